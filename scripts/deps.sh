@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what Felt needs from Debian 12 packages; prints nothing when everything is there.
+set -euo pipefail
+packages=(
+    g++ cmake ninja-build pkg-config
+    libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev doctest-dev
+    libcli11-dev libsodium-dev libtomlplusplus-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo=sudo
+echo "deps: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

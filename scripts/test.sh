@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Quick start, second command: install what is missing, build, run every test twice:
+# in the release build, then in a build with AddressSanitizer and UndefinedBehaviorSanitizer.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+scripts/build.sh build -DCMAKE_BUILD_TYPE=Release
+ctest --test-dir build --output-on-failure
+scripts/build.sh build-sanitize -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" -DFELT_SANITIZE=ON
+ctest --test-dir build-sanitize --output-on-failure
