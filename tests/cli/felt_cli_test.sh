@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Runs the felt tool as a user would and checks what it prints and how it exits.
+# Usage: felt_cli_test.sh PATH/TO/felt
+set -u
+FELT=${1:?usage: felt_cli_test.sh PATH/TO/felt}
+passed=0
+failed=0
+out=$(mktemp)
+err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+
+# expect NAME STATUS STDOUT_PATTERN -- ARGS...: exit status and a pattern stdout must match.
+expect() {
+    local name=$1 status=$2 pattern=$3
+    shift 4
+    "$FELT" "$@" >"$out" 2>"$err"
+    local got=$?
+    if [ "$got" -eq "$status" ] && grep -Eq -- "$pattern" "$out"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "FAIL: $name (exit $got, want $status)"
+        echo "  stdout: $(head -c 300 "$out")"
+        echo "  stderr: $(head -c 300 "$err")"
+    fi
+}
+
+# expect_error NAME STDERR_PATTERN -- ARGS...: exit 2, nothing on stdout, one stderr line matching.
+expect_error() {
+    local name=$1 pattern=$2
+    shift 3
+    "$FELT" "$@" >"$out" 2>"$err"
+    local got=$?
+    if [ "$got" -eq 2 ] && [ ! -s "$out" ] && [ "$(wc -l <"$err")" -eq 1 ] &&
+        grep -Eq -- "$pattern" "$err"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "FAIL: $name (exit $got, want 2)"
+        echo "  stdout: $(head -c 300 "$out")"
+        echo "  stderr: $(head -c 300 "$err")"
+    fi
+}
+
+expect "demo runs" 0 "distinct values: 7462" --
+expect "help" 0 "eval" -- --help
+expect "eval help" 0 "--wild" -- eval --help
+
+expect "eval royal flush" 0 "^straight_flush [0-9]+$" -- eval As Ks Qs Js Ts
+expect "eval concatenated" 0 "^straight_flush" -- eval AsKsQsJsTs
+expect "eval commas" 0 "^full_house" -- eval "Kc,Kd,Kh,2s,2d"
+expect "eval seven cards" 0 "^flush" -- eval Ah 9h 7h 4h 2h Kc Kd
+expect "eval front" 0 '^three_of_a_kind' -- eval 3c 3d 3h
+expect "eval json" 0 '^\{"ranking":"standard","category":"four_of_a_kind","value":[0-9]+,"ranks":\["9","2"\]\}$' -- eval --json 9c 9d 9h 9s 2d
+expect "eval joker" 0 "^five_of_a_kind" -- eval --wild joker Xx As Ad Ac Ah
+expect "eval bug" 0 '"category":"one_pair".*"ranks":\["K","A","7","2"\]' -- eval --json --wild bug Xx Kc Kd 7s 2h
+expect "eval deuces" 0 "^five_of_a_kind" -- eval --wild deuces 2c 2d 2h 2s As
+expect "eval one-eyes" 0 "^five_of_a_kind" -- eval --wild one-eyes Kd Js Jh 9c 9d
+
+expect "compare first" 0 "^first$" -- compare "Ah Ad Kc Qs Jd" "Ah Ad Kc Qs Td"
+expect "compare second" 0 "^second$" -- compare "5d 4c 3h 2s Ad" "6d 5c 4h 3s 2d"
+expect "compare tie" 0 "^tie$" -- compare "Ah Kh Qh Jh 9h" "As Ks Qs Js 9s"
+expect "compare json" 0 '^\{"winner":"first"\}$' -- compare --json "As Ks Qs Js Ts" "Kh Qh Jh Th 9h"
+expect "compare sizes" 0 "^second$" -- compare "Ah Ad Kc" "Ah Ad Kc 3s 2d"
+
+expect "distribution 5 text" 0 "four_of_a_kind +624" -- distribution --cards 5
+expect "distribution 5 json" 0 '^\{"ranking":"standard","cards":5,"total":2598960,"categories":\{"straight_flush":40,"four_of_a_kind":624,"full_house":3744,"flush":5108,"straight":10200,"three_of_a_kind":54912,"two_pair":123552,"one_pair":1098240,"high_card":1302540\},"distinct_values":7462,"seconds":[0-9.e-]+\}$' -- distribution --ranking standard --cards 5 --json
+expect "distribution 7 json" 0 '"total":133784560,"categories":\{"straight_flush":41584,"four_of_a_kind":224848,"full_house":3473184,"flush":4047644,"straight":6180020,"three_of_a_kind":6461620,"two_pair":31433400,"one_pair":58627800,"high_card":23294460\},"distinct_values":4824' -- distribution --cards 7 --json
+
+expect_error "bad card" 'not a card: "Zz"' -- eval As Zz Qs Js Ts
+expect_error "duplicate card" "duplicate card: As" -- eval As Ks As Js Ts
+expect_error "wrong count" "3, 5, 6 or 7 cards, not 4" -- eval As Ks Qs Js
+expect_error "no cards" "cards" -- eval
+expect_error "joker without wilds" "not a card" -- eval Xx Ks Qs Js Ts
+expect_error "unknown wild" 'unknown wild-card option "sevens"' -- eval --wild sevens As Ks Qs Js Ts
+expect_error "unknown ranking" 'unknown ranking "vertical"' -- eval --ranking vertical As Ks Qs Js Ts
+expect_error "unknown option" "--frobnicate" -- eval --frobnicate As Ks Qs Js Ts
+expect_error "unknown subcommand" "nonsense" -- nonsense
+expect_error "compare bad hand" 'not a card: "Q"' -- compare "As Ks Q Js Ts" "Ah Kh Qh Jh Th"
+expect_error "compare one hand" "second" -- compare "As Ks Qs Js Ts"
+expect_error "distribution size" "--cards must be 3, 5, 6 or 7" -- distribution --cards 4
+expect_error "distribution not a number" "--cards" -- distribution --cards seven
+expect_error "distribution ranking" 'unknown ranking "flush"' -- distribution --ranking flush --cards 5
+
+echo "felt cli: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
