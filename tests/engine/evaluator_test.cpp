@@ -45,50 +45,49 @@ constexpr int kRandomHands = 1'000'000;
 
 } // namespace
 
-TEST_CASE("every five-card hand: the spec's counts and 7,462 distinct values") {
-    const auto d = standard_distribution(5);
-    CHECK(d.total == 2'598'960);
-    CHECK(count(d, Category::straight_flush) == 40);
-    CHECK(count(d, Category::four_of_a_kind) == 624);
-    CHECK(count(d, Category::full_house) == 3'744);
-    CHECK(count(d, Category::flush) == 5'108);
-    CHECK(count(d, Category::straight) == 10'200);
-    CHECK(count(d, Category::three_of_a_kind) == 54'912);
-    CHECK(count(d, Category::two_pair) == 123'552);
-    CHECK(count(d, Category::one_pair) == 1'098'240);
-    CHECK(count(d, Category::high_card) == 1'302'540);
+// Expected counts, highest category first: straight flush ... high card.
+struct Expected {
+    int cards;
+    std::uint64_t total;
+    std::array<std::uint64_t, 9> counts;
+    int distinct_values;
+};
+
+void check_distribution(const Expected& e) {
+    CAPTURE(e.cards);
+    const auto d = standard_distribution(e.cards);
+    CHECK(d.total == e.total);
+    for (int i = 0; i < 9; ++i) {
+        const auto c = static_cast<Category>(static_cast<int>(Category::straight_flush) - i);
+        CAPTURE(category_name(c));
+        CHECK(count(d, c) == e.counts[static_cast<std::size_t>(i)]);
+    }
     CHECK(count(d, Category::five_of_a_kind) == 0);
-    CHECK(d.distinct_values == 7'462);
+    CHECK(d.distinct_values == e.distinct_values);
 }
 
-TEST_CASE("every six-card hand: published counts (Wikipedia, poker probability) and 6,075 values") {
-    const auto d = standard_distribution(6);
-    CHECK(d.total == 20'358'520);
-    CHECK(count(d, Category::straight_flush) == 1'844); // 188 royal + 1,656 others
-    CHECK(count(d, Category::four_of_a_kind) == 14'664);
-    CHECK(count(d, Category::full_house) == 165'984);
-    CHECK(count(d, Category::flush) == 205'792);
-    CHECK(count(d, Category::straight) == 361'620);
-    CHECK(count(d, Category::three_of_a_kind) == 732'160);
-    CHECK(count(d, Category::two_pair) == 2'532'816);
-    CHECK(count(d, Category::one_pair) == 9'730'740);
-    CHECK(count(d, Category::high_card) == 6'612'900);
-    CHECK(d.distinct_values == 6'075);
+TEST_CASE("every five-card hand: the spec's counts and 7,462 distinct values") {
+    check_distribution({5,
+                        2'598'960,
+                        {40, 624, 3'744, 5'108, 10'200, 54'912, 123'552, 1'098'240, 1'302'540},
+                        7'462});
+}
+
+// Six cards: Wikipedia, "Poker probability" (straight flush = 188 royal + 1,656 others).
+TEST_CASE("every six-card hand: published counts and 6,075 distinct values") {
+    check_distribution(
+        {6,
+         20'358'520,
+         {1'844, 14'664, 165'984, 205'792, 361'620, 732'160, 2'532'816, 9'730'740, 6'612'900},
+         6'075});
 }
 
 TEST_CASE("every seven-card hand: the spec's counts and 4,824 distinct values") {
-    const auto d = standard_distribution(7);
-    CHECK(d.total == 133'784'560);
-    CHECK(count(d, Category::straight_flush) == 41'584);
-    CHECK(count(d, Category::four_of_a_kind) == 224'848);
-    CHECK(count(d, Category::full_house) == 3'473'184);
-    CHECK(count(d, Category::flush) == 4'047'644);
-    CHECK(count(d, Category::straight) == 6'180'020);
-    CHECK(count(d, Category::three_of_a_kind) == 6'461'620);
-    CHECK(count(d, Category::two_pair) == 31'433'400);
-    CHECK(count(d, Category::one_pair) == 58'627'800);
-    CHECK(count(d, Category::high_card) == 23'294'460);
-    CHECK(d.distinct_values == 4'824);
+    check_distribution({7,
+                        133'784'560,
+                        {41'584, 224'848, 3'473'184, 4'047'644, 6'180'020, 6'461'620, 31'433'400,
+                         58'627'800, 23'294'460},
+                        4'824});
 }
 
 TEST_CASE("every three-card front: trips, pairs and high cards only") {
