@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <string_view>
 
 namespace felt {
@@ -58,6 +59,14 @@ constexpr std::uint32_t pack(Category c, std::initializer_list<int> ranks) {
         key |= static_cast<std::uint32_t>(r + 1) << shift;
         shift -= 4;
     }
+    return key;
+}
+
+// The same from a list of rank indices; ranks past the fifth are ignored.
+constexpr std::uint32_t pack_list(Category c, std::span<const int> ranks) {
+    std::uint32_t key = pack(c, {});
+    for (std::size_t i = 0; i < ranks.size() && i < 5; ++i)
+        key |= static_cast<std::uint32_t>(ranks[i] + 1) << (16 - 4 * i);
     return key;
 }
 

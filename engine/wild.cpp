@@ -52,10 +52,7 @@ std::uint32_t pack_ranks(Category c, std::initializer_list<int> head,
                          const std::vector<int>& tail) {
     std::vector<int> all(head);
     all.insert(all.end(), tail.begin(), tail.end());
-    std::uint32_t key = pack(c, {});
-    for (std::size_t i = 0; i < all.size() && i < 5; ++i)
-        key |= static_cast<std::uint32_t>(all[i] + 1) << (16 - 4 * i);
-    return key;
+    return hand_class::pack_list(c, all);
 }
 
 // Best class by rank alone with k >= 1 fully wild cards. At each category the wilds all go to the
@@ -90,7 +87,7 @@ HandValue best_suited(unsigned ranks, int k) {
     std::vector<int> list(static_cast<std::size_t>(k), kAce);
     for (int r = kAce; r >= 0 && list.size() < 5; --r)
         if (ranks >> r & 1) list.push_back(r);
-    return value_of_class(pack_ranks(Category::flush, {}, list));
+    return value_of_class(hand_class::pack_list(Category::flush, list));
 }
 
 } // namespace

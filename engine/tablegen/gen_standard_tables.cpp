@@ -30,6 +30,7 @@
 
 using namespace felt;
 using hand_class::pack;
+using hand_class::pack_list;
 
 namespace {
 
@@ -67,13 +68,6 @@ std::vector<int> ranks_desc(const Counts& c) {
     for (int r = kRanks - 1; r >= 0; --r)
         for (int i = 0; i < c[r]; ++i) out.push_back(r);
     return out;
-}
-
-std::uint32_t pack_list(Category cat, const std::vector<int>& ranks) {
-    std::uint32_t key = pack(cat, {});
-    for (std::size_t i = 0; i < ranks.size() && i < 5; ++i)
-        key |= static_cast<std::uint32_t>(ranks[i] + 1) << (16 - 4 * i);
-    return key;
 }
 
 // Class of exactly five cards judged by rank only (no flush possible).
