@@ -9,37 +9,41 @@ out=$(mktemp)
 err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 
-# expect NAME STATUS STDOUT_PATTERN -- ARGS...: exit status and a pattern stdout must match.
-expect() {
-    local name=$1 status=$2 pattern=$3
-    shift 4
+# run ARGS...: runs felt, keeping stdout and stderr; sets $got to the exit status.
+run() {
     "$FELT" "$@" >"$out" 2>"$err"
-    local got=$?
-    if [ "$got" -eq "$status" ] && grep -Eq -- "$pattern" "$out"; then
+    got=$?
+}
+
+# check NAME WANT_STATUS OK: counts the result and shows what felt printed when OK is false.
+check() {
+    if [ "$3" = true ]; then
         passed=$((passed + 1))
     else
         failed=$((failed + 1))
-        echo "FAIL: $name (exit $got, want $status)"
+        echo "FAIL: $1 (exit $got, want $2)"
         echo "  stdout: $(head -c 300 "$out")"
         echo "  stderr: $(head -c 300 "$err")"
     fi
 }
 
+# expect NAME STATUS STDOUT_PATTERN -- ARGS...: exit status and a pattern stdout must match.
+expect() {
+    local name=$1 status=$2 pattern=$3 ok=false
+    shift 4
+    run "$@"
+    [ "$got" -eq "$status" ] && grep -Eq -- "$pattern" "$out" && ok=true
+    check "$name" "$status" "$ok"
+}
+
 # expect_error NAME STDERR_PATTERN -- ARGS...: exit 2, nothing on stdout, one stderr line matching.
 expect_error() {
-    local name=$1 pattern=$2
+    local name=$1 pattern=$2 ok=false
     shift 3
-    "$FELT" "$@" >"$out" 2>"$err"
-    local got=$?
-    if [ "$got" -eq 2 ] && [ ! -s "$out" ] && [ "$(wc -l <"$err")" -eq 1 ] &&
-        grep -Eq -- "$pattern" "$err"; then
-        passed=$((passed + 1))
-    else
-        failed=$((failed + 1))
-        echo "FAIL: $name (exit $got, want 2)"
-        echo "  stdout: $(head -c 300 "$out")"
-        echo "  stderr: $(head -c 300 "$err")"
-    fi
+    run "$@"
+    [ "$got" -eq 2 ] && [ ! -s "$out" ] && [ "$(wc -l <"$err")" -eq 1 ] &&
+        grep -Eq -- "$pattern" "$err" && ok=true
+    check "$name" 2 "$ok"
 }
 
 expect "demo runs" 0 "distinct values: 7462" --
