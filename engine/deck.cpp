@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <map>
 
 namespace felt {
 
@@ -87,6 +86,23 @@ bool Deck::contains(Card c) const {
     return c.rank().index() < ranks() && c.suit().index() < suits();
 }
 
+std::optional<Error> Deck::check(std::span<const Card> cards) const {
+    std::array<std::uint8_t, 256> seen{};
+    for (Card c : cards) {
+        if (!contains(c))
+            return make_error(Errc::bad_card, c.is_joker() ? "no such joker in this deck"
+                                                           : "not a card of this deck: code " +
+                                                                 std::to_string(c.code()));
+        if (++seen[c.code()] > (c.is_joker() ? 1 : copies_))
+            return make_error(Errc::duplicate_card, copies_ == 1 || c.is_joker()
+                                                        ? "duplicate card: " + to_string(c)
+                                                        : "more copies of " + to_string(c) +
+                                                              " than the deck holds (" +
+                                                              std::to_string(copies_) + ")");
+    }
+    return std::nullopt;
+}
+
 std::vector<Card> Deck::cards() const {
     std::vector<Card> out;
     out.reserve(static_cast<std::size_t>(size()));
@@ -148,7 +164,6 @@ Result<Card> Deck::parse_card(std::string_view token) const {
 
 Result<std::vector<Card>> Deck::parse_cards(std::string_view text) const {
     std::vector<Card> out;
-    std::map<std::uint8_t, int> seen;
     int jokers_seen = 0;
     std::size_t i = 0;
     while (i < text.size()) {
@@ -173,18 +188,13 @@ Result<std::vector<Card>> Deck::parse_cards(std::string_view text) const {
                     return make_error(Errc::duplicate_card, "more jokers than the deck holds (" +
                                                                 std::to_string(jokers_) + ")");
                 c = Card::joker(jokers_seen++);
-            } else if (++seen[c.code()] > copies_) {
-                return make_error(Errc::duplicate_card, copies_ == 1
-                                                            ? "duplicate card: " + to_string(c)
-                                                            : "more copies of " + to_string(c) +
-                                                                  " than the deck holds (" +
-                                                                  std::to_string(copies_) + ")");
             }
             out.push_back(c);
             token.remove_prefix(n);
         }
         i = end;
     }
+    if (auto e = check(out)) return *e;
     return out;
 }
 

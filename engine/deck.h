@@ -4,6 +4,7 @@
 #include "result.h"
 #include "types.h"
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -33,6 +34,9 @@ class Deck {
 
     // True when the card's face exists in this deck.
     bool contains(Card c) const;
+    // Why these cards cannot be one hand dealt from this deck: a card the deck does not have
+    // (bad_card), or a card more often than the deck holds it (duplicate_card). Empty if they can.
+    std::optional<Error> check(std::span<const Card> cards) const;
 
     // Every physical card, jokers last; copies of a face appear `copies()` times.
     std::vector<Card> cards() const;

@@ -36,15 +36,19 @@ inline std::uint64_t card_mask(Card c) {
     return std::uint64_t{1} << ((c.code() & 7) * 16 + (c.code() >> 3));
 }
 
-// Best hand of a rank multiset (3, 5, 6 or 7 cards) ignoring flushes.
-inline HandValue rank_value(std::uint64_t key) {
+// Slot of a rank multiset (3, 5, 6 or 7 cards) in kRankTable and kVerticalTable.
+inline std::uint32_t rank_slot(std::uint64_t key) {
     const std::uint32_t h = static_cast<std::uint32_t>(key >> 32);
     std::uint32_t slot =
         ((h >> tables::kColShift) & tables::kColMask) + tables::kRowOffset[h >> tables::kRowShift];
     // Both terms are below 2^16 and kRankTableSize is above 2^16: one subtraction wraps.
     static_assert(tables::kRankTableSize > 0xFFFF);
-    slot = slot >= tables::kRankTableSize ? slot - tables::kRankTableSize : slot;
-    return HandValue(tables::kRankTable[slot]);
+    return slot >= tables::kRankTableSize ? slot - tables::kRankTableSize : slot;
+}
+
+// Best hand of a rank multiset (3, 5, 6 or 7 cards) ignoring flushes.
+inline HandValue rank_value(std::uint64_t key) {
+    return HandValue(tables::kRankTable[rank_slot(key)]);
 }
 
 inline bool has_flush(std::uint64_t key) {

@@ -143,18 +143,7 @@ Result<HandValue> evaluate_hand(std::span<const Card> cards, Wild wild) {
     if (n != 3 && n != 5 && n != 6 && n != 7)
         return make_error(Errc::wrong_count,
                           "a hand has 3, 5, 6 or 7 cards, not " + std::to_string(n));
-    const Deck deck = deck_for(wild);
-    for (std::size_t i = 0; i < n; ++i) {
-        if (!deck.contains(cards[i]))
-            return make_error(Errc::bad_card, cards[i].is_joker()
-                                                  ? "no joker in this deck"
-                                                  : "not a card of the standard pack: code " +
-                                                        std::to_string(cards[i].code()));
-        for (std::size_t j = 0; j < i; ++j)
-            if (cards[i] == cards[j])
-                return make_error(Errc::duplicate_card,
-                                  "duplicate card: " + deck.to_string(cards[i]));
-    }
+    if (auto e = deck_for(wild).check(cards)) return *e;
 
     Naturals h;
     int k = 0;

@@ -16,7 +16,13 @@
 //     column) pairs are distinct; N is the smallest size, in steps of 0.5%, at which every row
 //     finds a place.
 //  4. The flush table: for each 13-bit set of ranks in one suit, its best straight flush or flush.
+//  5. The vertical-meld table (engine/vertical.h), parallel to the rank table: the same slot holds
+//     the multiset's vertical value, its place in vertical order (melds.h) among every multiset
+//     of 3, 5, 6 or 7 cards. Vertical melds ignore suits, so one hash serves both. Every
+//     multiset is a class of its own (the sequences give back the counts): 74,230 values, which
+//     need 32-bit entries.
 #include "../hand_class.h"
+#include "../melds.h"
 
 #include <algorithm>
 #include <array>
@@ -217,12 +223,16 @@ int main(int argc, char** argv) {
     struct Entry {
         std::uint32_t base5;
         std::uint16_t value;
+        Strength vertical;
     };
     std::vector<Entry> entries;
     for (int size : {3, 5, 6, 7})
         for_each_multiset(size, 4, [&](const Counts& c) {
             std::uint32_t cls = size == 3 ? classify3(c) : best_plain(c);
-            entries.push_back({base5(c), value_of(cls)});
+            std::array<std::uint8_t, kRanks> counts{};
+            std::copy(c.begin(), c.end(), counts.begin());
+            entries.push_back(
+                {base5(c), value_of(cls), melds::encode(melds::vertical_melds(counts))});
         });
 
     // 3. Find a multiplier whose (row, column) pairs are all distinct, then displace rows.
@@ -280,10 +290,24 @@ int main(int argc, char** argv) {
         }
         if (placed_all) break;
     }
+    // 5. Vertical order of the multisets.
+    std::vector<Strength> vertical_order;
+    for (const Entry& e : entries) vertical_order.push_back(e.vertical);
+    std::sort(vertical_order.begin(), vertical_order.end());
+    if (std::adjacent_find(vertical_order.begin(), vertical_order.end()) != vertical_order.end()) {
+        std::cerr << "gen_standard_tables: two multisets with one vertical class\n";
+        return 1;
+    }
+
     std::vector<std::uint16_t> rank_table(table_size, 0);
+    std::vector<std::uint32_t> vertical_table(table_size, 0);
     for (std::size_t i = 0; i < entries.size(); ++i) {
         std::uint32_t h = hashes[i];
-        rank_table[((h & col_mask) + row_offset[h >> kColBits]) % table_size] = entries[i].value;
+        const std::size_t slot = ((h & col_mask) + row_offset[h >> kColBits]) % table_size;
+        rank_table[slot] = entries[i].value;
+        vertical_table[slot] = static_cast<std::uint32_t>(
+            std::lower_bound(vertical_order.begin(), vertical_order.end(), entries[i].vertical) -
+            vertical_order.begin() + 1);
     }
 
     // 4. Flush table.
@@ -328,6 +352,7 @@ int main(int argc, char** argv) {
       << "inline constexpr int kRankTableSize = " << table_size << ";\n"
       << "inline constexpr int kRowCount = " << rows.size() << ";\n"
       << "inline constexpr int kClassCount = " << class_count << ";\n"
+      << "inline constexpr int kVerticalValueCount = " << vertical_order.size() << ";\n"
       << "// First value of each category; the last entry is kClassCount + 1.\n"
       << "inline constexpr std::uint16_t kCategoryFirst[" << kCategoryCount + 1 << "] = {";
     for (int c = 0; c <= kCategoryCount; ++c) h << (c ? ", " : "") << category_first[c];
@@ -336,7 +361,8 @@ int main(int argc, char** argv) {
       << "extern const std::uint16_t kRowOffset[" << rows.size() << "];\n"
       << "extern const std::uint16_t kRankTable[" << table_size << "];\n"
       << "extern const std::uint16_t kFlushTable[" << flush_table.size() << "];\n"
-      << "extern const std::uint32_t kClassKey[" << class_key.size() << "];\n\n"
+      << "extern const std::uint32_t kClassKey[" << class_key.size() << "];\n"
+      << "extern const std::uint32_t kVerticalTable[" << table_size << "];\n\n"
       << "} // namespace felt::tables\n";
 
     std::ofstream cpp(argv[2]);
@@ -347,6 +373,7 @@ int main(int argc, char** argv) {
     write_array(cpp, "std::uint16_t", "kRankTable", rank_table);
     write_array(cpp, "std::uint16_t", "kFlushTable", flush_table);
     write_array(cpp, "std::uint32_t", "kClassKey", class_key);
+    write_array(cpp, "std::uint32_t", "kVerticalTable", vertical_table);
     cpp << "} // namespace felt::tables\n";
 
     std::fprintf(stderr,
