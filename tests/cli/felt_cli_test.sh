@@ -77,14 +77,40 @@ expect_error "wrong count" "3, 5, 6 or 7 cards, not 4" -- eval As Ks Qs Js
 expect_error "no cards" "cards" -- eval
 expect_error "joker without wilds" "not a card" -- eval Xx Ks Qs Js Ts
 expect_error "unknown wild" 'unknown wild-card option "sevens"' -- eval --wild sevens As Ks Qs Js Ts
-expect_error "unknown ranking" 'unknown ranking "vertical"' -- eval --ranking vertical As Ks Qs Js Ts
+expect_error "unknown ranking" 'unknown ranking "sideways" \(known: standard, vertical, horizontal, flush, pokem\)' -- eval --ranking sideways As Ks Qs Js Ts
 expect_error "unknown option" "--frobnicate" -- eval --frobnicate As Ks Qs Js Ts
 expect_error "unknown subcommand" "nonsense" -- nonsense
 expect_error "compare bad hand" 'not a card: "Q"' -- compare "As Ks Q Js Ts" "Ah Kh Qh Jh Th"
 expect_error "compare one hand" "second" -- compare "As Ks Qs Js Ts"
 expect_error "distribution size" "--cards must be 3, 5, 6 or 7" -- distribution --cards 4
 expect_error "distribution not a number" "--cards" -- distribution --cards seven
-expect_error "distribution ranking" 'unknown ranking "flush"' -- distribution --ranking flush --cards 5
+expect_error "distribution ranking" 'unknown ranking "diagonal"' -- distribution --ranking diagonal --cards 5
+
+# Meld rankings and Poke'm (issue 3).
+expect "eval vertical" 0 '^v41  \(v41 h2111 f2111\)$' -- eval --ranking vertical Qs Jh Td Tc 9s
+expect "eval horizontal" 0 '^h32  \(v11111 h32 f2111\)$' -- eval --ranking horizontal Ks Kh Kd 2c 2s
+expect "eval flush json" 0 '^\{"ranking":"flush","category":"f5","strength":"[0-9a-f]+","vertical":"v5","horizontal":"h11111","flush":"f5"\}$' -- eval --json --ranking flush 9s 8s 7s 6s 5s
+expect "eval vertical 13 cards" 0 '^v13 ' -- eval --ranking vertical As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2s
+expect "eval stripped deck" 0 '^v8 ' -- eval --ranking vertical --ranks 8 7s 8s 9s Ts Js Qs Ks As
+expect "eval eight suits" 0 '^v22 ' -- eval --ranking vertical --copies 8 As Ks Ay Ky
+expect "compare vertical v32 over v311" 0 '^first$' -- compare --ranking vertical "4s 3s 2s 7h 6h" "As Ks Qs Ah Ad"
+expect "compare vertical sizes" 0 '^first$' -- compare --ranking vertical "9s 8s 7s 6s 2d" "Ks Qs Js 7h 6h 3d 2d"
+expect "compare vertical tie" 0 '^\{"winner":"tie"\}$' -- compare --json --ranking vertical "7s 6s 5s Kh Qh" "7d 6c 5h Kc Qd"
+expect "compare pokem" 0 '^first$' -- compare --ranking pokem "n1rc n2yt n3gs n4bd n5ph" "n1rc n2yt n3gs n4bd n5pc"
+expect "eval pokem" 0 '^triple_perfect:oe\+oe\+oe$' -- eval --ranking pokem n1rc n2yt n3gs n4bd n5ph
+expect "distribution vertical 5" 0 "v5 +9216" -- distribution --ranking vertical --cards 5
+expect "distribution vertical 8 json" 0 '^\{"ranking":"vertical","ranks":13,"copies":4,"cards":8,"total":752538150,"categories":\{"v8":393216,"v71":' -- distribution --ranking vertical --ranks 13 --copies 4 --cards 8 --json
+expect "distribution horizontal" 0 "h41 +624" -- distribution --ranking horizontal --cards 5
+expect "distribution flush 20x8" 0 '"total":' -- distribution --ranking flush --ranks 20 --copies 8 --cards 8 --json
+expect "distribution pokem" 0 '"total":234531275' -- distribution --ranking pokem --cards 5 --json
+expect_error "zero ranks" "1 to 30 ranks, not 0" -- distribution --ranking vertical --ranks 0 --cards 5
+expect_error "too many copies" "1 to 8 cards per rank, not 9" -- eval --ranking vertical --copies 9 As
+expect_error "more cards than the deck" "cannot come from a deck of 8" -- distribution --ranking vertical --ranks 4 --copies 2 --cards 9
+expect_error "card not in the deck" 'not a card: "2s"' -- eval --ranking vertical --ranks 8 2s 7s
+expect_error "pokem bad card" "not a Poke'm card" -- eval --ranking pokem n6rc n2yt n3gs n4bd n5ph
+expect_error "pokem four cards" "5 cards, not 4" -- eval --ranking pokem n1rc n2yt n3gs n4bd
+expect_error "wild with vertical" "--wild applies to the standard ranking only" -- eval --ranking vertical --wild joker As
+expect_error "ranks with standard" "--ranks and --copies apply" -- eval --ranks 8 As Ks Qs Js Ts
 
 echo "felt cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,14 +1,19 @@
 // felt: the command-line tool for game designers and scripts.
 //
 //   felt                      a short demonstration
-//   felt eval CARDS...        category and value of a hand
+//   felt eval CARDS...        category and value of a hand, under any ranking
 //   felt compare H1 H2        which of two hands wins
 //   felt distribution ...     exact category counts over every hand of a size
+//
+// Rankings are chosen by name (engine/ranking.h): standard, vertical, horizontal, flush, pokem.
 //
 // Every error is one line on stderr naming the problem, nothing on stdout, exit status 2.
 #include "deck.h"
 #include "distribution.h"
 #include "evaluator.h"
+#include "meld_distribution.h"
+#include "pokem.h"
+#include "ranking.h"
 #include "wild.h"
 
 #include <CLI/CLI.hpp>
@@ -36,9 +41,65 @@ T unwrap(Result<T> r) {
     return std::move(r).value();
 }
 
-void check_ranking(const std::string& ranking) {
-    if (ranking != "standard")
-        throw UsageError{"unknown ranking \"" + ranking + "\" (known: standard)"};
+// The ranking options every subcommand takes, and which of them the user gave.
+struct RankingArgs {
+    std::string ranking = "standard";
+    std::string wild = "none";
+    int ranks = 13;
+    int copies = 4;
+    bool quads_over_one_of_each = false;
+    CLI::Option* ranks_opt = nullptr;
+    CLI::Option* copies_opt = nullptr;
+    CLI::Option* wild_opt = nullptr;
+    CLI::Option* quads_opt = nullptr;
+
+    void add_to(CLI::App* cmd) {
+        cmd->add_option("--ranking", ranking,
+                        "Ranking: standard, vertical, horizontal, flush or pokem");
+        wild_opt =
+            cmd->add_option("--wild", wild, "Standard ranking: none, joker, bug, deuces, one-eyes");
+        ranks_opt = cmd->add_option("--ranks", ranks, "Meld rankings: ranks in the deck (13)");
+        copies_opt =
+            cmd->add_option("--copies", copies, "Meld rankings: cards per rank, one a suit (4)");
+        quads_opt = cmd->add_flag("--quads-over-one-of-each", quads_over_one_of_each,
+                                  "Poke'm: a lone one-of-each ranks below four of a kind");
+    }
+
+    bool is_meld() const {
+        return ranking == "vertical" || ranking == "horizontal" || ranking == "flush";
+    }
+
+    // Refuses an option that does not apply to the chosen ranking, then builds the ranking.
+    std::unique_ptr<const Ranking> make() const {
+        auto made = make_ranking(ranking, options());
+        if (!made) throw UsageError{made.error().message};
+        if (ranking != "standard" && wild_opt->count())
+            throw UsageError{"--wild applies to the standard ranking only"};
+        if (!is_meld() && (ranks_opt->count() || copies_opt->count()))
+            throw UsageError{"--ranks and --copies apply to the meld rankings only"};
+        if (ranking != "pokem" && quads_opt->count())
+            throw UsageError{"--quads-over-one-of-each applies to the pokem ranking only"};
+        return std::move(made).value();
+    }
+
+    RankingOptions options() const {
+        RankingOptions o;
+        if (ranking == "standard") o.wild = unwrap(parse_wild(wild));
+        o.ranks = ranks;
+        o.copies = copies;
+        o.quads_over_one_of_each = quads_over_one_of_each;
+        return o;
+    }
+};
+
+std::string hex(const Strength& s) {
+    static constexpr char kDigits[] = "0123456789abcdef";
+    std::string out;
+    for (int i = 0; i < s.size(); ++i) {
+        out += kDigits[s[i] >> 4];
+        out += kDigits[s[i] & 15];
+    }
+    return out;
 }
 
 std::string join(const std::vector<std::string>& words) {
@@ -64,41 +125,79 @@ HandValue evaluate_text(const std::string& text, Wild wild) {
 }
 
 struct EvalOptions {
-    std::string ranking = "standard";
-    std::string wild = "none";
+    RankingArgs ranking;
     bool json = false;
     std::vector<std::string> cards;
 };
 
+// A meld hand's three categories, side by side: vertical, horizontal, flush.
+std::array<std::string, 3> meld_categories(const RankingArgs& args, std::span<const Card> cards) {
+    std::array<std::string, 3> out;
+    const char* names[] = {"vertical", "horizontal", "flush"};
+    for (std::size_t i = 0; i < 3; ++i) {
+        auto r = unwrap(make_ranking(names[i], args.options()));
+        out[i] = unwrap(r->judge(cards)).category;
+    }
+    return out;
+}
+
 int run_eval(const EvalOptions& o) {
-    check_ranking(o.ranking);
-    const Wild wild = unwrap(parse_wild(o.wild));
-    const HandValue v = evaluate_text(join(o.cards), wild);
+    const auto ranking = o.ranking.make();
+    if (o.ranking.ranking == "standard") {
+        const Wild wild = unwrap(parse_wild(o.ranking.wild));
+        const HandValue v = evaluate_text(join(o.cards), wild);
+        if (o.json) {
+            json j;
+            j["ranking"] = "standard";
+            j["category"] = category_name(v.category());
+            j["value"] = v.raw();
+            j["ranks"] = class_ranks(v);
+            std::cout << j.dump() << "\n";
+        } else {
+            std::cout << category_name(v.category()) << " " << v.raw() << "\n";
+        }
+        return 0;
+    }
+    const std::vector<Card> cards = unwrap(ranking->parse_cards(join(o.cards)));
+    const Judgement j = unwrap(ranking->judge(cards));
+    if (!o.ranking.is_meld()) {
+        if (o.json)
+            std::cout << json{{"ranking", ranking->name()},
+                              {"category", j.category},
+                              {"strength", hex(j.strength)}}
+                             .dump()
+                      << "\n";
+        else
+            std::cout << j.category << "\n";
+        return 0;
+    }
+    const auto melds = meld_categories(o.ranking, cards);
     if (o.json) {
-        json j;
-        j["ranking"] = o.ranking;
-        j["category"] = category_name(v.category());
-        j["value"] = v.raw();
-        j["ranks"] = class_ranks(v);
-        std::cout << j.dump() << "\n";
+        json out;
+        out["ranking"] = ranking->name();
+        out["category"] = j.category;
+        out["strength"] = hex(j.strength);
+        out["vertical"] = melds[0];
+        out["horizontal"] = melds[1];
+        out["flush"] = melds[2];
+        std::cout << out.dump() << "\n";
     } else {
-        std::cout << category_name(v.category()) << " " << v.raw() << "\n";
+        // The chosen ranking's category first, then all three side by side.
+        std::cout << j.category << "  (" << melds[0] << " " << melds[1] << " " << melds[2] << ")\n";
     }
     return 0;
 }
 
 struct CompareOptions {
-    std::string ranking = "standard";
-    std::string wild = "none";
+    RankingArgs ranking;
     bool json = false;
     std::string first, second;
 };
 
 int run_compare(const CompareOptions& o) {
-    check_ranking(o.ranking);
-    const Wild wild = unwrap(parse_wild(o.wild));
-    const HandValue a = evaluate_text(o.first, wild);
-    const HandValue b = evaluate_text(o.second, wild);
+    const auto ranking = o.ranking.make();
+    const Strength a = unwrap(ranking->judge(unwrap(ranking->parse_cards(o.first)))).strength;
+    const Strength b = unwrap(ranking->judge(unwrap(ranking->parse_cards(o.second)))).strength;
     const char* winner = a > b ? "first" : b > a ? "second" : "tie";
     if (o.json)
         std::cout << json{{"winner", winner}}.dump() << "\n";
@@ -108,20 +207,79 @@ int run_compare(const CompareOptions& o) {
 }
 
 struct DistributionOptions {
-    std::string ranking = "standard";
+    RankingArgs ranking;
     int cards = 0;
     bool json = false;
 };
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Prints a table of categories, strongest first, with counts and shares; or the JSON object.
+void print_counts(json head, const std::vector<std::pair<std::string, std::uint64_t>>& categories,
+                  std::uint64_t total, double seconds, bool as_json, const std::string& title) {
+    if (as_json) {
+        head["total"] = total;
+        json counts = json::object(), shares = json::object();
+        for (const auto& [name, n] : categories) {
+            counts[name] = n;
+            shares[name] = static_cast<double>(n) / static_cast<double>(total);
+        }
+        head["categories"] = counts;
+        head["shares"] = shares;
+        head["seconds"] = seconds;
+        std::cout << head.dump() << "\n";
+        return;
+    }
+    std::cout << title << "\n";
+    for (const auto& [name, n] : categories)
+        std::printf("  %-24s %15llu  %9.5f%%\n", name.c_str(), static_cast<unsigned long long>(n),
+                    100.0 * static_cast<double>(n) / static_cast<double>(total));
+    std::printf("  %-24s %15llu\nseconds: %.3f\n", "total", static_cast<unsigned long long>(total),
+                seconds);
+}
+
 int run_distribution(const DistributionOptions& o) {
-    check_ranking(o.ranking);
+    const auto& r = o.ranking;
+    r.make(); // refuses an unknown ranking or an option that does not apply
+    if (r.is_meld()) {
+        const auto start = std::chrono::steady_clock::now();
+        const MeldDistribution d = unwrap(meld_distribution(r.ranking, r.ranks, r.copies, o.cards));
+        const double seconds = seconds_since(start);
+        json head;
+        head["ranking"] = d.ranking;
+        head["ranks"] = d.ranks;
+        head["copies"] = d.copies;
+        head["cards"] = d.cards;
+        print_counts(head, d.categories, d.total, seconds, o.json,
+                     d.ranking + " ranking, every " + std::to_string(d.cards) +
+                         "-card hand of a deck of " + std::to_string(d.ranks) + " ranks x " +
+                         std::to_string(d.copies) + " cards");
+        return 0;
+    }
+    if (r.ranking == "pokem") {
+        if (o.cards != 5)
+            throw UsageError{"--cards must be 5 for pokem, not " + std::to_string(o.cards)};
+        const auto start = std::chrono::steady_clock::now();
+        const PokemDistribution d = pokem_distribution(r.quads_over_one_of_each);
+        const double seconds = seconds_since(start);
+        json head;
+        head["ranking"] = "pokem";
+        head["cards"] = 5;
+        head["quads_over_one_of_each"] = r.quads_over_one_of_each;
+        print_counts(head, d.categories, d.total, seconds, o.json,
+                     "pokem ranking, every 5-card hand of the 125-card deck");
+        return 0;
+    }
     if (o.cards != 3 && o.cards != 5 && o.cards != 6 && o.cards != 7)
         throw UsageError{"--cards must be 3, 5, 6 or 7 for the standard ranking, not " +
                          std::to_string(o.cards)};
+    if (r.wild != "none")
+        throw UsageError{"the standard distribution counts hands without wild cards"};
     const auto start = std::chrono::steady_clock::now();
     const StandardDistribution d = standard_distribution(o.cards);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds = seconds_since(start);
 
     // Highest category first; five of a kind needs wild cards and never occurs here.
     constexpr Category shown[] = {
@@ -130,7 +288,7 @@ int run_distribution(const DistributionOptions& o) {
         Category::two_pair,       Category::one_pair,       Category::high_card};
     if (o.json) {
         json j;
-        j["ranking"] = o.ranking;
+        j["ranking"] = "standard";
         j["cards"] = o.cards;
         j["total"] = d.total;
         json cats = json::object();
@@ -175,10 +333,17 @@ int run_demo() {
                                                                                     : b > a
                                                                                         ? "second"
                                                                                         : "tie");
-    DistributionOptions o;
-    o.cards = 5;
     std::cout << "  felt distribution --cards 5\n";
-    run_distribution(o);
+    const StandardDistribution d = standard_distribution(5);
+    std::printf(
+        "    straight_flush %llu ... high_card %llu, total %llu, distinct values: %d\n",
+        static_cast<unsigned long long>(d.categories[static_cast<int>(Category::straight_flush)]),
+        static_cast<unsigned long long>(d.categories[static_cast<int>(Category::high_card)]),
+        static_cast<unsigned long long>(d.total), d.distinct_values);
+    auto vertical = unwrap(make_ranking("vertical"));
+    const auto melds = unwrap(vertical->parse_cards("Qs Jh Td Tc 9s"));
+    std::printf("\n  felt eval --ranking vertical Qs Jh Td Tc 9s -> %s\n",
+                unwrap(vertical->judge(melds)).category.c_str());
     std::cout << "\nTry `felt --help`, `felt eval --help`, `felt distribution --cards 7`.\n";
     return 0;
 }
@@ -191,27 +356,30 @@ int main(int argc, char** argv) {
     app.require_subcommand(0, 1);
 
     EvalOptions eval;
-    auto* eval_cmd =
-        app.add_subcommand("eval", "Category and value of a hand (3, 5, 6 or 7 cards)");
-    eval_cmd->add_option("--ranking", eval.ranking, "Ranking (standard)");
-    eval_cmd->add_option("--wild", eval.wild, "Wild cards: none, joker, bug, deuces, one-eyes");
-    eval_cmd->add_flag("--json", eval.json, "Print {\"category\", \"value\", \"ranks\"}");
-    eval_cmd->add_option("cards", eval.cards, "Cards: As Kd, As,Kd or AsKd; a joker is Xx")
+    auto* eval_cmd = app.add_subcommand(
+        "eval", "Category of a hand (standard: also its value; melds: v, h and f side by side)");
+    eval.ranking.add_to(eval_cmd);
+    eval_cmd->add_flag("--json", eval.json, "Print one JSON object");
+    eval_cmd
+        ->add_option("cards", eval.cards,
+                     "Cards: As Kd, As,Kd or AsKd; a joker is Xx; Poke'm: n3rc")
         ->required();
 
     CompareOptions cmp;
     auto* cmp_cmd = app.add_subcommand("compare", "Which of two hands wins: first, second or tie");
-    cmp_cmd->add_option("--ranking", cmp.ranking, "Ranking (standard)");
-    cmp_cmd->add_option("--wild", cmp.wild, "Wild cards: none, joker, bug, deuces, one-eyes");
+    cmp.ranking.add_to(cmp_cmd);
     cmp_cmd->add_flag("--json", cmp.json, "Print {\"winner\": \"first\"|\"second\"|\"tie\"}");
     cmp_cmd->add_option("first", cmp.first, "First hand, quoted: \"As Ks Qs Js Ts\"")->required();
     cmp_cmd->add_option("second", cmp.second, "Second hand, quoted")->required();
 
     DistributionOptions dist;
-    auto* dist_cmd = app.add_subcommand(
-        "distribution", "Count every hand of a size by category, with the fast evaluator");
-    dist_cmd->add_option("--ranking", dist.ranking, "Ranking (standard)");
-    dist_cmd->add_option("--cards", dist.cards, "Hand size: 3, 5, 6 or 7")->required();
+    auto* dist_cmd =
+        app.add_subcommand("distribution", "Count every hand of a size by category, exactly");
+    dist.ranking.add_to(dist_cmd);
+    dist_cmd
+        ->add_option("--cards", dist.cards,
+                     "Hand size: standard 3, 5, 6 or 7; melds 1 and up; pokem 5")
+        ->required();
     dist_cmd->add_flag("--json", dist.json, "Print one JSON object");
 
     try {
