@@ -55,7 +55,7 @@ expect "eval concatenated" 0 "^straight_flush" -- eval AsKsQsJsTs
 expect "eval commas" 0 "^full_house" -- eval "Kc,Kd,Kh,2s,2d"
 expect "eval seven cards" 0 "^flush" -- eval Ah 9h 7h 4h 2h Kc Kd
 expect "eval front" 0 '^three_of_a_kind' -- eval 3c 3d 3h
-expect "eval json" 0 '^\{"ranking":"standard","category":"four_of_a_kind","value":[0-9]+,"ranks":\["9","2"\]\}$' -- eval --json 9c 9d 9h 9s 2d
+expect "eval json" 0 '^\{"ranking":"standard","category":"four_of_a_kind","value":[0-9]+,"ranks":\["9","2"\],"melds":\{"vertical":"v11111","horizontal":"h41","flush":"f2111"\}\}$' -- eval --json 9c 9d 9h 9s 2d
 expect "eval joker" 0 "^five_of_a_kind" -- eval --wild joker Xx As Ad Ac Ah
 expect "eval bug" 0 '"category":"one_pair".*"ranks":\["K","A","7","2"\]' -- eval --json --wild bug Xx Kc Kd 7s 2h
 expect "eval deuces" 0 "^five_of_a_kind" -- eval --wild deuces 2c 2d 2h 2s As

@@ -19,6 +19,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -152,6 +153,13 @@ int run_eval(const EvalOptions& o) {
             j["category"] = category_name(v.category());
             j["value"] = v.raw();
             j["ranks"] = class_ranks(v);
+            // The same cards' meld categories, side by side (not for a hand with a joker).
+            const std::vector<Card> cards = unwrap(deck_for(wild).parse_cards(join(o.cards)));
+            if (std::none_of(cards.begin(), cards.end(), [](Card c) { return c.is_joker(); })) {
+                const auto melds = meld_categories(RankingArgs{}, cards);
+                j["melds"] = {
+                    {"vertical", melds[0]}, {"horizontal", melds[1]}, {"flush", melds[2]}};
+            }
             std::cout << j.dump() << "\n";
         } else {
             std::cout << category_name(v.category()) << " " << v.raw() << "\n";
