@@ -18,6 +18,18 @@ const char* error_code_name(Errc code) {
         return "bad_option";
     case Errc::bad_deck:
         return "bad_deck";
+    case Errc::bad_config:
+        return "bad_config";
+    case Errc::hand_over:
+        return "hand_over";
+    case Errc::not_your_turn:
+        return "not_your_turn";
+    case Errc::illegal_action:
+        return "illegal_action";
+    case Errc::cannot_check:
+        return "cannot_check";
+    case Errc::bad_amount:
+        return "bad_amount";
     }
     return "unknown";
 }

@@ -35,10 +35,10 @@ class StandardRanking final : public DeckRanking {
 
     std::string_view name() const override { return kNames[0]; }
     int min_cards() const override { return 3; }
-    int max_cards() const override { return 7; }
+    int max_cards() const override { return kMaxHand; }
 
     Result<Judgement> judge(std::span<const Card> cards) const override {
-        auto v = evaluate_hand(cards, wild_);
+        auto v = cards.size() > 7 ? best_five(cards) : evaluate_hand(cards, wild_);
         if (!v) return v.error();
         Judgement j;
         j.strength.push(v->raw() >> 8);
@@ -48,6 +48,30 @@ class StandardRanking final : public DeckRanking {
     }
 
   private:
+    // More than seven cards (shrinking draw): the best five, subset by subset.
+    static constexpr int kMaxHand = 16;
+    Result<HandValue> best_five(std::span<const Card> cards) const {
+        if (cards.size() > static_cast<std::size_t>(kMaxHand))
+            return make_error(Errc::wrong_count, "a hand has 3 to " + std::to_string(kMaxHand) +
+                                                     " cards, not " + std::to_string(cards.size()));
+        if (auto e = deck_.check(cards)) return *e;
+        HandValue best;
+        const int n = static_cast<int>(cards.size());
+        std::array<Card, 5> five{};
+        for (int a = 0; a < n; ++a)
+            for (int b = a + 1; b < n; ++b)
+                for (int c = b + 1; c < n; ++c)
+                    for (int d = c + 1; d < n; ++d)
+                        for (int e = d + 1; e < n; ++e) {
+                            const int pick[5] = {a, b, c, d, e};
+                            for (int i = 0; i < 5; ++i)
+                                five[static_cast<std::size_t>(i)] =
+                                    cards[static_cast<std::size_t>(pick[i])];
+                            best = std::max(best, evaluate_hand(five, wild_).value());
+                        }
+        return best;
+    }
+
     Wild wild_;
 };
 

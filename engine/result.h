@@ -15,6 +15,13 @@ enum class Errc {
     wrong_count,    // too few or too many cards for what was asked
     bad_option,     // an option value the engine does not know
     bad_deck,       // a deck description that cannot exist
+    // Betting games (engine/hand.h):
+    bad_config,     // a hand that cannot start: seats, stacks, stakes, deck
+    hand_over,      // an action after the hand has ended
+    not_your_turn,  // an action by a seat that is not to act
+    illegal_action, // an action of a kind not allowed now (a bet when only calling is left, ...)
+    cannot_check,   // a check when chips are owed
+    bad_amount,     // a bet or raise of a size not allowed
 };
 
 const char* error_code_name(Errc code);

@@ -118,8 +118,10 @@ std::string_view wild_name(Wild w) {
     return "none";
 }
 
-Deck deck_for(Wild w) {
-    return Deck::standard(w == Wild::joker || w == Wild::bug ? 1 : 0);
+const Deck& deck_for(Wild w) {
+    // Built once: showdowns check every hand against it.
+    static const Deck plain = Deck::standard(0), with_joker = Deck::standard(1);
+    return w == Wild::joker || w == Wild::bug ? with_joker : plain;
 }
 
 bool is_wild(Card c, Wild w) {

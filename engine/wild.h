@@ -25,7 +25,7 @@ Result<Wild> parse_wild(std::string_view name);
 std::string_view wild_name(Wild w);
 
 // The pack a table with this option deals from: 53 cards with joker or bug, else 52.
-Deck deck_for(Wild w);
+const Deck& deck_for(Wild w);
 
 bool is_wild(Card c, Wild w);
 
