@@ -1,0 +1,51 @@
+// Betting-game variants as data (betting.md): a list of streets, each dealing, drawing or rolling
+// over, then holding one betting round. A new variant that recombines these steps needs no code.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace felt::poker {
+
+// One thing a street does before its betting round.
+struct Step {
+    enum class Kind : unsigned char {
+        deal_down,  // `count` cards to each player, face down
+        deal_up,    // `count` cards to each player, face up
+        deal_board, // `count` cards to the board, face up, shared
+        draw,       // each player in turn discards min_discard..max, receives `receive` or as many
+        rollover,   // each player in turn turns `count` face-down cards face up
+    };
+    Kind kind;
+    int count = 1;
+    int min_discard = 0;
+    int max_discard = -1; // -1: the table's draw option
+    int receive = -1;     // -1: as many as discarded
+};
+
+struct Street {
+    std::vector<Step> steps;
+    bool betting = true;  // a betting round closes the street
+    bool big_bet = false; // fixed limit: the big bet, not the small
+};
+
+// Who opens a betting round.
+enum class Opener : unsigned char {
+    position, // first round: left of the big blind (left of the button without blinds);
+              // later rounds: first active player left of the button
+    showing,  // stud: first round the lowest up card brings in; later the best showing hand
+};
+
+struct Variant {
+    std::string name;
+    std::vector<Street> streets;
+    Opener opener = Opener::position;
+    int max_seats = 9;
+};
+
+// "straight", "draw", "stud", "holdem", "mexican", "shrinking"; nullptr for any other name.
+const Variant* builtin_variant(std::string_view name);
+std::vector<std::string_view> builtin_variant_names();
+
+} // namespace felt::poker
