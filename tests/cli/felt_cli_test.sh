@@ -112,5 +112,14 @@ expect_error "pokem four cards" "5 cards, not 4" -- eval --ranking pokem n1rc n2
 expect_error "wild with vertical" "--wild applies to the standard ranking only" -- eval --ranking vertical --wild joker As
 expect_error "ranks with standard" "--ranks and --copies apply" -- eval --ranks 8 As Ks Qs Js Ts
 
+# Betting games (issue 4).
+expect "simulate json" 0 '^\{"hands":2000,"hands_per_second":[0-9.e+]+,"signature":"cfa2ed77c58936b9","chips_conserved":true,' -- simulate --hands 2000 --seed 1 --json
+expect "simulate stud text" 0 "chips conserved: yes" -- simulate --variant stud --structure fixed-limit --players 8 --hands 300
+expect "simulate vertical" 0 '"chips_conserved":true' -- simulate --variant shrinking --ranking vertical --players 5 --hands 300 --json
+expect_error "simulate unknown variant" 'unknown variant "razz"' -- simulate --variant razz
+expect_error "simulate unknown structure" 'unknown structure "spread-limit"' -- simulate --structure spread-limit
+expect_error "simulate too many players" "stud seats 2 to 8 players, not 9" -- simulate --variant stud --players 9
+expect_error "simulate pokem" "standard or vertical ranking" -- simulate --ranking pokem
+
 echo "felt cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -14,6 +14,7 @@
 #include "meld_distribution.h"
 #include "pokem.h"
 #include "ranking.h"
+#include "simulate.h"
 #include "wild.h"
 
 #include <CLI/CLI.hpp>
@@ -320,6 +321,29 @@ int run_distribution(const DistributionOptions& o) {
     return 0;
 }
 
+int run_simulate(const sim::Options& o, bool as_json) {
+    const sim::Report r = unwrap(sim::simulate(o));
+    if (!r.failure.empty()) throw UsageError{"property failed: " + r.failure};
+    const double per_second = r.seconds > 0 ? static_cast<double>(r.hands) / r.seconds : 0;
+    if (as_json) {
+        json j;
+        j["hands"] = r.hands;
+        j["hands_per_second"] = per_second;
+        j["signature"] = sim::hex(r.signature);
+        j["chips_conserved"] = r.chips_conserved;
+        j["actions"] = r.actions;
+        j["showdowns"] = r.showdowns;
+        std::cout << j.dump() << "\n";
+    } else {
+        std::printf("%s %s, %d players, %ld hands, seed %llu\n  actions %ld, hands shown down "
+                    "%ld\n  %.0f hands per second\n  signature %s\n  chips conserved: %s\n",
+                    o.structure.c_str(), o.variant.c_str(), o.players, r.hands,
+                    static_cast<unsigned long long>(o.seed), r.actions, r.showdowns, per_second,
+                    sim::hex(r.signature).c_str(), r.chips_conserved ? "yes" : "no");
+    }
+    return 0;
+}
+
 int run_demo() {
     std::cout << "Felt: an open-source server for card games. This is the felt tool's demo.\n\n";
     const char* hands[][2] = {
@@ -390,6 +414,23 @@ int main(int argc, char** argv) {
         ->required();
     dist_cmd->add_flag("--json", dist.json, "Print one JSON object");
 
+    sim::Options simo;
+    bool sim_json = false;
+    auto* sim_cmd = app.add_subcommand(
+        "simulate", "Play hands with random legal actions, checking the engine's properties");
+    sim_cmd->add_option("--variant", simo.variant,
+                        "straight, draw, stud, holdem, mexican, shrinking (holdem)");
+    sim_cmd->add_option("--structure", simo.structure,
+                        "no-limit, pot-limit, fixed-limit (no-limit)");
+    sim_cmd->add_option("--players", simo.players, "Players at the table (6)");
+    sim_cmd->add_option("--hands", simo.hands, "Hands to play (1000)");
+    sim_cmd->add_option("--seed", simo.seed, "Seed of the shuffles and choices (1)");
+    sim_cmd->add_option("--ranking", simo.ranking, "standard or vertical (standard)");
+    sim_cmd->add_option("--wild", simo.wild,
+                        "Standard ranking: none, joker, bug, deuces, one-eyes");
+    sim_cmd->add_option("--rake", simo.rake_percent, "Rake percent, capped at 10 chips a hand (0)");
+    sim_cmd->add_flag("--json", sim_json, "Print one JSON object");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -407,6 +448,7 @@ int main(int argc, char** argv) {
         if (*eval_cmd) return run_eval(eval);
         if (*cmp_cmd) return run_compare(cmp);
         if (*dist_cmd) return run_distribution(dist);
+        if (*sim_cmd) return run_simulate(simo, sim_json);
         return run_demo();
     } catch (const UsageError& e) {
         std::cerr << "felt: " << e.message << "\n";

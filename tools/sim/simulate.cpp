@@ -1,0 +1,229 @@
+#include "simulate.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace felt::sim {
+
+using namespace poker;
+
+namespace {
+
+// A 64-bit running hash of words: multiply-xorshift mixing, order-sensitive.
+struct Fnv {
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    void add(std::uint64_t v) {
+        h = (h ^ v) * 0x9E3779B97F4A7C15ull;
+        h ^= h >> 29;
+    }
+};
+
+// splitmix64: a small, fast generator for the simulator's shuffles and choices (the engine itself
+// draws no random numbers). Same seed, same run, on every platform.
+struct Rng {
+    std::uint64_t x;
+    explicit Rng(std::uint64_t seed) : x(seed) {}
+    std::uint64_t operator()() {
+        std::uint64_t z = (x += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+};
+
+void hash_event(Fnv& f, const Event& e) {
+    f.add(static_cast<std::uint64_t>(e.type) | static_cast<std::uint64_t>(e.seat + 1) << 8 |
+          static_cast<std::uint64_t>(e.visibility) << 16 |
+          static_cast<std::uint64_t>(e.count) << 24 | static_cast<std::uint64_t>(e.pot + 1) << 32);
+    f.add(static_cast<std::uint64_t>(e.amount));
+    for (int i = 0; i < e.count; ++i) f.add(e.cards[static_cast<std::size_t>(i)].code());
+}
+
+// A random action among those legal_actions offers.
+Action choose(const HandState& s, const Legal& l, Rng& rng) {
+    Action a;
+    a.seat = l.seat;
+    const SeatState& p = s.seats[static_cast<std::size_t>(l.seat)];
+    if (l.phase == Phase::drawing || l.phase == Phase::rollover) {
+        a.type = l.phase == Phase::drawing ? ActionType::discard : ActionType::rollover;
+        int n = l.phase == Phase::drawing
+                    ? l.min_discard +
+                          static_cast<int>(rng() %
+                                           static_cast<unsigned>(l.max_discard - l.min_discard + 1))
+                    : l.rollover;
+        std::array<int, 16> order{};
+        int m = 0;
+        for (int j = 0; j < p.count; ++j)
+            if (l.phase == Phase::drawing || !(p.up >> j & 1))
+                order[static_cast<std::size_t>(m++)] = j;
+        for (int i = 0; i < n && i < m; ++i) {
+            const int k = i + static_cast<int>(rng() % static_cast<unsigned>(m - i));
+            std::swap(order[static_cast<std::size_t>(i)], order[static_cast<std::size_t>(k)]);
+            a.cards.push_back(
+                p.cards[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])]);
+        }
+        return a;
+    }
+    if (l.bring_in) {
+        if ((l.bet || l.raise) && rng() % 4 == 0) {
+            a.type = l.bet ? ActionType::bet : ActionType::raise;
+            a.amount = l.min_to;
+        } else {
+            a.type = ActionType::bring_in;
+        }
+        return a;
+    }
+    const unsigned r = static_cast<unsigned>(rng() % 100);
+    if (l.fold && r < 15) {
+        a.type = ActionType::fold;
+    } else if ((l.bet || l.raise) && r >= 70) {
+        a.type = l.bet ? ActionType::bet : ActionType::raise;
+        // Mostly the minimum, sometimes anything up to all in.
+        a.amount = rng() % 3 ? l.min_to
+                             : l.min_to + static_cast<Chips>(rng() % static_cast<std::uint64_t>(
+                                                                         l.max_to - l.min_to + 1));
+    } else {
+        a.type = l.check ? ActionType::check : ActionType::call;
+    }
+    return a;
+}
+
+} // namespace
+
+std::string hex(std::uint64_t v) {
+    static constexpr char kDigits[] = "0123456789abcdef";
+    std::string out(16, '0');
+    for (int i = 15; i >= 0; --i, v >>= 4) out[static_cast<std::size_t>(i)] = kDigits[v & 15];
+    return out;
+}
+
+Result<HandConfig> table_config(const Options& o) {
+    HandConfig c;
+    c.variant = builtin_variant(o.variant);
+    if (!c.variant) {
+        std::string known;
+        for (auto n : builtin_variant_names())
+            known += (known.empty() ? "" : ", ") + std::string(n);
+        return make_error(Errc::bad_option,
+                          "unknown variant \"" + o.variant + "\" (known: " + known + ")");
+    }
+    if (o.structure == "no-limit")
+        c.structure = Structure::no_limit;
+    else if (o.structure == "pot-limit")
+        c.structure = Structure::pot_limit;
+    else if (o.structure == "fixed-limit")
+        c.structure = Structure::fixed_limit;
+    else
+        return make_error(Errc::bad_option, "unknown structure \"" + o.structure +
+                                                "\" (known: no-limit, pot-limit, fixed-limit)");
+    if (o.ranking != "standard" && o.ranking != "vertical")
+        return make_error(Errc::bad_option,
+                          "betting games use the standard or vertical ranking, not \"" + o.ranking +
+                              "\"");
+    RankingOptions ro;
+    if (o.ranking == "standard") {
+        auto w = parse_wild(o.wild);
+        if (!w) return w.error();
+        ro.wild = w.value();
+    }
+    auto r = make_ranking(o.ranking, ro);
+    if (!r) return r.error();
+    c.ranking = std::shared_ptr<const Ranking>(std::move(r).value());
+    if (o.players < 2 || o.players > c.variant->max_seats)
+        return make_error(Errc::bad_option, o.variant + " seats 2 to " +
+                                                std::to_string(c.variant->max_seats) +
+                                                " players, not " + std::to_string(o.players));
+    c.seats = o.players;
+    if (c.variant->opener == Opener::showing) {
+        c.stakes.ante = 1;
+        c.stakes.bring_in = 2;
+        c.stakes.small_bet = 4;
+        c.stakes.big_bet = 8;
+    } else {
+        c.stakes.small_blind = 1;
+        c.stakes.big_blind = 2;
+        c.stakes.small_bet = 2;
+        c.stakes.big_bet = 4;
+    }
+    c.rake.percent = o.rake_percent;
+    c.rake.cap = 10;
+    c.deck = c.ranking->cards();
+    return c;
+}
+
+Result<Report> simulate(const Options& o) {
+    auto base = table_config(o);
+    if (!base) return base.error();
+    Report rep;
+    Rng rng(o.seed);
+    Fnv sig;
+    std::vector<Event> events;
+    events.reserve(256);
+    const auto start = std::chrono::steady_clock::now();
+    const Chips unit = base->stakes.big_blind > 0 ? base->stakes.big_blind : base->stakes.small_bet;
+    auto config = std::make_shared<HandConfig>(base.value());
+    for (long h = 0; h < o.hands; ++h) {
+        // The last hand's state is gone, so the configuration can be reused in place.
+        if (config.use_count() != 1) config = std::make_shared<HandConfig>(base.value());
+        config->button = static_cast<int>(h % o.players);
+        for (int i = 0; i < o.players; ++i)
+            config->stacks[static_cast<std::size_t>(i)] =
+                unit * (1 + static_cast<Chips>(rng() % 200));
+        // Fisher-Yates with our own index choice: std::shuffle's is the library's to change.
+        for (std::size_t i = config->deck.size(); i > 1; --i)
+            std::swap(config->deck[i - 1], config->deck[rng() % i]);
+        config->reshuffle_seed = rng();
+        Chips before = 0;
+        for (Chips st : config->stacks) before += st;
+
+        auto started = start_hand(config);
+        if (!started) {
+            rep.failure = "hand " + std::to_string(h) + ": " + started.error().message;
+            break;
+        }
+        Applied first = std::move(started).value();
+        HandState state = std::move(first.state);
+        for (const Event& e : first.events) hash_event(sig, e);
+        events.clear();
+        int guard = 0;
+        while (state.phase != Phase::done) {
+            const Legal l = legal_actions(state);
+            const Action a = choose(state, l, rng);
+            events.clear();
+            if (auto err = apply_in_place(state, a, events)) {
+                rep.failure = "hand " + std::to_string(h) +
+                              ": the engine refused an action it offered: " + err->message;
+                break;
+            }
+            ++rep.actions;
+            for (const Event& e : events) {
+                hash_event(sig, e);
+                if (e.type == EventType::win &&
+                    state.seats[static_cast<std::size_t>(e.seat)].folded)
+                    rep.failure = "hand " + std::to_string(h) + ": a pot went to a folded seat";
+                if (e.type == EventType::show) ++rep.showdowns;
+            }
+            if (!rep.failure.empty() || ++guard > 10000) break;
+        }
+        if (guard > 10000) rep.failure = "hand " + std::to_string(h) + ": no end in sight";
+        if (!rep.failure.empty()) break;
+        Chips after = state.raked;
+        for (const SeatState& p : state.seats) {
+            after += p.stack;
+            if (p.stack < 0) rep.failure = "hand " + std::to_string(h) + ": a stack went negative";
+        }
+        if (!rep.failure.empty()) break;
+        if (after != before || chips_in_play(state) != before) {
+            rep.chips_conserved = false;
+            rep.failure = "hand " + std::to_string(h) + ": chips not conserved at the end";
+            break;
+        }
+        for (const SeatState& p : state.seats) sig.add(static_cast<std::uint64_t>(p.stack));
+        ++rep.hands;
+    }
+    rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    rep.signature = sig.h;
+    return rep;
+}
+
+} // namespace felt::sim
