@@ -49,9 +49,7 @@ int next_seat(const HandState& s, int from, F&& pred) {
 }
 
 int live_count(const HandState& s) {
-    int n = 0;
-    for (int i = 0; i < seat_count(s); ++i) n += seat(s, i).live();
-    return n;
+    return s.live;
 }
 
 bool can_act(const SeatState& p) {
@@ -328,10 +326,9 @@ void award(HandState& s, Events& ev) {
                 cards[static_cast<std::size_t>(n++)] = p.cards[static_cast<std::size_t>(j)];
             for (int j = 0; j < s.board_count; ++j)
                 cards[static_cast<std::size_t>(n++)] = s.board[static_cast<std::size_t>(j)];
-            auto judged =
-                c.ranking->judge(std::span<const Card>(cards.data(), static_cast<std::size_t>(n)));
             // A hand the ranking cannot judge (too few cards after a dry stock) is the weakest.
-            if (judged) strength[static_cast<std::size_t>(k)] = judged->strength;
+            strength[static_cast<std::size_t>(k)] = c.ranking->strength(
+                std::span<const Card>(cards.data(), static_cast<std::size_t>(n)));
             Event e = event(EventType::show, k);
             for (int j = 0; j < p.count && j < 9; ++j)
                 e.cards[e.count++] = p.cards[static_cast<std::size_t>(j)];
@@ -508,14 +505,14 @@ std::optional<Error> check_config(const HandConfig& c) {
         return fail(Errc::bad_config, c.variant->name + " uses a bring-in, not blinds");
     if (c.max_discard < 0) return fail(Errc::bad_config, "the most cards to discard is negative");
     // The deck: cards of the ranking's deck, each at most as often as the deck holds it.
-    std::array<int, 256> known{}, used{};
-    for (Card card : c.ranking->cards()) ++known[card.code()];
+    std::array<std::uint8_t, 256> used{};
     for (Card card : c.deck) {
-        if (known[card.code()] == 0)
+        const int known = c.ranking->copies_of(card);
+        if (known == 0)
             return fail(Errc::bad_config,
                         "the deck holds a card the ranking's deck does not have (code " +
                             std::to_string(card.code()) + ")");
-        if (++used[card.code()] > known[card.code()])
+        if (++used[card.code()] > known)
             return fail(Errc::bad_config,
                         "the deck holds " + c.ranking->to_string(std::span<const Card>(&card, 1)) +
                             " more often than the ranking's deck");
@@ -542,6 +539,7 @@ Result<Applied> start_hand(std::shared_ptr<const HandConfig> config) {
         SeatState& p = seat(s, i);
         p.stack = c.stacks[static_cast<std::size_t>(i)];
         p.in_hand = p.stack > 0;
+        s.live += p.in_hand;
     }
     // Antes.
     for (int i = 1; i <= c.seats; ++i) {
@@ -720,6 +718,7 @@ std::optional<Error> apply_in_place(HandState& s, const Action& a, std::vector<E
     case ActionType::fold:
         if (!l.fold) return fail(Errc::illegal_action, "nothing to call: check instead of folding");
         p.folded = true;
+        --s.live;
         ev.push_back(event(EventType::fold, a.seat));
         break;
     case ActionType::check:

@@ -157,6 +157,7 @@ struct HandState {
     int full_raises = 0;   // bets and full raises this round
     int rounds_played = 0; // betting rounds completed
     bool bring_in_pending = false;
+    int live = 0;            // seats dealt in and not folded
     int big_blind_seat = -1; // the first round starts left of it
     Chips raked = 0;
     std::array<Chips, kMaxSeats> won{};

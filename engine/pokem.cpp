@@ -71,7 +71,9 @@ int tier_byte(int perfect, int fives, bool has_four, bool quads_over_one_of_each
 
 class PokemRanking final : public Ranking {
   public:
-    explicit PokemRanking(bool quads_over_one_of_each) : quads_(quads_over_one_of_each) {}
+    explicit PokemRanking(bool quads_over_one_of_each) : quads_(quads_over_one_of_each) {
+        for (int code = 0; code < kPokemCards; ++code) copies_[static_cast<std::size_t>(code)] = 1;
+    }
 
     std::string_view name() const override { return "pokem"; }
     int min_cards() const override { return 5; }

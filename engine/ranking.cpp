@@ -1,5 +1,6 @@
 #include "ranking.h"
 
+#include "evaluator.h"
 #include "melds.h"
 #include "pokem.h"
 
@@ -15,7 +16,9 @@ constexpr std::array<std::string_view, 5> kNames = {"standard", "vertical", "hor
 // A ranking whose cards are those of a Deck.
 class DeckRanking : public Ranking {
   public:
-    explicit DeckRanking(Deck deck) : deck_(std::move(deck)) {}
+    explicit DeckRanking(Deck deck) : deck_(std::move(deck)) {
+        for (Card c : deck_.cards()) ++copies_[c.code()];
+    }
 
     std::vector<Card> cards() const override { return deck_.cards(); }
     Result<std::vector<Card>> parse_cards(std::string_view text) const override {
@@ -45,6 +48,18 @@ class StandardRanking final : public DeckRanking {
         j.strength.push(v->raw() & 0xFF);
         j.category = std::string(category_name(v->category()));
         return j;
+    }
+
+    Strength strength(std::span<const Card> cards) const override {
+        Strength out;
+        const std::size_t n = cards.size();
+        if (wild_ == Wild::none && n >= 5 && n <= 7) {
+            const HandValue v = evaluate(cards); // dealt cards: the checks are the deck's
+            out.push(v.raw() >> 8);
+            out.push(v.raw() & 0xFF);
+            return out;
+        }
+        return Ranking::strength(cards);
     }
 
   private:

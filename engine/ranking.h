@@ -18,6 +18,7 @@
 #include "types.h"
 #include "wild.h"
 
+#include <array>
 #include <memory>
 #include <span>
 #include <string>
@@ -52,12 +53,24 @@ class Ranking {
 
     // The deck's physical cards, for dealing.
     virtual std::vector<Card> cards() const = 0;
+    // How many of this card the deck holds (0: not a card of the deck).
+    int copies_of(Card c) const { return copies_[c.code()]; }
     virtual Result<std::vector<Card>> parse_cards(std::string_view text) const = 0;
     virtual std::string to_string(std::span<const Card> cards) const = 0;
 
     // Checked: refuses a card not in the deck, a card given more often than the deck holds it,
     // and a hand size the ranking does not judge.
     virtual Result<Judgement> judge(std::span<const Card> cards) const = 0;
+
+    // The strength alone, for cards already known to be a hand of the deck (a showdown of dealt
+    // cards): no checks, no category text. A hand judge() would refuse has the least strength.
+    virtual Strength strength(std::span<const Card> cards) const {
+        auto j = judge(cards);
+        return j ? j->strength : Strength{};
+    }
+
+  protected:
+    std::array<std::uint8_t, 256> copies_{}; // by card code; filled by each ranking
 };
 
 // "standard", "vertical", "horizontal", "flush", "pokem"; anything else is Errc::bad_option,
