@@ -133,33 +133,29 @@ void deal_step(HandState& s, const Step& step, Events& ev) {
         ev.push_back(e);
         return;
     }
-    const bool up = step.kind == Step::Kind::deal_up;
+    const unsigned all = (1u << step.count) - 1;
+    const unsigned up = step.kind == Step::Kind::deal_up ? all : step.up & all;
     // Too few cards for one each (eight at stud): one card to the board, shared by all.
     if (step.count == 1 && stock_size(s) < live_count(s) && s.discards.empty()) {
         deal_step(s, Step{Step::Kind::deal_board, 1}, ev);
         return;
     }
-    std::array<Event, kMaxSeats> dealt{};
-    for (int c = 0; c < step.count; ++c)
-        for (int i = 1; i <= seat_count(s); ++i) {
-            const int k = wrap(s.config->button, i, seat_count(s));
-            SeatState& p = seat(s, k);
-            if (!p.live()) continue;
-            Card card;
-            if (!take_card(s, ev, card)) continue;
-            if (up) p.up |= std::uint16_t(1u << p.count);
-            p.cards[p.count++] = card;
-            Event& e = dealt[static_cast<std::size_t>(k)];
-            e.cards[e.count++] = card;
-        }
     for (int i = 1; i <= seat_count(s); ++i) {
         const int k = wrap(s.config->button, i, seat_count(s));
-        Event e = dealt[static_cast<std::size_t>(k)];
-        if (e.count == 0) continue;
-        e.type = up ? EventType::deal_up : EventType::deal_down;
-        e.seat = static_cast<std::int8_t>(k);
-        e.visibility = up ? Visibility::everyone : Visibility::owner;
-        ev.push_back(e);
+        SeatState& p = seat(s, k);
+        if (!p.live()) continue;
+        Event down = event(EventType::deal_down, k), shown = event(EventType::deal_up, k);
+        down.visibility = Visibility::owner;
+        for (int c = 0; c < step.count; ++c) {
+            Card card;
+            if (!take_card(s, ev, card)) break;
+            Event& e = (up >> c & 1) ? shown : down;
+            if (up >> c & 1) p.up |= std::uint16_t(1u << p.count);
+            p.cards[p.count++] = card;
+            e.cards[e.count++] = card;
+        }
+        if (down.count) ev.push_back(down);
+        if (shown.count) ev.push_back(shown);
     }
 }
 

@@ -11,7 +11,7 @@ namespace felt::poker {
 // One thing a street does before its betting round.
 struct Step {
     enum class Kind : unsigned char {
-        deal_down,  // `count` cards to each player, face down
+        deal_down,  // `count` cards to each player, face down (but those `up` marks)
         deal_up,    // `count` cards to each player, face up
         deal_board, // `count` cards to the board, face up, shared
         draw,       // each player in turn discards min_discard..max, receives `receive` or as many
@@ -22,7 +22,10 @@ struct Step {
     int min_discard = 0;
     int max_discard = -1; // -1: the table's draw option
     int receive = -1;     // -1: as many as discarded
+    unsigned up = 0;      // deal_down: bit i set when the step's card i is dealt face up
 };
+// Dealing is player by player: each player gets all of a step's cards before the next player,
+// starting left of the button (the order of a PHH hand history's dealing actions).
 
 struct Street {
     std::vector<Step> steps;
