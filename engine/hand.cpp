@@ -69,7 +69,7 @@ Chips bet_unit(const HandState& s) {
     const Stakes& k = s.config->stakes;
     if (s.config->structure == Structure::fixed_limit)
         return street_of(s).big_bet ? k.big_bet : k.small_bet;
-    return k.big_blind > 0 ? k.big_blind : k.small_bet;
+    return k.min_bet > 0 ? k.min_bet : k.big_blind > 0 ? k.big_blind : k.small_bet;
 }
 
 // ---- the stock --------------------------------------------------------------------------------
@@ -485,7 +485,7 @@ std::optional<Error> check_config(const HandConfig& c) {
     if (players < 2) return fail(Errc::bad_config, "a hand needs two players with chips");
     const Stakes& k = c.stakes;
     if (k.ante < 0 || k.small_blind < 0 || k.big_blind < 0 || k.bring_in < 0 || k.small_bet < 0 ||
-        k.big_bet < 0)
+        k.big_bet < 0 || k.min_bet < 0)
         return fail(Errc::bad_config, "stakes cannot be negative");
     for (Chips a : k.seat_antes)
         if (a < 0) return fail(Errc::bad_config, "stakes cannot be negative");
@@ -495,8 +495,9 @@ std::optional<Error> check_config(const HandConfig& c) {
         return fail(Errc::bad_config, "the small blind exceeds the big blind");
     if (c.structure == Structure::fixed_limit && (k.small_bet <= 0 || k.big_bet <= 0))
         return fail(Errc::bad_config, "fixed limit needs a small bet and a big bet");
-    if (c.structure != Structure::fixed_limit && k.big_blind <= 0 && k.small_bet <= 0)
-        return fail(Errc::bad_config, "no limit and pot limit need a big blind or a small bet");
+    if (c.structure != Structure::fixed_limit && k.big_blind <= 0 && k.small_bet <= 0 &&
+        k.min_bet <= 0)
+        return fail(Errc::bad_config, "no limit and pot limit need a minimum bet or a big blind");
     if (c.variant->opener == Opener::showing && k.big_blind > 0)
         return fail(Errc::bad_config, c.variant->name + " uses a bring-in, not blinds");
     if (c.max_discard < 0) return fail(Errc::bad_config, "the most cards to discard is negative");

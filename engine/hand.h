@@ -30,8 +30,8 @@ struct Stakes {
     std::vector<Chips> seat_antes;        // per seat (a big-blind ante); overrides `ante`
     Chips small_blind = 0, big_blind = 0; // blinds; both 0 for a game without blinds
     Chips bring_in = 0;                   // stud: the lowest up card's forced bet (0: none)
-    Chips small_bet = 0, big_bet = 0;     // fixed limit; no and pot limit: the minimum bet when
-                                          // there is no big blind is small_bet
+    Chips small_bet = 0, big_bet = 0;     // fixed limit: the bets of early and late streets
+    Chips min_bet = 0; // no and pot limit: the smallest bet (0: the big blind, else small_bet)
     int max_raises = 3;                   // fixed limit: raises after the bet in one round
 };
 

@@ -121,5 +121,11 @@ expect_error "simulate unknown structure" 'unknown structure "spread-limit"' -- 
 expect_error "simulate too many players" "stud seats 2 to 8 players, not 9" -- simulate --variant stud --players 9
 expect_error "simulate pokem" "standard or vertical ranking" -- simulate --ranking pokem
 
+PHH=$(dirname "$0")/../phh
+expect "replay hold'em" 0 '^\{"finishing_stacks":\[200,0,100\]\}$' -- replay --json "$PHH/holdem_nt.phh"
+expect "replay stud" 0 "^finished; stacks \(p1 first\): 49 45 56$" -- replay "$PHH/stud_f7s.phh"
+expect_error "replay missing file" "cannot read /nonexistent.phh" -- replay /nonexistent.phh
+expect_error "replay not toml" "not a PHH file" -- replay "$0"
+
 echo "felt cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

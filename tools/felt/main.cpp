@@ -12,6 +12,7 @@
 #include "distribution.h"
 #include "evaluator.h"
 #include "meld_distribution.h"
+#include "phh.h"
 #include "pokem.h"
 #include "ranking.h"
 #include "simulate.h"
@@ -23,7 +24,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -344,6 +347,23 @@ int run_simulate(const sim::Options& o, bool as_json) {
     return 0;
 }
 
+int run_replay(const std::string& path, bool as_json) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw UsageError{"cannot read " + path};
+    std::ostringstream text;
+    text << in.rdbuf();
+    const poker::Replay r = unwrap(poker::replay_phh(text.str()));
+    if (as_json) {
+        std::cout << json{{"finishing_stacks", r.finishing_stacks}}.dump() << "\n";
+        return 0;
+    }
+    std::cout << (r.state.phase == poker::Phase::done ? "finished" : "unfinished")
+              << "; stacks (p1 first):";
+    for (poker::Chips c : r.finishing_stacks) std::cout << " " << c;
+    std::cout << "\n";
+    return 0;
+}
+
 int run_demo() {
     std::cout << "Felt: an open-source server for card games. This is the felt tool's demo.\n\n";
     const char* hands[][2] = {
@@ -431,6 +451,13 @@ int main(int argc, char** argv) {
     sim_cmd->add_option("--rake", simo.rake_percent, "Rake percent, capped at 10 chips a hand (0)");
     sim_cmd->add_flag("--json", sim_json, "Print one JSON object");
 
+    std::string replay_path;
+    bool replay_json = false;
+    auto* replay_cmd = app.add_subcommand(
+        "replay", "Play a PHH hand history through the engine; print the finishing stacks");
+    replay_cmd->add_option("file", replay_path, "A .phh file")->required();
+    replay_cmd->add_flag("--json", replay_json, "Print {\"finishing_stacks\": [...]}");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -449,6 +476,7 @@ int main(int argc, char** argv) {
         if (*cmp_cmd) return run_compare(cmp);
         if (*dist_cmd) return run_distribution(dist);
         if (*sim_cmd) return run_simulate(simo, sim_json);
+        if (*replay_cmd) return run_replay(replay_path, replay_json);
         return run_demo();
     } catch (const UsageError& e) {
         std::cerr << "felt: " << e.message << "\n";

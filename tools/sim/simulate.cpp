@@ -90,6 +90,20 @@ Action choose(const HandState& s, const Legal& l, Rng& rng) {
 
 } // namespace
 
+Result<Played> play_random_hand(std::shared_ptr<const HandConfig> config, std::uint64_t seed) {
+    auto started = start_hand(std::move(config));
+    if (!started) return started.error();
+    Played out{std::move(started).value().state, {}};
+    out.events = started.value().events;
+    Rng rng(seed);
+    while (out.state.phase != Phase::done) {
+        const Legal l = legal_actions(out.state);
+        if (auto err = apply_in_place(out.state, choose(out.state, l, rng), out.events))
+            return *err;
+    }
+    return out;
+}
+
 std::string hex(std::uint64_t v) {
     static constexpr char kDigits[] = "0123456789abcdef";
     std::string out(16, '0');

@@ -42,6 +42,15 @@ Result<Report> simulate(const Options& options);
 // The configuration of hand number `hand` of a run, before its deck is shuffled.
 Result<poker::HandConfig> table_config(const Options& options);
 
+// One hand with random legal actions, from a given configuration: its final state and every
+// event (start included). For round trips through hand histories.
+struct Played {
+    poker::HandState state;
+    std::vector<poker::Event> events;
+};
+Result<Played> play_random_hand(std::shared_ptr<const poker::HandConfig> config,
+                                std::uint64_t seed);
+
 // 16 hex digits.
 std::string hex(std::uint64_t v);
 

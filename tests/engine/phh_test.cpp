@@ -1,0 +1,124 @@
+// Hand histories (engine/phh.*): hands written by hand, and round trips of simulated hands.
+#include "phh.h"
+#include "simulate.h"
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+
+using namespace felt;
+using namespace felt::poker;
+
+namespace {
+
+std::string read(const std::string& name) {
+    std::ifstream in(std::string(FELT_TEST_DATA) + "/phh/" + name);
+    REQUIRE_MESSAGE(in.good(), name);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+} // namespace
+
+TEST_CASE("PHH: hands written by hand replay to their finishing stacks") {
+    struct Case {
+        const char* file;
+        std::vector<Chips> stacks;
+    };
+    for (const Case& c : {Case{"holdem_nt.phh", {200, 0, 100}}, Case{"stud_f7s.phh", {49, 45, 56}},
+                          Case{"holdem_heads_up.phh", {51, 79}}}) {
+        CAPTURE(c.file);
+        auto r = replay_phh(read(c.file));
+        REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
+        CHECK(r.value().state.phase == Phase::done);
+        CHECK(r.value().finishing_stacks == c.stacks);
+    }
+}
+
+TEST_CASE("PHH: a history the engine refuses names the action and the reason") {
+    std::string text = read("holdem_nt.phh");
+    // p1 raises to 10; make it 3, below the minimum raise.
+    const auto at = text.find("\"p1 cbr 10\"");
+    REQUIRE(at != std::string::npos);
+    std::string bad = text;
+    bad.replace(at, 11, "\"p1 cbr 3\"");
+    auto r = replay_phh(bad);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == Errc::bad_amount);
+    CHECK(r.error().message.find("action 5 \"p1 cbr 3\"") != std::string::npos);
+
+    std::string turn = text;
+    turn.replace(turn.find("\"p3 f\""), 6, "\"p2 f\"");
+    r = replay_phh(turn);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == Errc::not_your_turn);
+
+    std::string stacks = text;
+    stacks.replace(stacks.find("[200, 0, 100]"), 13, "[199, 1, 100]");
+    r = replay_phh(stacks);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().message.find("finishing_stacks") != std::string::npos);
+
+    CHECK(replay_phh("variant = \"NT\"\nantes = [").error().message.find("not a PHH file") == 0);
+    CHECK(replay_phh("variant = \"FO/8\"").error().message.find("variant \"FO/8\"") == 0);
+    std::string unknown = text;
+    unknown.replace(unknown.find("AsAh"), 4, "????");
+    CHECK(replay_phh(unknown).error().message.find("unknown cards") != std::string::npos);
+}
+
+TEST_CASE("PHH: simulated hands of every variant and structure survive the round trip") {
+    int checked = 0;
+    for (const char* variant : {"straight", "draw", "stud", "holdem", "mexican", "shrinking"})
+        for (const char* structure : {"no-limit", "pot-limit", "fixed-limit"})
+            for (int players : {2, 5}) {
+                sim::Options o;
+                o.variant = variant;
+                o.structure = structure;
+                o.players = players;
+                o.rake_percent = std::string(variant) == "holdem" ? 5 : 0;
+                auto base = sim::table_config(o);
+                REQUIRE(base.ok());
+                for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+                    CAPTURE(o.variant);
+                    CAPTURE(o.structure);
+                    CAPTURE(seed);
+                    auto config = std::make_shared<HandConfig>(base.value());
+                    config->button = static_cast<int>(seed % static_cast<std::uint64_t>(players));
+                    // Stacks and deck from the seed; short stacks make all-ins and side pots.
+                    std::uint64_t x = seed * 0x9E3779B97F4A7C15ull;
+                    for (int i = 0; i < players; ++i) {
+                        x ^= x >> 29;
+                        x *= 0xBF58476D1CE4E5B9ull;
+                        config->stacks[static_cast<std::size_t>(i)] =
+                            4 + static_cast<Chips>(x % 120);
+                    }
+                    for (std::size_t i = config->deck.size(); i > 1; --i) {
+                        x ^= x >> 31;
+                        x *= 0x94D049BB133111EBull;
+                        std::swap(config->deck[i - 1], config->deck[x % i]);
+                    }
+                    config->reshuffle_seed = x;
+                    auto played = sim::play_random_hand(config, seed);
+                    REQUIRE(played.ok());
+                    const std::string text =
+                        to_phh(*config, played.value().events, played.value().state);
+                    auto replayed = replay_phh(text);
+                    REQUIRE_MESSAGE(replayed.ok(),
+                                    (replayed.ok() ? "" : replayed.error().message + "\n" + text));
+                    // Finishing stacks, in PHH order: from the seat left of the button round.
+                    std::vector<Chips> want;
+                    for (int i = 1; i <= players; ++i)
+                        want.push_back(
+                            played.value()
+                                .state
+                                .seats[static_cast<std::size_t>((config->button + i) % players)]
+                                .stack);
+                    CHECK(replayed.value().finishing_stacks == want);
+                    CHECK(replayed.value().state.phase == Phase::done);
+                    ++checked;
+                }
+            }
+    CHECK(checked == 6 * 3 * 2 * 40);
+}
