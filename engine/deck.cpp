@@ -30,6 +30,12 @@ const char* error_code_name(Errc code) {
         return "cannot_check";
     case Errc::bad_amount:
         return "bad_amount";
+    case Errc::wrong_cards:
+        return "wrong_cards";
+    case Errc::middle_above_back:
+        return "middle_above_back";
+    case Errc::front_above_middle:
+        return "front_above_middle";
     }
     return "unknown";
 }

@@ -22,6 +22,10 @@ enum class Errc {
     illegal_action, // an action of a kind not allowed now (a bet when only calling is left, ...)
     cannot_check,   // a check when chips are owed
     bad_amount,     // a bet or raise of a size not allowed
+    // Chinese poker (engine/chinese.h):
+    wrong_cards,        // a split that is not exactly the dealt cards
+    middle_above_back,  // the middle ranks above the back
+    front_above_middle, // the front ranks above the middle
 };
 
 const char* error_code_name(Errc code);

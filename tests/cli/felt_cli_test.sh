@@ -127,5 +127,28 @@ expect "replay stud" 0 "^finished; stacks \(p1 first\): 49 45 56$" -- replay "$P
 expect_error "replay missing file" "cannot read /nonexistent.phh" -- replay /nonexistent.phh
 expect_error "replay not toml" "not a PHH file" -- replay "$0"
 
+# Chinese poker (issue 5). expect_stdin NAME STATUS PATTERN JSON -- ARGS...: the document on stdin.
+expect_stdin() {
+    local name=$1 status=$2 pattern=$3 doc=$4 ok=false
+    shift 5
+    printf '%s' "$doc" | "$FELT" "$@" >"$out" 2>"$err"
+    got=$?
+    [ "$got" -eq "$status" ] && grep -Eq -- "$pattern" "$out" && ok=true
+    [ "$status" -eq 2 ] && { [ -s "$out" ] || [ "$(wc -l <"$err")" -ne 1 ] || ! grep -Eq -- "$pattern" "$err"; } && ok=false
+    [ "$status" -eq 2 ] && [ ! -s "$out" ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -Eq -- "$pattern" "$err" && ok=true
+    check "$name" "$status" "$ok"
+}
+ABC='{"profile":"classic","options":{"chip_limit":false,"aces":false,"unit":1,"rake":0},"dealer":"A","players":[
+ {"name":"A","stack":100,"front":"6s 6h 6d","middle":"4s 4h 4d 9c 9d","back":"Ks Kh Kd 8c 8d","declare":null,"surrender":false},
+ {"name":"B","stack":100,"front":"As Ah 2c","middle":"Qs Js Ts 9s 2s","back":"7h 7d 7c 7s 3h","declare":null,"surrender":false},
+ {"name":"C","stack":100,"front":"Kc Qc 2d","middle":"5c 5d 3c 3d 4c","back":"Ac Ad Qh Qd Jh","declare":null,"surrender":false}]}'
+expect_stdin "chinese settle" 0 '"net":\{"A":7,"B":5,"C":-12\},"final_stacks":\{"A":107,"B":105,"C":88\}' "$ABC" -- chinese settle
+expect_stdin "chinese settle reasons" 0 '\{"from":"B","to":"A","units":3,"chips":3,"reason":"royalty front three_of_a_kind"\}' "$ABC" -- chinese settle
+expect_stdin "chinese illegal split" 2 'player B: middle_above_back: the middle \(straight_flush\)' "${ABC/Qs Js Ts 9s 2s/Qs Js Ts 9s 8s}" -- chinese settle
+expect_stdin "chinese bad card" 2 'player C: back: not a card' "${ABC/Ac Ad/Ac Zz}" -- chinese settle
+expect_stdin "chinese malformed" 2 'malformed JSON' '{"profile":' -- chinese settle
+expect_stdin "chinese unknown profile" 2 'unknown profile "vegas"' "${ABC/classic/vegas}" -- chinese settle
+expect_stdin "chinese missing field" 2 'player B: missing "stack"' "${ABC/\"stack\":100,\"front\":\"As/\"front\":\"As}" -- chinese settle
+
 echo "felt cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

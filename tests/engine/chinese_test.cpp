@@ -1,0 +1,264 @@
+// Chinese poker (engine/chinese.*): legal splits, special hands, every profile on hand-made deals,
+// chip-limited settlement, and zero-sum properties over random deals.
+#include "chinese.h"
+#include "deck.h"
+#include "evaluator.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <random>
+
+using namespace felt;
+using namespace felt::chinese;
+
+namespace {
+
+Split split(const char* front, const char* middle, const char* back) {
+    const Deck pack = Deck::standard();
+    Split s;
+    auto fill = [&](const char* text, std::span<Card> out) {
+        auto cards = pack.parse_cards(text);
+        REQUIRE_MESSAGE(cards.ok(), text);
+        REQUIRE(cards->size() == out.size());
+        std::copy(cards->begin(), cards->end(), out.begin());
+    };
+    fill(front, s.front);
+    fill(middle, s.middle);
+    fill(back, s.back);
+    return s;
+}
+
+Player player(const char* name, Chips stack, Split s, std::optional<Special> declare = {}) {
+    Player p;
+    p.name = name;
+    p.stack = stack;
+    p.split = s;
+    p.declare = declare;
+    return p;
+}
+
+// The three-player deal of the README: A trips in front and two full houses, B aces in front, a
+// flush and four sevens, C little.
+std::vector<Player> deal_abc(Chips a = 100, Chips b = 100, Chips c = 100) {
+    return {player("A", a, split("6s 6h 6d", "4s 4h 4d 9c 9d", "Ks Kh Kd 8c 8d")),
+            player("B", b, split("As Ah 2c", "Qs Js Ts 9s 2s", "7h 7d 7c 7s 3h")),
+            player("C", c, split("Kc Qc 2d", "5c 5d 3c 3d 4c", "Ac Ad Qh Qd Jh"))};
+}
+
+std::vector<Chips> nets(const char* profile, const std::vector<Player>& players, Options o = {}) {
+    const Profile* p = find_profile(profile);
+    REQUIRE(p);
+    auto s = settle(*p, o, players, 0);
+    REQUIRE_MESSAGE(s.ok(), (s.ok() ? "" : s.error().message));
+    return s.value().net;
+}
+
+} // namespace
+
+TEST_CASE("chinese: the order of the rows, with both switches") {
+    SplitRules rules;
+    // Front A A K under middle A A K Q J: legal (equal as far as the front has cards).
+    const Split equal = split("As Ah Kd", "Ac Ad Kc Qh Jh", "2s 2h 2d 2c 3s");
+    CHECK_FALSE(check_split(equal, rules).has_value());
+    // Under middle A A Q J T it is not.
+    const Split above = split("As Ah Kd", "Ac Ad Qc Jh Th", "2s 2h 2d 2c 3s");
+    auto e = check_split(above, rules);
+    REQUIRE(e.has_value());
+    CHECK(e->code == Errc::front_above_middle);
+    CHECK(e->message.find("front_above_middle") == 0);
+    // short_kickers_lowest: A A K is below A A K Q J, so still legal; strict_order refuses a tie.
+    rules.short_kickers_lowest = true;
+    CHECK_FALSE(check_split(equal, rules).has_value());
+    rules = SplitRules{};
+    rules.strict_order = true;
+    CHECK(check_split(equal, rules)->code == Errc::front_above_middle);
+    // The middle above the back.
+    e = check_split(split("2s 3h 4d", "Ks Kh Qd Qc 9s", "As Ah 5d 6c 7s"), SplitRules{});
+    REQUIRE(e.has_value());
+    CHECK(e->code == Errc::middle_above_back);
+    CHECK(e->message.find("two_pair") != std::string::npos);
+    // Exactly the dealt cards.
+    const Split s = split("2s 3h 4d", "5s 6h 7d 8c Ts", "As Ah Kd Kc Qs");
+    std::vector<Card> dealt =
+        Deck::standard().parse_cards("2s 3h 4d 5s 6h 7d 8c Ts As Ah Kd Kc Qs").value();
+    CHECK_FALSE(check_split(s, SplitRules{}, dealt).has_value());
+    dealt.back() = Deck::standard().parse_card("Qh").value();
+    CHECK(check_split(s, SplitRules{}, dealt)->code == Errc::wrong_cards);
+    Split twice = s;
+    twice.front[1] = twice.front[0];
+    CHECK(check_split(twice, SplitRules{})->code == Errc::duplicate_card);
+}
+
+TEST_CASE("chinese: every profile on one hand-made deal") {
+    // Worked out by hand from the profiles' tables (see the comments).
+    // basic: A-B 2-1 rows: A +1; A-C A +3; B-C B +3.
+    CHECK(nets("basic", deal_abc()) == std::vector<Chips>{4, 2, -6});
+    // classic: instead of 1: front trips 3, middle full house 2, back four of a kind 4.
+    CHECK(nets("classic", deal_abc()) == std::vector<Chips>{7, 5, -12});
+    // extras-a, on top: 1+2, 1+1, 1+3.
+    CHECK(nets("extras-a", deal_abc()) == std::vector<Chips>{7, 5, -12});
+    // extras-b, on top: 1+2, 1+2, back four of a kind 1+4.
+    CHECK(nets("extras-b", deal_abc()) == std::vector<Chips>{8, 6, -14});
+    CHECK(nets("asian", deal_abc()) == std::vector<Chips>{7, 5, -12});
+    CHECK(nets("asian-colour", deal_abc()) == std::vector<Chips>{7, 5, -12});
+    // banker: the dealer A is the bank; B and C settle with A only (extras-b royalties).
+    CHECK(nets("banker", deal_abc()) == std::vector<Chips>{8, -1, -7});
+    // scoop: A beats B 2-1 (1) plus royalties 3 + 2 - 4; A sweeps C but not B (6) plus 3 + 2;
+    // B sweeps C (6) plus 4.
+    CHECK(nets("scoop", deal_abc()) == std::vector<Chips>{13, 8, -21});
+}
+
+TEST_CASE("chinese: special hands, declared, against each other and against ordinary hands") {
+    const Split dragon = split("4d 3c 2h", "9s 8d 7c 6h 5s", "As Kd Qc Jh Ts");
+    const Split pairs = split("Td Tc 9c", "Qs Qh Jd Jc 9d", "Ah Ac Ks Kh 8s");
+    const Split flushes = split("Ad Qd 7d", "Th 9h 8h 7h 5h", "Js 7s 6s 4s 3s");
+    CHECK(has_special(dragon, Special::complete_straight));
+    CHECK(has_special(dragon, Special::three_straights));
+    CHECK(has_special(pairs, Special::six_pairs));
+    CHECK(has_special(flushes, Special::three_flushes));
+    CHECK_FALSE(has_special(flushes, Special::six_pairs));
+
+    // Classic, low to high: six pairs 3, three straights 3, three flushes 3, complete straight 13.
+    std::vector<Player> ps = {player("A", 100, dragon, Special::complete_straight),
+                              player("B", 100, pairs, Special::six_pairs),
+                              player("C", 100, flushes)};
+    CHECK(nets("classic", ps) == std::vector<Chips>{26, -10, -16});
+    // C declares too: the dragon beats both; three flushes beat six pairs.
+    ps[2].declare = Special::three_flushes;
+    CHECK(nets("classic", ps) == std::vector<Chips>{26, -16, -10});
+    // Banker (A the bank): specials on both sides, the higher wins the difference of values.
+    ps[0].declare.reset();
+    ps[2].declare = Special::three_flushes;
+    Options o;
+    o.banker = 1; // B is the bank
+    // banker profile: three flushes 3, six pairs 4: B (six pairs) over C (three flushes) by 1;
+    // B's six pairs beats A, who declared nothing: 4.
+    CHECK(nets("banker", ps, o) == std::vector<Chips>{-4, 5, -1});
+
+    // Refusals: a special the cards do not hold, or the profile does not know.
+    ps[0].declare = Special::six_pairs;
+    auto r = settle(*find_profile("classic"), Options{}, ps, 0);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().message.find("player A: the cards are not six_pairs") == 0);
+    ps[0].declare = Special::thirteen_of_one_suit;
+    r = settle(*find_profile("classic"), Options{}, ps, 0);
+    CHECK(r.error().message.find("knows no special hand") != std::string::npos);
+}
+
+TEST_CASE("chinese: comparing two special hands of one kind") {
+    const Split pairs_a = split("Td Tc 9c", "Qs Qh Jd Jc 9d", "Ah Ac Ks Kh 8s");
+    const Split pairs_b = split("Ts Th 9s", "Qd Qc Js Jh 9h", "Ad As Kd Kc 7s");
+    CHECK(compare_special(Special::six_pairs, pairs_a, pairs_b) > 0); // the odd card, 8 over 7
+    CHECK(compare_special(Special::six_pairs, pairs_b, pairs_a) < 0);
+    const Split d1 = split("4d 3c 2h", "9s 8d 7c 6h 5s", "As Kd Qc Jh Ts");
+    const Split d2 = split("4s 3d 2c", "9h 8s 7d 6c 5h", "Ah Ks Qd Jc Th");
+    CHECK(compare_special(Special::complete_straight, d1, d2) == 0);
+}
+
+TEST_CASE("chinese: surrender and the aces side bet") {
+    std::vector<Player> ps = deal_abc();
+    ps[2].surrender = true;
+    // scoop: C pays 3 to each; A and B settle as before (A over B by 2).
+    CHECK(nets("scoop", ps) == std::vector<Chips>{5, 1, -6});
+    ps[2].surrender = false;
+    auto r = settle(
+        *find_profile("classic"), Options{},
+        [&] {
+            auto q = ps;
+            q[0].surrender = true;
+            return q;
+        }(),
+        0);
+    CHECK_FALSE(r.ok()); // surrender belongs to the scoop profile
+    // Aces: A has none, B two (2 points), C two (2 points): A pays 2 to each.
+    Options o;
+    o.aces = true;
+    CHECK(nets("basic", deal_abc(), o) == std::vector<Chips>{0, 4, -4});
+}
+
+TEST_CASE("chinese: chip-limited settlement, a short stack running out part-way") {
+    // Classic, C starts with 5 chips. Order (dealer A): A-B, A-C, B-C. A-B: B pays 3 and 2, A
+    // pays 4. A-C: C pays 3 and 2, and its backing is used up: the back's 1 is not paid, nor is
+    // anything B wins from C.
+    Options o;
+    o.chip_limit = true;
+    auto s = settle(*find_profile("classic"), o, deal_abc(100, 100, 5), 0);
+    REQUIRE(s.ok());
+    CHECK(s.value().net == std::vector<Chips>{6, -1, -5});
+    CHECK(s.value().final_stacks == std::vector<Chips>{106, 99, 0});
+    int unpaid = 0;
+    for (const Payment& p : s.value().payments)
+        if (p.chips < p.units) ++unpaid;
+    CHECK(unpaid == 4); // C's back to A, and its three payments to B
+    // The unit multiplies; the rake comes first.
+    o.chip_limit = false;
+    o.unit = 10;
+    o.rake = 2;
+    s = settle(*find_profile("basic"), o, deal_abc(), 0);
+    REQUIRE(s.ok());
+    CHECK(s.value().net == std::vector<Chips>{38, 18, -62});
+}
+
+TEST_CASE("chinese: nets sum to minus the rake and no stack goes negative, random deals") {
+#ifdef FELT_SANITIZE
+    constexpr int kDeals = 2'000;
+#else
+    constexpr int kDeals = 1'000'000; // per profile
+#endif
+    std::mt19937_64 rng(11);
+    std::vector<Card> pack = Deck::standard().cards();
+    int bad = 0, checked = 0;
+    for (const auto name : profile_names()) {
+        const Profile& profile = *find_profile(name);
+        for (int d = 0; d < kDeals; ++d) {
+            std::shuffle(pack.begin(), pack.end(), rng);
+            const int n = 2 + static_cast<int>(rng() % 3);
+            std::vector<Player> ps;
+            for (int i = 0; i < n; ++i) {
+                // A random legal split: shuffle the 13 until the rows are in order.
+                std::array<Card, 13> cards{};
+                std::copy(pack.begin() + 13 * i, pack.begin() + 13 * (i + 1), cards.begin());
+                Split s;
+                for (int tries = 0;; ++tries) {
+                    std::shuffle(cards.begin(), cards.end(), rng);
+                    std::copy(cards.begin(), cards.begin() + 3, s.front.begin());
+                    std::copy(cards.begin() + 3, cards.begin() + 8, s.middle.begin());
+                    std::copy(cards.begin() + 8, cards.end(), s.back.begin());
+                    if (felt::evaluate<5>(s.back.data()) < felt::evaluate<5>(s.middle.data()))
+                        std::swap(s.back, s.middle);
+                    if (!check_split(s, SplitRules{})) break;
+                }
+                Player p;
+                p.name = std::string(1, static_cast<char>('A' + i));
+                p.stack = static_cast<Chips>(rng() % 40);
+                p.split = s;
+                p.surrender = profile.scoring == Scoring::scoop && rng() % 10 == 0;
+                ps.push_back(p);
+            }
+            Options o;
+            o.chip_limit = rng() % 2 == 0;
+            o.aces = rng() % 2 == 0;
+            o.unit = 1 + static_cast<Chips>(rng() % 3);
+            o.rake = static_cast<Chips>(rng() % 2);
+            auto r = settle(profile, o, ps, static_cast<int>(rng() % static_cast<unsigned>(n)));
+            if (!r.ok()) {
+                ++bad;
+                continue;
+            }
+            Chips sum = 0, rake = 0;
+            for (int i = 0; i < n; ++i) {
+                sum += r.value().net[static_cast<std::size_t>(i)];
+                rake += r.value().rake[static_cast<std::size_t>(i)];
+                if (r.value().final_stacks[static_cast<std::size_t>(i)] < 0) ++bad;
+                if (o.chip_limit && r.value().net[static_cast<std::size_t>(i)] >
+                                        ps[static_cast<std::size_t>(i)].stack)
+                    ++bad; // nobody wins more than they had
+            }
+            if (sum != -rake) ++bad;
+            ++checked;
+        }
+    }
+    CHECK(checked == 8 * kDeals);
+    CHECK(bad == 0);
+}
