@@ -149,6 +149,11 @@ expect_stdin "chinese bad card" 2 'player C: back: not a card' "${ABC/Ac Ad/Ac Z
 expect_stdin "chinese malformed" 2 'malformed JSON' '{"profile":' -- chinese settle
 expect_stdin "chinese unknown profile" 2 'unknown profile "vegas"' "${ABC/classic/vegas}" -- chinese settle
 expect_stdin "chinese missing field" 2 'player B: missing "stack"' "${ABC/\"stack\":100,\"front\":\"As/\"front\":\"As}" -- chinese settle
+expect "chinese arrange dragon" 0 'declare complete_straight  expected \+13.000 units' -- chinese arrange As Kd Qc Jh Ts 9s 8d 7c 6h 5s 4d 3c 2h
+expect "chinese arrange json" 0 '^\{"front":"[^"]+","middle":"[^"]+","back":"[^"]+","declare":null,"expected_units":[-0-9.e]+\}$' -- chinese arrange --json Ah Ad Kh Kd 7s 7c 5d 4c 9h 2s 3d Qs Jc
+expect "chinese arrange hints" 0 '^\{"hints":\[\{.*\},\{.*\},\{.*\}\]\}$' -- chinese arrange --json --hints 3 Ah Ad Kh Kd 7s 7c 5d 4c 9h 2s 3d Qs Jc
+expect_error "chinese arrange twelve" "13 cards to arrange, not 12" -- chinese arrange Ah Ad Kh Kd 7s 7c 5d 4c 9h 2s 3d Qs
+expect_error "chinese arrange profile" 'unknown profile "vegas"' -- chinese arrange --profile vegas Ah Ad Kh Kd 7s 7c 5d 4c 9h 2s 3d Qs Jc
 
 echo "felt cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

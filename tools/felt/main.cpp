@@ -457,6 +457,38 @@ int run_chinese_settle(bool pretty) {
     return 0;
 }
 
+int run_chinese_arrange(const std::string& profile_name, const std::vector<std::string>& words,
+                        int hints, bool as_json) {
+    const chinese::Profile* profile = chinese::find_profile(profile_name);
+    if (!profile) throw UsageError{"unknown profile \"" + profile_name + "\""};
+    const Deck& pack = deck_for(Wild::none);
+    const std::vector<Card> cards = unwrap(pack.parse_cards(join(words)));
+    const auto best = unwrap(chinese::arrange(cards, *profile, {}, std::max(1, hints)));
+    json list = json::array();
+    for (const auto& a : best) {
+        json j;
+        j["front"] = pack.to_string(a.split.front);
+        j["middle"] = pack.to_string(a.split.middle);
+        j["back"] = pack.to_string(a.split.back);
+        j["declare"] =
+            a.declare ? json(std::string(chinese::special_name(*a.declare))) : json(nullptr);
+        j["expected_units"] = a.expected_units;
+        list.push_back(j);
+    }
+    if (as_json) {
+        std::cout << (hints > 0 ? json{{"hints", list}} : list[0]).dump() << "\n";
+        return 0;
+    }
+    for (const auto& j : list)
+        std::printf(
+            "front %s | middle %s | back %s%s  expected %+.3f units\n",
+            j["front"].get<std::string>().c_str(), j["middle"].get<std::string>().c_str(),
+            j["back"].get<std::string>().c_str(),
+            j["declare"].is_null() ? "" : ("  declare " + j["declare"].get<std::string>()).c_str(),
+            j["expected_units"].get<double>());
+    return 0;
+}
+
 int run_demo() {
     std::cout << "Felt: an open-source server for card games. This is the felt tool's demo.\n\n";
     const char* hands[][2] = {
@@ -558,6 +590,17 @@ int main(int argc, char** argv) {
         "settle", "Settle a hand: a JSON document on stdin, the payments as JSON on stdout");
     settle_cmd->add_flag("--json", settle_pretty, "Indent the JSON (it is JSON either way)");
 
+    std::string arrange_profile = "classic";
+    std::vector<std::string> arrange_cards;
+    int arrange_hints = 0;
+    bool arrange_json = false;
+    auto* arrange_cmd = chinese_cmd->add_subcommand(
+        "arrange", "The split of 13 cards with the largest expected units (or the K best)");
+    arrange_cmd->add_option("--profile", arrange_profile, "Scoring profile (classic)");
+    arrange_cmd->add_option("--hints", arrange_hints, "Give the K best splits");
+    arrange_cmd->add_flag("--json", arrange_json, "Print JSON");
+    arrange_cmd->add_option("cards", arrange_cards, "13 cards")->required();
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -578,6 +621,8 @@ int main(int argc, char** argv) {
         if (*sim_cmd) return run_simulate(simo, sim_json);
         if (*replay_cmd) return run_replay(replay_path, replay_json);
         if (*settle_cmd) return run_chinese_settle(settle_pretty);
+        if (*arrange_cmd)
+            return run_chinese_arrange(arrange_profile, arrange_cards, arrange_hints, arrange_json);
         return run_demo();
     } catch (const UsageError& e) {
         std::cerr << "felt: " << e.message << "\n";
