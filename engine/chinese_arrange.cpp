@@ -122,7 +122,7 @@ Result<std::vector<Arrangement>> arrange(std::span<const Card> cards, const Prof
                           "13 cards to arrange, not " + std::to_string(cards.size()));
     if (auto e = deck_for(Wild::none).check(cards)) return *e;
     k = std::max(k, 1);
-    static const std::vector<unsigned> fives13 = subsets(13, 5);
+    static const std::vector<unsigned> fives13 = subsets(13, 5), threes8 = subsets(8, 3);
     const auto& odds = win_tables();
     const bool three_specials =
         std::any_of(profile.specials.begin(), profile.specials.end(), [](const SpecialValue& s) {
@@ -187,24 +187,41 @@ Result<std::vector<Arrangement>> arrange(std::span<const Card> cards, const Prof
         for (int i = 0; i < 13; ++i)
             if (!(b.mask >> i & 1)) rest[static_cast<std::size_t>(j++)] = i;
         const HandKey rest_hand = hand_of(((1u << 13) - 1) & ~b.mask);
-        for (unsigned fm8 = 0; fm8 < 256; ++fm8) {
-            if (std::popcount(fm8) != 3) continue;
-            // The front: three of the eight; the middle: the other five.
-            std::uint64_t fkey = 0, fmask = 0;
-            unsigned front13 = 0;
+        // The fronts this back leaves: a tighter bound for this back alone.
+        struct Front {
+            std::uint64_t key, mask;
+            unsigned cards;
+            HandValue value;
+        };
+        std::array<Front, 56> fronts{};
+        double front_here = -1e9;
+        int nf = 0;
+        for (unsigned fm8 : threes8) {
+            Front& f = fronts[static_cast<std::size_t>(nf++)];
             for (int i = 0; i < 8; ++i)
                 if (fm8 >> i & 1) {
                     const auto c = static_cast<std::size_t>(rest[static_cast<std::size_t>(i)]);
-                    fkey += key[c];
-                    fmask |= mask[c];
-                    front13 |= 1u << c;
+                    f.key += key[c];
+                    f.mask |= mask[c];
+                    f.cards |= 1u << c;
                 }
+            f.value = detail::rank_value(HandKey().key + f.key);
+            front_here = std::max(front_here, row_value(profile, Row::front, f.value, odds[0]));
+        }
+        if (static_cast<int>(best.size()) == k &&
+            back_units + row_value(profile, Row::middle, bv, odds[1]) + front_here <=
+                best.back().expected_units)
+            continue;
+        for (const Front& f : fronts) {
+            // The front: three of the eight; the middle: the other five.
+            const std::uint64_t fkey = f.key, fmask = f.mask;
+            const unsigned front13 = f.cards;
             HandKey mh;
             mh.key = rest_hand.key - fkey;
             mh.mask = rest_hand.mask & ~fmask;
             const HandValue mv = evaluate(mh);
             if (rules.strict_order ? !(bv > mv) : bv < mv) continue;
-            const HandValue fv = detail::rank_value(HandKey().key + fkey);
+            const HandValue fv = f.value;
             const int c = compare_middle_front(mv, fv, rules.short_kickers_lowest);
             if (rules.strict_order ? c <= 0 : c < 0) continue;
             const double units = back_units + row_value(profile, Row::middle, mv, odds[1]) +
