@@ -310,3 +310,46 @@ TEST_CASE("chinese: auto-arrange is legal, declares a special hand when it pays,
     CHECK(arrange(std::span<const Card>(cards.data(), 12), classic).error().code ==
           Errc::wrong_count);
 }
+
+TEST_CASE("chinese: every special hand of the profiles, detected on hand-made deals") {
+    struct Case {
+        Special kind;
+        const char* front;
+        const char* middle;
+        const char* back;
+    };
+    const Case yes[] = {
+        {Special::six_pairs, "2s 2h 3d", "9s 9h 8d 8c 3c", "As Ah Ks Kh 7s"},
+        {Special::three_straights, "Qd Kc Ah", "9s 8d 7c 6h 5s", "4d 3c 2h Ad 5d"},
+        {Special::three_flushes, "2d 5d 9d", "2h 4h 6h 8h Th", "2s 4s 6s 8s Ts"},
+        {Special::complete_straight, "4d 3c 2h", "9s 8d 7c 6h 5s", "As Kd Qc Jh Ts"},
+        {Special::thirteen_of_one_suit, "2s 3s 4s", "5s 6s 7s 8s 9s", "Ts Js Qs Ks As"},
+        {Special::all_one_colour, "2s 3c 4s", "5c 6s 7c 8s 9c", "Ts Jc Qs Kc As"},
+        {Special::twelve_one_colour, "2s 3c 4s", "5c 6s 7c 8s 9c", "Ts Jc Qs Kc Ah"},
+        {Special::five_pairs_and_trio, "2s 2h 2d", "9s 9h 8d 8c 7c", "As Ah Ks Kh 7s"},
+        {Special::four_trios, "2s 2h 2d", "9s 9h 9d 3c Kd", "As Ah Ad 3s 3h"},
+        {Special::small, "2s 3h 4d", "5s 5h 6d 6c 7c", "8s 8h 8d 2c 3c"},
+        {Special::big, "8s 9h Td", "Js Jh Qd Qc Kc", "As Ah Ad 8c 9c"},
+        {Special::three_quads, "2s 2h 2d", "9s 9h 9d 9c 2c", "As Ah Ad Ac Kh"},
+        {Special::three_straight_flushes, "Qd Kd Ad", "9s 8s 7s 6s 5s", "Th 9h 8h 7h 6h"},
+        {Special::twelve_pictures, "Ks Kh 2d", "Jc Jd Qs Qh Qd", "Js Jh Kc Kd Qc"},
+    };
+    int checked = 0;
+    for (const Case& c : yes) {
+        CAPTURE(std::string(special_name(c.kind)));
+        const Split s = split(c.front, c.middle, c.back);
+        CHECK(has_special(s, c.kind));
+        CHECK(parse_special(special_name(c.kind)) == c.kind);
+        ++checked;
+    }
+    CHECK(checked == kSpecialCount);
+    // Near misses.
+    CHECK_FALSE(
+        has_special(split("2s 2h 3d", "9s 9h 8d 8c 3c", "As Ah Ks Qh 7s"), Special::six_pairs));
+    CHECK_FALSE(has_special(split("Kd Ac 2h", "9s 8d 7c 6h 5s", "4d 3c 2s Ad 5d"),
+                            Special::three_straights));
+    CHECK_FALSE(has_special(split("2s 3c 4s", "5c 6s 7c 8s 9c", "Ts Jc Qs Kh Ah"),
+                            Special::twelve_one_colour));
+    CHECK_FALSE(has_special(split("8s 9h Td", "Js Jh Qd Qc Kc", "As Ah Ad 7c 9c"), Special::big));
+    CHECK_FALSE(parse_special("seven_pairs").has_value());
+}
