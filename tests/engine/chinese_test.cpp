@@ -311,31 +311,34 @@ TEST_CASE("chinese: auto-arrange is legal, declares a special hand when it pays,
           Errc::wrong_count);
 }
 
+struct SpecialCase {
+    Special kind;
+    const char* front;
+    const char* middle;
+    const char* back;
+};
+
+// One hand-made deal of each special hand.
+const SpecialCase kSpecialDeals[] = {
+    {Special::six_pairs, "2s 2h 3d", "9s 9h 8d 8c 3c", "As Ah Ks Kh 7s"},
+    {Special::three_straights, "Qd Kc Ah", "9s 8d 7c 6h 5s", "Td 9c 8h 7d 6c"},
+    {Special::three_flushes, "2d 5d 9d", "2h 4h 6h 8h Th", "2s 4s 6s 8s Ts"},
+    {Special::complete_straight, "4d 3c 2h", "9s 8d 7c 6h 5s", "As Kd Qc Jh Ts"},
+    {Special::thirteen_of_one_suit, "2s 3s 4s", "5s 6s 7s 8s 9s", "Ts Js Qs Ks As"},
+    {Special::all_one_colour, "2s 3c 4s", "5c 6s 7c 8s 9c", "Ts Jc Qs Kc As"},
+    {Special::twelve_one_colour, "2s 3c 4s", "5c 6s 7c 8s 9c", "Ts Jc Qs Kc Ah"},
+    {Special::five_pairs_and_trio, "8d 8c 7c", "Ks Kh 9s 9h 7s", "2s 2h 2d As Ah"},
+    {Special::four_trios, "2s 2h 2d", "9s 9h 9d 3c Kd", "As Ah Ad 3s 3h"},
+    {Special::small, "2s 3h 4d", "5s 5h 6d 6c 7c", "8s 8h 8d 2c 3c"},
+    {Special::big, "8s 9h Td", "Js Jh Qd Qc Kc", "As Ah Ad 8c 9c"},
+    {Special::three_quads, "2s 2h 2d", "9s 9h 9d 9c 2c", "As Ah Ad Ac Kh"},
+    {Special::three_straight_flushes, "Qd Kd Ad", "9s 8s 7s 6s 5s", "Th 9h 8h 7h 6h"},
+    {Special::twelve_pictures, "Kd Js Jh", "Ks Kh Kc Jc Jd", "Qs Qh Qd Qc 2d"},
+};
+
 TEST_CASE("chinese: every special hand of the profiles, detected on hand-made deals") {
-    struct Case {
-        Special kind;
-        const char* front;
-        const char* middle;
-        const char* back;
-    };
-    const Case yes[] = {
-        {Special::six_pairs, "2s 2h 3d", "9s 9h 8d 8c 3c", "As Ah Ks Kh 7s"},
-        {Special::three_straights, "Qd Kc Ah", "9s 8d 7c 6h 5s", "4d 3c 2h Ad 5d"},
-        {Special::three_flushes, "2d 5d 9d", "2h 4h 6h 8h Th", "2s 4s 6s 8s Ts"},
-        {Special::complete_straight, "4d 3c 2h", "9s 8d 7c 6h 5s", "As Kd Qc Jh Ts"},
-        {Special::thirteen_of_one_suit, "2s 3s 4s", "5s 6s 7s 8s 9s", "Ts Js Qs Ks As"},
-        {Special::all_one_colour, "2s 3c 4s", "5c 6s 7c 8s 9c", "Ts Jc Qs Kc As"},
-        {Special::twelve_one_colour, "2s 3c 4s", "5c 6s 7c 8s 9c", "Ts Jc Qs Kc Ah"},
-        {Special::five_pairs_and_trio, "2s 2h 2d", "9s 9h 8d 8c 7c", "As Ah Ks Kh 7s"},
-        {Special::four_trios, "2s 2h 2d", "9s 9h 9d 3c Kd", "As Ah Ad 3s 3h"},
-        {Special::small, "2s 3h 4d", "5s 5h 6d 6c 7c", "8s 8h 8d 2c 3c"},
-        {Special::big, "8s 9h Td", "Js Jh Qd Qc Kc", "As Ah Ad 8c 9c"},
-        {Special::three_quads, "2s 2h 2d", "9s 9h 9d 9c 2c", "As Ah Ad Ac Kh"},
-        {Special::three_straight_flushes, "Qd Kd Ad", "9s 8s 7s 6s 5s", "Th 9h 8h 7h 6h"},
-        {Special::twelve_pictures, "Ks Kh 2d", "Jc Jd Qs Qh Qd", "Js Jh Kc Kd Qc"},
-    };
     int checked = 0;
-    for (const Case& c : yes) {
+    for (const SpecialCase& c : kSpecialDeals) {
         CAPTURE(std::string(special_name(c.kind)));
         const Split s = split(c.front, c.middle, c.back);
         CHECK(has_special(s, c.kind));
@@ -352,4 +355,70 @@ TEST_CASE("chinese: every special hand of the profiles, detected on hand-made de
                             Special::twelve_one_colour));
     CHECK_FALSE(has_special(split("8s 9h Td", "Js Jh Qd Qc Kc", "As Ah Ad 7c 9c"), Special::big));
     CHECK_FALSE(parse_special("seven_pairs").has_value());
+}
+
+TEST_CASE("chinese: every profile's royalties and special hands pay their listed units") {
+    // A holds the royalty's hand in its row; B, with none of A's cards, holds high cards only.
+    struct RoyaltyCase {
+        Row row;
+        Category category;
+        const char* front;
+        const char* middle;
+        const char* back;
+    };
+    const RoyaltyCase royalties[] = {
+        {Row::front, Category::three_of_a_kind, "Qs Qh Qd", "As Ah Ad 2c 3c", "Ks Kh Kd Kc 4c"},
+        {Row::middle, Category::full_house, "2s 3h 5d", "Qs Qh Qd 4c 4d", "Ks Kh Kd Kc 6c"},
+        {Row::middle, Category::four_of_a_kind, "2s 3h 5d", "Qs Qh Qd Qc 4d", "Ks Kh Kd Kc 6c"},
+        {Row::middle, Category::straight_flush, "2s 3h 5d", "9c 8c 7c 6c 5c", "Ts Js Qs Ks As"},
+        {Row::back, Category::four_of_a_kind, "2s 3h 5d", "Qs Qh 4d 4c 6h", "Ks Kh Kd Kc 6c"},
+        {Row::back, Category::straight_flush, "2s 3h 5d", "Qs Qh 4d 4c 6h", "9c 8c 7c 6c 5c"},
+    };
+    const Split weak = split("7s 8s 9h", "Th 9d 8h 7h 2d", "Jh Td 2h 3d 4h");
+    int checked = 0;
+    for (const auto name : profile_names()) {
+        const Profile& profile = *find_profile(name);
+        for (const RoyaltyCase& c : royalties) {
+            const std::string reason = "royalty " + std::string(row_name(c.row)) + " " +
+                                       std::string(category_name(c.category));
+            CAPTURE(std::string(name));
+            CAPTURE(reason);
+            int want = 0;
+            for (const Royalty& r : profile.royalties)
+                if (r.row == c.row && r.category == c.category) want = r.units;
+            auto st = settle(
+                profile, Options{},
+                {player("A", 100, split(c.front, c.middle, c.back)), player("B", 100, weak)}, 0);
+            REQUIRE(st.ok());
+            int got = 0;
+            for (const Payment& p : st.value().payments)
+                if (p.reason == reason && p.from == 1 && p.to == 0) got += p.units;
+            CHECK(got == want);
+            ++checked;
+        }
+        // Each special hand the profile lists wins its value from a player without one.
+        for (const SpecialValue& sv : profile.specials) {
+            CAPTURE(std::string(name));
+            CAPTURE(std::string(special_name(sv.kind)));
+            const SpecialCase* deal = nullptr;
+            for (const SpecialCase& c : kSpecialDeals)
+                if (c.kind == sv.kind) deal = &c;
+            REQUIRE(deal);
+            const Split a = split(deal->front, deal->middle, deal->back);
+            std::vector<Card> rest;
+            for (Card c : Deck::standard().cards())
+                if (std::find(a.front.begin(), a.front.end(), c) == a.front.end() &&
+                    std::find(a.middle.begin(), a.middle.end(), c) == a.middle.end() &&
+                    std::find(a.back.begin(), a.back.end(), c) == a.back.end())
+                    rest.push_back(c);
+            rest.resize(13);
+            auto st =
+                settle(profile, Options{},
+                       {player("A", 100, a, sv.kind), player("B", 100, baseline_split(rest))}, 0);
+            REQUIRE_MESSAGE(st.ok(), (st.ok() ? "" : st.error().message));
+            CHECK(st.value().net[0] == sv.units);
+            ++checked;
+        }
+    }
+    CHECK(checked == 8 * 6 + 4 + 4 + 4 + 6 + 7 + 12);
 }
