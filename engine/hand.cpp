@@ -307,7 +307,7 @@ void award(HandState& s, Events& ev) {
         totals[static_cast<std::size_t>(i)] = seat(s, i).total;
         if (!seat(s, i).live()) folded |= std::uint16_t(1u << i);
     }
-    const std::vector<Pot> pots = build_pots(totals, folded, c.seats);
+    const Pots pots = build_pots(totals, folded, c.seats);
 
     // Showdown: every live player's hand when two or more remain.
     std::array<Strength, kMaxSeats> strength{};

@@ -5,9 +5,8 @@
 
 namespace felt::poker {
 
-std::vector<Pot> build_pots(const std::array<Chips, kMaxSeats>& contributed, std::uint16_t folded,
-                            int seats) {
-    std::vector<Pot> pots;
+Pots build_pots(const std::array<Chips, kMaxSeats>& contributed, std::uint16_t folded, int seats) {
+    Pots pots;
     std::array<Chips, kMaxSeats> left = contributed;
     while (true) {
         // The next level: the smallest remaining contribution of a live player.
@@ -25,13 +24,13 @@ std::vector<Pot> build_pots(const std::array<Chips, kMaxSeats>& contributed, std
             c -= take;
             if (!(folded >> s & 1) && take == level) pot.eligible |= std::uint16_t(1u << s);
         }
-        pots.push_back(pot);
+        pots.items[static_cast<std::size_t>(pots.count++)] = pot;
     }
     Chips rest = 0;
     for (int s = 0; s < seats; ++s) rest += left[static_cast<std::size_t>(s)];
     if (rest > 0) {
-        if (pots.empty()) pots.push_back(Pot{});
-        pots.back().amount += rest;
+        if (pots.empty()) pots.count = 1;
+        pots.items[pots.size() - 1].amount += rest;
     }
     return pots;
 }

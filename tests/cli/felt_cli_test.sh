@@ -113,7 +113,7 @@ expect_error "wild with vertical" "--wild applies to the standard ranking only" 
 expect_error "ranks with standard" "--ranks and --copies apply" -- eval --ranks 8 As Ks Qs Js Ts
 
 # Betting games (issue 4).
-expect "simulate json" 0 '^\{"hands":2000,"hands_per_second":[0-9.e+]+,"signature":"1781e8408a96ba4d","chips_conserved":true,' -- simulate --hands 2000 --seed 1 --json
+expect "simulate json" 0 '^\{"hands":2000,"hands_per_second":[0-9.e+]+,"signature":"3b95fe1ee92b7a8b","chips_conserved":true,' -- simulate --hands 2000 --seed 1 --json
 expect "simulate stud text" 0 "chips conserved: yes" -- simulate --variant stud --structure fixed-limit --players 8 --hands 300
 expect "simulate vertical" 0 '"chips_conserved":true' -- simulate --variant shrinking --ranking vertical --players 5 --hands 300 --json
 expect_error "simulate unknown variant" 'unknown variant "razz"' -- simulate --variant razz

@@ -31,12 +31,16 @@ struct Rng {
     }
 };
 
+// One or two words an event: its fields, then its cards (up to nine codes, packed).
 void hash_event(Fnv& f, const Event& e) {
     f.add(static_cast<std::uint64_t>(e.type) | static_cast<std::uint64_t>(e.seat + 1) << 8 |
           static_cast<std::uint64_t>(e.visibility) << 16 |
-          static_cast<std::uint64_t>(e.count) << 24 | static_cast<std::uint64_t>(e.pot + 1) << 32);
-    f.add(static_cast<std::uint64_t>(e.amount));
-    for (int i = 0; i < e.count; ++i) f.add(e.cards[static_cast<std::size_t>(i)].code());
+          static_cast<std::uint64_t>(e.count) << 20 | static_cast<std::uint64_t>(e.pot + 1) << 24 |
+          static_cast<std::uint64_t>(e.amount) << 32);
+    if (e.count == 0) return;
+    std::uint64_t cards = e.cards[8].code();
+    for (int i = 0; i < 8; ++i) cards = cards << 8 | e.cards[static_cast<std::size_t>(i)].code();
+    f.add(cards);
 }
 
 // A random action among those legal_actions offers.
