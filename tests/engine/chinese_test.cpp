@@ -422,3 +422,23 @@ TEST_CASE("chinese: every profile's royalties and special hands pay their listed
     }
     CHECK(checked == 8 * 6 + 4 + 4 + 4 + 6 + 7 + 12);
 }
+
+TEST_CASE("chinese: auto-arrange never illegal, a million random hands") {
+#ifdef FELT_SANITIZE
+    constexpr int kHands = 1'000;
+#else
+    constexpr int kHands = 1'000'000; // about 6 minutes on the project's machine
+#endif
+    std::mt19937_64 rng(23);
+    std::vector<Card> pack = Deck::standard().cards();
+    const auto names = profile_names();
+    int illegal = 0;
+    for (int d = 0; d < kHands; ++d) {
+        std::shuffle(pack.begin(), pack.end(), rng);
+        const std::span<const Card> mine(pack.data(), 13);
+        const Profile& profile = *find_profile(names[static_cast<std::size_t>(d) % names.size()]);
+        auto a = arrange(mine, profile);
+        if (!a.ok() || check_split(a.value()[0].split, SplitRules{}, mine)) ++illegal;
+    }
+    CHECK(illegal == 0);
+}
