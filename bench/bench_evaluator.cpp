@@ -11,6 +11,7 @@
 // Each figure is the best of R runs (default 5): this machine is a shared VM whose speed varies
 // by tens of percent from run to run, and the best run is the one least disturbed.
 // The signature (sum of all values) changes only if the evaluator's answers change.
+#include "bench_common.h"
 #include "distribution.h"
 #include "enumerate.h"
 #include "evaluator.h"
@@ -24,30 +25,12 @@
 #include <vector>
 
 using namespace felt;
-
-namespace {
-
-template <class F>
-double best_seconds(int runs, F&& f) {
-    double best = 1e300;
-    for (int i = 0; i < runs; ++i) {
-        const auto t0 = std::chrono::steady_clock::now();
-        f();
-        best = std::min(
-            best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    }
-    return best;
-}
-
-} // namespace
+using bench::best_seconds;
 
 int main(int argc, char** argv) {
     long hands = 100'000'000;
     int runs = 5;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!std::strcmp(argv[i], "--hands")) hands = std::atol(argv[i + 1]);
-        if (!std::strcmp(argv[i], "--runs")) runs = std::atoi(argv[i + 1]);
-    }
+    bench::parse_options(argc, argv, hands, runs);
 
     const std::size_t hot = sizeof(tables::kCardKey) + sizeof(tables::kRowOffset) +
                             sizeof(tables::kRankTable) + sizeof(tables::kFlushTable);
@@ -78,23 +61,9 @@ int main(int argc, char** argv) {
                 enum_only, runs, d.total / enum_only / 1e6,
                 static_cast<unsigned long long>(enum_sum));
 
-    std::printf("generating %ld random 7-card hands...\n", hands);
-    std::mt19937_64 rng(2026);
-    const auto pack = standard_pack();
-    std::vector<std::array<Card, 8>> cards(static_cast<std::size_t>(hands));
-    std::vector<HandKey> keys(static_cast<std::size_t>(hands));
-    for (std::size_t i = 0; i < cards.size(); ++i) {
-        std::uint64_t used = 0;
-        HandKey h;
-        for (int j = 0; j < 7;) {
-            const auto c = static_cast<unsigned>(rng() % 52);
-            if (used >> c & 1) continue;
-            used |= std::uint64_t{1} << c;
-            cards[i][static_cast<std::size_t>(j++)] = pack[c];
-            h = h + pack[c];
-        }
-        keys[i] = h;
-    }
+    const bench::RandomHands random = bench::random_hands(hands);
+    const auto& cards = random.cards;
+    const auto& keys = random.keys;
 
     std::uint64_t sum_keys = 0, sum_cards = 0;
     const double t_keys = best_seconds(runs, [&] {

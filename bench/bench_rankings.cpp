@@ -10,6 +10,7 @@
 // 3. Distribution tables: every vertical, horizontal and flush table of 1 to 8 cards from decks
 //    of 1 to 20 ranks and 1 to 8 copies; the slowest one and the sum. Then Poke'm's table.
 // Each figure is the best of R runs (default 5); see bench_evaluator.cpp for why.
+#include "bench_common.h"
 #include "enumerate.h"
 #include "meld_distribution.h"
 #include "pokem.h"
@@ -26,50 +27,18 @@
 #include <vector>
 
 using namespace felt;
-
-namespace {
-
-template <class F>
-double best_seconds(int runs, F&& f) {
-    double best = 1e300;
-    for (int i = 0; i < runs; ++i) {
-        const auto t0 = std::chrono::steady_clock::now();
-        f();
-        best = std::min(
-            best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    }
-    return best;
-}
-
-} // namespace
+using bench::best_seconds;
 
 int main(int argc, char** argv) {
     long hands = 100'000'000;
     int runs = 5;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!std::strcmp(argv[i], "--hands")) hands = std::atol(argv[i + 1]);
-        if (!std::strcmp(argv[i], "--runs")) runs = std::atoi(argv[i + 1]);
-    }
+    bench::parse_options(argc, argv, hands, runs);
     std::printf("vertical fast path tables: row offsets %zu bytes, vertical table %zu bytes\n",
                 sizeof(tables::kRowOffset), sizeof(tables::kVerticalTable));
 
-    std::printf("generating %ld random 7-card hands...\n", hands);
-    std::mt19937_64 rng(2026);
-    const auto pack = standard_pack();
-    std::vector<std::array<Card, 8>> cards(static_cast<std::size_t>(hands));
-    std::vector<HandKey> keys(static_cast<std::size_t>(hands));
-    for (std::size_t i = 0; i < cards.size(); ++i) {
-        std::uint64_t used = 0;
-        HandKey h;
-        for (int j = 0; j < 7;) {
-            const auto c = static_cast<unsigned>(rng() % 52);
-            if (used >> c & 1) continue;
-            used |= std::uint64_t{1} << c;
-            cards[i][static_cast<std::size_t>(j++)] = pack[c];
-            h = h + pack[c];
-        }
-        keys[i] = h;
-    }
+    const bench::RandomHands random = bench::random_hands(hands);
+    const auto& cards = random.cards;
+    const auto& keys = random.keys;
     std::uint64_t sum_keys = 0, sum_cards = 0, sum_enum = 0;
     const double t_keys = best_seconds(runs, [&] {
         std::uint64_t sum = 0;
