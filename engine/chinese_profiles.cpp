@@ -9,6 +9,11 @@ using C = Category;
 using S = Special;
 constexpr Row F = Row::front, M = Row::middle, B = Row::back;
 
+// extras-b's royalties, which the banker profile shares ("as extras-b").
+const std::vector<Royalty> kExtrasBRoyalties = {
+    {F, C::three_of_a_kind, 2}, {M, C::full_house, 2},     {B, C::four_of_a_kind, 4},
+    {M, C::four_of_a_kind, 6},  {B, C::straight_flush, 6}, {M, C::straight_flush, 8}};
+
 const std::vector<SpecialValue> kClassicSpecials = {
     {S::six_pairs, 3}, {S::three_straights, 3}, {S::three_flushes, 3}, {S::complete_straight, 13}};
 
@@ -39,18 +44,7 @@ const std::vector<Profile>& profiles() {
           {B, C::straight_flush, 4}},
          kClassicSpecials,
          3},
-        {"extras-b",
-         Scoring::rows,
-         true,
-         false,
-         {{F, C::three_of_a_kind, 2},
-          {M, C::full_house, 2},
-          {B, C::four_of_a_kind, 4},
-          {M, C::four_of_a_kind, 6},
-          {B, C::straight_flush, 6},
-          {M, C::straight_flush, 8}},
-         kClassicSpecials,
-         3},
+        {"extras-b", Scoring::rows, true, false, kExtrasBRoyalties, kClassicSpecials, 3},
         {"asian",
          Scoring::rows,
          false,
@@ -90,12 +84,7 @@ const std::vector<Profile>& profiles() {
          Scoring::rows,
          true,
          true,
-         {{F, C::three_of_a_kind, 2},
-          {M, C::full_house, 2},
-          {B, C::four_of_a_kind, 4},
-          {M, C::four_of_a_kind, 6},
-          {B, C::straight_flush, 6},
-          {M, C::straight_flush, 8}},
+         kExtrasBRoyalties,
          {{S::three_flushes, 3},
           {S::three_straights, 4},
           {S::six_pairs, 4},

@@ -646,7 +646,6 @@ std::optional<Error> apply_in_place(HandState& s, const Action& a, std::vector<E
                     "it is " + seat_name(s.actor) + "'s turn, not " + seat_name(a.seat) + "'s");
     const Legal l = s.legal;
     SeatState& p = seat(s, a.seat);
-    const std::size_t events_before = ev.size();
 
     if (s.phase == Phase::drawing || s.phase == Phase::rollover) {
         const bool draw = s.phase == Phase::drawing;
@@ -786,7 +785,6 @@ std::optional<Error> apply_in_place(HandState& s, const Action& a, std::vector<E
         return fail(Errc::illegal_action,
                     "this is a betting round: fold, check, call, bet or raise");
     }
-    (void)events_before;
     p.acted = true;
     p.raises_seen = s.full_raises;
     if (p.stack == 0 && !p.folded) ev.push_back(event(EventType::all_in, a.seat));

@@ -10,7 +10,7 @@ using namespace poker;
 namespace {
 
 // A 64-bit running hash of words: multiply-xorshift mixing, order-sensitive.
-struct Fnv {
+struct Hash {
     std::uint64_t h = 0xcbf29ce484222325ull;
     void add(std::uint64_t v) {
         h = (h ^ v) * 0x9E3779B97F4A7C15ull;
@@ -32,7 +32,7 @@ struct Rng {
 };
 
 // One or two words an event: its fields, then its cards (up to nine codes, packed).
-void hash_event(Fnv& f, const Event& e) {
+void hash_event(Hash& f, const Event& e) {
     f.add(static_cast<std::uint64_t>(e.type) | static_cast<std::uint64_t>(e.seat + 1) << 8 |
           static_cast<std::uint64_t>(e.visibility) << 16 |
           static_cast<std::uint64_t>(e.count) << 20 | static_cast<std::uint64_t>(e.pot + 1) << 24 |
@@ -174,7 +174,7 @@ Result<Report> simulate(const Options& o) {
     if (!base) return base.error();
     Report rep;
     Rng rng(o.seed);
-    Fnv sig;
+    Hash sig;
     std::vector<Event> events;
     events.reserve(256);
     const auto start = std::chrono::steady_clock::now();
