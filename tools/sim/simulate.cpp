@@ -1,5 +1,7 @@
 #include "simulate.h"
 
+#include "random.h"
+
 #include <algorithm>
 #include <chrono>
 
@@ -8,28 +10,6 @@ namespace felt::sim {
 using namespace poker;
 
 namespace {
-
-// A 64-bit running hash of words: multiply-xorshift mixing, order-sensitive.
-struct Hash {
-    std::uint64_t h = 0xcbf29ce484222325ull;
-    void add(std::uint64_t v) {
-        h = (h ^ v) * 0x9E3779B97F4A7C15ull;
-        h ^= h >> 29;
-    }
-};
-
-// splitmix64: a small, fast generator for the simulator's shuffles and choices (the engine itself
-// draws no random numbers). Same seed, same run, on every platform.
-struct Rng {
-    std::uint64_t x;
-    explicit Rng(std::uint64_t seed) : x(seed) {}
-    std::uint64_t operator()() {
-        std::uint64_t z = (x += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
-};
 
 // One or two words an event: its fields, then its cards (up to nine codes, packed).
 void hash_event(Hash& f, const Event& e) {
@@ -187,9 +167,8 @@ Result<Report> simulate(const Options& o) {
         for (int i = 0; i < o.players; ++i)
             config->stacks[static_cast<std::size_t>(i)] =
                 unit * (1 + static_cast<Chips>(rng() % 200));
-        // Fisher-Yates with our own index choice: std::shuffle's is the library's to change.
-        for (std::size_t i = config->deck.size(); i > 1; --i)
-            std::swap(config->deck[i - 1], config->deck[rng() % i]);
+        // Our own Fisher-Yates: std::shuffle's index choice is the library's to change.
+        shuffle(std::span<Card>(config->deck), rng);
         config->reshuffle_seed = rng();
         Chips before = 0;
         for (Chips st : config->stacks) before += st;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "hand.h"
+#include "random.h"
 
 #include <cstdint>
 #include <string>
@@ -50,8 +51,5 @@ struct Played {
 };
 Result<Played> play_random_hand(std::shared_ptr<const poker::HandConfig> config,
                                 std::uint64_t seed);
-
-// 16 hex digits.
-std::string hex(std::uint64_t v);
 
 } // namespace felt::sim
