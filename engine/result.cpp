@@ -32,6 +32,40 @@ const char* error_code_name(Errc code) {
         return "middle_above_back";
     case Errc::front_above_middle:
         return "front_above_middle";
+    case Errc::too_short:
+        return "too_short";
+    case Errc::wrong_suit:
+        return "wrong_suit";
+    case Errc::not_a_sequence:
+        return "not_a_sequence";
+    case Errc::no_adjacent_naturals:
+        return "no_adjacent_naturals";
+    case Errc::adjacent_wilds:
+        return "adjacent_wilds";
+    case Errc::not_abutting:
+        return "not_abutting";
+    case Errc::leap_taken:
+        return "leap_taken";
+    case Errc::not_your_leap:
+        return "not_your_leap";
+    case Errc::leap_used:
+        return "leap_used";
+    case Errc::no_conjoining:
+        return "no_conjoining";
+    case Errc::must_pursue:
+        return "must_pursue";
+    case Errc::must_discard:
+        return "must_discard";
+    case Errc::already_melded:
+        return "already_melded";
+    case Errc::not_in_hand:
+        return "not_in_hand";
+    case Errc::no_such_meld:
+        return "no_such_meld";
+    case Errc::not_your_meld:
+        return "not_your_meld";
+    case Errc::game_over:
+        return "game_over";
     }
     return "unknown";
 }

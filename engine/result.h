@@ -26,6 +26,24 @@ enum class Errc {
     wrong_cards,        // a split that is not exactly the dealt cards
     middle_above_back,  // the middle ranks above the back
     front_above_middle, // the front ranks above the middle
+    // Leap rummy (engine/leap.h, engine/leap_game.h):
+    too_short,            // a meld of fewer than three cards
+    wrong_suit,           // natural cards that break the suit rule
+    not_a_sequence,       // cards that do not run along a leap sequence
+    no_adjacent_naturals, // a meld without two natural cards side by side
+    adjacent_wilds,       // two jokers side by side
+    not_abutting,         // a join of melds that do not meet
+    leap_taken,           // a first meld in a leap whose leaptoken another player holds
+    not_your_leap,        // a later meld outside the player's own leap
+    leap_used,            // alternative rule: a second meld of the player in one leap
+    no_conjoining,        // alternative rule: joining melds
+    must_pursue,          // melding or discarding before pursuing
+    must_discard,         // pursuing or retiring again before the turn's discard
+    already_melded,       // a second melding action in one turn
+    not_in_hand,          // a card the player does not hold
+    no_such_meld,         // a meld id that is not on the table
+    not_your_meld,        // extending another player's meld
+    game_over,            // an action after every player has retired
 };
 
 const char* error_code_name(Errc code);
