@@ -155,5 +155,27 @@ expect "chinese arrange hints" 0 '^\{"hints":\[\{.*\},\{.*\},\{.*\}\]\}$' -- chi
 expect_error "chinese arrange twelve" "13 cards to arrange, not 12" -- chinese arrange Ah Ad Kh Kd 7s 7c 5d 4c 9h 2s 3d Qs
 expect_error "chinese arrange profile" 'unknown profile "vegas"' -- chinese arrange --profile vegas Ah Ad Kh Kd 7s 7c 5d 4c 9h 2s 3d Qs Jc
 
+expect "leap meld spec conjoin" 0 '^\{"valid":true,"leap":2,"length":8,"points":21,"sequence":"3h 5h 7h 9h Jh Kh 2h 4h"\}$' -- leap meld --json 9h 3h Jh 5h 2h Kh 7h 4h
+expect "leap meld leap 5 text" 0 '^a meld: leap 5, 8 cards, 21 points$' -- leap meld 4h 9h Ah 6h Jh 3h 8h Kh
+expect "leap meld around the corner" 0 '"leap":1,"length":4,"points":3,"sequence":"Qd Kd Ad 2d"' -- leap meld --json 2d Ad Kd Qd
+expect "leap meld full cycle" 0 '"leaps":\[1,2,3,4,5,6\]' -- leap meld --json As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks
+expect "leap meld joker" 0 '^\{"valid":true,"leap":1,"length":3,"points":1,"sequence":"5h 6h Xx"\}$' -- leap meld --json 5h 6h Xx
+expect "leap meld colour" 0 '"valid":true' -- leap meld --json --suits colour 5h 6d 7h
+expect "leap meld 12 ranks" 0 '"leap":4' -- leap meld --json --ranks 12 1h 5h 9h
+expect "leap meld two packs" 0 '"length":14,"points":78' -- leap meld --json --packs 2 Jh Qh Kh Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh
+expect "leap meld not a sequence" 1 '^\{"valid":false,"reason":"5h 6h 8h do not run along any leap sequence","error":"not_a_sequence"\}$' -- leap meld --json 5h 6h 8h
+expect "leap meld wrong suit" 1 '^not a meld \(wrong_suit\)' -- leap meld 5h 6h 7s
+expect "leap meld too short" 1 '"error":"too_short"' -- leap meld --json 5h 6h
+expect "leap meld adjacent wilds" 1 '"error":"adjacent_wilds"' -- leap meld --json 5h 6h Xx Xx Xx
+expect_error "leap meld bad card" 'not a card: "3x"' -- leap meld Ah 2h 3x
+expect_error "leap meld duplicate in one pack" 'duplicate card: Ah' -- leap meld Ah Ah 2h
+expect_error "leap meld ranks" 'played with 5, 7, 11, 12, 13 or 17 ranks, not 9' -- leap meld --ranks 9 Ah 2h 3h
+expect_error "leap meld suits" '--suits is same, colour or any, not "bogus"' -- leap meld --suits bogus Ah 2h 3h
+expect "leap simulate json" 0 '^\{"games":2000,"games_per_second":[0-9.e+]+,"mean_score":[-0-9.e+]+,"signature":"306e0248acd5e2ab",' -- leap simulate --players 4 --games 2000 --seed 1 --json
+expect "leap simulate text" 0 'games per second' -- leap simulate --players 6 --ranks 17 --jokers 1 --games 200
+expect "leap simulate alternative" 0 '"joins":0' -- leap simulate --distinct-leaps --games 300 --json
+expect_error "leap simulate players" 'needs 2 to 6 players, not 7' -- leap simulate --players 7
+expect_error "leap simulate jokers" 'at most 8 jokers in all' -- leap simulate --players 6 --jokers 5
+
 echo "felt cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

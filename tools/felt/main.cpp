@@ -9,9 +9,11 @@
 //
 // Every error is one line on stderr naming the problem, nothing on stdout, exit status 2.
 #include "chinese.h"
+#include "cli.h"
 #include "deck.h"
 #include "distribution.h"
 #include "evaluator.h"
+#include "leap_cmd.h"
 #include "meld_distribution.h"
 #include "phh.h"
 #include "pokem.h"
@@ -36,16 +38,8 @@ namespace {
 using namespace felt;
 using json = nlohmann::ordered_json;
 
-// A problem with the command line or its cards: reported in main, exit status 2.
-struct UsageError {
-    std::string message;
-};
-
-template <class T>
-T unwrap(Result<T> r) {
-    if (!r) throw UsageError{r.error().message};
-    return std::move(r).value();
-}
+using cli::unwrap;
+using cli::UsageError;
 
 // The ranking options every subcommand takes, and which of them the user gave.
 struct RankingArgs {
@@ -601,6 +595,32 @@ int main(int argc, char** argv) {
     arrange_cmd->add_flag("--json", arrange_json, "Print JSON");
     arrange_cmd->add_option("cards", arrange_cards, "13 cards")->required();
 
+    auto* leap_cmd = app.add_subcommand("leap", "Leap rummy");
+    leap_cmd->require_subcommand(1);
+    cli::LeapArgs leap_meld_args;
+    std::vector<std::string> leap_cards;
+    bool leap_meld_json = false;
+    auto* leap_meld_cmd = leap_cmd->add_subcommand(
+        "meld", "Whether cards (any order) make a meld: its leap, length and points");
+    leap_meld_args.add_rules(leap_meld_cmd);
+    leap_meld_cmd->add_flag("--json", leap_meld_json, "Print one JSON object");
+    leap_meld_cmd->add_option("cards", leap_cards, "Cards: 3h 5h 7h; a joker is Xx")->required();
+
+    cli::LeapArgs leap_sim_args;
+    sim::LeapOptions leap_sim;
+    bool leap_sim_json = false;
+    auto* leap_sim_cmd = leap_cmd->add_subcommand(
+        "simulate", "Play whole games with random legal choices, checking the engine's properties");
+    leap_sim_args.add_rules(leap_sim_cmd);
+    leap_sim_cmd->add_option("--players", leap_sim.players, "Players, 2 to 6 (4)");
+    leap_sim_cmd->add_option("--games", leap_sim.games, "Games to play (1000)");
+    leap_sim_cmd->add_option("--seed", leap_sim.seed, "Seed of the shuffles and choices (1)");
+    leap_sim_cmd->add_option("--jokers", leap_sim.rules.jokers, "Wild jokers per pack (0)");
+    leap_sim_cmd->add_flag("--distinct-leaps", leap_sim.rules.distinct_leaps,
+                           "Alternative rule: each meld of a player in a different leap, no "
+                           "leaptokens, no conjoining");
+    leap_sim_cmd->add_flag("--json", leap_sim_json, "Print one JSON object");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -623,6 +643,8 @@ int main(int argc, char** argv) {
         if (*settle_cmd) return run_chinese_settle(settle_pretty);
         if (*arrange_cmd)
             return run_chinese_arrange(arrange_profile, arrange_cards, arrange_hints, arrange_json);
+        if (*leap_meld_cmd) return cli::run_leap_meld(leap_meld_args, leap_cards, leap_meld_json);
+        if (*leap_sim_cmd) return cli::run_leap_simulate(leap_sim_args, leap_sim, leap_sim_json);
         return run_demo();
     } catch (const UsageError& e) {
         std::cerr << "felt: " << e.message << "\n";
