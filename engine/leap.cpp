@@ -261,11 +261,15 @@ Result<std::shared_ptr<const Table>> Table::make(const Rules& rules, int players
     t->packs_ = packs;
     t->deck_ = std::move(deck).value();
     t->faces_ = set->faces;
+    for (int k = 1; k <= t->leaps(); ++k) {
+        const int len = rules.ranks / std::gcd(rules.ranks, k);
+        t->cycle_[static_cast<std::size_t>(k)] = len;
+        for (int c = 0; c < rules.ranks / len; ++c)
+            for (int j = 0; j < len; ++j)
+                t->walk_[static_cast<std::size_t>(k)][static_cast<std::size_t>(c * len + j)] =
+                    static_cast<std::uint8_t>(t->step(c, k, j));
+    }
     return std::shared_ptr<const Table>(std::move(t));
-}
-
-int Table::cycle_length(int leap) const {
-    return rules_.ranks / std::gcd(rules_.ranks, leap);
 }
 
 int Table::suit_class(Card c) const {

@@ -11,6 +11,7 @@
 #include "result.h"
 #include "types.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -58,7 +59,12 @@ class Table {
         return r < 0 ? r + rules_.ranks : r;
     }
     // Ranks in one cycle of a leap: R for a prime R, fewer for 12 ranks.
-    int cycle_length(int leap) const;
+    int cycle_length(int leap) const { return cycle_[static_cast<std::size_t>(leap)]; }
+    // The ranks in leap order, cycle after cycle: cycle c (from 0) starts at rank c and holds
+    // walk(leap)[c * L .. c * L + L - 1], L = cycle_length(leap). For fast searches.
+    const std::uint8_t* walk(int leap) const {
+        return walk_[static_cast<std::size_t>(leap)].data();
+    }
     // The class a meld's natural cards must share under the suit rule: the suit, the colour
     // (0 black, 1 red) or 0.
     int suit_class(Card c) const;
@@ -69,6 +75,8 @@ class Table {
     int packs_ = 1;
     Deck deck_ = Deck::standard();
     std::vector<int> faces_;
+    std::array<int, kMaxLeaps + 1> cycle_{};
+    std::array<std::array<std::uint8_t, 32>, kMaxLeaps + 1> walk_{};
 };
 
 // Value of a meld of n cards: (n-1)(n-2)/2.

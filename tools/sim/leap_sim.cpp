@@ -1,6 +1,7 @@
 #include "leap_sim.h"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 
 namespace felt::sim {
@@ -17,18 +18,21 @@ constexpr long kMaxActionsPerGame = 1'000'000; // a game still running after thi
 class HandIndex {
   public:
     HandIndex(const Table& t, const std::vector<Card>& hand) : t_(t), hand_(hand) {
-        for (std::size_t i = 0; i < hand.size(); ++i) {
-            Card c = hand[i];
-            if (c.is_joker())
+        for (Card c : hand) {
+            if (c.is_joker()) {
                 ++jokers_;
-            else
-                ++count_[static_cast<std::size_t>(t.suit_class(c))]
-                        [static_cast<std::size_t>(c.rank().index())];
+                continue;
+            }
+            const auto cls = static_cast<std::size_t>(t.suit_class(c));
+            ++count_[cls][static_cast<std::size_t>(c.rank().index())];
+            present_[cls] |= std::uint32_t{1} << c.rank().index();
         }
     }
     int count(int cls, int rank) const {
         return count_[static_cast<std::size_t>(cls)][static_cast<std::size_t>(rank)];
     }
+    // Bit r: the class has a card of rank r left.
+    std::uint32_t present(int cls) const { return present_[static_cast<std::size_t>(cls)]; }
     int jokers() const { return jokers_; }
     // Takes a card of that class and rank out of the index.
     Card take(int cls, int rank) {
@@ -37,7 +41,9 @@ class HandIndex {
             if (!(used_ >> i & 1) && !c.is_joker() && c.rank().index() == rank &&
                 t_.suit_class(c) == cls) {
                 used_ |= std::uint64_t{1} << i;
-                --count_[static_cast<std::size_t>(cls)][static_cast<std::size_t>(rank)];
+                auto& n = count_[static_cast<std::size_t>(cls)][static_cast<std::size_t>(rank)];
+                if (--n == 0)
+                    present_[static_cast<std::size_t>(cls)] &= ~(std::uint32_t{1} << rank);
                 return c;
             }
         }
@@ -52,7 +58,8 @@ class HandIndex {
   private:
     const Table& t_;
     const std::vector<Card>& hand_;
-    std::array<std::array<int, kMaxRanks>, 4> count_{};
+    std::array<std::array<std::uint8_t, 32>, 4> count_{};
+    std::array<std::uint32_t, 4> present_{};
     int jokers_ = 0;
     std::uint64_t used_ = 0; // hands stay far below 64 cards: 5 dealt, one more a turn at most
 };
@@ -70,32 +77,39 @@ void find_new_melds(const Table& t, const HandIndex& h, LeapMask allowed,
                     std::vector<NewMeld>& out) {
     const SuitRule rule = t.rules().suits;
     const int classes = rule == SuitRule::same_suit ? 4 : rule == SuitRule::same_colour ? 2 : 1;
-    for (int k = 1; k <= t.leaps(); ++k) {
-        if (!(allowed >> k & 1)) continue;
-        const int len = t.cycle_length(k);
-        const int cycles = t.ranks() / len;
-        for (int cls = 0; cls < classes; ++cls)
-            for (int c = 0; c < cycles; ++c) {
+    const int need = h.jokers() > 0 ? 2 : 3;
+    for (int cls = 0; cls < classes; ++cls) {
+        const std::uint32_t present = h.present(cls);
+        if (std::popcount(present) < need) continue;
+        for (int k = 1; k <= t.leaps(); ++k) {
+            if (!(allowed >> k & 1)) continue;
+            const int len = t.cycle_length(k);
+            for (const std::uint8_t* cycle = t.walk(k); cycle < t.walk(k) + t.ranks();
+                 cycle += len) {
                 // Start the walk at a missing rank, so that no run is cut in two.
                 int gap = -1;
                 for (int j = 0; j < len && gap < 0; ++j)
-                    if (h.count(cls, t.step(c, k, j)) == 0) gap = j;
+                    if (!(present >> cycle[j] & 1)) gap = j;
                 if (gap < 0) { // the whole cycle
-                    if (len >= 3) out.push_back({k, cls, c, len, false});
+                    if (len >= 3) out.push_back({k, cls, cycle[0], len, false});
                     continue;
                 }
                 int run = 0;
-                for (int j = 1; j <= len; ++j) {
-                    if (j < len && h.count(cls, t.step(c, k, gap + j)) > 0) {
+                for (int j = gap + 1; j <= gap + len; ++j) {
+                    const int at = j < len ? j : j - len;
+                    if (j < gap + len && (present >> cycle[at] & 1)) {
                         ++run;
                         continue;
                     }
-                    const int start = t.step(c, k, gap + j - run);
-                    if (run >= 3) out.push_back({k, cls, start, run, false});
-                    if (run >= 2 && h.jokers() > 0) out.push_back({k, cls, start, run + 1, true});
+                    if (run >= need) {
+                        const int first = j - run < len ? j - run : j - run - len;
+                        if (run >= 3) out.push_back({k, cls, cycle[first], run, false});
+                        if (h.jokers() > 0) out.push_back({k, cls, cycle[first], run + 1, true});
+                    }
                     run = 0;
                 }
             }
+        }
     }
 }
 
@@ -157,7 +171,7 @@ int joinable(const Table& t, const State& s, const Meld& m, const Extension& x,
 }
 
 // The player's melding action this turn, if they have one and take it.
-std::optional<Action> choose_meld(const State& s, Rng& rng) {
+std::optional<Action> choose_meld(const State& s, Rng& rng, std::vector<NewMeld>& news) {
     const Table& t = *s.table;
     const int seat = s.to_act;
     const PlayerState& p = s.players[static_cast<std::size_t>(seat)];
@@ -169,7 +183,7 @@ std::optional<Action> choose_meld(const State& s, Rng& rng) {
         if (ok) allowed |= LeapMask{1} << k;
     }
     HandIndex index(t, p.hand);
-    std::vector<NewMeld> news;
+    news.clear();
     find_new_melds(t, index, allowed, news);
     bool extendable = false;
     for (const Meld& m : s.melds)
@@ -280,6 +294,8 @@ Result<LeapReport> simulate_leap(const LeapOptions& o) {
     std::vector<Event> events;
     events.reserve(64);
     std::vector<int> idle(static_cast<std::size_t>(o.players));
+    std::vector<NewMeld> news; // the random player's scratch
+    news.reserve(64);
     const auto begin = std::chrono::steady_clock::now();
     for (long g = 0; g < o.games && rep.failure.empty(); ++g) {
         shuffle(std::span<Card>(deck), rng);
@@ -318,7 +334,7 @@ Result<LeapReport> simulate_leap(const LeapOptions& o) {
                 ++my_idle;
                 continue;
             }
-            if (std::optional<Action> m = choose_meld(s, rng)) {
+            if (std::optional<Action> m = choose_meld(s, rng, news)) {
                 for (const Extension& x : m->extensions) rep.joins += x.join != 0;
                 if (!act(*m)) break;
                 ++rep.melds;
