@@ -1,0 +1,187 @@
+#include "accounts.h"
+
+#include <sodium.h>
+
+#include <array>
+#include <cctype>
+#include <stdexcept>
+
+namespace felt::server {
+
+namespace {
+
+std::string to_hex(const unsigned char* bytes, std::size_t n) {
+    std::string out(n * 2 + 1, '\0');
+    sodium_bin2hex(out.data(), out.size(), bytes, n);
+    out.pop_back();
+    return out;
+}
+
+std::string token_hash(std::string_view token) {
+    std::array<unsigned char, crypto_generichash_BYTES> h{};
+    crypto_generichash(h.data(), h.size(), reinterpret_cast<const unsigned char*>(token.data()),
+                       token.size(), nullptr, 0);
+    return to_hex(h.data(), h.size());
+}
+
+void need_sodium() {
+    if (sodium_init() < 0) throw std::runtime_error("libsodium could not be initialised");
+}
+
+Account read_account(const db::Statement& q) {
+    Account a;
+    a.id = q.column_int(0);
+    a.name = q.column_text(1);
+    a.guest = q.column_int(2) != 0;
+    a.balance = q.column_int(3);
+    return a;
+}
+
+} // namespace
+
+std::optional<Refusal> check_name(std::string_view name) {
+    if (name.size() < 3 || name.size() > 24)
+        return Refusal{"bad_name",
+                       "a name has 3 to 24 characters, not " + std::to_string(name.size())};
+    for (char c : name)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'))
+            return Refusal{"bad_name", "a name holds letters, digits, '_' and '-' only"};
+    if (name.substr(0, 6) == "guest-")
+        return Refusal{"bad_name", "names starting with \"guest-\" are kept for guests"};
+    return std::nullopt;
+}
+
+std::optional<Refusal> check_password(std::string_view password) {
+    if (password.size() < 8 || password.size() > 128)
+        return Refusal{"bad_password", "a password has 8 to 128 characters"};
+    return std::nullopt;
+}
+
+std::string hash_password(std::string_view password) {
+    need_sodium();
+    std::array<char, crypto_pwhash_STRBYTES> out{};
+    if (crypto_pwhash_str(out.data(), password.data(), password.size(),
+                          crypto_pwhash_OPSLIMIT_INTERACTIVE,
+                          crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0)
+        throw std::runtime_error("out of memory hashing a password");
+    return out.data();
+}
+
+bool verify_password(const std::string& hash, std::string_view password) {
+    need_sodium();
+    return crypto_pwhash_str_verify(hash.c_str(), password.data(), password.size()) == 0;
+}
+
+std::string new_token() {
+    need_sodium();
+    std::array<unsigned char, 32> bytes{};
+    randombytes_buf(bytes.data(), bytes.size());
+    return to_hex(bytes.data(), bytes.size());
+}
+
+Account Accounts::insert(std::string_view name, const std::string* hash, bool guest) {
+    db::Statement q(db_, "INSERT INTO accounts (name, password_hash, guest) VALUES (?, ?, ?)");
+    q.bind(1, name);
+    if (hash)
+        q.bind(2, *hash);
+    else
+        q.bind_null(2);
+    q.bind(3, guest ? 1 : 0).run();
+    Account a;
+    a.id = db_.last_insert_rowid();
+    a.name = std::string(name);
+    a.guest = guest;
+    if (grant_ > 0) {
+        move_chips(a.id, grant_, "grant");
+        a.balance = grant_;
+    }
+    return a;
+}
+
+Outcome<Account> Accounts::create(std::string_view name, const std::string& password_hash) {
+    db::Transaction t(db_);
+    db::Statement exists(db_, "SELECT 1 FROM accounts WHERE name = ?");
+    exists.bind(1, name);
+    if (exists.step())
+        return {std::nullopt, {"name_taken", "the name \"" + std::string(name) + "\" is taken"}};
+    Account a = insert(name, &password_hash, false);
+    t.commit();
+    return {a, {}};
+}
+
+Outcome<Account> Accounts::create_guest() {
+    db::Transaction t(db_);
+    // A guest is named after random bytes; a clash is retried with new ones.
+    for (;;) {
+        std::string name = "guest-" + new_token().substr(0, 8);
+        db::Statement exists(db_, "SELECT 1 FROM accounts WHERE name = ?");
+        exists.bind(1, name);
+        if (exists.step()) continue;
+        Account a = insert(name, nullptr, true);
+        t.commit();
+        return {a, {}};
+    }
+}
+
+std::optional<std::pair<Account, std::string>> Accounts::find_with_hash(std::string_view name) {
+    db::Statement q(db_, "SELECT id, name, guest, balance, password_hash FROM accounts "
+                         "WHERE name = ? AND guest = 0");
+    q.bind(1, name);
+    if (!q.step()) return std::nullopt;
+    return std::pair{read_account(q), q.column_text(4)};
+}
+
+std::optional<Account> Accounts::find(std::int64_t id) {
+    db::Statement q(db_, "SELECT id, name, guest, balance FROM accounts WHERE id = ?");
+    q.bind(1, id);
+    if (!q.step()) return std::nullopt;
+    return read_account(q);
+}
+
+std::string Accounts::open_session(std::int64_t account_id) {
+    std::string token = new_token();
+    db::Statement q(db_, "INSERT INTO sessions (token_hash, account_id) VALUES (?, ?)");
+    q.bind(1, token_hash(token)).bind(2, account_id).run();
+    return token;
+}
+
+Outcome<Account> Accounts::resume(std::string_view token) {
+    db::Statement q(db_, "SELECT a.id, a.name, a.guest, a.balance FROM sessions s "
+                         "JOIN accounts a ON a.id = s.account_id "
+                         "WHERE s.token_hash = ? AND s.revoked = 0");
+    q.bind(1, token_hash(token));
+    if (!q.step())
+        return {std::nullopt, {"unauthorized", "that session token is unknown or revoked"}};
+    return {read_account(q), {}};
+}
+
+void Accounts::revoke(std::string_view token) {
+    db::Statement q(db_, "UPDATE sessions SET revoked = 1 WHERE token_hash = ?");
+    q.bind(1, token_hash(token)).run();
+}
+
+std::optional<Refusal> Accounts::move_chips(std::int64_t account_id, std::int64_t amount,
+                                            std::string_view reason) {
+    db::Statement bal(db_, "SELECT balance FROM accounts WHERE id = ?");
+    bal.bind(1, account_id);
+    if (!bal.step()) return Refusal{"no_such_account", "no such account"};
+    const std::int64_t after = bal.column_int(0) + amount;
+    if (after < 0)
+        return Refusal{"insufficient_chips", "the balance is " + std::to_string(after - amount) +
+                                                 ", short of " + std::to_string(-amount)};
+    db::Statement up(db_, "UPDATE accounts SET balance = ? WHERE id = ?");
+    up.bind(1, after).bind(2, account_id).run();
+    db::Statement row(db_, "INSERT INTO ledger (account_id, amount, balance_after, reason) "
+                           "VALUES (?, ?, ?, ?)");
+    row.bind(1, account_id).bind(2, amount).bind(3, after).bind(4, reason).run();
+    return std::nullopt;
+}
+
+std::int64_t Accounts::ledger_sum(std::int64_t account_id) {
+    db::Statement q(db_, "SELECT COALESCE(SUM(amount), 0) FROM ledger WHERE account_id = ?");
+    q.bind(1, account_id);
+    q.step();
+    return q.column_int(0);
+}
+
+} // namespace felt::server

@@ -1,0 +1,80 @@
+// Accounts, session tokens and the chip ledger, over the server's database.
+//
+// Passwords are stored as Argon2id hashes (libsodium's crypto_pwhash_str). Hashing is slow on
+// purpose, so it is done apart (hash_password, verify_password) and off the network threads.
+// A session token is 32 random bytes in hex, shown once; the database keeps its BLAKE2b hash.
+#pragma once
+
+#include "sqlite.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace felt::server {
+
+struct Account {
+    std::int64_t id = 0;
+    std::string name;
+    bool guest = false;
+    std::int64_t balance = 0;
+};
+
+// A refusal with a stable code (the protocol's error codes) and a sentence.
+struct Refusal {
+    std::string code;
+    std::string message;
+};
+
+template <class T>
+struct Outcome {
+    std::optional<T> value;
+    Refusal refusal;
+    bool ok() const { return value.has_value(); }
+};
+
+// Names: 3 to 24 letters, digits, '_' or '-'; not starting with "guest-". Empty when fine.
+std::optional<Refusal> check_name(std::string_view name);
+// Passwords: 8 to 128 bytes.
+std::optional<Refusal> check_password(std::string_view password);
+
+std::string hash_password(std::string_view password);
+bool verify_password(const std::string& hash, std::string_view password);
+
+// 32 random bytes, hex.
+std::string new_token();
+
+class Accounts {
+  public:
+    // `grant`: chips a new account starts with (a ledger row of reason "grant").
+    Accounts(db::Database& db, std::int64_t grant) : db_(db), grant_(grant) {}
+
+    // With a hash from hash_password(). Refusals: name_taken.
+    Outcome<Account> create(std::string_view name, const std::string& password_hash);
+    Outcome<Account> create_guest();
+    // The account and its password hash, for verify_password. Empty when there is none.
+    std::optional<std::pair<Account, std::string>> find_with_hash(std::string_view name);
+    std::optional<Account> find(std::int64_t id);
+
+    // A new session for the account: the token to give the client.
+    std::string open_session(std::int64_t account_id);
+    // The account of a live session token. Refusals: unauthorized.
+    Outcome<Account> resume(std::string_view token);
+    void revoke(std::string_view token);
+
+    // Moves chips into (amount > 0) or out of an account, with a ledger row, in the caller's
+    // transaction. Refusals: insufficient_chips (the balance would go below zero).
+    std::optional<Refusal> move_chips(std::int64_t account_id, std::int64_t amount,
+                                      std::string_view reason);
+    // The sum of every ledger row of the account: equal to its balance, always.
+    std::int64_t ledger_sum(std::int64_t account_id);
+
+  private:
+    Account insert(std::string_view name, const std::string* hash, bool guest);
+
+    db::Database& db_;
+    std::int64_t grant_;
+};
+
+} // namespace felt::server

@@ -1,0 +1,140 @@
+#include "sqlite.h"
+
+#include <sqlite3.h>
+
+namespace felt::db {
+
+namespace {
+
+[[noreturn]] void fail(sqlite3* db, int code, std::string_view doing) {
+    std::string what(doing);
+    what += ": ";
+    what += db ? sqlite3_errmsg(db) : sqlite3_errstr(code);
+    throw Error(code, what);
+}
+
+} // namespace
+
+Database::Database(const std::string& path) {
+    int rc =
+        sqlite3_open_v2(path.c_str(), &db_,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+    if (rc != SQLITE_OK) {
+        std::string msg = "cannot open database " + path + ": " +
+                          (db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc));
+        sqlite3_close(db_);
+        db_ = nullptr;
+        throw Error(rc, msg);
+    }
+    sqlite3_busy_timeout(db_, 5000);
+    exec("PRAGMA foreign_keys = ON");
+    if (path != ":memory:") {
+        exec("PRAGMA journal_mode = WAL");
+        exec("PRAGMA synchronous = NORMAL"); // WAL: durable at checkpoints, never corrupt
+    }
+}
+
+Database::~Database() {
+    sqlite3_close_v2(db_);
+}
+
+void Database::exec(std::string_view sql) {
+    std::string text(sql);
+    char* err = nullptr;
+    int rc = sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &err);
+    if (rc != SQLITE_OK) {
+        std::string msg = err ? err : sqlite3_errstr(rc);
+        sqlite3_free(err);
+        throw Error(rc, msg);
+    }
+}
+
+std::int64_t Database::last_insert_rowid() const {
+    return sqlite3_last_insert_rowid(db_);
+}
+
+int Database::changes() const {
+    return sqlite3_changes(db_);
+}
+
+Statement::Statement(Database& db, std::string_view sql) : db_(db) {
+    int rc =
+        sqlite3_prepare_v2(db.handle(), sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr);
+    if (rc != SQLITE_OK) fail(db.handle(), rc, "prepare");
+}
+
+Statement::~Statement() {
+    sqlite3_finalize(stmt_);
+}
+
+Statement& Statement::bind(int index, std::int64_t value) {
+    int rc = sqlite3_bind_int64(stmt_, index, value);
+    if (rc != SQLITE_OK) fail(db_.handle(), rc, "bind");
+    return *this;
+}
+
+Statement& Statement::bind(int index, std::string_view value) {
+    int rc = sqlite3_bind_text(stmt_, index, value.data(), static_cast<int>(value.size()),
+                               SQLITE_TRANSIENT);
+    if (rc != SQLITE_OK) fail(db_.handle(), rc, "bind");
+    return *this;
+}
+
+Statement& Statement::bind_null(int index) {
+    int rc = sqlite3_bind_null(stmt_, index);
+    if (rc != SQLITE_OK) fail(db_.handle(), rc, "bind");
+    return *this;
+}
+
+bool Statement::step() {
+    int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    fail(db_.handle(), rc, "step");
+}
+
+void Statement::run() {
+    while (step()) {
+    }
+}
+
+void Statement::reset() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+}
+
+std::int64_t Statement::column_int(int index) const {
+    return sqlite3_column_int64(stmt_, index);
+}
+
+std::string Statement::column_text(int index) const {
+    const unsigned char* text = sqlite3_column_text(stmt_, index);
+    return text ? std::string(reinterpret_cast<const char*>(text),
+                              static_cast<std::size_t>(sqlite3_column_bytes(stmt_, index)))
+                : std::string();
+}
+
+bool Statement::column_null(int index) const {
+    return sqlite3_column_type(stmt_, index) == SQLITE_NULL;
+}
+
+Transaction::Transaction(Database& db) : db_(db) {
+    db_.exec("BEGIN IMMEDIATE");
+}
+
+Transaction::~Transaction() {
+    if (!done_) {
+        try {
+            db_.exec("ROLLBACK");
+        } catch (const Error&) {
+            // Nothing more to do: the transaction is gone either way.
+        }
+    }
+}
+
+void Transaction::commit() {
+    db_.exec("COMMIT");
+    done_ = true;
+}
+
+} // namespace felt::db
