@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Quick start, first command: install what is missing, build, run the main program.
-# Extra arguments go to the program: scripts/run.sh eval As Ks Qs Js Ts
+# Quick start, first command: install what is missing, build, run the server with its defaults
+# (127.0.0.1:8080, database data/felt.db, web client from web/). Extra arguments go to feltd:
+# scripts/run.sh --port 9000
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 scripts/build.sh build -DCMAKE_BUILD_TYPE=Release
-exec ./build/felt "$@"
+exec ./build/feltd "$@"

@@ -1,0 +1,44 @@
+// The JSON messages of Felt's WebSocket protocol (docs/protocol.md): parsing a client's request,
+// and the shape of replies, errors and pushed events. No I/O here.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+namespace felt::protocol {
+
+using json = nlohmann::json;
+
+// The protocol version this server speaks; a client states its own in `hello`.
+inline constexpr int kVersion = 1;
+
+struct Request {
+    std::string type;
+    json id; // the client's: a number or a string, echoed in the reply
+    json body;
+};
+
+struct Error {
+    std::string code; // stable, machine-readable
+    std::string message;
+};
+
+// One text frame as a request. Errors: malformed (not JSON, or not an object), bad_request (no
+// string `type`, an `id` that is neither a number nor a string, or a missing `id`).
+std::variant<Request, Error> parse_request(std::string_view frame);
+
+// {"type": <request type>, "id": <id>, "ok": true, ...fields}
+std::string reply(const Request& request, json fields = json::object());
+// {"type": "error", "id": <id or null>, "code": ..., "message": ...}
+std::string error(const json& id, const Error& e);
+
+// A string field of the request: present, a string, size within [min, max]. Errors: bad_request
+// naming the field.
+std::variant<std::string, Error> string_field(const Request& r, const char* name, std::size_t min,
+                                              std::size_t max);
+
+} // namespace felt::protocol

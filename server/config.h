@@ -1,0 +1,26 @@
+// feltd's settings: flags, a config file and FELT_* environment variables all fill this.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace felt::server {
+
+struct Config {
+    std::string bind = "127.0.0.1";
+    std::uint16_t port = 8080;       // 0: any free port (see port_file)
+    std::string db = "data/felt.db"; // its folder is created if missing
+    std::string static_dir = "web";  // the web client; a placeholder page when missing
+    std::string log_level = "info";  // trace, debug, info, warn, error, off
+    std::string port_file;           // if set, the bound port is written there once listening
+    int threads = 2;                 // network threads
+    std::int64_t grant = 10'000;     // chips a new account starts with
+    std::size_t max_frame = 64 * 1024;
+    double rate = 50;       // messages a second per connection, sustained
+    double burst = 100;     // and in a burst
+    int per_address = 64;   // WebSocket connections from one address
+    int write_queue = 1024; // messages waiting for a slow client before it is dropped
+    int grace_seconds = 10; // at shutdown, for connections to close
+};
+
+} // namespace felt::server

@@ -1,0 +1,178 @@
+#include "http_session.h"
+
+#include "ws_session.h"
+
+#include <filesystem>
+
+namespace felt::server {
+
+namespace {
+
+constexpr auto kHttpTimeout = std::chrono::seconds(30);
+constexpr std::size_t kBodyLimit = 16 * 1024;
+
+// Shown at / until the web client exists, or when the static folder is missing.
+constexpr const char* kPlaceholder = R"(<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Felt</title></head>
+<body><h1>Felt</h1><p>This is feltd. The web client is not here yet; bots and scripts speak the
+WebSocket protocol at <code>/ws</code> (see docs/protocol.md).</p></body></html>
+)";
+
+const char* mime_type(const std::filesystem::path& p) {
+    const std::string ext = p.extension().string();
+    if (ext == ".html" || ext == ".htm") return "text/html; charset=utf-8";
+    if (ext == ".js" || ext == ".mjs") return "text/javascript";
+    if (ext == ".css") return "text/css";
+    if (ext == ".json") return "application/json";
+    if (ext == ".svg") return "image/svg+xml";
+    if (ext == ".png") return "image/png";
+    if (ext == ".ico") return "image/x-icon";
+    if (ext == ".wasm") return "application/wasm";
+    return "application/octet-stream";
+}
+
+template <class Body>
+http::message_generator make(const http::request<http::string_body>& req, http::status status,
+                             const char* type, typename Body::value_type body) {
+    http::response<Body> res{status, req.version()};
+    res.set(http::field::server, "feltd");
+    res.set(http::field::content_type, type);
+    res.keep_alive(req.keep_alive());
+    res.body() = std::move(body);
+    res.prepare_payload();
+    return res;
+}
+
+http::message_generator text(const http::request<http::string_body>& req, http::status status,
+                             const char* type, std::string body) {
+    return make<http::string_body>(req, status, type, std::move(body));
+}
+
+http::message_generator json_error(const http::request<http::string_body>& req, http::status status,
+                                   const std::string& code, const std::string& message) {
+    return text(req, status, "application/json", protocol::error(nullptr, {code, message}) + "\n");
+}
+
+// A file under the static folder; "/" is index.html. No path leaves the folder.
+http::message_generator static_file(SharedState& state,
+                                    const http::request<http::string_body>& req) {
+    std::string target(req.target());
+    if (auto q = target.find('?'); q != std::string::npos) target.resize(q);
+    if (target.empty() || target[0] != '/' || target.find("..") != std::string::npos ||
+        target.find('\\') != std::string::npos || target.find('\0') != std::string::npos)
+        return text(req, http::status::bad_request, "text/plain", "bad path\n");
+    if (target.back() == '/') target += "index.html";
+    const std::filesystem::path root(state.config().static_dir);
+    const std::filesystem::path file = root / target.substr(1);
+    beast::error_code ec;
+    http::file_body::value_type body;
+    body.open(file.string().c_str(), beast::file_mode::scan, ec);
+    if (ec) {
+        if (target == "/index.html")
+            return text(req, http::status::ok, "text/html; charset=utf-8", kPlaceholder);
+        return text(req, http::status::not_found, "text/plain", "not found\n");
+    }
+    if (req.method() == http::verb::head) {
+        http::response<http::empty_body> res{http::status::ok, req.version()};
+        res.set(http::field::server, "feltd");
+        res.set(http::field::content_type, mime_type(file));
+        res.content_length(body.size());
+        res.keep_alive(req.keep_alive());
+        return res;
+    }
+    return make<http::file_body>(req, http::status::ok, mime_type(file), std::move(body));
+}
+
+} // namespace
+
+http::message_generator respond(SharedState& state, http::request<http::string_body>&& req) {
+    ++state.metrics().http_requests;
+    const std::string_view target = req.target();
+    if (req.method() != http::verb::get && req.method() != http::verb::head)
+        return text(req, http::status::method_not_allowed, "text/plain", "GET or HEAD only\n");
+    if (target == "/healthz") {
+        if (state.stopping())
+            return text(req, http::status::service_unavailable, "text/plain", "stopping\n");
+        try {
+            state.with_db([](Accounts&, db::Database& db) { db.exec("SELECT 1"); });
+        } catch (const std::exception& e) {
+            return text(req, http::status::service_unavailable, "text/plain",
+                        std::string("database: ") + e.what() + "\n");
+        }
+        return text(req, http::status::ok, "text/plain", "ok\n");
+    }
+    if (target == "/metrics")
+        return text(req, http::status::ok, "text/plain; version=0.0.4", state.metrics().render());
+    if (target.substr(0, 5) == "/api/")
+        return json_error(req, http::status::not_found, "not_found",
+                          "no such API: " + std::string(target));
+    if (target == "/ws")
+        return text(req, http::status::bad_request, "text/plain", "WebSocket upgrade expected\n");
+    return static_file(state, req);
+}
+
+HttpSession::HttpSession(tcp::socket&& socket, std::shared_ptr<SharedState> state)
+    : stream_(std::move(socket)), state_(std::move(state)) {
+    beast::error_code ec;
+    auto ep = stream_.socket().remote_endpoint(ec);
+    address_ = ec ? "?" : ep.address().to_string();
+}
+
+void HttpSession::run() {
+    net::dispatch(stream_.get_executor(),
+                  beast::bind_front_handler(&HttpSession::do_read, shared_from_this()));
+}
+
+void HttpSession::do_read() {
+    parser_.emplace();
+    parser_->body_limit(kBodyLimit);
+    stream_.expires_after(kHttpTimeout);
+    http::async_read(stream_, buffer_, *parser_,
+                     beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
+}
+
+void HttpSession::on_read(beast::error_code ec, std::size_t) {
+    if (ec == http::error::end_of_stream) return do_close();
+    if (ec) return fail(ec, "http read");
+    if (websocket::is_upgrade(parser_->get())) {
+        auto req = parser_->release();
+        if (req.target() != "/ws" || state_->stopping()) {
+            auto res = text(req, http::status::not_found, "text/plain", "WebSocket lives at /ws\n");
+            beast::async_write(
+                stream_, std::move(res),
+                beast::bind_front_handler(&HttpSession::on_write, shared_from_this(), false));
+            return;
+        }
+        if (!state_->admit(address_)) {
+            spdlog::warn("{}: too many connections from this address", address_);
+            auto res = json_error(req, http::status::too_many_requests, "too_many_connections",
+                                  "too many connections from your address");
+            beast::async_write(
+                stream_, std::move(res),
+                beast::bind_front_handler(&HttpSession::on_write, shared_from_this(), false));
+            return;
+        }
+        stream_.expires_never();
+        std::make_shared<WsSession>(stream_.release_socket(), state_, address_)
+            ->run(std::move(req));
+        return;
+    }
+    http::message_generator res = respond(*state_, parser_->release());
+    const bool keep_alive = res.keep_alive();
+    beast::async_write(
+        stream_, std::move(res),
+        beast::bind_front_handler(&HttpSession::on_write, shared_from_this(), keep_alive));
+}
+
+void HttpSession::on_write(bool keep_alive, beast::error_code ec, std::size_t) {
+    if (ec) return fail(ec, "http write");
+    if (!keep_alive) return do_close();
+    do_read();
+}
+
+void HttpSession::do_close() {
+    beast::error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+}
+
+} // namespace felt::server

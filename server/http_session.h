@@ -1,0 +1,34 @@
+// One HTTP connection: /healthz, /metrics, /api/..., static files, and the upgrade at /ws.
+#pragma once
+
+#include "net.h"
+#include "state.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace felt::server {
+
+class HttpSession : public std::enable_shared_from_this<HttpSession> {
+  public:
+    HttpSession(tcp::socket&& socket, std::shared_ptr<SharedState> state);
+    void run();
+
+  private:
+    void do_read();
+    void on_read(beast::error_code ec, std::size_t bytes);
+    void on_write(bool keep_alive, beast::error_code ec, std::size_t bytes);
+    void do_close();
+
+    beast::tcp_stream stream_;
+    beast::flat_buffer buffer_;
+    std::optional<http::request_parser<http::string_body>> parser_;
+    std::shared_ptr<SharedState> state_;
+    std::string address_;
+};
+
+// The response to a plain HTTP request (not an upgrade).
+http::message_generator respond(SharedState& state, http::request<http::string_body>&& req);
+
+} // namespace felt::server

@@ -1,0 +1,134 @@
+#include "server.h"
+
+#include "http_session.h"
+#include "net.h"
+#include "state.h"
+
+#include <fstream>
+#include <thread>
+#include <vector>
+
+namespace felt::server {
+
+// Accepts connections and hands each to an HttpSession on a strand of its own.
+class Listener : public std::enable_shared_from_this<Listener> {
+  public:
+    Listener(net::io_context& ioc, tcp::endpoint endpoint, std::shared_ptr<SharedState> state)
+        : ioc_(ioc), acceptor_(net::make_strand(ioc)), state_(std::move(state)) {
+        acceptor_.open(endpoint.protocol());
+        acceptor_.set_option(net::socket_base::reuse_address(true));
+        acceptor_.bind(endpoint);
+        acceptor_.listen(net::socket_base::max_listen_connections);
+    }
+
+    std::uint16_t port() const { return acceptor_.local_endpoint().port(); }
+    void run() { do_accept(); }
+    void stop() {
+        net::post(acceptor_.get_executor(), [self = shared_from_this()] {
+            beast::error_code ec;
+            self->acceptor_.close(ec);
+        });
+    }
+
+  private:
+    void do_accept() {
+        acceptor_.async_accept(net::make_strand(ioc_),
+                               beast::bind_front_handler(&Listener::on_accept, shared_from_this()));
+    }
+    void on_accept(beast::error_code ec, tcp::socket socket) {
+        if (ec == net::error::operation_aborted) return; // closed: shutting down
+        if (ec)
+            fail(ec, "accept");
+        else
+            std::make_shared<HttpSession>(std::move(socket), state_)->run();
+        do_accept();
+    }
+
+    net::io_context& ioc_;
+    tcp::acceptor acceptor_;
+    std::shared_ptr<SharedState> state_;
+};
+
+struct Server::Impl {
+    explicit Impl(Config c)
+        : ioc(c.threads), state(std::make_shared<SharedState>(c)), signals(ioc, SIGINT, SIGTERM),
+          grace(ioc) {
+        beast::error_code ec;
+        auto address = net::ip::make_address(c.bind, ec);
+        if (ec) throw std::runtime_error("bad bind address \"" + c.bind + "\": " + ec.message());
+        try {
+            listener = std::make_shared<Listener>(ioc, tcp::endpoint{address, c.port}, state);
+        } catch (const boost::system::system_error& e) {
+            throw std::runtime_error("cannot listen on " + c.bind + ":" + std::to_string(c.port) +
+                                     ": " + e.code().message());
+        }
+    }
+
+    // Graceful shutdown: no new connections, every WebSocket asked to close, and the io_context
+    // stopped when they have gone or the grace period is over.
+    void shutdown() {
+        if (state->stopping()) return;
+        state->set_stopping();
+        listener->stop();
+        const int open = state->close_all();
+        spdlog::info("shutting down: closing {} connection(s), grace {} s", open,
+                     state->config().grace_seconds);
+        grace.expires_after(std::chrono::seconds(state->config().grace_seconds));
+        grace.async_wait([this](beast::error_code ec) {
+            if (!ec) ioc.stop();
+        });
+        poll_closed();
+    }
+
+    // Stops early once every connection has closed.
+    void poll_closed() {
+        auto t = std::make_shared<net::steady_timer>(ioc, std::chrono::milliseconds(50));
+        t->async_wait([this, t](beast::error_code ec) {
+            if (ec) return;
+            if (state->metrics().connections.load() == 0)
+                ioc.stop();
+            else
+                poll_closed();
+        });
+    }
+
+    net::io_context ioc;
+    std::shared_ptr<SharedState> state;
+    std::shared_ptr<Listener> listener;
+    net::signal_set signals;
+    net::steady_timer grace;
+};
+
+Server::Server(Config config) : impl_(std::make_unique<Impl>(std::move(config))) {}
+
+Server::~Server() = default;
+
+std::uint16_t Server::port() const {
+    return impl_->listener->port();
+}
+
+void Server::run() {
+    Impl& s = *impl_;
+    const Config& c = s.state->config();
+    s.signals.async_wait([&s](beast::error_code ec, int sig) {
+        if (ec) return;
+        spdlog::info("signal {}: stopping", sig);
+        s.shutdown();
+    });
+    s.listener->run();
+    spdlog::info("feltd listening on {}:{} (database {}, static files {})", c.bind, port(), c.db,
+                 c.static_dir);
+    if (!c.port_file.empty()) std::ofstream(c.port_file) << port() << "\n";
+    std::vector<std::thread> threads;
+    for (int i = 1; i < c.threads; ++i) threads.emplace_back([&s] { s.ioc.run(); });
+    s.ioc.run();
+    for (auto& t : threads) t.join();
+    s.state->workers().join();
+    spdlog::info("feltd stopped");
+}
+
+void Server::stop() {
+    net::post(impl_->ioc, [this] { impl_->shutdown(); });
+}
+
+} // namespace felt::server

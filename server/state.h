@@ -1,0 +1,72 @@
+// What every connection shares: settings, the database (one connection, one writer at a time),
+// accounts, metrics, who is connected, and a pool for slow work (password hashing).
+#pragma once
+
+#include "accounts.h"
+#include "config.h"
+#include "metrics.h"
+#include "sqlite.h"
+
+#include <boost/asio/thread_pool.hpp>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace felt::server {
+
+class WsSession;
+
+class SharedState {
+  public:
+    explicit SharedState(Config config);
+
+    const Config& config() const { return config_; }
+    Metrics& metrics() { return metrics_; }
+    boost::asio::thread_pool& workers() { return workers_; }
+
+    // Runs f(accounts, db) with the database to itself; timed as a write when `write`.
+    template <class F>
+    auto with_db(F&& f, bool write = false) {
+        std::lock_guard lock(db_mutex_);
+        if (!write) return f(accounts_, db_);
+        Timer t(metrics_.db_write);
+        return f(accounts_, db_);
+    }
+
+    // Connections by address, for the per-address limit. False when the address is full.
+    bool admit(const std::string& address);
+    void release(const std::string& address);
+
+    void join(WsSession* s, std::weak_ptr<WsSession> w);
+    void leave(WsSession* s);
+    // Asks every open WebSocket to close; the number asked.
+    int close_all();
+
+    bool stopping() const { return stopping_; }
+    void set_stopping() { stopping_ = true; }
+
+  private:
+    struct Timer {
+        Histogram& h;
+        std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+        ~Timer() {
+            h.observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        }
+    };
+
+    Config config_;
+    Metrics metrics_;
+    std::mutex db_mutex_;
+    db::Database db_;
+    Accounts accounts_;
+    boost::asio::thread_pool workers_{2};
+    std::mutex sessions_mutex_;
+    std::map<WsSession*, std::weak_ptr<WsSession>> sessions_;
+    std::map<std::string, int> per_address_;
+    std::atomic<bool> stopping_{false};
+};
+
+} // namespace felt::server

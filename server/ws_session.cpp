@@ -1,0 +1,294 @@
+#include "ws_session.h"
+
+#include <set>
+
+namespace felt::server {
+
+namespace {
+
+// Frames in a row that are not JSON at all before the connection is closed as abuse.
+constexpr int kMalformedLimit = 10;
+
+std::string version_string() {
+    return "feltd " FELT_VERSION;
+}
+
+} // namespace
+
+WsSession::WsSession(tcp::socket&& socket, std::shared_ptr<SharedState> state, std::string address)
+    : ws_(std::move(socket)), state_(std::move(state)), address_(std::move(address)),
+      tokens_(state_->config().burst), refilled_(std::chrono::steady_clock::now()) {}
+
+WsSession::~WsSession() {
+    state_->leave(this);
+    state_->release(address_);
+    if (open_) {
+        --state_->metrics().connections;
+        spdlog::info("connection from {} closed{}", address_,
+                     account_ ? " (" + account_->name + ")" : std::string());
+    }
+}
+
+void WsSession::on_accept(beast::error_code ec) {
+    if (ec) return fail(ec, "websocket accept");
+    open_ = true;
+    ++state_->metrics().connections;
+    state_->join(this, weak_from_this());
+    spdlog::info("connection from {}", address_);
+    do_read();
+}
+
+void WsSession::do_read() {
+    ws_.async_read(buffer_, beast::bind_front_handler(&WsSession::on_read, shared_from_this()));
+}
+
+void WsSession::on_read(beast::error_code ec, std::size_t) {
+    if (ec == websocket::error::message_too_big) {
+        spdlog::warn("{}: frame over {} bytes, closing", address_, state_->config().max_frame);
+        return; // Beast has already failed the connection with close code 1009
+    }
+    if (ec) return fail(ec, "websocket read");
+    ++state_->metrics().messages_in;
+    arrived_ = std::chrono::steady_clock::now();
+    if (!ws_.got_text()) {
+        refuse(nullptr, "malformed", "frames are JSON text, not binary");
+    } else {
+        const std::string text = beast::buffers_to_string(buffer_.data());
+        handle(text);
+    }
+    buffer_.consume(buffer_.size());
+    if (ws_.is_open() && !closing_) do_read();
+}
+
+void WsSession::send(std::shared_ptr<const std::string> message) {
+    net::post(ws_.get_executor(), [self = shared_from_this(), m = std::move(message)]() mutable {
+        self->queue(std::move(m));
+    });
+}
+
+void WsSession::close() {
+    net::post(ws_.get_executor(), [self = shared_from_this()] {
+        self->close_after_writes(websocket::close_code::going_away);
+    });
+}
+
+// A close frame may not overlap a write: it goes out when the queue has drained. Nothing more is
+// read or answered meanwhile.
+void WsSession::close_after_writes(websocket::close_code code) {
+    if (closing_ || !ws_.is_open()) return;
+    closing_ = true;
+    close_code_ = code;
+    if (queue_.empty()) do_close();
+}
+
+void WsSession::do_close() {
+    ws_.async_close(close_code_, [self = shared_from_this()](beast::error_code ec) {
+        fail(ec, "websocket close");
+    });
+}
+
+void WsSession::queue(std::shared_ptr<const std::string> message) {
+    if (!ws_.is_open() || closing_) return;
+    if (queue_.size() >= static_cast<std::size_t>(state_->config().write_queue)) {
+        spdlog::warn("{}: {} messages waiting, dropping the slow client", address_, queue_.size());
+        beast::get_lowest_layer(ws_).close();
+        return;
+    }
+    queue_.push_back(std::move(message));
+    if (queue_.size() == 1) do_write();
+}
+
+void WsSession::do_write() {
+    ws_.text(true);
+    ws_.async_write(net::buffer(*queue_.front()),
+                    beast::bind_front_handler(&WsSession::on_write, shared_from_this()));
+}
+
+void WsSession::on_write(beast::error_code ec, std::size_t) {
+    if (ec) return fail(ec, "websocket write");
+    ++state_->metrics().messages_out;
+    queue_.pop_front();
+    if (!queue_.empty())
+        do_write();
+    else if (closing_)
+        do_close();
+}
+
+void WsSession::reply(const protocol::Request& r, protocol::json fields) {
+    queue(std::make_shared<const std::string>(protocol::reply(r, std::move(fields))));
+    state_->metrics().request_latency.observe(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - arrived_).count());
+}
+
+void WsSession::refuse(const protocol::json& id, std::string code, std::string message) {
+    queue(std::make_shared<const std::string>(
+        protocol::error(id, {std::move(code), std::move(message)})));
+}
+
+// A token bucket: `rate` a second, up to `burst`. A client that keeps sending after being told
+// is closed once it has been refused a burst's worth of messages in a row.
+bool WsSession::rate_ok() {
+    const auto now = std::chrono::steady_clock::now();
+    const Config& c = state_->config();
+    tokens_ = std::min(c.burst,
+                       tokens_ + std::chrono::duration<double>(now - refilled_).count() * c.rate);
+    refilled_ = now;
+    if (tokens_ >= 1) {
+        tokens_ -= 1;
+        strikes_ = 0;
+        return true;
+    }
+    return false;
+}
+
+void WsSession::handle(std::string_view text) {
+    if (!rate_ok()) {
+        if (++strikes_ > static_cast<int>(state_->config().burst)) {
+            spdlog::warn("{}: flooding past the rate limit, closing", address_);
+            return close_after_writes(websocket::close_code::policy_error);
+        }
+        return refuse(nullptr, "rate_limited",
+                      "more than " + std::to_string(static_cast<int>(state_->config().rate)) +
+                          " messages a second; this one was dropped");
+    }
+    auto parsed = protocol::parse_request(text);
+    if (auto* e = std::get_if<protocol::Error>(&parsed)) {
+        if (e->code == "malformed" && ++malformed_ >= kMalformedLimit) {
+            spdlog::warn("{}: {} frames in a row that are not JSON, closing", address_, malformed_);
+            return close_after_writes(websocket::close_code::policy_error);
+        }
+        return refuse(nullptr, e->code, e->message);
+    }
+    malformed_ = 0;
+    const auto& r = std::get<protocol::Request>(parsed);
+    try {
+        dispatch(r);
+    } catch (const std::exception& e) {
+        // A bug or a database failure: the client hears of it, the server goes on.
+        spdlog::error("{}: {} failed: {}", address_, r.type, e.what());
+        refuse(r.id, "internal", "the server could not complete this request");
+    }
+}
+
+void WsSession::dispatch(const protocol::Request& r) {
+    using protocol::json;
+    static const std::set<std::string, std::less<>> known = {
+        "hello", "ping", "register", "login", "guest", "resume", "me", "logout"};
+    if (!known.contains(r.type))
+        return refuse(r.id, "unknown_type", "no request of type \"" + r.type + "\"");
+    if (r.type == "hello") {
+        auto v = r.body.find("version");
+        if (v == r.body.end() || !v->is_number_integer())
+            return refuse(r.id, "bad_request", "\"hello\" needs an integer \"version\"");
+        if (*v != protocol::kVersion)
+            return refuse(r.id, "unsupported_version",
+                          "this server speaks protocol version " +
+                              std::to_string(protocol::kVersion) + ", not " + v->dump());
+        hello_ = true;
+        return reply(r, {{"version", protocol::kVersion}, {"server", version_string()}});
+    }
+    if (!hello_)
+        return refuse(r.id, "hello_first", "say \"hello\" with your protocol version first");
+    if (r.type == "ping") return reply(r);
+    if (r.type == "register" || r.type == "login") return log_in(r, r.type == "register");
+    if (r.type == "guest") {
+        if (account_) return refuse(r.id, "already_signed_in", "this connection is signed in");
+        auto made =
+            state_->with_db([](Accounts& a, db::Database&) { return a.create_guest(); }, true);
+        std::string token = state_->with_db(
+            [&](Accounts& a, db::Database&) { return a.open_session(made.value->id); }, true);
+        return signed_in(r, *made.value, token);
+    }
+    if (r.type == "resume") {
+        if (account_) return refuse(r.id, "already_signed_in", "this connection is signed in");
+        auto token = protocol::string_field(r, "token", 1, 256);
+        if (auto* e = std::get_if<protocol::Error>(&token))
+            return refuse(r.id, e->code, e->message);
+        auto found = state_->with_db(
+            [&](Accounts& a, db::Database&) { return a.resume(std::get<std::string>(token)); });
+        if (!found.ok()) return refuse(r.id, found.refusal.code, found.refusal.message);
+        return signed_in(r, *found.value, std::get<std::string>(token));
+    }
+    if (!account_)
+        return refuse(r.id, "unauthorized", "sign in first (register, login, guest or resume)");
+    if (r.type == "me") {
+        auto a =
+            state_->with_db([&](Accounts& acc, db::Database&) { return acc.find(account_->id); });
+        if (a) account_ = *a;
+        return reply(r, {{"account",
+                          {{"id", account_->id},
+                           {"name", account_->name},
+                           {"guest", account_->guest},
+                           {"balance", account_->balance}}}});
+    }
+    if (r.type == "logout") {
+        state_->with_db([&](Accounts& a, db::Database&) { a.revoke(token_); }, true);
+        spdlog::info("{} signed out", account_->name);
+        account_.reset();
+        token_.clear();
+        return reply(r);
+    }
+    assert(false && "a known request type without a handler");
+}
+
+void WsSession::signed_in(const protocol::Request& r, const Account& a, const std::string& token) {
+    account_ = a;
+    token_ = token;
+    spdlog::info("{} signed in as {}{}", address_, a.name, a.guest ? " (guest)" : "");
+    reply(r, {{"account",
+               {{"id", a.id}, {"name", a.name}, {"guest", a.guest}, {"balance", a.balance}}},
+              {"token", token}});
+}
+
+// Register or log in: the password is hashed or checked on the worker pool (Argon2id is slow on
+// purpose), and the reply comes back on this connection's strand.
+void WsSession::log_in(const protocol::Request& r, bool create) {
+    if (account_) return refuse(r.id, "already_signed_in", "this connection is signed in");
+    if (busy_) return refuse(r.id, "busy", "a sign-in is already being checked");
+    auto name = protocol::string_field(r, "name", 0, 256);
+    if (auto* e = std::get_if<protocol::Error>(&name)) return refuse(r.id, e->code, e->message);
+    auto password = protocol::string_field(r, "password", 0, 1024);
+    if (auto* e = std::get_if<protocol::Error>(&password)) return refuse(r.id, e->code, e->message);
+    if (create) {
+        if (auto bad = check_name(std::get<std::string>(name)))
+            return refuse(r.id, bad->code, bad->message);
+        if (auto bad = check_password(std::get<std::string>(password)))
+            return refuse(r.id, bad->code, bad->message);
+    }
+    busy_ = true;
+    net::post(state_->workers(), [self = shared_from_this(), r, create,
+                                  name = std::get<std::string>(name),
+                                  password = std::get<std::string>(password)] {
+        Outcome<Account> out;
+        std::string token;
+        try {
+            if (create) {
+                const std::string hash = hash_password(password);
+                out = self->state_->with_db(
+                    [&](Accounts& a, db::Database&) { return a.create(name, hash); }, true);
+            } else {
+                auto found = self->state_->with_db(
+                    [&](Accounts& a, db::Database&) { return a.find_with_hash(name); });
+                if (found && verify_password(found->second, password))
+                    out.value = found->first;
+                else
+                    out.refusal = {"unauthorized", "wrong name or password"};
+            }
+            if (out.ok())
+                token = self->state_->with_db(
+                    [&](Accounts& a, db::Database&) { return a.open_session(out.value->id); },
+                    true);
+        } catch (const std::exception& e) {
+            spdlog::error("{}: {} failed: {}", self->address_, r.type, e.what());
+            out.value.reset();
+            out.refusal = {"internal", "the server could not complete this request"};
+        }
+        net::post(self->ws_.get_executor(), [self, r, out, token] {
+            self->busy_ = false;
+            if (!out.ok()) return self->refuse(r.id, out.refusal.code, out.refusal.message);
+            self->signed_in(r, *out.value, token);
+        });
+    });
+}
+
+} // namespace felt::server

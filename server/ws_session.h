@@ -1,0 +1,76 @@
+// One WebSocket connection: framing, limits, the write queue, and the protocol's requests.
+#pragma once
+
+#include "accounts.h"
+#include "messages.h"
+#include "net.h"
+#include "state.h"
+
+#include <chrono>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace felt::server {
+
+class WsSession : public std::enable_shared_from_this<WsSession> {
+  public:
+    WsSession(tcp::socket&& socket, std::shared_ptr<SharedState> state, std::string address);
+    ~WsSession();
+
+    template <class Body, class Allocator>
+    void run(http::request<Body, http::basic_fields<Allocator>> req) {
+        ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
+        ws_.set_option(websocket::stream_base::decorator(
+            [](websocket::response_type& res) { res.set(http::field::server, "feltd"); }));
+        ws_.read_message_max(state_->config().max_frame);
+        ws_.async_accept(req, beast::bind_front_handler(&WsSession::on_accept, shared_from_this()));
+    }
+
+    // Queues a text message; from any thread.
+    void send(std::shared_ptr<const std::string> message);
+    // Closes the connection (going away); from any thread.
+    void close();
+
+  private:
+    void on_accept(beast::error_code ec);
+    void do_read();
+    void on_read(beast::error_code ec, std::size_t bytes);
+    void do_write();
+    void on_write(beast::error_code ec, std::size_t bytes);
+    void queue(std::shared_ptr<const std::string> message); // on the strand
+    void close_after_writes(websocket::close_code code);
+    void do_close();
+
+    // The protocol: one text frame in, replies queued.
+    void handle(std::string_view text);
+    void dispatch(const protocol::Request& r);
+    void reply(const protocol::Request& r, protocol::json fields = protocol::json::object());
+    void refuse(const protocol::json& id, std::string code, std::string message);
+    void signed_in(const protocol::Request& r, const Account& a, const std::string& token);
+    void log_in(const protocol::Request& r, bool create);
+    bool rate_ok();
+
+    websocket::stream<beast::tcp_stream> ws_;
+    beast::flat_buffer buffer_;
+    std::deque<std::shared_ptr<const std::string>> queue_;
+    std::shared_ptr<SharedState> state_;
+    std::string address_;
+    bool open_ = false;
+    bool closing_ = false;
+    websocket::close_code close_code_ = websocket::close_code::normal;
+
+    // Protocol state.
+    bool hello_ = false;
+    std::optional<Account> account_;
+    std::string token_;
+    bool busy_ = false; // a login is being checked
+    double tokens_;     // rate limiter: messages allowed now
+    std::chrono::steady_clock::time_point refilled_;
+    int strikes_ = 0;   // rate-limited messages since the last accepted one
+    int malformed_ = 0; // frames in a row that were not JSON
+    std::chrono::steady_clock::time_point arrived_;
+};
+
+} // namespace felt::server
