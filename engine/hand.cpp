@@ -1,6 +1,7 @@
 #include "hand.h"
 
 #include "melds.h"
+#include "wild.h"
 
 #include <algorithm>
 #include <bit>
@@ -523,6 +524,48 @@ Chips chips_in_play(const HandState& s) {
     Chips n = s.raked;
     for (int i = 0; i < seat_count(s); ++i) n += seat(s, i).stack + seat(s, i).total;
     return n;
+}
+
+Result<HandConfig> named_config(std::string_view variant, std::string_view structure,
+                                std::string_view ranking, std::string_view wild, int seats) {
+    HandConfig c;
+    c.variant = builtin_variant(variant);
+    if (!c.variant) {
+        std::string known;
+        for (auto n : builtin_variant_names())
+            known += (known.empty() ? "" : ", ") + std::string(n);
+        return make_error(Errc::bad_option, "unknown variant \"" + std::string(variant) +
+                                                "\" (known: " + known + ")");
+    }
+    if (structure == "no-limit")
+        c.structure = Structure::no_limit;
+    else if (structure == "pot-limit")
+        c.structure = Structure::pot_limit;
+    else if (structure == "fixed-limit")
+        c.structure = Structure::fixed_limit;
+    else
+        return make_error(Errc::bad_option, "unknown structure \"" + std::string(structure) +
+                                                "\" (known: no-limit, pot-limit, fixed-limit)");
+    if (ranking != "standard" && ranking != "vertical")
+        return make_error(Errc::bad_option,
+                          "betting games use the standard or vertical ranking, not \"" +
+                              std::string(ranking) + "\"");
+    RankingOptions ro;
+    if (ranking == "standard") {
+        auto w = parse_wild(wild);
+        if (!w) return w.error();
+        ro.wild = w.value();
+    }
+    auto r = make_ranking(ranking, ro);
+    if (!r) return r.error();
+    c.ranking = std::shared_ptr<const Ranking>(std::move(r).value());
+    if (seats < 2 || seats > c.variant->max_seats)
+        return make_error(Errc::bad_option, std::string(variant) + " seats 2 to " +
+                                                std::to_string(c.variant->max_seats) +
+                                                " players, not " + std::to_string(seats));
+    c.seats = seats;
+    c.deck = c.ranking->cards();
+    return c;
 }
 
 Result<Applied> start_hand(std::shared_ptr<const HandConfig> config) {

@@ -31,8 +31,8 @@ struct Stakes {
     Chips small_blind = 0, big_blind = 0; // blinds; both 0 for a game without blinds
     Chips bring_in = 0;                   // stud: the lowest up card's forced bet (0: none)
     Chips small_bet = 0, big_bet = 0;     // fixed limit: the bets of early and late streets
-    Chips min_bet = 0; // no and pot limit: the smallest bet (0: the big blind, else small_bet)
-    int max_raises = 3;                   // fixed limit: raises after the bet in one round
+    Chips min_bet = 0;  // no and pot limit: the smallest bet (0: the big blind, else small_bet)
+    int max_raises = 3; // fixed limit: raises after the bet in one round
 };
 
 struct Rake {
@@ -163,6 +163,13 @@ struct HandState {
     std::array<Chips, kMaxSeats> won{};
     Legal legal; // what the player to act may do: legal_actions()
 };
+
+// A configuration from names, as tools and tables give them: variant (builtin_variant_names()),
+// structure ("no-limit", "pot-limit", "fixed-limit"), ranking ("standard" or "vertical"), wild
+// (standard only: parse_wild's names), seats (2 to the variant's most). The deck is the ranking's
+// cards in order; stakes, stacks and button are left for the caller. Errors: bad_option.
+Result<HandConfig> named_config(std::string_view variant, std::string_view structure,
+                                std::string_view ranking, std::string_view wild, int seats);
 
 // Starts a hand: checks the configuration, posts antes and blinds, deals the first street.
 struct Applied {

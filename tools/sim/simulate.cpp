@@ -96,42 +96,9 @@ std::string hex(std::uint64_t v) {
 }
 
 Result<HandConfig> table_config(const Options& o) {
-    HandConfig c;
-    c.variant = builtin_variant(o.variant);
-    if (!c.variant) {
-        std::string known;
-        for (auto n : builtin_variant_names())
-            known += (known.empty() ? "" : ", ") + std::string(n);
-        return make_error(Errc::bad_option,
-                          "unknown variant \"" + o.variant + "\" (known: " + known + ")");
-    }
-    if (o.structure == "no-limit")
-        c.structure = Structure::no_limit;
-    else if (o.structure == "pot-limit")
-        c.structure = Structure::pot_limit;
-    else if (o.structure == "fixed-limit")
-        c.structure = Structure::fixed_limit;
-    else
-        return make_error(Errc::bad_option, "unknown structure \"" + o.structure +
-                                                "\" (known: no-limit, pot-limit, fixed-limit)");
-    if (o.ranking != "standard" && o.ranking != "vertical")
-        return make_error(Errc::bad_option,
-                          "betting games use the standard or vertical ranking, not \"" + o.ranking +
-                              "\"");
-    RankingOptions ro;
-    if (o.ranking == "standard") {
-        auto w = parse_wild(o.wild);
-        if (!w) return w.error();
-        ro.wild = w.value();
-    }
-    auto r = make_ranking(o.ranking, ro);
-    if (!r) return r.error();
-    c.ranking = std::shared_ptr<const Ranking>(std::move(r).value());
-    if (o.players < 2 || o.players > c.variant->max_seats)
-        return make_error(Errc::bad_option, o.variant + " seats 2 to " +
-                                                std::to_string(c.variant->max_seats) +
-                                                " players, not " + std::to_string(o.players));
-    c.seats = o.players;
+    auto named = named_config(o.variant, o.structure, o.ranking, o.wild, o.players);
+    if (!named) return named.error();
+    HandConfig c = std::move(named).value();
     if (c.variant->opener == Opener::showing) {
         c.stakes.ante = 1;
         c.stakes.bring_in = 2;
@@ -145,7 +112,6 @@ Result<HandConfig> table_config(const Options& o) {
     }
     c.rake.percent = o.rake_percent;
     c.rake.cap = 10;
-    c.deck = c.ranking->cards();
     return c;
 }
 
