@@ -3,6 +3,7 @@
 #include "http_session.h"
 #include "net.h"
 #include "state.h"
+#include "table.h"
 
 #include <fstream>
 #include <thread>
@@ -64,28 +65,40 @@ struct Server::Impl {
         }
     }
 
-    // Graceful shutdown: no new connections, every WebSocket asked to close, and the io_context
-    // stopped when they have gone or the grace period is over.
+    // Graceful shutdown: no new connections and no new hands; running hands may finish, and then
+    // every player is cashed out and every WebSocket asked to close. When the grace period ends
+    // first, running hands are void (their stacks as before them) and the rest goes the same way.
     void shutdown() {
         if (state->stopping()) return;
         state->set_stopping();
         listener->stop();
-        const int open = state->close_all();
-        spdlog::info("shutting down: closing {} connection(s), grace {} s", open,
+        for (auto& t : state->tables()) t->stop();
+        spdlog::info("shutting down: {} table(s), {} connection(s), grace {} s",
+                     state->tables().size(), state->metrics().connections.load(),
                      state->config().grace_seconds);
         grace.expires_after(std::chrono::seconds(state->config().grace_seconds));
         grace.async_wait([this](beast::error_code ec) {
-            if (!ec) ioc.stop();
+            if (ec) return;
+            for (auto& t : state->tables()) t->void_and_close();
+            state->close_all();
+            auto last = std::make_shared<net::steady_timer>(ioc, std::chrono::milliseconds(200));
+            last->async_wait([this, last](beast::error_code) { ioc.stop(); });
         });
         poll_closed();
     }
 
-    // Stops early once every connection has closed.
+    // Closes the connections once no table has a player, and stops once they have closed.
     void poll_closed() {
         auto t = std::make_shared<net::steady_timer>(ioc, std::chrono::milliseconds(50));
         t->async_wait([this, t](beast::error_code ec) {
             if (ec) return;
-            if (state->metrics().connections.load() == 0)
+            int seated = 0;
+            for (auto& table : state->tables()) seated += table->seats_taken();
+            if (seated == 0 && !closing) {
+                closing = true;
+                state->close_all();
+            }
+            if (closing && state->metrics().connections.load() == 0)
                 ioc.stop();
             else
                 poll_closed();
@@ -97,6 +110,7 @@ struct Server::Impl {
     std::shared_ptr<Listener> listener;
     net::signal_set signals;
     net::steady_timer grace;
+    bool closing = false;
 };
 
 Server::Server(Config config) : impl_(std::make_unique<Impl>(std::move(config))) {}
@@ -115,6 +129,7 @@ void Server::run() {
         spdlog::info("signal {}: stopping", sig);
         s.shutdown();
     });
+    s.state->set_io(&s.ioc);
     s.listener->run();
     spdlog::info("feltd listening on {}:{} (database {}, static files {})", c.bind, port(), c.db,
                  c.static_dir);

@@ -1,6 +1,7 @@
 #include "state.h"
 
 #include "migrate.h"
+#include "table.h"
 #include "ws_session.h"
 
 #include <filesystem>
@@ -18,6 +19,32 @@ const std::string& with_folder(const std::string& path) {
     return path;
 }
 
+// After a crash: chips left on tables go back to their owners, unfinished hands are void, and
+// the tables are closed. Nothing is created or lost. One transaction.
+void recover(db::Database& db, Accounts& accounts) {
+    db::Transaction t(db);
+    int seats = 0;
+    {
+        db::Statement q(db, "SELECT account_id, stack FROM table_seats");
+        while (q.step()) {
+            if (q.column_int(1) > 0)
+                accounts.move_chips(q.column_int(0), q.column_int(1), "recovered");
+            ++seats;
+        }
+    }
+    db.exec("DELETE FROM table_seats");
+    db.exec("UPDATE hands SET status = 'void', ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
+            "WHERE status = 'running'");
+    const int voided = db.changes();
+    db.exec("UPDATE tables SET closed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
+            "WHERE closed_at IS NULL");
+    t.commit();
+    if (seats || voided)
+        spdlog::warn("recovered from an unclean stop: {} seat(s) of chips returned, {} hand(s) "
+                     "void",
+                     seats, voided);
+}
+
 db::Database& migrated(db::Database& db) {
     const int version = migrate(db);
     spdlog::info("database at schema version {}", version);
@@ -28,7 +55,38 @@ db::Database& migrated(db::Database& db) {
 
 SharedState::SharedState(Config config)
     : config_(std::move(config)), db_(with_folder(config_.db)),
-      accounts_(migrated(db_), config_.grant) {}
+      accounts_(migrated(db_), config_.grant) {
+    recover(db_, accounts_);
+}
+
+std::shared_ptr<Table> SharedState::create_table(TableConfig config, poker::HandConfig base,
+                                                 std::int64_t creator) {
+    const std::int64_t id = with_db(
+        [&](Accounts&, db::Database& db) {
+            db::Statement q(db, "INSERT INTO tables (config, created_by) VALUES (?, ?)");
+            q.bind(1, config.to_json().dump()).bind(2, creator).run();
+            return db.last_insert_rowid();
+        },
+        true);
+    auto t = std::make_shared<Table>(id, std::move(config), std::move(base), *this, *ioc_);
+    std::lock_guard lock(tables_mutex_);
+    tables_[id] = t;
+    ++metrics_.tables;
+    return t;
+}
+
+std::shared_ptr<Table> SharedState::find_table(std::int64_t id) {
+    std::lock_guard lock(tables_mutex_);
+    auto it = tables_.find(id);
+    return it == tables_.end() ? nullptr : it->second;
+}
+
+std::vector<std::shared_ptr<Table>> SharedState::tables() {
+    std::lock_guard lock(tables_mutex_);
+    std::vector<std::shared_ptr<Table>> out;
+    for (auto& [id, t] : tables_) out.push_back(t);
+    return out;
+}
 
 bool SharedState::admit(const std::string& address) {
     std::lock_guard lock(sessions_mutex_);

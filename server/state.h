@@ -4,9 +4,11 @@
 
 #include "accounts.h"
 #include "config.h"
+#include "hand.h"
 #include "metrics.h"
 #include "sqlite.h"
 
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/thread_pool.hpp>
 
 #include <functional>
@@ -14,10 +16,13 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace felt::server {
 
 class WsSession;
+class Table;
+struct TableConfig;
 
 class SharedState {
   public:
@@ -45,6 +50,13 @@ class SharedState {
     // Asks every open WebSocket to close; the number asked.
     int close_all();
 
+    // Tables. set_io() once, before the first create_table().
+    void set_io(boost::asio::io_context* ioc) { ioc_ = ioc; }
+    std::shared_ptr<Table> create_table(TableConfig config, poker::HandConfig base,
+                                        std::int64_t creator);
+    std::shared_ptr<Table> find_table(std::int64_t id);
+    std::vector<std::shared_ptr<Table>> tables();
+
     bool stopping() const { return stopping_; }
     void set_stopping() { stopping_ = true; }
 
@@ -67,6 +79,9 @@ class SharedState {
     std::map<WsSession*, std::weak_ptr<WsSession>> sessions_;
     std::map<std::string, int> per_address_;
     std::atomic<bool> stopping_{false};
+    boost::asio::io_context* ioc_ = nullptr;
+    std::mutex tables_mutex_;
+    std::map<std::int64_t, std::shared_ptr<Table>> tables_;
 };
 
 } // namespace felt::server

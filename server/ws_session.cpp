@@ -1,5 +1,7 @@
 #include "ws_session.h"
 
+#include "table.h"
+
 #include <set>
 
 namespace felt::server {
@@ -20,6 +22,8 @@ WsSession::WsSession(tcp::socket&& socket, std::shared_ptr<SharedState> state, s
       tokens_(state_->config().burst), refilled_(std::chrono::steady_clock::now()) {}
 
 WsSession::~WsSession() {
+    for (std::int64_t id : tables_)
+        if (auto t = state_->find_table(id)) t->disconnected(this);
     state_->leave(this);
     state_->release(address_);
     if (open_) {
@@ -173,7 +177,8 @@ void WsSession::handle(std::string_view text) {
 void WsSession::dispatch(const protocol::Request& r) {
     using protocol::json;
     static const std::set<std::string, std::less<>> known = {
-        "hello", "ping", "register", "login", "guest", "resume", "me", "logout"};
+        "hello",  "ping",   "register",     "login", "guest",    "resume", "me",
+        "logout", "tables", "create_table", "join",  "spectate", "leave",  "act"};
     if (!known.contains(r.type))
         return refuse(r.id, "unknown_type", "no request of type \"" + r.type + "\"");
     if (r.type == "hello") {
@@ -220,6 +225,40 @@ void WsSession::dispatch(const protocol::Request& r) {
                            {"name", account_->name},
                            {"guest", account_->guest},
                            {"balance", account_->balance}}}});
+    }
+    if (r.type == "tables") {
+        json list = json::array();
+        for (auto& t : state_->tables()) {
+            json j = t->config().to_json();
+            j["id"] = t->id();
+            j["taken"] = t->seats_taken();
+            list.push_back(std::move(j));
+        }
+        return reply(r, {{"tables", list}});
+    }
+    if (r.type == "create_table") {
+        if (state_->stopping()) return refuse(r.id, "stopping", "the server is shutting down");
+        auto parsed = parse_table_config(r.body);
+        if (!parsed.ok()) return refuse(r.id, parsed.refusal.code, parsed.refusal.message);
+        auto t = state_->create_table(parsed.value->first, parsed.value->second, account_->id);
+        spdlog::info("{} created table {} ({} {})", account_->name, t->id(), t->config().structure,
+                     t->config().variant);
+        json config = t->config().to_json();
+        return reply(r, {{"table", t->id()}, {"config", config}});
+    }
+    if (r.type == "join" || r.type == "spectate" || r.type == "leave" || r.type == "act") {
+        auto id = r.body.find("table");
+        if (id == r.body.end() || !id->is_number_integer())
+            return refuse(r.id, "bad_request", "\"" + r.type + "\" needs an integer \"table\"");
+        auto t = state_->find_table(id->get<std::int64_t>());
+        if (!t) return refuse(r.id, "no_such_table", "there is no table " + id->dump());
+        tables_.insert(t->id());
+        auto self = shared_from_this();
+        if (r.type == "join") t->join(self, *account_, r);
+        if (r.type == "spectate") t->spectate(self, *account_, r);
+        if (r.type == "leave") t->leave(self, *account_, r);
+        if (r.type == "act") t->act(self, *account_, r);
+        return;
     }
     if (r.type == "logout") {
         state_->with_db([&](Accounts& a, db::Database&) { a.revoke(token_); }, true);

@@ -10,6 +10,7 @@
 #include <deque>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 namespace felt::server {
@@ -71,6 +72,7 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
     int strikes_ = 0;   // rate-limited messages since the last accepted one
     int malformed_ = 0; // frames in a row that were not JSON
     std::chrono::steady_clock::time_point arrived_;
+    std::set<std::int64_t> tables_; // joined or watched, to tell them when this connection ends
 };
 
 } // namespace felt::server

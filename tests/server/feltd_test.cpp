@@ -1,16 +1,21 @@
 // Integration: a real feltd on a free loopback port, driven through its WebSocket protocol and
 // HTTP endpoints by a Beast client, as a bot would.
+#include "accounts.h"
+#include "sqlite.h"
+
 #include <boost/asio.hpp>
 #include <boost/beast.hpp>
 #include <nlohmann/json.hpp>
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -61,9 +66,9 @@ class Feltd {
                                          "--log-level",
                                          "warn",
                                          "--static",
-                                         dir_ + "/web",
-                                         "--grace",
-                                         "5"};
+                                         dir_ + "/web"};
+        if (std::find(extra.begin(), extra.end(), "--grace") == extra.end())
+            extra.insert(extra.end(), {"--grace", "5"});
         args.insert(args.end(), extra.begin(), extra.end());
         pid_ = fork();
         REQUIRE(pid_ >= 0);
@@ -140,13 +145,17 @@ class Client {
         if (ec) return std::nullopt;
         return json::parse(beast::buffers_to_string(buf.data()));
     }
+    // A request and its reply; table messages that arrive first are passed over.
     json call(json req) {
         req["id"] = ++id_;
         send(req);
-        auto r = read();
-        REQUIRE(r.has_value());
-        CHECK((*r)["id"] == id_);
-        return *r;
+        for (;;) {
+            auto r = read();
+            REQUIRE(r.has_value());
+            if ((*r)["type"] == "table") continue;
+            CHECK((*r)["id"] == id_);
+            return *r;
+        }
     }
     void hello() { REQUIRE(call({{"type", "hello"}, {"version", 1}})["ok"] == true); }
     websocket::stream<tcp::socket>& ws() { return ws_; }
@@ -348,4 +357,287 @@ TEST_CASE("feltd: settings from a config file and the environment") {
         CHECK(WEXITSTATUS(status) == 2);
     }
     std::filesystem::remove_all(dir);
+}
+
+namespace {
+
+// A bot's choice among the legal actions of a "turn" message: mostly check or call, sometimes a
+// minimum bet or raise, now and then a fold.
+json random_action(const json& legal, std::mt19937& rng) {
+    const int roll = static_cast<int>(rng() % 10);
+    if (legal["raise"] == true && roll == 0)
+        return {{"action", "raise"}, {"amount", legal["min_to"]}};
+    if (legal["bet"] == true && roll <= 1) return {{"action", "bet"}, {"amount", legal["min_to"]}};
+    if (legal["check"] == true) return {{"action", "check"}};
+    if (legal["fold"] == true && roll == 9) return {{"action", "fold"}};
+    if (legal["call"] == true) return {{"action", "call"}};
+    if (legal["bring_in"] == true) return {{"action", "bring_in"}};
+    return {{"action", "fold"}};
+}
+
+// What one seated bot saw: hands finished, and any card it should not have seen.
+struct BotReport {
+    int hands = 0;
+    int actions = 0;
+    std::vector<std::string> leaks;
+    std::vector<std::string> errors;
+};
+
+// Plays until `hands` hands have ended, then leaves and reads on until its seat is gone.
+BotReport play(Client& c, std::int64_t table, int seat, int hands, unsigned seed) {
+    BotReport rep;
+    std::mt19937 rng(seed);
+    bool leaving = false;
+    int id = 1000;
+    for (;;) {
+        auto m = c.read();
+        if (!m) {
+            rep.errors.push_back("connection closed");
+            return rep;
+        }
+        if ((*m)["type"] == "error") rep.errors.push_back((*m).dump());
+        if ((*m)["type"] != "table") continue;
+        const std::string kind = (*m)["kind"];
+        if (kind == "event") {
+            const json& e = (*m)["event"];
+            if (e["kind"] == "deal_down" && e.contains("cards") && e["seat"] != seat)
+                rep.leaks.push_back(e.dump());
+        }
+        if (kind == "snapshot") // hold'em has no up cards: another seat's cards never show
+            for (const json& s : (*m)["seats"])
+                if (s["seat"] != seat && s.contains("cards") && s["cards"] != "")
+                    rep.leaks.push_back(s.dump());
+        if (kind == "turn" && (*m).contains("legal") && !leaving) {
+            json a = random_action((*m)["legal"], rng);
+            a["type"] = "act";
+            a["id"] = ++id;
+            a["table"] = table;
+            c.send(a);
+            ++rep.actions;
+        }
+        if (kind == "hand_end" && ++rep.hands == hands && !leaving) {
+            leaving = true;
+            c.send(json{{"type", "leave"}, {"id", ++id}, {"table", table}});
+        }
+        if (kind == "left" && (*m)["seat"] == seat) return rep;
+    }
+}
+
+} // namespace
+
+TEST_CASE("feltd: three bots play hands to the end in every betting structure") {
+    for (const char* structure : {"no-limit", "pot-limit", "fixed-limit"}) {
+        CAPTURE(structure);
+        char tmpl[] = "/tmp/feltd_test_XXXXXX";
+        REQUIRE(mkdtemp(tmpl) != nullptr);
+        const std::string dir = tmpl;
+        constexpr int kHands = 12;
+        {
+            Feltd d({}, dir);
+            std::vector<std::unique_ptr<Client>> bots;
+            for (int i = 0; i < 3; ++i) {
+                bots.push_back(std::make_unique<Client>(d.port()));
+                bots.back()->hello();
+                REQUIRE(bots.back()->call({{"type", "guest"}})["ok"] == true);
+            }
+            auto made = bots[0]->call({{"type", "create_table"},
+                                       {"variant", "holdem"},
+                                       {"structure", structure},
+                                       {"seats", 3},
+                                       {"hand_delay_ms", 0},
+                                       {"decision_ms", 5000}});
+            REQUIRE(made["ok"] == true);
+            const std::int64_t table = made["table"];
+            auto watching = std::make_unique<Client>(d.port());
+            Client& watcher = *watching;
+            watcher.hello();
+            watcher.call({{"type", "guest"}});
+            REQUIRE(watcher.call({{"type", "spectate"}, {"table", table}})["ok"] == true);
+            CHECK(bots[0]->call({{"type", "join"}, {"table", table}, {"buy_in", 5}})["code"] ==
+                  "bad_amount");
+            std::vector<int> seats;
+            for (auto& b : bots) {
+                auto j = b->call({{"type", "join"}, {"table", table}, {"buy_in", 200}});
+                REQUIRE(j["ok"] == true);
+                seats.push_back(j["seat"]);
+            }
+            std::vector<BotReport> reports(3);
+            std::vector<std::thread> threads;
+            for (int i = 0; i < 3; ++i)
+                threads.emplace_back([&, i] {
+                    reports[static_cast<std::size_t>(i)] = play(
+                        *bots[static_cast<std::size_t>(i)], table,
+                        seats[static_cast<std::size_t>(i)], kHands, 7u + static_cast<unsigned>(i));
+                });
+            for (auto& t : threads) t.join();
+            for (const auto& r : reports) {
+                CHECK(r.hands >= kHands);
+                CHECK(r.actions > 0);
+                CHECK(r.leaks.empty());
+                CHECK_MESSAGE(r.errors.empty(), (r.errors.empty() ? "" : r.errors.front()));
+            }
+            // The spectator never saw a hole card.
+            watcher.send(json{{"type", "ping"}, {"id", 1}});
+            int down_seen = 0, hands_seen = 0;
+            for (auto m = watcher.read(); m && (*m)["type"] != "ping"; m = watcher.read()) {
+                if ((*m)["kind"] == "event" && (*m)["event"]["kind"] == "deal_down" &&
+                    (*m)["event"].contains("cards"))
+                    ++down_seen;
+                if ((*m)["kind"] == "hand_end") {
+                    ++hands_seen;
+                    // The reveal matches the commitment the spectator can check.
+                    CHECK((*m)["deck"].get<std::string>().size() > 100);
+                }
+            }
+            CHECK(down_seen == 0);
+            CHECK(hands_seen >= kHands);
+            bots.clear(); // gone: the server need not wait for their close handshakes
+            watching.reset();
+            CHECK(d.stop(SIGTERM) == 0);
+        }
+        // The database: every chip where it belongs, every hand whole.
+        {
+            felt::db::Database db(dir + "/data/felt.db");
+            felt::server::Accounts accounts(db, 0);
+            auto one = [&](const std::string& sql) {
+                felt::db::Statement q(db, sql);
+                REQUIRE(q.step());
+                return q.column_int(0);
+            };
+            CHECK(one("SELECT SUM(balance) FROM accounts") == 4 * 10'000);
+            CHECK(one("SELECT COUNT(*) FROM table_seats") == 0);
+            CHECK(one("SELECT COUNT(*) FROM hands WHERE status = 'finished'") >= kHands);
+            CHECK(one("SELECT COUNT(*) FROM hands WHERE status <> 'finished'") == 0);
+            CHECK(one("SELECT COUNT(*) FROM (SELECT hand_id FROM hand_seats GROUP BY hand_id "
+                      "HAVING SUM(stack_start) <> SUM(stack_end))") == 0);
+            CHECK(one("SELECT COUNT(*) FROM hand_events") > kHands * 10);
+            felt::db::Statement q(db, "SELECT id, balance FROM accounts");
+            while (q.step()) CHECK(accounts.ledger_sum(q.column_int(0)) == q.column_int(1));
+        }
+        std::filesystem::remove_all(dir);
+    }
+}
+
+TEST_CASE("feltd: a hand cut short by SIGKILL or by the end of the grace period is void") {
+    for (int sig : {SIGKILL, SIGTERM}) {
+        CAPTURE(sig);
+        char tmpl[] = "/tmp/feltd_test_XXXXXX";
+        REQUIRE(mkdtemp(tmpl) != nullptr);
+        const std::string dir = tmpl;
+        std::vector<std::string> tokens;
+        {
+            Feltd d({"--grace", "1"}, dir);
+            std::vector<std::unique_ptr<Client>> bots;
+            std::int64_t table = 0;
+            for (int i = 0; i < 2; ++i) {
+                bots.push_back(std::make_unique<Client>(d.port()));
+                bots.back()->hello();
+                tokens.push_back(bots.back()->call({{"type", "guest"}})["token"]);
+                if (i == 0)
+                    table = bots[0]->call({{"type", "create_table"},
+                                           {"seats", 2},
+                                           {"hand_delay_ms", 0},
+                                           {"decision_ms", 600000}})["table"];
+                REQUIRE(bots.back()->call(
+                            {{"type", "join"}, {"table", table}, {"buy_in", 300}})["ok"] == true);
+            }
+            // Wait until the hand is dealt and someone is to act; nobody acts.
+            for (auto m = bots[0]->read(); m; m = bots[0]->read())
+                if ((*m)["kind"] == "turn") break;
+            const int status = d.stop(sig);
+            if (sig == SIGTERM) CHECK(status == 0);
+        }
+        {
+            felt::db::Database db(dir + "/data/felt.db");
+            auto one = [&](const std::string& sql) {
+                felt::db::Statement q(db, sql);
+                REQUIRE(q.step());
+                return q.column_int(0);
+            };
+            if (sig == SIGKILL) { // not yet recovered: the chips are still on the table
+                CHECK(one("SELECT COUNT(*) FROM table_seats") == 2);
+                CHECK(one("SELECT COUNT(*) FROM hands WHERE status = 'running'") == 1);
+            } else { // voided and cashed out at the end of the grace period
+                CHECK(one("SELECT COUNT(*) FROM table_seats") == 0);
+                CHECK(one("SELECT COUNT(*) FROM hands WHERE status = 'void'") == 1);
+            }
+        }
+        {
+            Feltd d({}, dir); // recovers on start
+            for (const std::string& token : tokens) {
+                Client c(d.port());
+                c.hello();
+                auto r = c.call({{"type", "resume"}, {"token", token}});
+                CHECK(r["account"]["balance"] == 10'000); // every chip back
+            }
+        }
+        {
+            felt::db::Database db(dir + "/data/felt.db");
+            felt::db::Statement q(db, "SELECT COUNT(*) FROM hands WHERE status = 'void'");
+            q.step();
+            CHECK(q.column_int(0) == 1);
+            felt::db::Statement left(db, "SELECT COUNT(*) FROM table_seats");
+            left.step();
+            CHECK(left.column_int(0) == 0);
+        }
+        std::filesystem::remove_all(dir);
+    }
+}
+
+TEST_CASE("feltd: refused actions change nothing") {
+    Feltd d;
+    Client a(d.port()), b(d.port());
+    a.hello();
+    b.hello();
+    a.call({{"type", "guest"}});
+    b.call({{"type", "guest"}});
+    const std::int64_t table = a.call({{"type", "create_table"},
+                                       {"seats", 2},
+                                       {"hand_delay_ms", 0},
+                                       {"decision_ms", 600000}})["table"];
+    CHECK(a.call({{"type", "act"}, {"table", table}, {"action", "call"}})["code"] == "not_seated");
+    CHECK(a.call({{"type", "join"}, {"table", 999}, {"buy_in", 100}})["code"] == "no_such_table");
+    CHECK(a.call({{"type", "join"}, {"table", table}, {"buy_in", 20'000}})["code"] == "bad_amount");
+    CHECK(a.call({{"type", "create_table"}, {"variant", "razz"}})["code"] == "bad_config");
+    CHECK(a.call({{"type", "create_table"}, {"seats", 12}})["code"] == "bad_config");
+    REQUIRE(a.call({{"type", "join"}, {"table", table}, {"buy_in", 100}})["ok"] == true);
+    CHECK(a.call({{"type", "join"}, {"table", table}, {"buy_in", 100}})["code"] ==
+          "already_seated");
+    REQUIRE(b.call({{"type", "join"}, {"table", table}, {"buy_in", 100}})["ok"] == true);
+    // Find who is to act from b's stream (a's replies and pushes interleave; b only reads here).
+    json turn;
+    for (auto m = b.read(); m; m = b.read())
+        if ((*m)["kind"] == "turn") {
+            turn = *m;
+            break;
+        }
+    const int to_act = turn["seat"];
+    const bool b_acts = turn.contains("legal");
+    Client& actor = b_acts ? b : a;
+    Client& other = b_acts ? a : b;
+    auto act = [&](Client& c, json fields) {
+        fields["type"] = "act";
+        fields["table"] = table;
+        fields["id"] = 77;
+        c.send(fields);
+        for (auto m = c.read(); m; m = c.read())
+            if ((*m).contains("id") && (*m)["id"] == 77) return *m;
+        return json();
+    };
+    CHECK(act(other, {{"action", "call"}})["code"] == "not_your_turn");
+    CHECK(act(actor, {{"action", "dance"}})["code"] == "bad_request");
+    CHECK(act(actor, {{"action", "raise"}, {"amount", 1}})["code"] == "bad_amount");
+    CHECK(act(actor, {{"action", "raise"}, {"amount", "lots"}})["code"] == "bad_request");
+    CHECK(act(actor, {{"action", "check"}})["code"] == "cannot_check"); // the small blind owes
+    CHECK(act(actor, {{"action", "fold"}})["ok"] == true);
+    (void)to_act;
+    // The fold ends the hand: 1 chip moved, nothing else.
+    json end;
+    for (auto m = actor.read(); m; m = actor.read())
+        if ((*m)["kind"] == "hand_end") {
+            end = *m;
+            break;
+        }
+    CHECK(end["net"][0].get<int>() + end["net"][1].get<int>() == 0);
+    CHECK(std::abs(end["net"][0].get<int>()) == 1);
 }
