@@ -81,6 +81,25 @@ std::shared_ptr<Table> SharedState::find_table(std::int64_t id) {
     return it == tables_.end() ? nullptr : it->second;
 }
 
+void SharedState::note_seat(std::int64_t account, std::int64_t table, bool seated) {
+    std::lock_guard lock(tables_mutex_);
+    auto [first, last] = seated_.equal_range(account);
+    for (auto it = first; it != last; ++it)
+        if (it->second == table) {
+            if (!seated) seated_.erase(it);
+            return;
+        }
+    if (seated) seated_.emplace(account, table);
+}
+
+std::vector<std::int64_t> SharedState::seats_of(std::int64_t account) {
+    std::lock_guard lock(tables_mutex_);
+    std::vector<std::int64_t> out;
+    auto [first, last] = seated_.equal_range(account);
+    for (auto it = first; it != last; ++it) out.push_back(it->second);
+    return out;
+}
+
 std::vector<std::shared_ptr<Table>> SharedState::tables() {
     std::lock_guard lock(tables_mutex_);
     std::vector<std::shared_ptr<Table>> out;

@@ -57,6 +57,10 @@ class SharedState {
     std::shared_ptr<Table> find_table(std::int64_t id);
     std::vector<std::shared_ptr<Table>> tables();
 
+    // Which tables an account has a seat at, for giving seats back on sign-in.
+    void note_seat(std::int64_t account, std::int64_t table, bool seated);
+    std::vector<std::int64_t> seats_of(std::int64_t account);
+
     bool stopping() const { return stopping_; }
     void set_stopping() { stopping_ = true; }
 
@@ -82,6 +86,7 @@ class SharedState {
     boost::asio::io_context* ioc_ = nullptr;
     std::mutex tables_mutex_;
     std::map<std::int64_t, std::shared_ptr<Table>> tables_;
+    std::multimap<std::int64_t, std::int64_t> seated_; // account -> table
 };
 
 } // namespace felt::server

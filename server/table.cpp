@@ -311,6 +311,7 @@ void Table::join(std::shared_ptr<WsSession> s, Account a, protocol::Request r) {
         if (refused) return self->refuse(s, r, refused->code, refused->message);
         self->seats_[static_cast<std::size_t>(seat)] = Seat{a.id, a.name, buy_in, s, false};
         ++self->taken_;
+        self->state_.note_seat(a.id, self->id_, true);
         self->watchers_[s.get()] = s;
         spdlog::info("table {}: {} sits in seat {} with {}", self->id_, a.name, seat, buy_in);
         self->send(s,
@@ -398,6 +399,22 @@ void Table::act(std::shared_ptr<WsSession> s, Account a, protocol::Request r) {
             return self->refuse(s, r, error_code_name(err->code), err->message);
         self->send(s, protocol::reply(r, {{"table", self->id_}}));
         self->after_events(events, 0);
+    });
+}
+
+void Table::attach(std::shared_ptr<WsSession> s, Account a) {
+    net::post(strand_, [self = shared_from_this(), s, a] {
+        auto seat = self->seat_of(a.id);
+        if (!seat) return;
+        self->seats_[static_cast<std::size_t>(*seat)]->session = s;
+        self->watchers_[s.get()] = s;
+        json snap = self->snapshot(*seat);
+        if (self->hand_ && self->hand_->state.legal.seat == *seat)
+            snap["legal"] = self->legal_json();
+        snap["type"] = "table";
+        snap["table"] = self->id_;
+        snap["seq"] = self->seq_;
+        self->send(s, snap.dump());
     });
 }
 
@@ -491,6 +508,26 @@ void Table::after_events(const std::vector<poker::Event>& events, std::size_t fr
         prompt();
 }
 
+json Table::legal_json() const {
+    const poker::Legal& l = hand_->state.legal;
+    return {{"fold", l.fold},
+            {"check", l.check},
+            {"call", l.call},
+            {"bet", l.bet},
+            {"raise", l.raise},
+            {"bring_in", l.bring_in},
+            {"call_amount", l.call_amount},
+            {"min_to", l.min_to},
+            {"max_to", l.max_to},
+            {"bring_in_amount", l.bring_in_amount},
+            {"phase", l.phase == poker::Phase::drawing    ? "drawing"
+                      : l.phase == poker::Phase::rollover ? "rollover"
+                                                          : "betting"},
+            {"min_discard", l.min_discard},
+            {"max_discard", l.max_discard},
+            {"rollover", l.rollover}};
+}
+
 // Tells everyone whose turn it is, and the player what they may do; starts the clock.
 void Table::prompt() {
     const poker::Legal& l = hand_->state.legal;
@@ -505,23 +542,7 @@ void Table::prompt() {
     const int decision = ++decision_;
     broadcast([&](int seat) {
         json m = {{"kind", "turn"}, {"seat", l.seat}, {"deadline_ms", config_.decision_ms}};
-        if (seat == l.seat)
-            m["legal"] = {{"fold", l.fold},
-                          {"check", l.check},
-                          {"call", l.call},
-                          {"bet", l.bet},
-                          {"raise", l.raise},
-                          {"bring_in", l.bring_in},
-                          {"call_amount", l.call_amount},
-                          {"min_to", l.min_to},
-                          {"max_to", l.max_to},
-                          {"bring_in_amount", l.bring_in_amount},
-                          {"phase", l.phase == poker::Phase::drawing    ? "drawing"
-                                    : l.phase == poker::Phase::rollover ? "rollover"
-                                                                        : "betting"},
-                          {"min_discard", l.min_discard},
-                          {"max_discard", l.max_discard},
-                          {"rollover", l.rollover}};
+        if (seat == l.seat) m["legal"] = legal_json();
         return m;
     });
     clock_.expires_after(std::chrono::milliseconds(config_.decision_ms));
@@ -644,6 +665,7 @@ void Table::cash_out(int seat, const char* reason) {
         true);
     seats_[static_cast<std::size_t>(seat)].reset();
     --taken_;
+    state_.note_seat(st.account, id_, false);
     spdlog::info("table {}: {} leaves seat {} with {} ({})", id_, st.name, seat, st.stack, reason);
     broadcast([&](int) {
         return json{{"kind", "left"}, {"seat", seat}, {"name", st.name}, {"stack", st.stack}};

@@ -55,6 +55,9 @@ class Table : public std::enable_shared_from_this<Table> {
     void spectate(std::shared_ptr<WsSession> s, Account a, protocol::Request r);
     void leave(std::shared_ptr<WsSession> s, Account a, protocol::Request r);
     void act(std::shared_ptr<WsSession> s, Account a, protocol::Request r);
+    // A player signed in again: their seat now speaks to this session, which gets a snapshot
+    // (and, if it is their turn, what they may do).
+    void attach(std::shared_ptr<WsSession> s, Account a);
     // A session has gone: its seat is held; the clock acts for it.
     void disconnected(WsSession* s);
     // Shutdown: no new hands; cash everyone out once the running hand ends.
@@ -93,6 +96,7 @@ class Table : public std::enable_shared_from_this<Table> {
     void start_hand();
     void after_events(const std::vector<poker::Event>& events, std::size_t from);
     void prompt();
+    protocol::json legal_json() const;
     void on_clock(int hand, int decision);
     void apply(const poker::Action& a);
     void finish_hand();

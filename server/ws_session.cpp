@@ -277,6 +277,12 @@ void WsSession::signed_in(const protocol::Request& r, const Account& a, const st
     reply(r, {{"account",
                {{"id", a.id}, {"name", a.name}, {"guest", a.guest}, {"balance", a.balance}}},
               {"token", token}});
+    // Seats held from an earlier connection come back, each with a snapshot after the reply.
+    for (std::int64_t id : state_->seats_of(a.id))
+        if (auto t = state_->find_table(id)) {
+            tables_.insert(id);
+            t->attach(shared_from_this(), a);
+        }
 }
 
 // Register or log in: the password is hashed or checked on the worker pool (Argon2id is slow on

@@ -641,3 +641,52 @@ TEST_CASE("feltd: refused actions change nothing") {
     CHECK(end["net"][0].get<int>() + end["net"][1].get<int>() == 0);
     CHECK(std::abs(end["net"][0].get<int>()) == 1);
 }
+
+TEST_CASE("feltd: reconnecting mid-hand with the token gives the seat back") {
+    Feltd d;
+    auto a = std::make_unique<Client>(d.port());
+    Client b(d.port());
+    a->hello();
+    b.hello();
+    const std::string token = a->call({{"type", "guest"}})["token"];
+    b.call({{"type", "guest"}});
+    const std::int64_t table = b.call({{"type", "create_table"},
+                                       {"seats", 2},
+                                       {"hand_delay_ms", 0},
+                                       {"decision_ms", 600000}})["table"];
+    const int seat = a->call({{"type", "join"}, {"table", table}, {"buy_in", 100}})["seat"];
+    b.call({{"type", "join"}, {"table", table}, {"buy_in", 100}});
+    std::string hole; // a's cards, as dealt
+    for (auto m = a->read(); m; m = a->read()) {
+        if ((*m)["kind"] == "event" && (*m)["event"]["kind"] == "deal_down" &&
+            (*m)["event"]["seat"] == seat)
+            hole += (hole.empty() ? "" : " ") + (*m)["event"]["cards"].get<std::string>();
+        if ((*m)["kind"] == "turn") break;
+    }
+    REQUIRE(hole.size() == 5); // two cards: "Ah Kd"
+    a.reset();                 // the connection drops mid-hand
+
+    Client again(d.port());
+    again.hello();
+    REQUIRE(again.call({{"type", "resume"}, {"token", token}})["ok"] == true);
+    auto snap = again.read();
+    REQUIRE(snap.has_value());
+    CHECK((*snap)["kind"] == "snapshot");
+    CHECK((*snap)["your_seat"] == seat);
+    for (const json& s : (*snap)["seats"]) {
+        if (s["seat"] == seat)
+            CHECK(s["cards"] == hole); // its own cards again
+        else
+            CHECK(s["cards"] == ""); // never the other's
+    }
+    const bool my_turn = (*snap)["hand"]["to_act"] == seat;
+    CHECK(snap->contains("legal") == my_turn);
+    if (my_turn) {
+        again.send(json{{"type", "act"}, {"id", 5}, {"table", table}, {"action", "fold"}});
+        for (auto m = again.read(); m; m = again.read())
+            if ((*m).contains("id") && (*m)["id"] == 5) {
+                CHECK((*m)["ok"] == true);
+                break;
+            }
+    }
+}
