@@ -1,5 +1,6 @@
 #include "http_session.h"
 
+#include "history.h"
 #include "ws_session.h"
 
 #include <filesystem>
@@ -83,6 +84,99 @@ http::message_generator static_file(SharedState& state,
     return make<http::file_body>(req, http::status::ok, mime_type(file), std::move(body));
 }
 
+// "key=value&..." after the '?', for the few integer parameters the API takes.
+std::int64_t query_int(std::string_view target, std::string_view key, std::int64_t fallback) {
+    auto q = target.find('?');
+    if (q == std::string_view::npos) return fallback;
+    std::string_view rest = target.substr(q + 1);
+    while (!rest.empty()) {
+        auto amp = rest.find('&');
+        std::string_view pair = rest.substr(0, amp);
+        if (pair.size() > key.size() && pair.substr(0, key.size()) == key &&
+            pair[key.size()] == '=') {
+            try {
+                return std::stoll(std::string(pair.substr(key.size() + 1)));
+            } catch (const std::exception&) {
+                return fallback;
+            }
+        }
+        if (amp == std::string_view::npos) break;
+        rest = rest.substr(amp + 1);
+    }
+    return fallback;
+}
+
+// The history API: GET /api/me/hands, /api/hands/ID, /api/tables/ID/hands,
+// /api/players/NAME/totals. A session token in "Authorization: Bearer TOKEN" identifies the
+// asker (required for /api/me, optional elsewhere: it shows the asker's own cards).
+http::message_generator api(SharedState& state, const http::request<http::string_body>& req) {
+    std::string_view target = req.target();
+    std::string_view path = target.substr(0, target.find('?'));
+    std::int64_t asker = 0;
+    if (auto auth = req.find(http::field::authorization); auth != req.end()) {
+        std::string_view v = auth->value();
+        if (v.substr(0, 7) == "Bearer ") {
+            auto who =
+                state.with_db([&](Accounts& a, db::Database&) { return a.resume(v.substr(7)); });
+            if (!who.ok())
+                return json_error(req, http::status::unauthorized, "unauthorized",
+                                  who.refusal.message);
+            asker = who.value->id;
+        }
+    }
+    auto answer = [&](const Outcome<protocol::json>& o) {
+        if (!o.ok())
+            return json_error(req, http::status::not_found, o.refusal.code, o.refusal.message);
+        return text(req, http::status::ok, "application/json", o.value->dump() + "\n");
+    };
+    auto id_between = [](std::string_view p, std::string_view head,
+                         std::string_view tail) -> std::optional<std::int64_t> {
+        if (p.size() <= head.size() + tail.size() || p.substr(0, head.size()) != head ||
+            p.substr(p.size() - tail.size()) != tail)
+            return std::nullopt;
+        std::string digits(p.substr(head.size(), p.size() - head.size() - tail.size()));
+        if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos ||
+            digits.size() > 18)
+            return std::nullopt;
+        return std::stoll(digits);
+    };
+    const int limit = static_cast<int>(query_int(target, "limit", 20));
+    try {
+        if (path == "/api/me/hands") {
+            if (!asker)
+                return json_error(req, http::status::unauthorized, "unauthorized",
+                                  "send your session token as \"Authorization: Bearer TOKEN\"");
+            return text(req, http::status::ok, "application/json",
+                        state.with_db([&](Accounts&, db::Database& db) {
+                                 return history::my_hands(db, asker, query_int(target, "before", 0),
+                                                          limit);
+                             }).dump() +
+                            "\n");
+        }
+        if (auto id = id_between(path, "/api/hands/", ""))
+            return answer(state.with_db(
+                [&](Accounts&, db::Database& db) { return history::hand(db, *id, asker); }));
+        if (auto id = id_between(path, "/api/tables/", "/hands"))
+            return answer(state.with_db(
+                [&](Accounts&, db::Database& db) { return history::table_hands(db, *id, limit); }));
+        const std::string_view players = "/api/players/", tot = "/totals";
+        if (path.size() > players.size() + tot.size() &&
+            path.substr(0, players.size()) == players &&
+            path.substr(path.size() - tot.size()) == tot) {
+            std::string name(
+                path.substr(players.size(), path.size() - players.size() - tot.size()));
+            return answer(state.with_db(
+                [&](Accounts&, db::Database& db) { return history::totals(db, name); }));
+        }
+    } catch (const std::exception& e) {
+        spdlog::error("{}: {}", std::string(target), e.what());
+        return json_error(req, http::status::internal_server_error, "internal",
+                          "the server could not complete this request");
+    }
+    return json_error(req, http::status::not_found, "not_found",
+                      "no such API: " + std::string(path));
+}
+
 } // namespace
 
 http::message_generator respond(SharedState& state, http::request<http::string_body>&& req) {
@@ -103,9 +197,7 @@ http::message_generator respond(SharedState& state, http::request<http::string_b
     }
     if (target == "/metrics")
         return text(req, http::status::ok, "text/plain; version=0.0.4", state.metrics().render());
-    if (target.substr(0, 5) == "/api/")
-        return json_error(req, http::status::not_found, "not_found",
-                          "no such API: " + std::string(target));
+    if (target.substr(0, 5) == "/api/") return api(state, req);
     if (target == "/ws")
         return text(req, http::status::bad_request, "text/plain", "WebSocket upgrade expected\n");
     return static_file(state, req);

@@ -398,6 +398,7 @@ void Table::act(std::shared_ptr<WsSession> s, Account a, protocol::Request r) {
         if (auto err = poker::apply_in_place(self->hand_->state, act, events))
             return self->refuse(s, r, error_code_name(err->code), err->message);
         self->send(s, protocol::reply(r, {{"table", self->id_}}));
+        self->log_action(act, "player");
         self->after_events(events, 0);
     });
 }
@@ -475,7 +476,19 @@ void Table::start_hand() {
         [&](Accounts&, db::Database& db) {
             db::Statement q(db, "INSERT INTO hands (table_id, number, config, commitment, status) "
                                 "VALUES (?, ?, ?, ?, 'running')");
-            q.bind(1, id_).bind(2, run.number).bind(3, config_.to_json().dump()).bind(4, commit);
+            // The table's configuration, plus what this hand needs to be read or replayed alone.
+            json config = config_.to_json();
+            config["button"] = b;
+            json stacks = json::array(), names = json::array();
+            for (int i = 0; i < base_.seats; ++i) {
+                stacks.push_back(run.start[static_cast<std::size_t>(i)]);
+                const auto& st = seats_[static_cast<std::size_t>(i)];
+                names.push_back(st && run.start[static_cast<std::size_t>(i)] > 0 ? json(st->name)
+                                                                                 : json(nullptr));
+            }
+            config["stacks"] = stacks;
+            config["names"] = names;
+            q.bind(1, id_).bind(2, run.number).bind(3, config.dump()).bind(4, commit);
             q.run();
             return db.last_insert_rowid();
         },
@@ -497,7 +510,11 @@ void Table::after_events(const std::vector<poker::Event>& events, std::size_t fr
     const felt::Ranking& r = *base_.ranking;
     for (std::size_t i = from; i < events.size(); ++i) {
         const poker::Event& e = events[i];
-        hand_->log.push_back(event_json(e, r, true).dump());
+        json full = event_json(e, r, true);
+        full["visibility"] = e.visibility == poker::Visibility::everyone ? "everyone"
+                             : e.visibility == poker::Visibility::owner  ? "owner"
+                                                                         : "nobody";
+        hand_->log.push_back(full.dump());
         broadcast([&](int seat) {
             return json{{"kind", "event"}, {"event", event_json(e, r, visible_to(e, seat))}};
         });
@@ -585,7 +602,23 @@ void Table::apply(const poker::Action& a) {
         spdlog::error("table {}: the server's own action was refused: {}", id_, err->message);
         return;
     }
+    log_action(a, "server");
     after_events(events, 0);
+}
+
+// An accepted action in the hand's record, for the history: who, what, and by whose hand (the
+// player's, or the server's for a clock or a leaving player). A discard's cards are its owner's.
+void Table::log_action(const poker::Action& a, const char* by) {
+    static const char* names[] = {"fold",  "check",    "call",    "bet",
+                                  "raise", "bring_in", "discard", "rollover"};
+    json j = {{"kind", "action"},
+              {"seat", a.seat},
+              {"action", names[static_cast<int>(a.type)]},
+              {"by", by},
+              {"visibility", a.type == poker::ActionType::discard ? "owner" : "everyone"}};
+    if (a.amount) j["amount"] = a.amount;
+    if (!a.cards.empty()) j["cards"] = base_.ranking->to_string(a.cards);
+    hand_->log.push_back(j.dump());
 }
 
 void Table::finish_hand() {

@@ -99,6 +99,7 @@ class Table : public std::enable_shared_from_this<Table> {
     protocol::json legal_json() const;
     void on_clock(int hand, int decision);
     void apply(const poker::Action& a);
+    void log_action(const poker::Action& a, const char* by);
     void finish_hand();
     void cash_out(int seat, const char* reason);
 

@@ -1,5 +1,6 @@
 #include "ws_session.h"
 
+#include "history.h"
 #include "table.h"
 
 #include <set>
@@ -177,8 +178,9 @@ void WsSession::handle(std::string_view text) {
 void WsSession::dispatch(const protocol::Request& r) {
     using protocol::json;
     static const std::set<std::string, std::less<>> known = {
-        "hello",  "ping",   "register",     "login", "guest",    "resume", "me",
-        "logout", "tables", "create_table", "join",  "spectate", "leave",  "act"};
+        "hello", "ping",   "register", "login",        "guest",       "resume",
+        "me",    "logout", "tables",   "create_table", "join",        "spectate",
+        "leave", "act",    "my_hands", "hand",         "table_hands", "totals"};
     if (!known.contains(r.type))
         return refuse(r.id, "unknown_type", "no request of type \"" + r.type + "\"");
     if (r.type == "hello") {
@@ -260,6 +262,8 @@ void WsSession::dispatch(const protocol::Request& r) {
         if (r.type == "act") t->act(self, *account_, r);
         return;
     }
+    if (r.type == "my_hands" || r.type == "hand" || r.type == "table_hands" || r.type == "totals")
+        return history_request(r);
     if (r.type == "logout") {
         state_->with_db([&](Accounts& a, db::Database&) { a.revoke(token_); }, true);
         spdlog::info("{} signed out", account_->name);
@@ -268,6 +272,51 @@ void WsSession::dispatch(const protocol::Request& r) {
         return reply(r);
     }
     assert(false && "a known request type without a handler");
+}
+
+// The history API over WebSocket: the same answers as GET /api/... (docs/protocol.md).
+void WsSession::history_request(const protocol::Request& r) {
+    auto integer = [&](const char* key, std::int64_t fallback) -> std::optional<std::int64_t> {
+        auto it = r.body.find(key);
+        if (it == r.body.end()) return fallback;
+        if (!it->is_number_integer()) return std::nullopt;
+        return it->get<std::int64_t>();
+    };
+    auto reply_outcome = [&](const Outcome<protocol::json>& o) {
+        if (!o.ok()) return refuse(r.id, o.refusal.code, o.refusal.message);
+        reply(r, *o.value);
+    };
+    const auto limit = integer("limit", 20);
+    if (!limit) return refuse(r.id, "bad_request", "\"limit\" must be an integer");
+    if (r.type == "my_hands") {
+        const auto before = integer("before", 0);
+        if (!before) return refuse(r.id, "bad_request", "\"before\" must be an integer");
+        return reply(r, state_->with_db([&](Accounts&, db::Database& db) {
+            return history::my_hands(db, account_->id, *before, static_cast<int>(*limit));
+        }));
+    }
+    if (r.type == "hand") {
+        const auto id = integer("hand", -1);
+        if (!id || *id < 0)
+            return refuse(r.id, "bad_request", "\"hand\" needs an integer \"hand\"");
+        return reply_outcome(state_->with_db(
+            [&](Accounts&, db::Database& db) { return history::hand(db, *id, account_->id); }));
+    }
+    if (r.type == "table_hands") {
+        const auto id = integer("table", -1);
+        if (!id || *id < 0)
+            return refuse(r.id, "bad_request", "\"table_hands\" needs an integer \"table\"");
+        return reply_outcome(state_->with_db([&](Accounts&, db::Database& db) {
+            return history::table_hands(db, *id, static_cast<int>(*limit));
+        }));
+    }
+    std::string name = account_->name;
+    if (auto it = r.body.find("name"); it != r.body.end()) {
+        if (!it->is_string()) return refuse(r.id, "bad_request", "\"name\" must be a string");
+        name = it->get<std::string>();
+    }
+    reply_outcome(
+        state_->with_db([&](Accounts&, db::Database& db) { return history::totals(db, name); }));
 }
 
 void WsSession::signed_in(const protocol::Request& r, const Account& a, const std::string& token) {

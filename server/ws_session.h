@@ -51,6 +51,7 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
     void refuse(const protocol::json& id, std::string code, std::string message);
     void signed_in(const protocol::Request& r, const Account& a, const std::string& token);
     void log_in(const protocol::Request& r, bool create);
+    void history_request(const protocol::Request& r);
     bool rate_ok();
 
     websocket::stream<beast::tcp_stream> ws_;

@@ -3,6 +3,8 @@
 #include "accounts.h"
 #include "sqlite.h"
 
+#include <sodium.h>
+
 #include <boost/asio.hpp>
 #include <boost/beast.hpp>
 #include <nlohmann/json.hpp>
@@ -115,12 +117,13 @@ struct HttpReply {
     std::string body;
 };
 
-HttpReply http_get(unsigned short port, const std::string& target) {
+HttpReply http_get(unsigned short port, const std::string& target, const std::string& bearer = "") {
     net::io_context ioc;
     beast::tcp_stream stream(ioc);
     stream.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
     http::request<http::empty_body> req{http::verb::get, target, 11};
     req.set(http::field::host, "127.0.0.1");
+    if (!bearer.empty()) req.set(http::field::authorization, "Bearer " + bearer);
     http::write(stream, req);
     beast::flat_buffer buf;
     http::response<http::string_body> res;
@@ -145,14 +148,17 @@ class Client {
         if (ec) return std::nullopt;
         return json::parse(beast::buffers_to_string(buf.data()));
     }
-    // A request and its reply; table messages that arrive first are passed over.
+    // A request and its reply; table messages and late replies that arrive first are passed
+    // over.
     json call(json req) {
         req["id"] = ++id_;
         send(req);
         for (;;) {
             auto r = read();
             REQUIRE(r.has_value());
-            if ((*r)["type"] == "table") continue;
+            if ((*r)["type"] == "table" ||
+                ((*r).contains("id") && (*r)["id"] != id_ && !(*r)["id"].is_null()))
+                continue;
             CHECK((*r)["id"] == id_);
             return *r;
         }
@@ -689,4 +695,79 @@ TEST_CASE("feltd: reconnecting mid-hand with the token gives the seat back") {
                 break;
             }
     }
+}
+
+TEST_CASE("feltd: history over WebSocket and HTTP shows each asker only their own hidden cards") {
+    Feltd d;
+    Client a(d.port()), b(d.port());
+    a.hello();
+    b.hello();
+    auto ga = a.call({{"type", "guest"}});
+    auto gb = b.call({{"type", "guest"}});
+    const std::string token_a = ga["token"], name_a = ga["account"]["name"];
+    const std::string name_b = gb["account"]["name"];
+    const std::int64_t table = a.call({{"type", "create_table"},
+                                       {"seats", 2},
+                                       {"hand_delay_ms", 0},
+                                       {"decision_ms", 5000}})["table"];
+    const int seat_a = a.call({{"type", "join"}, {"table", table}, {"buy_in", 100}})["seat"];
+    const int seat_b = b.call({{"type", "join"}, {"table", table}, {"buy_in", 100}})["seat"];
+    constexpr int kHands = 4;
+    BotReport ra, rb;
+    std::thread ta([&] { ra = play(a, table, seat_a, kHands, 1); });
+    std::thread tb([&] { rb = play(b, table, seat_b, kHands, 2); });
+    ta.join();
+    tb.join();
+
+    auto page = a.call({{"type", "my_hands"}, {"limit", 2}});
+    REQUIRE_MESSAGE(page["ok"] == true, page.dump());
+    CHECK(page["hands"].size() == 2);
+    REQUIRE(!page["next"].is_null());
+    auto rest = a.call({{"type", "my_hands"}, {"limit", 100}, {"before", page["next"]}});
+    CHECK(page["hands"].size() + rest["hands"].size() >= kHands);
+    CHECK(rest["next"].is_null());
+    const std::int64_t hand_id = page["hands"][0]["hand"];
+
+    auto mine = a.call({{"type", "hand"}, {"hand", hand_id}});
+    REQUIRE(mine["ok"] == true);
+    CHECK(mine["your_seat"] == seat_a);
+    int own = 0;
+    for (const json& e : mine["events"])
+        if (e["kind"] == "deal_down") {
+            if (e["seat"] == seat_a)
+                own += e.contains("cards");
+            else
+                CHECK_FALSE(e.contains("cards"));
+        }
+    CHECK(own == 1);
+    // The reveal checks out against the commitment.
+    const std::string text = mine["deck"].get<std::string>() + "|" +
+                             mine["seed"].get<std::string>() + "|" +
+                             mine["salt"].get<std::string>();
+    unsigned char h[crypto_hash_sha256_BYTES];
+    crypto_hash_sha256(h, reinterpret_cast<const unsigned char*>(text.data()), text.size());
+    char hexed[2 * crypto_hash_sha256_BYTES + 1];
+    sodium_bin2hex(hexed, sizeof hexed, h, sizeof h);
+    CHECK(mine["commitment"] == std::string(hexed));
+
+    auto anonymous = json::parse(http_get(d.port(), "/api/hands/" + std::to_string(hand_id)).body);
+    for (const json& e : anonymous["events"])
+        if (e["kind"] == "deal_down") CHECK_FALSE(e.contains("cards"));
+    auto with_token =
+        json::parse(http_get(d.port(), "/api/hands/" + std::to_string(hand_id), token_a).body);
+    CHECK(with_token["events"] == mine["events"]); // the same answer over HTTP
+    CHECK(http_get(d.port(), "/api/hands/" + std::to_string(hand_id), "bogus").status == 401);
+    CHECK(http_get(d.port(), "/api/hands/999999").status == 404);
+    CHECK(http_get(d.port(), "/api/me/hands").status == 401);
+    auto me = json::parse(http_get(d.port(), "/api/me/hands?limit=100", token_a).body);
+    CHECK(me["hands"].size() == page["hands"].size() + rest["hands"].size());
+    auto recent =
+        json::parse(http_get(d.port(), "/api/tables/" + std::to_string(table) + "/hands").body);
+    CHECK(recent["hands"].size() >= kHands);
+    auto ta_tot = json::parse(http_get(d.port(), "/api/players/" + name_a + "/totals").body);
+    auto tb_tot = b.call({{"type", "totals"}});
+    CHECK(ta_tot["hands"].get<int>() >= kHands);
+    CHECK(ta_tot["net"].get<int>() + tb_tot["net"].get<int>() == 0);
+    CHECK(a.call({{"type", "totals"}, {"name", "nobody_here"}})["code"] == "no_such_player");
+    CHECK(a.call({{"type", "hand"}, {"hand", "x"}})["code"] == "bad_request");
 }

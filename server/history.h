@@ -1,0 +1,30 @@
+// The history of played hands, read from the database for the history API (HTTP and WebSocket).
+// Hidden cards are shown only to the player who held them; cards shown at showdown are public.
+#pragma once
+
+#include "accounts.h"
+#include "messages.h"
+#include "sqlite.h"
+
+#include <cstdint>
+
+namespace felt::server::history {
+
+using protocol::json;
+
+// The asker's hands, newest first: `limit` (1..100) hands with an id below `before` (0: from
+// the newest). {"hands": [...], "next": id to pass as `before`, or null at the end}
+json my_hands(db::Database& db, std::int64_t account, std::int64_t before, int limit);
+
+// One hand in full: configuration, seats, commitment and reveal, and every action and event in
+// order, with the cards the asker (0: nobody) may see. Refusals: no_such_hand.
+Outcome<json> hand(db::Database& db, std::int64_t hand_id, std::int64_t asker);
+
+// A table's most recent finished hands, newest first. Refusals: no_such_table.
+Outcome<json> table_hands(db::Database& db, std::int64_t table, int limit);
+
+// A player's totals over finished hands: hands played, net chips, hands won (net > 0), the
+// biggest win and loss. Refusals: no_such_player.
+Outcome<json> totals(db::Database& db, const std::string& name);
+
+} // namespace felt::server::history
