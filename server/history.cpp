@@ -1,5 +1,10 @@
 #include "history.h"
 
+#include "phh.h"
+
+#include <map>
+#include <set>
+
 namespace felt::server::history {
 
 namespace {
@@ -120,6 +125,139 @@ Outcome<json> totals(db::Database& db, const std::string& name) {
                  {"biggest_win", q.column_int(3)},
                  {"biggest_loss", q.column_int(4)}},
             {}};
+}
+
+namespace {
+
+// Replaces the cards of other seats' unshown hole cards and discards with "??" in PHH text, by
+// walking the engine's events in the order to_phh() writes their actions.
+std::string mask_phh(std::string text, std::span<const poker::Event> events, int my_seat) {
+    std::map<int, std::set<std::uint8_t>> shown; // seat -> card codes shown
+    for (const poker::Event& e : events)
+        if (e.type == poker::EventType::show || e.type == poker::EventType::rollover)
+            for (int i = 0; i < e.count; ++i)
+                shown[e.seat].insert(e.cards[static_cast<std::size_t>(i)].code());
+    // Per "d dh" action: which of its cards others may not see. Consecutive deals to one seat are
+    // one action, as in to_phh().
+    std::vector<std::vector<bool>> deals;
+    std::vector<std::vector<bool>> discards;
+    int seat = -1;
+    for (const poker::Event& e : events) {
+        const bool deal = e.type == poker::EventType::deal_down ||
+                          e.type == poker::EventType::deal_up ||
+                          e.type == poker::EventType::receive;
+        if (!deal) seat = -1;
+        if (deal && e.seat != seat) {
+            deals.emplace_back();
+            seat = e.seat;
+        }
+        std::vector<bool> hide;
+        for (int i = 0; i < e.count; ++i) {
+            const bool secret =
+                e.visibility != poker::Visibility::everyone && e.seat != my_seat &&
+                !shown[e.seat].contains(e.cards[static_cast<std::size_t>(i)].code());
+            hide.push_back(secret);
+        }
+        if (deal) deals.back().insert(deals.back().end(), hide.begin(), hide.end());
+        if (e.type == poker::EventType::discard) discards.push_back(hide);
+    }
+    // Each card is written as two characters.
+    auto mask_at = [&](std::size_t at, const std::vector<bool>& hide) {
+        for (std::size_t i = 0; i < hide.size() && at + 2 * i + 1 < text.size(); ++i)
+            if (hide[i]) text.replace(at + 2 * i, 2, "??");
+    };
+    std::size_t pos = 0, d = 0, x = 0;
+    while ((pos = text.find("d dh p", pos)) != std::string::npos && d < deals.size()) {
+        const std::size_t cards = text.find(' ', pos + 6) + 1;
+        mask_at(cards, deals[d++]);
+        pos = cards;
+    }
+    pos = 0;
+    while ((pos = text.find(" sd ", pos)) != std::string::npos && x < discards.size()) {
+        mask_at(pos + 4, discards[x++]);
+        pos += 4;
+    }
+    return text;
+}
+
+} // namespace
+
+Outcome<std::string> hand_phh(db::Database& db, std::int64_t hand_id, std::int64_t asker) {
+    using R = Outcome<std::string>;
+    db::Statement h(db, "SELECT status, config, deck, seed FROM hands WHERE id = ?");
+    h.bind(1, hand_id);
+    if (!h.step())
+        return R{std::nullopt, {"no_such_hand", "there is no hand " + std::to_string(hand_id)}};
+    if (h.column_text(0) != "finished")
+        return R{std::nullopt,
+                 {"not_finished", "hand " + std::to_string(hand_id) + " did not finish"}};
+    const json cfg = json::parse(h.column_text(1), nullptr, false);
+    auto mismatch = [&](const std::string& why) {
+        return R{
+            std::nullopt,
+            {"replay_mismatch", "hand " + std::to_string(hand_id) + " does not replay: " + why}};
+    };
+    if (cfg.is_discarded() || !cfg.contains("stacks")) return mismatch("its record is incomplete");
+    auto named =
+        poker::named_config(cfg.value("variant", ""), cfg.value("structure", ""),
+                            cfg.value("ranking", ""), cfg.value("wild", ""), cfg.value("seats", 0));
+    if (!named) return mismatch(named.error().message);
+    poker::HandConfig c = std::move(named).value();
+    const json& st = cfg["stakes"];
+    c.stakes.ante = st.value("ante", 0);
+    c.stakes.small_blind = st.value("small_blind", 0);
+    c.stakes.big_blind = st.value("big_blind", 0);
+    c.stakes.bring_in = st.value("bring_in", 0);
+    c.stakes.small_bet = st.value("small_bet", 0);
+    c.stakes.big_bet = st.value("big_bet", 0);
+    c.button = cfg.value("button", 0);
+    for (int i = 0; i < c.seats && i < static_cast<int>(cfg["stacks"].size()); ++i)
+        c.stacks[static_cast<std::size_t>(i)] = cfg["stacks"][static_cast<std::size_t>(i)];
+    auto deck = c.ranking->parse_cards(h.column_text(2));
+    if (!deck) return mismatch(deck.error().message);
+    c.deck = std::move(deck).value();
+    c.reshuffle_seed = std::stoull(h.column_text(3));
+    auto config = std::make_shared<const poker::HandConfig>(c);
+    auto started = poker::start_hand(config);
+    if (!started) return mismatch(started.error().message);
+    poker::HandState state = std::move(started.value().state);
+    std::vector<poker::Event> events = started.value().events;
+    db::Statement e(db, "SELECT body FROM hand_events WHERE hand_id = ? ORDER BY seq");
+    e.bind(1, hand_id);
+    static const std::map<std::string, poker::ActionType> types = {
+        {"fold", poker::ActionType::fold},       {"check", poker::ActionType::check},
+        {"call", poker::ActionType::call},       {"bet", poker::ActionType::bet},
+        {"raise", poker::ActionType::raise},     {"bring_in", poker::ActionType::bring_in},
+        {"discard", poker::ActionType::discard}, {"rollover", poker::ActionType::rollover}};
+    while (e.step()) {
+        json ev = json::parse(e.column_text(0), nullptr, false);
+        if (ev.is_discarded() || ev.value("kind", "") != "action") continue;
+        poker::Action a;
+        a.seat = ev.value("seat", -1);
+        auto type = types.find(ev.value("action", ""));
+        if (type == types.end()) return mismatch("an unknown action");
+        a.type = type->second;
+        a.amount = ev.value("amount", poker::Chips{0});
+        if (ev.contains("cards")) {
+            auto cards = c.ranking->parse_cards(ev["cards"].get<std::string>());
+            if (!cards) return mismatch(cards.error().message);
+            a.cards = std::move(cards).value();
+        }
+        if (auto err = poker::apply_in_place(state, a, events)) return mismatch(err->message);
+    }
+    if (state.phase != poker::Phase::done) return mismatch("it does not reach its end");
+    int my_seat = -1;
+    db::Statement s(db, "SELECT seat, account_id, stack_end FROM hand_seats WHERE hand_id = ?");
+    s.bind(1, hand_id);
+    while (s.step()) {
+        const auto seat = static_cast<std::size_t>(s.column_int(0));
+        if (state.seats[seat].stack != s.column_int(2))
+            return mismatch("seat " + std::to_string(seat) + " ends with " +
+                            std::to_string(state.seats[seat].stack) + ", recorded " +
+                            std::to_string(s.column_int(2)));
+        if (asker != 0 && s.column_int(1) == asker) my_seat = static_cast<int>(seat);
+    }
+    return R{mask_phh(poker::to_phh(c, events, state), events, my_seat), {}};
 }
 
 } // namespace felt::server::history

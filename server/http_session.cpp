@@ -153,6 +153,14 @@ http::message_generator api(SharedState& state, const http::request<http::string
                              }).dump() +
                             "\n");
         }
+        if (auto id = id_between(path, "/api/hands/", "/phh")) {
+            auto phh = state.with_db(
+                [&](Accounts&, db::Database& db) { return history::hand_phh(db, *id, asker); });
+            if (!phh.ok())
+                return json_error(req, http::status::not_found, phh.refusal.code,
+                                  phh.refusal.message);
+            return text(req, http::status::ok, "application/toml", *phh.value);
+        }
         if (auto id = id_between(path, "/api/hands/", ""))
             return answer(state.with_db(
                 [&](Accounts&, db::Database& db) { return history::hand(db, *id, asker); }));

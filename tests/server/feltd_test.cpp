@@ -769,5 +769,25 @@ TEST_CASE("feltd: history over WebSocket and HTTP shows each asker only their ow
     CHECK(ta_tot["hands"].get<int>() >= kHands);
     CHECK(ta_tot["net"].get<int>() + tb_tot["net"].get<int>() == 0);
     CHECK(a.call({{"type", "totals"}, {"name", "nobody_here"}})["code"] == "no_such_player");
+
+    // Every stored hand replays through the engine to its recorded stacks, as PHH; the asker's
+    // own hole cards are written, the other's (unless shown) are "????".
+    for (const json& h : me["hands"]) {
+        auto phh = a.call({{"type", "hand_phh"}, {"hand", h["hand"]}});
+        REQUIRE_MESSAGE(phh["ok"] == true, phh.dump());
+        const std::string text = phh["phh"];
+        CHECK(text.find("variant = 'NT'") != std::string::npos);
+        CHECK(text.find("finishing_stacks") != std::string::npos);
+        const std::string own = "d dh p", masked = "????";
+        int hidden = 0, visible = 0;
+        for (std::size_t at = text.find(own); at != std::string::npos; at = text.find(own, at + 1))
+            (text.compare(text.find(' ', at + 5) + 1, 4, masked) == 0 ? hidden : visible)++;
+        CHECK(visible >= 1); // a's own
+        CHECK(hidden + visible == 2);
+    }
+    auto http_phh = http_get(d.port(), "/api/hands/" + std::to_string(hand_id) + "/phh");
+    CHECK(http_phh.status == 200);
+    CHECK(http_phh.body.find("????") != std::string::npos); // no token: nobody's hole cards
+    CHECK(a.call({{"type", "hand_phh"}, {"hand", 999999}})["code"] == "no_such_hand");
     CHECK(a.call({{"type", "hand"}, {"hand", "x"}})["code"] == "bad_request");
 }
