@@ -1,6 +1,7 @@
 // Integration: a real feltd on a free loopback port, driven through its WebSocket protocol and
 // HTTP endpoints by a Beast client, as a bot would.
 #include "accounts.h"
+#include "bot.h"
 #include "sqlite.h"
 
 #include <sodium.h>
@@ -790,4 +791,19 @@ TEST_CASE("feltd: history over WebSocket and HTTP shows each asker only their ow
     CHECK(http_phh.body.find("????") != std::string::npos); // no token: nobody's hole cards
     CHECK(a.call({{"type", "hand_phh"}, {"hand", 999999}})["code"] == "no_such_hand");
     CHECK(a.call({{"type", "hand"}, {"hand", "x"}})["code"] == "bad_request");
+}
+
+TEST_CASE("felt bot: bots play whole tables through the real protocol") {
+    Feltd d;
+    felt::bot::Options o;
+    o.port = std::to_string(d.port());
+    o.tables = 3;
+    o.seats = 3;
+    o.hands = 4;
+    const felt::bot::Report r = felt::bot::run(o);
+    CHECK(r.connected == 9);
+    CHECK_MESSAGE(r.errors.empty(), (r.errors.empty() ? "" : r.errors.front()));
+    CHECK(r.hands >= 3 * 4);
+    CHECK(r.latencies_ms.size() == static_cast<std::size_t>(r.actions));
+    CHECK(r.percentile(99) >= r.percentile(50));
 }

@@ -8,6 +8,7 @@
 // Rankings are chosen by name (engine/ranking.h): standard, vertical, horizontal, flush, pokem.
 //
 // Every error is one line on stderr naming the problem, nothing on stdout, exit status 2.
+#include "bot.h"
 #include "chinese.h"
 #include "cli.h"
 #include "deck.h"
@@ -483,6 +484,41 @@ int run_chinese_arrange(const std::string& profile_name, const std::vector<std::
     return 0;
 }
 
+// `felt bot`: ws://HOST:PORT/ws only (TLS is feltd's open work).
+int run_bot(bot::Options o, const std::string& url, bool as_json) {
+    const std::string scheme = "ws://";
+    if (url.rfind(scheme, 0) != 0) throw UsageError{"--url must start with ws://, not " + url};
+    std::string rest = url.substr(scheme.size());
+    rest = rest.substr(0, rest.find('/'));
+    const auto colon = rest.rfind(':');
+    o.host = colon == std::string::npos ? rest : rest.substr(0, colon);
+    o.port = colon == std::string::npos ? "80" : rest.substr(colon + 1);
+    if (o.tables < 1 || o.seats < 2 || o.seats > 9 || o.hands < 1 || o.threads < 1)
+        throw UsageError{"--tables, --hands and --threads must be positive and --seats 2 to 9"};
+    const bot::Report r = bot::run(o);
+    if (as_json) {
+        std::cout << json{{"bots", r.bots},
+                          {"connected", r.connected},
+                          {"hands", r.hands},
+                          {"actions", r.actions},
+                          {"seconds", r.seconds},
+                          {"hands_per_second", r.seconds > 0 ? r.hands / r.seconds : 0},
+                          {"latency_ms_p50", r.percentile(50)},
+                          {"latency_ms_p99", r.percentile(99)},
+                          {"errors", r.errors}}
+                         .dump()
+                  << "\n";
+    } else {
+        std::printf("%d bots (%d connected) at %d tables: %ld hands, %ld actions in %.2f s\n"
+                    "  %.0f hands per second; action round trip p50 %.2f ms, p99 %.2f ms\n",
+                    r.bots, r.connected, o.tables, r.hands, r.actions, r.seconds,
+                    r.seconds > 0 ? static_cast<double>(r.hands) / r.seconds : 0, r.percentile(50),
+                    r.percentile(99));
+        for (const auto& e : r.errors) std::printf("  error: %s\n", e.c_str());
+    }
+    return r.errors.empty() && r.connected == r.bots ? 0 : 1;
+}
+
 int run_demo() {
     std::cout << "Felt: an open-source server for card games. This is the felt tool's demo.\n\n";
     const char* hands[][2] = {
@@ -621,6 +657,19 @@ int main(int argc, char** argv) {
                            "leaptokens, no conjoining");
     leap_sim_cmd->add_flag("--json", leap_sim_json, "Print one JSON object");
 
+    bot::Options boto;
+    std::string bot_url = "ws://127.0.0.1:8080/ws";
+    bool bot_json = false;
+    auto* bot_cmd = app.add_subcommand(
+        "bot", "Bots that play poker through a running feltd: random legal actions, real protocol");
+    bot_cmd->add_option("--url", bot_url, "feltd's WebSocket address (ws://127.0.0.1:8080/ws)");
+    bot_cmd->add_option("--tables", boto.tables, "Tables to create (1)");
+    bot_cmd->add_option("--seats", boto.seats, "Bots at each table (6)");
+    bot_cmd->add_option("--hands", boto.hands, "Hands each table plays before its bots leave (10)");
+    bot_cmd->add_option("--threads", boto.threads, "Threads running the bots (1)");
+    bot_cmd->add_option("--seed", boto.seed, "Seed of the bots' choices (1)");
+    bot_cmd->add_flag("--json", bot_json, "Print one JSON object");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -643,6 +692,7 @@ int main(int argc, char** argv) {
         if (*settle_cmd) return run_chinese_settle(settle_pretty);
         if (*arrange_cmd)
             return run_chinese_arrange(arrange_profile, arrange_cards, arrange_hints, arrange_json);
+        if (*bot_cmd) return run_bot(boto, bot_url, bot_json);
         if (*leap_meld_cmd) return cli::run_leap_meld(leap_meld_args, leap_cards, leap_meld_json);
         if (*leap_sim_cmd) return cli::run_leap_simulate(leap_sim_args, leap_sim, leap_sim_json);
         return run_demo();

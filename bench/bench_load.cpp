@@ -1,0 +1,106 @@
+// Load on feltd: a real feltd (started here, on a fresh database in a temporary folder) and many
+// bots side by side on this machine, playing hold'em through the WebSocket protocol with every
+// hand persisted. Prints hands per second, the action round trip (p50, p99) and the server's
+// memory per connection (its resident set at the peak, less before the bots, over the bots).
+//
+//   bench_load [--feltd PATH] [--tables T] [--seats S] [--hands H] [--threads N]
+//
+// Defaults: the feltd beside this program, 1,000 tables of 6 bots, 5 hands each, 1 bot thread.
+#include "bot.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include <csignal>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+long rss_kib(pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+    std::string key;
+    long value = 0;
+    while (in >> key) {
+        if (key == "VmRSS:") {
+            in >> value;
+            return value;
+        }
+        in.ignore(1 << 12, '\n');
+    }
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    std::string feltd = (std::filesystem::path(argv[0]).parent_path() / "feltd").string();
+    felt::bot::Options o;
+    o.tables = 1000;
+    o.seats = 6;
+    o.hands = 5;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!std::strcmp(argv[i], "--feltd")) feltd = argv[i + 1];
+        if (!std::strcmp(argv[i], "--tables")) o.tables = std::atoi(argv[i + 1]);
+        if (!std::strcmp(argv[i], "--seats")) o.seats = std::atoi(argv[i + 1]);
+        if (!std::strcmp(argv[i], "--hands")) o.hands = std::atoi(argv[i + 1]);
+        if (!std::strcmp(argv[i], "--threads")) o.threads = std::atoi(argv[i + 1]);
+    }
+    char tmpl[] = "/tmp/felt_load_XXXXXX";
+    if (!mkdtemp(tmpl)) return 1;
+    const std::string dir = tmpl;
+    const pid_t pid = fork();
+    if (pid == 0) {
+        const std::string port_file = dir + "/port", db = dir + "/felt.db";
+        execl(feltd.c_str(), feltd.c_str(), "--port", "0", "--port-file", port_file.c_str(), "--db",
+              db.c_str(), "--log-level", "error", "--per-address", "1000000", "--rate", "1000",
+              "--burst", "1000", static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    int port = 0;
+    for (int i = 0; i < 200 && port == 0; ++i) {
+        std::ifstream(dir + "/port") >> port;
+        if (!port) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    if (!port) {
+        std::printf("feltd did not start (%s)\n", feltd.c_str());
+        return 1;
+    }
+    o.port = std::to_string(port);
+    const long base = rss_kib(pid);
+    std::atomic<long> peak{base};
+    std::atomic<bool> running{true};
+    std::thread sampler([&] {
+        while (running) {
+            peak = std::max(peak.load(), rss_kib(pid));
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    });
+    const felt::bot::Report r = felt::bot::run(o);
+    running = false;
+    sampler.join();
+    kill(pid, SIGTERM);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    std::filesystem::remove_all(dir);
+    const double per_conn =
+        r.connected ? static_cast<double>(peak - base) / static_cast<double>(r.connected) : 0;
+    std::printf("%d bots at %d tables of %d, %d hands each (one feltd, %d bot thread(s)):\n"
+                "  connected %d, hands %ld in %.2f s: %.0f hands/s (every hand persisted)\n"
+                "  actions %ld: round trip p50 %.2f ms, p99 %.2f ms\n"
+                "  feltd resident memory %ld KiB before, %ld KiB at the peak: %.1f KiB a "
+                "connection\n"
+                "  errors %zu%s%s\n",
+                r.bots, o.tables, o.seats, o.hands, o.threads, r.connected, r.hands, r.seconds,
+                r.seconds > 0 ? static_cast<double>(r.hands) / r.seconds : 0, r.actions,
+                r.percentile(50), r.percentile(99), base, peak.load(), per_conn, r.errors.size(),
+                r.errors.empty() ? "" : ", first: ", r.errors.empty() ? "" : r.errors[0].c_str());
+    return r.errors.empty() ? 0 : 1;
+}

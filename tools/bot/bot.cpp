@@ -1,0 +1,269 @@
+#include "bot.h"
+
+#include <boost/asio.hpp>
+#include <boost/beast.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <thread>
+
+namespace felt::bot {
+
+namespace {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+using tcp = net::ip::tcp;
+using json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+struct Shared {
+    Options options;
+    std::mutex mutex;
+    Report report;
+    std::atomic<int> live{0};
+    void error(std::string e) {
+        std::lock_guard lock(mutex);
+        if (report.errors.size() < 20) report.errors.push_back(std::move(e));
+    }
+};
+
+class Bot;
+
+// The bots of one table: the first creates it, the others join once it exists.
+struct Group {
+    std::vector<std::shared_ptr<Bot>> bots;
+    std::int64_t table = 0;
+};
+
+class Bot : public std::enable_shared_from_this<Bot> {
+  public:
+    Bot(net::io_context& ioc, std::shared_ptr<Shared> shared, std::shared_ptr<Group> group,
+        bool creator, std::uint32_t seed)
+        : ws_(net::make_strand(ioc)), resolver_(ws_.get_executor()), shared_(std::move(shared)),
+          group_(std::move(group)), creator_(creator), rng_(seed) {}
+
+    void start() {
+        ++shared_->live;
+        resolver_.async_resolve(shared_->options.host, shared_->options.port,
+                                beast::bind_front_handler(&Bot::on_resolve, shared_from_this()));
+    }
+
+    // The table exists: join it (from the creator's strand, so post to ours).
+    void join(std::int64_t table) {
+        net::post(ws_.get_executor(), [self = shared_from_this(), table] {
+            self->table_ = table;
+            if (self->signed_in_) self->send_join();
+        });
+    }
+
+  private:
+    void fail(beast::error_code ec, const char* what) {
+        if (!done_) shared_->error(std::string(what) + ": " + ec.message());
+        finish();
+    }
+    void finish() {
+        if (finished_) return;
+        finished_ = true;
+        done_ = true;
+        std::lock_guard lock(shared_->mutex);
+        shared_->report.actions += actions_;
+        shared_->report.latencies_ms.insert(shared_->report.latencies_ms.end(), latencies_.begin(),
+                                            latencies_.end());
+        if (creator_) shared_->report.hands += hands_;
+        --shared_->live;
+    }
+
+    void on_resolve(beast::error_code ec, tcp::resolver::results_type results) {
+        if (ec) return fail(ec, "resolve");
+        beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(30));
+        beast::get_lowest_layer(ws_).async_connect(
+            results, beast::bind_front_handler(&Bot::on_connect, shared_from_this()));
+    }
+    void on_connect(beast::error_code ec, tcp::resolver::results_type::endpoint_type) {
+        if (ec) return fail(ec, "connect");
+        beast::get_lowest_layer(ws_).expires_never();
+        ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
+        ws_.async_handshake(shared_->options.host, "/ws",
+                            beast::bind_front_handler(&Bot::on_handshake, shared_from_this()));
+    }
+    void on_handshake(beast::error_code ec) {
+        if (ec) return fail(ec, "handshake");
+        {
+            std::lock_guard lock(shared_->mutex);
+            ++shared_->report.connected;
+        }
+        send({{"type", "hello"}, {"id", 1}, {"version", 1}});
+        do_read();
+    }
+
+    void send(json j) {
+        queue_.push_back(j.dump());
+        if (queue_.size() == 1) do_write();
+    }
+    void do_write() {
+        ws_.text(true);
+        ws_.async_write(net::buffer(queue_.front()),
+                        beast::bind_front_handler(&Bot::on_write, shared_from_this()));
+    }
+    void on_write(beast::error_code ec, std::size_t) {
+        if (ec) return fail(ec, "write");
+        queue_.pop_front();
+        if (!queue_.empty()) do_write();
+    }
+
+    void do_read() {
+        ws_.async_read(buffer_, beast::bind_front_handler(&Bot::on_read, shared_from_this()));
+    }
+    void on_read(beast::error_code ec, std::size_t) {
+        if (ec) {
+            if (done_) return finish();
+            return fail(ec, "read");
+        }
+        json m = json::parse(beast::buffers_to_string(buffer_.data()), nullptr, false);
+        buffer_.consume(buffer_.size());
+        handle(m);
+        if (!done_) do_read();
+    }
+
+    void send_join() {
+        send({{"type", "join"}, {"id", 4}, {"table", table_}, {"buy_in", buy_in_}});
+    }
+
+    void handle(const json& m) {
+        const std::string type = m.value("type", "");
+        if (type == "error") {
+            shared_->error(m.dump());
+            return close();
+        }
+        if (type == "hello") return send({{"type", "guest"}, {"id", 2}});
+        if (type == "guest") {
+            signed_in_ = true;
+            if (creator_)
+                return send({{"type", "create_table"},
+                             {"id", 3},
+                             {"seats", shared_->options.seats},
+                             {"hand_delay_ms", 0},
+                             {"decision_ms", shared_->options.decision_ms}});
+            if (table_) send_join();
+            return;
+        }
+        if (type == "create_table") {
+            table_ = m["table"];
+            buy_in_ = m["config"]["min_buy_in"].get<std::int64_t>() * 2;
+            send_join();
+            for (auto& b : group_->bots)
+                if (b.get() != this) b->join(table_);
+            return;
+        }
+        if (type == "join") {
+            seat_ = m.value("seat", -1);
+            return;
+        }
+        if (type == "act") {
+            latencies_.push_back(
+                std::chrono::duration<double, std::milli>(Clock::now() - sent_).count());
+            return;
+        }
+        if (type != "table") return;
+        const std::string kind = m.value("kind", "");
+        if (kind == "turn" && m.contains("legal") && !leaving_) {
+            json a = choose(m["legal"]);
+            a["type"] = "act";
+            a["id"] = 5;
+            a["table"] = table_;
+            sent_ = Clock::now();
+            ++actions_;
+            return send(a);
+        }
+        if (kind == "hand_end" && ++hands_ >= shared_->options.hands && !leaving_) {
+            leaving_ = true;
+            return send({{"type", "leave"}, {"id", 6}, {"table", table_}});
+        }
+        if (kind == "left" && leaving_ && m.value("seat", -1) == seat_) return close();
+        if (kind == "snapshot" && m.contains("your_seat") && m["your_seat"].is_number())
+            seat_ = m["your_seat"];
+    }
+
+    // Mostly check or call, sometimes the smallest bet or raise, now and then a fold.
+    json choose(const json& legal) {
+        const int roll = static_cast<int>(rng_() % 10);
+        if (legal.value("raise", false) && roll == 0)
+            return {{"action", "raise"}, {"amount", legal["min_to"]}};
+        if (legal.value("bet", false) && roll <= 1)
+            return {{"action", "bet"}, {"amount", legal["min_to"]}};
+        if (legal.value("check", false)) return {{"action", "check"}};
+        if (legal.value("fold", false) && roll == 9) return {{"action", "fold"}};
+        if (legal.value("call", false)) return {{"action", "call"}};
+        if (legal.value("bring_in", false)) return {{"action", "bring_in"}};
+        return {{"action", "fold"}};
+    }
+
+    void close() {
+        done_ = true;
+        ws_.async_close(websocket::close_code::normal,
+                        [self = shared_from_this()](beast::error_code) { self->finish(); });
+    }
+
+    websocket::stream<beast::tcp_stream> ws_;
+    tcp::resolver resolver_;
+    beast::flat_buffer buffer_;
+    std::deque<std::string> queue_;
+    std::shared_ptr<Shared> shared_;
+    std::shared_ptr<Group> group_;
+    bool creator_;
+    std::mt19937 rng_;
+    bool signed_in_ = false, leaving_ = false, done_ = false, finished_ = false;
+    std::int64_t table_ = 0, buy_in_ = 400;
+    int seat_ = -1;
+    int hands_ = 0;
+    long actions_ = 0;
+    Clock::time_point sent_;
+    std::vector<double> latencies_;
+};
+
+} // namespace
+
+double Report::percentile(double p) const {
+    if (latencies_ms.empty()) return 0;
+    std::vector<double> v = latencies_ms;
+    const auto k = static_cast<std::size_t>(p / 100.0 * static_cast<double>(v.size() - 1));
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+    return v[k];
+}
+
+Report run(const Options& o) {
+    net::io_context ioc;
+    auto shared = std::make_shared<Shared>();
+    shared->options = o;
+    std::vector<std::shared_ptr<Group>> groups;
+    std::uint32_t seed = o.seed;
+    for (int t = 0; t < o.tables; ++t) {
+        auto g = std::make_shared<Group>();
+        for (int s = 0; s < o.seats; ++s)
+            g->bots.push_back(std::make_shared<Bot>(ioc, shared, g, s == 0, seed++));
+        groups.push_back(g);
+    }
+    const auto t0 = Clock::now();
+    for (auto& g : groups)
+        for (auto& b : g->bots) b->start();
+    std::vector<std::thread> threads;
+    for (int i = 1; i < o.threads; ++i) threads.emplace_back([&ioc] { ioc.run(); });
+    ioc.run();
+    for (auto& t : threads) t.join();
+    Report r = std::move(shared->report);
+    r.bots = o.tables * o.seats;
+    r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    // The groups hold their bots and each bot its group: break the cycle.
+    for (auto& g : groups) g->bots.clear();
+    return r;
+}
+
+} // namespace felt::bot

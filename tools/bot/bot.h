@@ -1,0 +1,37 @@
+// Bots that play through feltd's real protocol: each is a WebSocket connection that says hello,
+// signs in as a guest, creates or joins a table, and plays random legal actions until it has seen
+// its hands out. Many bots share one io_context; `felt bot` and the load benchmark use them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace felt::bot {
+
+struct Options {
+    std::string host = "127.0.0.1";
+    std::string port = "8080";
+    int tables = 1;
+    int seats = 6;   // bots per table (the table has as many seats)
+    int hands = 10;  // each table plays this many hands, then its bots leave
+    int threads = 1; // threads running the bots
+    std::uint32_t seed = 1;
+    int decision_ms = 5000;
+};
+
+struct Report {
+    int bots = 0;
+    int connected = 0;
+    long hands = 0;   // hands that ended, counted once per table
+    long actions = 0; // actions sent
+    double seconds = 0;
+    std::vector<double> latencies_ms;  // each action's round trip: sent to its reply
+    std::vector<std::string> errors;   // refusals and failures, first ones kept
+    double percentile(double p) const; // of latencies_ms, 0..100
+};
+
+// Runs the bots until every table has played its hands (or a bot fails), and reports.
+Report run(const Options& options);
+
+} // namespace felt::bot
