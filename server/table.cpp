@@ -205,26 +205,20 @@ void Table::refuse(const std::shared_ptr<WsSession>& s, const protocol::Request&
     send(s, protocol::error(r.id, {code, message}));
 }
 
-template <class F>
-void Table::broadcast(F make) {
+// A message that is the same for every player and spectator, serialised once.
+void Table::broadcast(json m) {
     ++seq_;
+    m["type"] = "table";
+    m["table"] = id_;
+    m["seq"] = seq_;
+    auto text = std::make_shared<const std::string>(m.dump());
     for (auto it = watchers_.begin(); it != watchers_.end();) {
-        auto s = it->second.lock();
-        if (!s) {
+        if (auto s = it->second.lock()) {
+            s->send(text);
+            ++it;
+        } else {
             it = watchers_.erase(it);
-            continue;
         }
-        int seat = -1;
-        for (int i = 0; i < base_.seats; ++i)
-            if (seats_[static_cast<std::size_t>(i)] &&
-                seats_[static_cast<std::size_t>(i)]->session.lock() == s)
-                seat = i;
-        json m = make(seat);
-        m["type"] = "table";
-        m["table"] = id_;
-        m["seq"] = seq_;
-        send(s, m.dump());
-        ++it;
     }
 }
 
@@ -316,9 +310,7 @@ void Table::join(std::shared_ptr<WsSession> s, Account a, protocol::Request r) {
         spdlog::info("table {}: {} sits in seat {} with {}", self->id_, a.name, seat, buy_in);
         self->send(s,
                    protocol::reply(r, {{"table", self->id_}, {"seat", seat}, {"stack", buy_in}}));
-        self->broadcast([&](int) {
-            return json{{"kind", "seated"}, {"seat", seat}, {"name", a.name}, {"stack", buy_in}};
-        });
+        self->broadcast({{"kind", "seated"}, {"seat", seat}, {"name", a.name}, {"stack", buy_in}});
         self->send(s, [&] {
             json snap = self->snapshot(seat);
             snap["type"] = "table";
@@ -355,7 +347,7 @@ void Table::leave(std::shared_ptr<WsSession> s, Account a, protocol::Request r) 
         if (in_hand) {
             st.leaving = true; // folds when asked, cashes out at the hand's end
             self->send(s, protocol::reply(r, {{"table", self->id_}, {"after_hand", true}}));
-            if (self->hand_->state.legal.seat == *seat) self->prompt();
+            if (self->hand_->state.legal.seat == *seat) self->act_for_leaving();
             return;
         }
         const Chips stack = st.stack;
@@ -496,13 +488,15 @@ void Table::start_hand() {
     button_ = b;
     run.state = std::move(started.value().state);
     hand_ = std::move(run);
-    broadcast([&](int) {
-        json stacks = json::array();
-        for (Chips c : hand_->start) stacks.push_back(c);
-        stacks.erase(stacks.begin() + base_.seats, stacks.end());
-        return json{{"kind", "hand_start"}, {"hand", hand_->number}, {"hand_id", hand_->hand_id},
-                    {"button", b},          {"stacks", stacks},      {"commitment", commit}};
-    });
+    json stacks = json::array();
+    for (int i = 0; i < base_.seats; ++i)
+        stacks.push_back(hand_->start[static_cast<std::size_t>(i)]);
+    broadcast({{"kind", "hand_start"},
+               {"hand", hand_->number},
+               {"hand_id", hand_->hand_id},
+               {"button", b},
+               {"stacks", stacks},
+               {"commitment", commit}});
     after_events(started.value().events, 0);
 }
 
@@ -515,14 +509,82 @@ void Table::after_events(const std::vector<poker::Event>& events, std::size_t fr
                              : e.visibility == poker::Visibility::owner  ? "owner"
                                                                          : "nobody";
         hand_->log.push_back(full.dump());
-        broadcast([&](int seat) {
-            return json{{"kind", "event"}, {"event", event_json(e, r, visible_to(e, seat))}};
-        });
     }
-    if (hand_->state.phase == poker::Phase::done)
-        finish_hand();
-    else
-        prompt();
+    const std::span<const poker::Event> batch(events.data() + from, events.size() - from);
+    if (hand_->state.phase == poker::Phase::done) {
+        publish(batch, nullptr);
+        return finish_hand();
+    }
+    const poker::Legal& l = hand_->state.legal;
+    const auto& st = seats_[static_cast<std::size_t>(l.seat)];
+    if (st && st->leaving) { // a leaving player folds (or checks, or stands pat) at once
+        publish(batch, nullptr);
+        return act_for_leaving();
+    }
+    publish(batch, &l);
+    start_clock();
+}
+
+// One message per recipient for everything an action caused: its events and whose turn is next.
+// Recipients who see nothing of their own share one serialised copy.
+void Table::publish(std::span<const poker::Event> batch, const poker::Legal* turn) {
+    const felt::Ranking& r = *base_.ranking;
+    ++seq_;
+    auto make = [&](int seat) {
+        json events = json::array();
+        for (const poker::Event& e : batch) events.push_back(event_json(e, r, visible_to(e, seat)));
+        json m = {{"type", "table"},
+                  {"table", id_},
+                  {"seq", seq_},
+                  {"kind", "update"},
+                  {"events", events}};
+        if (turn) {
+            m["turn"] = {{"seat", turn->seat}, {"deadline_ms", config_.decision_ms}};
+            if (seat == turn->seat) m["turn"]["legal"] = legal_json();
+        }
+        return m.dump();
+    };
+    auto own_view = [&](int seat) {
+        if (seat < 0) return false;
+        if (turn && turn->seat == seat) return true;
+        for (const poker::Event& e : batch)
+            if (e.visibility == poker::Visibility::owner && e.seat == seat && e.count > 0)
+                return true;
+        return false;
+    };
+    std::shared_ptr<const std::string> shared;
+    for (auto it = watchers_.begin(); it != watchers_.end();) {
+        auto s = it->second.lock();
+        if (!s) {
+            it = watchers_.erase(it);
+            continue;
+        }
+        const int seat = seat_of_session(s);
+        if (own_view(seat)) {
+            send(s, make(seat));
+        } else {
+            if (!shared) shared = std::make_shared<const std::string>(make(-1));
+            s->send(shared);
+        }
+        ++it;
+    }
+}
+
+int Table::seat_of_session(const std::shared_ptr<WsSession>& s) const {
+    for (int i = 0; i < base_.seats; ++i)
+        if (seats_[static_cast<std::size_t>(i)] &&
+            seats_[static_cast<std::size_t>(i)]->session.lock() == s)
+            return i;
+    return -1;
+}
+
+void Table::act_for_leaving() {
+    const poker::Legal& l = hand_->state.legal;
+    poker::Action a;
+    a.seat = l.seat;
+    a.type = l.check ? poker::ActionType::check : poker::ActionType::fold;
+    if (l.phase == poker::Phase::drawing) a.type = poker::ActionType::discard;
+    apply(a);
 }
 
 json Table::legal_json() const {
@@ -545,23 +607,9 @@ json Table::legal_json() const {
             {"rollover", l.rollover}};
 }
 
-// Tells everyone whose turn it is, and the player what they may do; starts the clock.
-void Table::prompt() {
-    const poker::Legal& l = hand_->state.legal;
-    const auto& st = seats_[static_cast<std::size_t>(l.seat)];
-    if (st && st->leaving) { // a leaving player folds (or checks) at once
-        poker::Action a;
-        a.seat = l.seat;
-        a.type = l.check ? poker::ActionType::check : poker::ActionType::fold;
-        if (l.phase == poker::Phase::drawing) a.type = poker::ActionType::discard;
-        return apply(a);
-    }
+// The clock for the decision just published.
+void Table::start_clock() {
     const int decision = ++decision_;
-    broadcast([&](int seat) {
-        json m = {{"kind", "turn"}, {"seat", l.seat}, {"deadline_ms", config_.decision_ms}};
-        if (seat == l.seat) m["legal"] = legal_json();
-        return m;
-    });
     clock_.expires_after(std::chrono::milliseconds(config_.decision_ms));
     clock_.async_wait(
         [self = shared_from_this(), hand = hand_->number, decision](beast::error_code ec) {
@@ -672,11 +720,14 @@ void Table::finish_hand() {
         stacks.push_back(end[idx]);
         net.push_back(h.state.seats[idx].in_hand ? end[idx] - h.start[idx] : 0);
     }
-    broadcast([&](int) {
-        return json{{"kind", "hand_end"}, {"hand", h.number}, {"hand_id", h.hand_id},
-                    {"stacks", stacks},   {"net", net},       {"deck", h.deck},
-                    {"seed", h.seed},     {"salt", h.salt}};
-    });
+    broadcast({{"kind", "hand_end"},
+               {"hand", h.number},
+               {"hand_id", h.hand_id},
+               {"stacks", stacks},
+               {"net", net},
+               {"deck", h.deck},
+               {"seed", h.seed},
+               {"salt", h.salt}});
     hand_.reset();
     for (int i = 0; i < base_.seats; ++i) {
         const auto& st = seats_[static_cast<std::size_t>(i)];
@@ -700,9 +751,7 @@ void Table::cash_out(int seat, const char* reason) {
     --taken_;
     state_.note_seat(st.account, id_, false);
     spdlog::info("table {}: {} leaves seat {} with {} ({})", id_, st.name, seat, st.stack, reason);
-    broadcast([&](int) {
-        return json{{"kind", "left"}, {"seat", seat}, {"name", st.name}, {"stack", st.stack}};
-    });
+    broadcast({{"kind", "left"}, {"seat", seat}, {"name", st.name}, {"stack", st.stack}});
 }
 
 void Table::stop() {

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -85,17 +86,17 @@ class Table : public std::enable_shared_from_this<Table> {
     void send(const std::shared_ptr<WsSession>& s, std::string text);
     void refuse(const std::shared_ptr<WsSession>& s, const protocol::Request& r,
                 const std::string& code, const std::string& message);
-    // Sends each subscriber its own view of a message: `make(seat)` where seat is the
-    // recipient's seat (-1 for spectators).
-    template <class F>
-    void broadcast(F make);
+    void broadcast(protocol::json message);
+    void publish(std::span<const poker::Event> batch, const poker::Legal* turn);
+    int seat_of_session(const std::shared_ptr<WsSession>& s) const;
     protocol::json snapshot(int seat) const;
     std::optional<int> seat_of(std::int64_t account) const;
 
     void maybe_start();
     void start_hand();
     void after_events(const std::vector<poker::Event>& events, std::size_t from);
-    void prompt();
+    void start_clock();
+    void act_for_leaving();
     protocol::json legal_json() const;
     void on_clock(int hand, int decision);
     void apply(const poker::Action& a);

@@ -368,7 +368,7 @@ TEST_CASE("feltd: settings from a config file and the environment") {
 
 namespace {
 
-// A bot's choice among the legal actions of a "turn" message: mostly check or call, sometimes a
+// A bot's choice among the legal actions of an update's turn: mostly check or call, sometimes a
 // minimum bet or raise, now and then a fold.
 json random_action(const json& legal, std::mt19937& rng) {
     const int roll = static_cast<int>(rng() % 10);
@@ -405,17 +405,17 @@ BotReport play(Client& c, std::int64_t table, int seat, int hands, unsigned seed
         if ((*m)["type"] == "error") rep.errors.push_back((*m).dump());
         if ((*m)["type"] != "table") continue;
         const std::string kind = (*m)["kind"];
-        if (kind == "event") {
-            const json& e = (*m)["event"];
-            if (e["kind"] == "deal_down" && e.contains("cards") && e["seat"] != seat)
-                rep.leaks.push_back(e.dump());
-        }
+        if (kind == "update")
+            for (const json& e : (*m)["events"])
+                if (e["kind"] == "deal_down" && e.contains("cards") && e["seat"] != seat)
+                    rep.leaks.push_back(e.dump());
         if (kind == "snapshot") // hold'em has no up cards: another seat's cards never show
             for (const json& s : (*m)["seats"])
                 if (s["seat"] != seat && s.contains("cards") && s["cards"] != "")
                     rep.leaks.push_back(s.dump());
-        if (kind == "turn" && (*m).contains("legal") && !leaving) {
-            json a = random_action((*m)["legal"], rng);
+        if (kind == "update" && (*m).contains("turn") && (*m)["turn"].contains("legal") &&
+            !leaving) {
+            json a = random_action((*m)["turn"]["legal"], rng);
             a["type"] = "act";
             a["id"] = ++id;
             a["table"] = table;
@@ -487,9 +487,9 @@ TEST_CASE("feltd: three bots play hands to the end in every betting structure") 
             watcher.send(json{{"type", "ping"}, {"id", 1}});
             int down_seen = 0, hands_seen = 0;
             for (auto m = watcher.read(); m && (*m)["type"] != "ping"; m = watcher.read()) {
-                if ((*m)["kind"] == "event" && (*m)["event"]["kind"] == "deal_down" &&
-                    (*m)["event"].contains("cards"))
-                    ++down_seen;
+                if ((*m)["kind"] == "update")
+                    for (const json& e : (*m)["events"])
+                        down_seen += e["kind"] == "deal_down" && e.contains("cards");
                 if ((*m)["kind"] == "hand_end") {
                     ++hands_seen;
                     // The reveal matches the commitment the spectator can check.
@@ -550,7 +550,7 @@ TEST_CASE("feltd: a hand cut short by SIGKILL or by the end of the grace period 
             }
             // Wait until the hand is dealt and someone is to act; nobody acts.
             for (auto m = bots[0]->read(); m; m = bots[0]->read())
-                if ((*m)["kind"] == "turn") break;
+                if ((*m)["kind"] == "update" && (*m).contains("turn")) break;
             const int status = d.stop(sig);
             if (sig == SIGTERM) CHECK(status == 0);
         }
@@ -614,8 +614,8 @@ TEST_CASE("feltd: refused actions change nothing") {
     // Find who is to act from b's stream (a's replies and pushes interleave; b only reads here).
     json turn;
     for (auto m = b.read(); m; m = b.read())
-        if ((*m)["kind"] == "turn") {
-            turn = *m;
+        if ((*m)["kind"] == "update" && (*m).contains("turn")) {
+            turn = (*m)["turn"];
             break;
         }
     const int to_act = turn["seat"];
@@ -665,10 +665,11 @@ TEST_CASE("feltd: reconnecting mid-hand with the token gives the seat back") {
     b.call({{"type", "join"}, {"table", table}, {"buy_in", 100}});
     std::string hole; // a's cards, as dealt
     for (auto m = a->read(); m; m = a->read()) {
-        if ((*m)["kind"] == "event" && (*m)["event"]["kind"] == "deal_down" &&
-            (*m)["event"]["seat"] == seat)
-            hole += (hole.empty() ? "" : " ") + (*m)["event"]["cards"].get<std::string>();
-        if ((*m)["kind"] == "turn") break;
+        if ((*m)["kind"] != "update") continue;
+        for (const json& e : (*m)["events"])
+            if (e["kind"] == "deal_down" && e["seat"] == seat)
+                hole += (hole.empty() ? "" : " ") + e["cards"].get<std::string>();
+        if ((*m).contains("turn")) break;
     }
     REQUIRE(hole.size() == 5); // two cards: "Ah Kd"
     a.reset();                 // the connection drops mid-hand

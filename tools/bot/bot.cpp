@@ -174,8 +174,8 @@ class Bot : public std::enable_shared_from_this<Bot> {
         }
         if (type != "table") return;
         const std::string kind = m.value("kind", "");
-        if (kind == "turn" && m.contains("legal") && !leaving_) {
-            json a = choose(m["legal"]);
+        if (kind == "update" && m.contains("turn") && m["turn"].contains("legal") && !leaving_) {
+            json a = choose(m["turn"]["legal"]);
             a["type"] = "act";
             a["id"] = 5;
             a["table"] = table_;
