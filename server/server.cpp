@@ -38,10 +38,15 @@ class Listener : public std::enable_shared_from_this<Listener> {
     }
     void on_accept(beast::error_code ec, tcp::socket socket) {
         if (ec == net::error::operation_aborted) return; // closed: shutting down
-        if (ec)
+        if (ec) {
             fail(ec, "accept");
-        else
+        } else {
+            // Small frames go out at once: Nagle's algorithm would hold them for the peer's
+            // delayed ACK, some 40 ms.
+            beast::error_code ignored;
+            socket.set_option(tcp::no_delay(true), ignored);
             std::make_shared<HttpSession>(std::move(socket), state_)->run();
+        }
         do_accept();
     }
 

@@ -90,6 +90,8 @@ class Bot : public std::enable_shared_from_this<Bot> {
     void on_connect(beast::error_code ec, tcp::resolver::results_type::endpoint_type) {
         if (ec) return fail(ec, "connect");
         beast::get_lowest_layer(ws_).expires_never();
+        beast::error_code ignored;
+        beast::get_lowest_layer(ws_).socket().set_option(tcp::no_delay(true), ignored);
         ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
         ws_.async_handshake(shared_->options.host, "/ws",
                             beast::bind_front_handler(&Bot::on_handshake, shared_from_this()));
