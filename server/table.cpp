@@ -140,6 +140,7 @@ json TableConfig::to_json() const {
             {"min_buy_in", min_buy_in},
             {"max_buy_in", max_buy_in},
             {"decision_ms", decision_ms},
+            {"sit_out_after", sit_out_after},
             {"hand_delay_ms", hand_delay_ms}};
 }
 
@@ -183,6 +184,9 @@ Outcome<std::pair<TableConfig, poker::HandConfig>> parse_table_config(const json
         return bad("buy-ins must be 0 < min_buy_in <= max_buy_in");
     c.decision_ms = static_cast<int>(number(body, "decision_ms", 30'000));
     c.hand_delay_ms = static_cast<int>(number(body, "hand_delay_ms", 1'000));
+    c.sit_out_after = static_cast<int>(number(body, "sit_out_after", 3));
+    if (c.sit_out_after < 1 || c.sit_out_after > 1000)
+        return bad("sit_out_after must be 1 to 1,000");
     if (c.decision_ms < 100 || c.decision_ms > 3'600'000)
         return bad("decision_ms must be 100 to 3,600,000");
     if (c.hand_delay_ms < 0 || c.hand_delay_ms > 60'000)
@@ -235,7 +239,10 @@ json Table::snapshot(int seat) const {
     for (int i = 0; i < base_.seats; ++i) {
         const auto& st = seats_[static_cast<std::size_t>(i)];
         if (!st) continue;
-        json j = {{"seat", i}, {"name", st->name}, {"stack", st->stack}};
+        json j = {{"seat", i},
+                  {"name", st->name},
+                  {"stack", st->stack},
+                  {"sitting_out", st->sitting_out}};
         if (hand_) {
             const poker::SeatState& p = hand_->state.seats[static_cast<std::size_t>(i)];
             if (p.in_hand) {
@@ -399,7 +406,14 @@ void Table::attach(std::shared_ptr<WsSession> s, Account a) {
     net::post(strand_, [self = shared_from_this(), s, a] {
         auto seat = self->seat_of(a.id);
         if (!seat) return;
-        self->seats_[static_cast<std::size_t>(*seat)]->session = s;
+        Seat& st = *self->seats_[static_cast<std::size_t>(*seat)];
+        st.session = s;
+        st.missed = 0;
+        if (st.sitting_out) {
+            st.sitting_out = false;
+            self->broadcast({{"kind", "sitting_in"}, {"seat", *seat}});
+            self->maybe_start();
+        }
         self->watchers_[s.get()] = s;
         json snap = self->snapshot(*seat);
         if (self->hand_ && self->hand_->state.legal.seat == *seat)
@@ -419,7 +433,7 @@ void Table::maybe_start() {
     if (hand_ || starting_ || stopping_) return;
     int ready = 0;
     for (const auto& st : seats_)
-        if (st && st->stack > 0 && !st->leaving) ++ready;
+        if (st && st->stack > 0 && !st->leaving && !st->sitting_out) ++ready;
     if (ready < 2) return;
     starting_ = true;
     next_hand_.expires_after(std::chrono::milliseconds(config_.hand_delay_ms));
@@ -435,7 +449,7 @@ void Table::start_hand() {
     int ready = 0;
     for (int i = 0; i < base_.seats; ++i) {
         const auto& st = seats_[static_cast<std::size_t>(i)];
-        const Chips stack = st && !st->leaving ? st->stack : 0;
+        const Chips stack = st && !st->leaving && !st->sitting_out ? st->stack : 0;
         cfg->stacks[static_cast<std::size_t>(i)] = stack;
         if (stack > 0) ++ready;
     }
@@ -641,6 +655,16 @@ void Table::on_clock(int hand, int decision) {
         a.type = l.check ? poker::ActionType::check : poker::ActionType::fold;
     }
     spdlog::info("table {}: seat {} timed out", id_, l.seat);
+    // A disconnected player who keeps missing hands is sat out until they come back.
+    if (auto& st = seats_[static_cast<std::size_t>(l.seat)];
+        st && st->session.expired() && st->missed_hand != hand) {
+        st->missed_hand = hand;
+        if (++st->missed >= config_.sit_out_after && !st->sitting_out) {
+            st->sitting_out = true;
+            spdlog::info("table {}: {} sits out after {} missed hands", id_, st->name, st->missed);
+            broadcast({{"kind", "sitting_out"}, {"seat", l.seat}});
+        }
+    }
     apply(a);
 }
 

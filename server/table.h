@@ -32,6 +32,7 @@ struct TableConfig {
     poker::Stakes stakes;
     poker::Chips min_buy_in = 0, max_buy_in = 0;
     int decision_ms = 30'000;  // time to act before the server acts (check, else fold)
+    int sit_out_after = 3;     // hands a disconnected player misses before being sat out
     int hand_delay_ms = 1'000; // pause between hands
 
     protocol::json to_json() const;
@@ -73,6 +74,9 @@ class Table : public std::enable_shared_from_this<Table> {
         poker::Chips stack = 0;
         std::weak_ptr<WsSession> session;
         bool leaving = false;
+        int missed = 0;           // hands in a row the clock played for a disconnected player
+        bool sitting_out = false; // dealt no hands until the player is back
+        int missed_hand = -1;     // the last hand counted in `missed`
     };
     struct Running {
         poker::HandState state;

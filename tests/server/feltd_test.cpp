@@ -808,3 +808,56 @@ TEST_CASE("felt bot: bots play whole tables through the real protocol") {
     CHECK(r.latencies_ms.size() == static_cast<std::size_t>(r.actions));
     CHECK(r.percentile(99) >= r.percentile(50));
 }
+
+TEST_CASE("feltd: a disconnected player is sat out after missing hands, and sits in on return") {
+    char tmpl[] = "/tmp/feltd_test_XXXXXX";
+    REQUIRE(mkdtemp(tmpl) != nullptr);
+    const std::string dir = tmpl;
+    std::string token_c;
+    std::int64_t account_c = 0;
+    {
+        Feltd d({}, dir);
+        Client a(d.port()), b(d.port());
+        auto c = std::make_unique<Client>(d.port());
+        for (Client* x : {&a, &b, c.get()}) x->hello();
+        a.call({{"type", "guest"}});
+        b.call({{"type", "guest"}});
+        auto gc = c->call({{"type", "guest"}});
+        token_c = gc["token"];
+        account_c = gc["account"]["id"];
+        const std::int64_t table = a.call({{"type", "create_table"},
+                                           {"seats", 3},
+                                           {"hand_delay_ms", 0},
+                                           {"decision_ms", 100},
+                                           {"sit_out_after", 2}})["table"];
+        const int sa = a.call({{"type", "join"}, {"table", table}, {"buy_in", 200}})["seat"];
+        const int sb = b.call({{"type", "join"}, {"table", table}, {"buy_in", 200}})["seat"];
+        REQUIRE(c->call({{"type", "join"}, {"table", table}, {"buy_in", 200}})["ok"] == true);
+        c.reset(); // gone
+        BotReport ra, rb;
+        std::thread ta([&] { ra = play(a, table, sa, 8, 3); });
+        std::thread tb([&] { rb = play(b, table, sb, 8, 4); });
+        ta.join();
+        tb.join();
+        CHECK(ra.hands >= 8);
+        // Back with the token: the seat is still there, and in again.
+        Client back(d.port());
+        back.hello();
+        REQUIRE(back.call({{"type", "resume"}, {"token", token_c}})["ok"] == true);
+        auto snap = back.read();
+        REQUIRE(snap.has_value());
+        CHECK((*snap)["kind"] == "snapshot");
+        CHECK((*snap)["your_seat"].is_number());
+        for (const json& st : (*snap)["seats"])
+            if (st["seat"] == (*snap)["your_seat"]) CHECK(st["sitting_out"] == false);
+    }
+    felt::db::Database db(dir + "/data/felt.db");
+    felt::db::Statement q(db, "SELECT COUNT(*) FROM hand_seats WHERE account_id = ?");
+    q.bind(1, account_c);
+    q.step();
+    CHECK(q.column_int(0) <= 3); // dealt in until two hands were missed (and the one running)
+    felt::db::Statement all(db, "SELECT COUNT(*) FROM hands WHERE status = 'finished'");
+    all.step();
+    CHECK(all.column_int(0) >= 8);
+    std::filesystem::remove_all(dir);
+}
