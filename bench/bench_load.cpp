@@ -5,6 +5,9 @@
 //
 //   bench_load [--feltd PATH] [--tables T] [--seats S] [--hands H] [--threads N]
 //
+// First, for scale, request/reply pairs a second: 64 connections sending `ping` and waiting for
+// each reply, for 5 seconds.
+//
 // Defaults: the feltd beside this program, 1,000 tables of 6 bots, 5 hands each, 1 bot thread.
 #include "bot.h"
 
@@ -83,6 +86,8 @@ int main(int argc, char** argv) {
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
         }
     });
+    // Request/reply pairs first: 64 connections pinging for 5 seconds.
+    const felt::bot::PingReport ping = felt::bot::ping_flood(o, 64, 5.0);
     const felt::bot::Report r = felt::bot::run(o);
     running = false;
     sampler.join();
@@ -92,6 +97,10 @@ int main(int argc, char** argv) {
     std::filesystem::remove_all(dir);
     const double per_conn =
         r.connected ? static_cast<double>(peak - base) / static_cast<double>(r.connected) : 0;
+    const double pairs = ping.seconds > 0 ? static_cast<double>(ping.pairs) / ping.seconds : 0;
+    std::printf("ping, 64 connections, 5 s: %.0f request/reply pairs a second (%.0f%%-%.0f%% of a "
+                "bare Beast echo server's 40,000-50,000)%s\n",
+                pairs, pairs / 500.0, pairs / 400.0, ping.errors.empty() ? "" : ", with errors");
     std::printf("%d bots at %d tables of %d, %d hands each (one feltd, %d bot thread(s)):\n"
                 "  connected %d, hands %ld in %.2f s: %.0f hands/s (every hand persisted)\n"
                 "  actions %ld: round trip p50 %.2f ms, p99 %.2f ms\n"

@@ -231,7 +231,86 @@ class Bot : public std::enable_shared_from_this<Bot> {
     std::vector<double> latencies_;
 };
 
+// One ping client: hello, then ping after ping until the deadline.
+class Pinger : public std::enable_shared_from_this<Pinger> {
+  public:
+    Pinger(net::io_context& ioc, const Options& o, Clock::time_point deadline,
+           std::atomic<long>& pairs, std::shared_ptr<Shared> shared)
+        : ws_(net::make_strand(ioc)), resolver_(ws_.get_executor()), o_(o), deadline_(deadline),
+          pairs_(pairs), shared_(std::move(shared)) {}
+    void start() {
+        resolver_.async_resolve(
+            o_.host, o_.port, [self = shared_from_this()](beast::error_code ec, auto results) {
+                if (ec) return self->shared_->error("resolve: " + ec.message());
+                beast::get_lowest_layer(self->ws_).async_connect(
+                    results, [self](beast::error_code ec, auto) {
+                        if (ec) return self->shared_->error("connect: " + ec.message());
+                        beast::error_code ignored;
+                        beast::get_lowest_layer(self->ws_).socket().set_option(tcp::no_delay(true),
+                                                                               ignored);
+                        self->ws_.async_handshake(
+                            self->o_.host, "/ws", [self](beast::error_code ec) {
+                                if (ec) return self->shared_->error("handshake: " + ec.message());
+                                self->exchange(R"({"type":"hello","id":0,"version":1})");
+                            });
+                    });
+            });
+    }
+
+  private:
+    void exchange(std::string text) {
+        out_ = std::move(text);
+        ws_.text(true);
+        ws_.async_write(
+            net::buffer(out_), [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                if (ec) return self->shared_->error("write: " + ec.message());
+                self->ws_.async_read(self->buffer_, [self](beast::error_code ec, std::size_t) {
+                    if (ec) return self->shared_->error("read: " + ec.message());
+                    self->buffer_.consume(self->buffer_.size());
+                    if (self->sent_ > 0) ++self->pairs_;
+                    if (Clock::now() >= self->deadline_) {
+                        self->ws_.async_close(websocket::close_code::normal,
+                                              [self](beast::error_code) {});
+                        return;
+                    }
+                    ++self->sent_;
+                    self->exchange(R"({"type":"ping","id":1})");
+                });
+            });
+    }
+
+    websocket::stream<beast::tcp_stream> ws_;
+    tcp::resolver resolver_;
+    const Options& o_;
+    Clock::time_point deadline_;
+    std::atomic<long>& pairs_;
+    std::shared_ptr<Shared> shared_;
+    beast::flat_buffer buffer_;
+    std::string out_;
+    long sent_ = 0;
+};
+
 } // namespace
+
+PingReport ping_flood(const Options& o, int connections, double seconds) {
+    net::io_context ioc;
+    auto shared = std::make_shared<Shared>();
+    std::atomic<long> pairs{0};
+    const auto t0 = Clock::now();
+    const auto deadline =
+        t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    for (int i = 0; i < connections; ++i)
+        std::make_shared<Pinger>(ioc, o, deadline, pairs, shared)->start();
+    std::vector<std::thread> threads;
+    for (int i = 1; i < o.threads; ++i) threads.emplace_back([&ioc] { ioc.run(); });
+    ioc.run();
+    for (auto& t : threads) t.join();
+    PingReport r;
+    r.pairs = pairs;
+    r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    r.errors = shared->report.errors;
+    return r;
+}
 
 double Report::percentile(double p) const {
     if (latencies_ms.empty()) return 0;

@@ -34,4 +34,13 @@ struct Report {
 // Runs the bots until every table has played its hands (or a bot fails), and reports.
 Report run(const Options& options);
 
+// Request/reply pairs per second: `connections` clients each send `ping` and wait for its reply,
+// over and over, for `seconds` (after hello). Uses options.host, port and threads.
+struct PingReport {
+    long pairs = 0;
+    double seconds = 0;
+    std::vector<std::string> errors;
+};
+PingReport ping_flood(const Options& options, int connections, double seconds);
+
 } // namespace felt::bot
