@@ -129,9 +129,15 @@ class Bot : public std::enable_shared_from_this<Bot> {
             if (done_) return finish();
             return fail(ec, "read");
         }
-        json m = json::parse(beast::buffers_to_string(buffer_.data()), nullptr, false);
+        const std::string text = beast::buffers_to_string(buffer_.data());
         buffer_.consume(buffer_.size());
-        handle(m);
+        // Most table messages need nothing from a bot: parse only those that might (its turn,
+        // a hand's end, a seat left) and every reply. The load generator stays light.
+        const bool table_message = text.find(R"("type":"table")") != std::string::npos;
+        if (!table_message || text.find(R"("legal")") != std::string::npos ||
+            text.find(R"("hand_end")") != std::string::npos ||
+            text.find(R"("left")") != std::string::npos)
+            handle(json::parse(text, nullptr, false));
         if (!done_) do_read();
     }
 
