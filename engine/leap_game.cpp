@@ -89,13 +89,7 @@ std::optional<Error> do_meld(State& s, const Action& a, std::vector<Event>& ev) 
         return make_error(Errc::bad_option, "no leap " + std::to_string(a.leap) + " with " +
                                                 std::to_string(t.ranks()) + " ranks (1 to " +
                                                 std::to_string(t.leaps()) + ")");
-    LeapMask allowed = 0;
-    for (int k = 1; k <= t.leaps(); ++k) {
-        bool ok = t.rules().distinct_leaps ? !(p.leaps_used >> k & 1)
-                  : p.leap != 0            ? k == p.leap
-                                           : s.holder[static_cast<std::size_t>(k)] < 0;
-        if (ok) allowed |= LeapMask{1} << k;
-    }
+    const LeapMask allowed = open_leaps(s, a.seat);
     const LeapMask wanted = a.leap ? LeapMask{1} << a.leap : kAllLeaps;
 
     std::vector<Card> cards(a.cards.size());
@@ -379,6 +373,19 @@ Result<Applied> apply(const State& state, const Action& action) {
     Applied out{state, {}};
     if (auto e = apply_in_place(out.state, action, out.events)) return *e;
     return out;
+}
+
+LeapMask open_leaps(const State& s, int seat) {
+    const Table& t = *s.table;
+    const PlayerState& p = s.players[static_cast<std::size_t>(seat)];
+    LeapMask open = 0;
+    for (int k = 1; k <= t.leaps(); ++k) {
+        const bool ok = t.rules().distinct_leaps ? !(p.leaps_used >> k & 1)
+                        : p.leap != 0            ? k == p.leap
+                                                 : s.holder[static_cast<std::size_t>(k)] < 0;
+        if (ok) open |= LeapMask{1} << k;
+    }
+    return open;
 }
 
 int score(const State& s, int seat) {

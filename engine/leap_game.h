@@ -124,6 +124,10 @@ Result<Applied> apply(const State& state, const Action& action);
 // In place, for simulations: on error `state` and `events` are unchanged.
 std::optional<Error> apply_in_place(State& state, const Action& action, std::vector<Event>& events);
 
+// The leaps a seat may lay a new meld in: its own leaptoken's, or every leap no one holds before
+// its first meld; under the alternative rule, the leaps it has not used.
+LeapMask open_leaps(const State& state, int seat);
+
 // The public score: meld points, less the hand's face values once the player has retired.
 int score(const State& state, int seat);
 

@@ -148,6 +148,20 @@ void pass(State& s, int seat, const std::string& card) {
     ok(s, discard(s, seat, card));
 }
 
+// Seat 0 lays `first`, then `second` on its next turn (discarding the top two stock cards in
+// turn, 2s then 6s); seat 1 passes between (discarding 4s, then 8s). Seat 0 has then drawn again.
+void two_melds(State& s, const std::string& first, const std::string& second) {
+    ok(s, act(ActionType::pursue, 0));
+    ok(s, meld_action(s, 0, first));
+    ok(s, discard(s, 0, "2s"));
+    pass(s, 1, "4s");
+    ok(s, act(ActionType::pursue, 0));
+    ok(s, meld_action(s, 0, second));
+    ok(s, discard(s, 0, "6s"));
+    pass(s, 1, "8s");
+    ok(s, act(ActionType::pursue, 0));
+}
+
 const Meld& meld_by_id(const State& s, int id) {
     for (const Meld& m : s.melds)
         if (m.id == id) return m;
@@ -457,15 +471,7 @@ TEST_CASE("a game: more cards on a joined meld, and several melds extended in on
     SUBCASE("join, then add to the joined meld in the same turn") {
         State s = deal(r, {"3h 5h 7h Jh Kh 2h 9h 4h 8h", "4c 5c 6c 8d 9d Td Qs Ks As"},
                        "2s 3s 4s 5s 6s 7s 8s 9s Ts Js");
-        ok(s, act(ActionType::pursue, 0));
-        ok(s, meld_action(s, 0, "3h 5h 7h"));
-        ok(s, discard(s, 0, "2s"));
-        pass(s, 1, "4s");
-        ok(s, act(ActionType::pursue, 0));
-        ok(s, meld_action(s, 0, "Jh Kh 2h"));
-        ok(s, discard(s, 0, "6s"));
-        pass(s, 1, "8s");
-        ok(s, act(ActionType::pursue, 0));
+        two_melds(s, "3h 5h 7h", "Jh Kh 2h");
         Action x = act(ActionType::extend, 0);
         Extension join_it;
         join_it.meld = s.melds[0].id;
@@ -485,15 +491,7 @@ TEST_CASE("a game: more cards on a joined meld, and several melds extended in on
     SUBCASE("two melds in one action") {
         State s = deal(r, {"3h 5h 7h 3d 5d 7d 9h 9d Qc", "4c 5c 6c 8d Td Qd Ac Jc Ks"},
                        "2s 3s 4s 5s 6s 7s 8s 9s Ts Js");
-        ok(s, act(ActionType::pursue, 0));
-        ok(s, meld_action(s, 0, "3h 5h 7h"));
-        ok(s, discard(s, 0, "2s"));
-        pass(s, 1, "4s");
-        ok(s, act(ActionType::pursue, 0));
-        ok(s, meld_action(s, 0, "3d 5d 7d"));
-        ok(s, discard(s, 0, "6s"));
-        pass(s, 1, "8s");
-        ok(s, act(ActionType::pursue, 0));
+        two_melds(s, "3h 5h 7h", "3d 5d 7d");
         Action x = act(ActionType::extend, 0);
         Extension h, d;
         h.meld = s.melds[0].id;

@@ -175,13 +175,7 @@ std::optional<Action> choose_meld(const State& s, Rng& rng, std::vector<NewMeld>
     const Table& t = *s.table;
     const int seat = s.to_act;
     const PlayerState& p = s.players[static_cast<std::size_t>(seat)];
-    LeapMask allowed = 0;
-    for (int k = 1; k <= t.leaps(); ++k) {
-        bool ok = t.rules().distinct_leaps ? !(p.leaps_used >> k & 1)
-                  : p.leap != 0            ? k == p.leap
-                                           : s.holder[static_cast<std::size_t>(k)] < 0;
-        if (ok) allowed |= LeapMask{1} << k;
-    }
+    const LeapMask allowed = open_leaps(s, seat);
     HandIndex index(t, p.hand);
     news.clear();
     find_new_melds(t, index, allowed, news);
