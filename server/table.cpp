@@ -234,7 +234,7 @@ std::optional<int> Table::seat_of(std::int64_t account) const {
     return std::nullopt;
 }
 
-json Table::snapshot(int seat) const {
+std::string Table::snapshot(int seat) const {
     json seats = json::array();
     for (int i = 0; i < base_.seats; ++i) {
         const auto& st = seats_[static_cast<std::size_t>(i)];
@@ -260,7 +260,10 @@ json Table::snapshot(int seat) const {
         }
         seats.push_back(std::move(j));
     }
-    json out = {{"kind", "snapshot"},
+    json out = {{"type", "table"},
+                {"table", id_},
+                {"seq", seq_},
+                {"kind", "snapshot"},
                 {"config", config_.to_json()},
                 {"seats", seats},
                 {"your_seat", seat >= 0 ? json(seat) : json(nullptr)}};
@@ -271,8 +274,9 @@ json Table::snapshot(int seat) const {
                                      hand_->state.board.data(),
                                      static_cast<std::size_t>(hand_->state.board_count)))},
                        {"to_act", hand_->state.legal.seat}};
+        if (seat >= 0 && hand_->state.legal.seat == seat) out["legal"] = legal_json();
     }
-    return out;
+    return out.dump();
 }
 
 void Table::join(std::shared_ptr<WsSession> s, Account a, protocol::Request r) {
@@ -318,13 +322,7 @@ void Table::join(std::shared_ptr<WsSession> s, Account a, protocol::Request r) {
         self->send(s,
                    protocol::reply(r, {{"table", self->id_}, {"seat", seat}, {"stack", buy_in}}));
         self->broadcast({{"kind", "seated"}, {"seat", seat}, {"name", a.name}, {"stack", buy_in}});
-        self->send(s, [&] {
-            json snap = self->snapshot(seat);
-            snap["type"] = "table";
-            snap["table"] = self->id_;
-            snap["seq"] = self->seq_;
-            return snap.dump();
-        }());
+        self->send(s, self->snapshot(seat));
         self->maybe_start();
     });
 }
@@ -333,11 +331,7 @@ void Table::spectate(std::shared_ptr<WsSession> s, Account, protocol::Request r)
     net::post(strand_, [self = shared_from_this(), s, r] {
         self->watchers_[s.get()] = s;
         self->send(s, protocol::reply(r, {{"table", self->id_}}));
-        json snap = self->snapshot(-1);
-        snap["type"] = "table";
-        snap["table"] = self->id_;
-        snap["seq"] = self->seq_;
-        self->send(s, snap.dump());
+        self->send(s, self->snapshot(-1));
     });
 }
 
@@ -415,13 +409,7 @@ void Table::attach(std::shared_ptr<WsSession> s, Account a) {
             self->maybe_start();
         }
         self->watchers_[s.get()] = s;
-        json snap = self->snapshot(*seat);
-        if (self->hand_ && self->hand_->state.legal.seat == *seat)
-            snap["legal"] = self->legal_json();
-        snap["type"] = "table";
-        snap["table"] = self->id_;
-        snap["seq"] = self->seq_;
-        self->send(s, snap.dump());
+        self->send(s, self->snapshot(*seat));
     });
 }
 

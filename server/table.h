@@ -93,7 +93,8 @@ class Table : public std::enable_shared_from_this<Table> {
     void broadcast(protocol::json message);
     void publish(std::span<const poker::Event> batch, const poker::Legal* turn);
     int seat_of_session(const std::shared_ptr<WsSession>& s) const;
-    protocol::json snapshot(int seat) const;
+    // The whole table as `seat` (-1: a spectator) may see it, with its legal actions on its turn.
+    std::string snapshot(int seat) const;
     std::optional<int> seat_of(std::int64_t account) const;
 
     void maybe_start();
