@@ -4,7 +4,6 @@
 #include "wild.h"
 
 #include <algorithm>
-#include <bit>
 #include <string>
 
 namespace felt::poker {
@@ -65,6 +64,17 @@ Event event(EventType t, int seat_index, Chips amount = 0) {
     return e;
 }
 
+// Appends an event, written in place: an Event built aside and then copied in stalls on store
+// forwarding (byte-sized fields stored, then read back 16 bytes at a time), which cost a tenth of
+// a simulated hand. Use the reference only until the next event is added.
+Event& emit(Events& ev, EventType t, int seat_index, Chips amount = 0) {
+    Event& e = ev.emplace_back();
+    e.type = t;
+    e.seat = static_cast<std::int8_t>(seat_index);
+    e.amount = amount;
+    return e;
+}
+
 // The minimum opening bet of no limit and pot limit, and the fixed-limit unit of this street.
 Chips bet_unit(const HandState& s) {
     const Stakes& k = s.config->stakes;
@@ -89,7 +99,7 @@ void reshuffle(HandState& s, Events& ev) {
     s.discards.clear();
     for (std::size_t i = stock.size(); i > 1; --i) std::swap(stock[i - 1], stock[next() % i]);
     s.stock_extra.insert(s.stock_extra.end(), stock.begin(), stock.end());
-    ev.push_back(event(EventType::reshuffle, -1, static_cast<Chips>(s.stock_extra.size())));
+    emit(ev, EventType::reshuffle, -1, static_cast<Chips>(s.stock_extra.size()));
 }
 
 int stock_size(const HandState& s) {
@@ -118,20 +128,30 @@ void post(HandState& s, int i, Chips amount, EventType type, bool as_bet, Events
     p.stack -= paid;
     p.total += paid;
     if (as_bet) p.bet += paid;
-    ev.push_back(event(type, i, paid));
-    if (p.stack == 0) ev.push_back(event(EventType::all_in, i));
+    emit(ev, type, i, paid);
+    if (p.stack == 0) emit(ev, EventType::all_in, i);
+}
+
+// An event of up to nine cards, the cards copied one by one (see emit).
+void emit_cards(Events& ev, EventType t, int seat_index, Visibility vis,
+                std::span<const Card> cards) {
+    Event& e = emit(ev, t, seat_index);
+    e.visibility = vis;
+    for (Card c : cards)
+        if (e.count < 9) e.cards[e.count++] = c;
 }
 
 void deal_step(HandState& s, const Step& step, Events& ev) {
+    // Cards are taken first, then their events written: taking may add a reshuffle event.
+    std::array<Card, 16> got{};
     if (step.kind == Step::Kind::deal_board) {
-        Event e = event(EventType::deal_board, -1);
+        int n = 0;
         for (int c = 0; c < step.count; ++c) {
-            Card card;
-            if (!take_card(s, ev, card)) break;
-            s.board[static_cast<std::size_t>(s.board_count++)] = card;
-            e.cards[e.count++] = card;
+            if (!take_card(s, ev, got[static_cast<std::size_t>(n)])) break;
+            s.board[static_cast<std::size_t>(s.board_count++)] = got[static_cast<std::size_t>(n++)];
         }
-        ev.push_back(e);
+        emit_cards(ev, EventType::deal_board, -1, Visibility::everyone,
+                   std::span<const Card>(got.data(), static_cast<std::size_t>(n)));
         return;
     }
     const unsigned all = (1u << step.count) - 1;
@@ -145,18 +165,25 @@ void deal_step(HandState& s, const Step& step, Events& ev) {
         const int k = wrap(s.config->button, i, seat_count(s));
         SeatState& p = seat(s, k);
         if (!p.live()) continue;
-        Event down = event(EventType::deal_down, k), shown = event(EventType::deal_up, k);
-        down.visibility = Visibility::owner;
+        std::array<Card, 16> shown{};
+        int downs = 0, ups = 0;
         for (int c = 0; c < step.count; ++c) {
             Card card;
             if (!take_card(s, ev, card)) break;
-            Event& e = (up >> c & 1) ? shown : down;
-            if (up >> c & 1) p.up |= std::uint16_t(1u << p.count);
+            if (up >> c & 1) {
+                p.up |= std::uint16_t(1u << p.count);
+                shown[static_cast<std::size_t>(ups++)] = card;
+            } else {
+                got[static_cast<std::size_t>(downs++)] = card;
+            }
             p.cards[p.count++] = card;
-            e.cards[e.count++] = card;
         }
-        if (down.count) ev.push_back(down);
-        if (shown.count) ev.push_back(shown);
+        if (downs)
+            emit_cards(ev, EventType::deal_down, k, Visibility::owner,
+                       std::span<const Card>(got.data(), static_cast<std::size_t>(downs)));
+        if (ups)
+            emit_cards(ev, EventType::deal_up, k, Visibility::everyone,
+                       std::span<const Card>(shown.data(), static_cast<std::size_t>(ups)));
     }
 }
 
@@ -278,7 +305,7 @@ void return_uncalled(HandState& s, Events& ev) {
     p.bet -= back;
     p.total -= back;
     p.stack += back;
-    ev.push_back(event(EventType::uncalled, top, back));
+    emit(ev, EventType::uncalled, top, back);
 }
 
 void end_round(HandState& s, Events& ev) {
@@ -326,10 +353,9 @@ void award(HandState& s, Events& ev) {
             // A hand the ranking cannot judge (too few cards after a dry stock) is the weakest.
             strength[static_cast<std::size_t>(k)] = c.ranking->strength(
                 std::span<const Card>(cards.data(), static_cast<std::size_t>(n)));
-            Event e = event(EventType::show, k);
+            Event& e = emit(ev, EventType::show, k);
             for (int j = 0; j < p.count && j < 9; ++j)
                 e.cards[e.count++] = p.cards[static_cast<std::size_t>(j)];
-            ev.push_back(e);
         }
     }
 
@@ -342,9 +368,7 @@ void award(HandState& s, Events& ev) {
             if (r > 0) {
                 amount -= r;
                 s.raked += r;
-                Event e = event(EventType::rake, -1, r);
-                e.pot = static_cast<std::int8_t>(pi);
-                ev.push_back(e);
+                emit(ev, EventType::rake, -1, r).pot = static_cast<std::int8_t>(pi);
             }
         }
         std::uint16_t winners = 0;
@@ -365,9 +389,7 @@ void award(HandState& s, Events& ev) {
             if (w == 0) continue;
             seat(s, i).stack += w;
             s.won[static_cast<std::size_t>(i)] += w;
-            Event e = event(EventType::win, i, w);
-            e.pot = static_cast<std::int8_t>(pi);
-            ev.push_back(e);
+            emit(ev, EventType::win, i, w).pot = static_cast<std::int8_t>(pi);
         }
     }
     for (int i = 0; i < c.seats; ++i) {
@@ -376,7 +398,7 @@ void award(HandState& s, Events& ev) {
     }
     s.phase = Phase::done;
     s.actor = -1;
-    ev.push_back(event(EventType::hand_end, -1));
+    emit(ev, EventType::hand_end, -1);
 }
 
 // ---- moving the hand on -------------------------------------------------------------------------
@@ -394,7 +416,7 @@ int next_in_step(const HandState& s, int after) {
     return -1;
 }
 
-Legal compute_legal(const HandState& s);
+void compute_legal(HandState& s);
 
 // Runs dealer steps until a player must decide or the hand is over.
 void advance_dealer(HandState& s, Events& ev) {
@@ -434,7 +456,7 @@ void advance_dealer(HandState& s, Events& ev) {
         ++s.street;
         s.step = 0;
         s.betting_done = false;
-        ev.push_back(event(EventType::street, -1, s.street));
+        emit(ev, EventType::street, -1, s.street);
     }
 }
 
@@ -442,7 +464,7 @@ void advance_dealer(HandState& s, Events& ev) {
 // legal_actions costs nothing).
 void advance(HandState& s, Events& ev) {
     advance_dealer(s, ev);
-    s.legal = compute_legal(s);
+    compute_legal(s);
 }
 
 std::string seat_name(int i) {
@@ -609,18 +631,22 @@ Result<Applied> start_hand(std::shared_ptr<const HandConfig> config) {
     return out;
 }
 
-Legal legal_actions(const HandState& s) {
+const Legal& legal_actions(const HandState& s) {
     return s.legal;
 }
 
 namespace {
 
-Legal compute_legal(const HandState& s) {
-    Legal l;
+// Written in place: a Legal built aside and copied in stalls on store forwarding (its byte-sized
+// fields stored, then read back 16 bytes at a time), which cost a tenth of a simulated hand.
+void compute_legal(HandState& s) {
+    static constexpr Legal kNothing{}; // copied from memory, not built on the stack first
+    Legal& l = s.legal;
+    l = kNothing;
     l.phase = s.phase;
     if (s.phase == Phase::done || s.actor < 0) {
         l.phase = Phase::done;
-        return l;
+        return;
     }
     l.seat = s.actor;
     const SeatState& p = seat(s, s.actor);
@@ -630,13 +656,13 @@ Legal compute_legal(const HandState& s) {
         l.max_discard =
             std::min<int>(step.max_discard < 0 ? c.max_discard : step.max_discard, p.count);
         l.min_discard = std::min<int>(step.min_discard, p.count);
-        return l;
+        return;
     }
     if (s.phase == Phase::rollover) {
         int down = 0;
         for (int j = 0; j < p.count; ++j) down += !(p.up >> j & 1);
         l.rollover = std::min(street_of(s).steps[static_cast<std::size_t>(s.step)].count, down);
-        return l;
+        return;
     }
     const Chips owed = s.current_bet - p.bet;
     const Chips most = p.bet + p.stack; // all in
@@ -677,7 +703,6 @@ Legal compute_legal(const HandState& s) {
             l.max_to = max_to;
         }
     }
-    return l;
 }
 
 } // namespace
@@ -708,12 +733,11 @@ std::optional<Error> apply_in_place(HandState& s, const Action& a, std::vector<E
         if (!take_from_hand(p, a.cards, !draw, positions))
             return fail(Errc::illegal_action,
                         draw ? "discard only cards you hold" : "turn up only your face-down cards");
-        Event e = event(draw ? EventType::discard : EventType::rollover, a.seat);
+        Event& e = emit(ev, draw ? EventType::discard : EventType::rollover, a.seat);
         e.visibility = draw ? Visibility::owner : Visibility::everyone;
         for (Card c : a.cards)
             if (e.count < 9) e.cards[e.count++] = c;
         e.amount = n;
-        ev.push_back(e);
         if (draw) {
             // Keep the cards not thrown, in order; then receive.
             std::array<Card, 16> kept{};
@@ -758,12 +782,12 @@ std::optional<Error> apply_in_place(HandState& s, const Action& a, std::vector<E
         if (!l.fold) return fail(Errc::illegal_action, "nothing to call: check instead of folding");
         p.folded = true;
         --s.live;
-        ev.push_back(event(EventType::fold, a.seat));
+        emit(ev, EventType::fold, a.seat);
         break;
     case ActionType::check:
         if (!l.check)
             return fail(Errc::cannot_check, std::to_string(owed) + " to call: call, raise or fold");
-        ev.push_back(event(EventType::check, a.seat));
+        emit(ev, EventType::check, a.seat);
         break;
     case ActionType::call: {
         if (!l.call) return fail(Errc::illegal_action, "nothing to call: check");
@@ -771,7 +795,7 @@ std::optional<Error> apply_in_place(HandState& s, const Action& a, std::vector<E
         p.stack -= add;
         p.bet += add;
         p.total += add;
-        ev.push_back(event(EventType::call, a.seat, add));
+        emit(ev, EventType::call, a.seat, add);
         break;
     }
     case ActionType::bring_in: {
@@ -783,7 +807,7 @@ std::optional<Error> apply_in_place(HandState& s, const Action& a, std::vector<E
         p.total += add;
         s.current_bet = std::max(s.current_bet, p.bet);
         s.bring_in_pending = false;
-        ev.push_back(event(EventType::bring_in, a.seat, add));
+        emit(ev, EventType::bring_in, a.seat, add);
         break;
     }
     case ActionType::bet:
@@ -820,8 +844,7 @@ std::optional<Error> apply_in_place(HandState& s, const Action& a, std::vector<E
         }
         s.current_bet = std::max(s.current_bet, a.amount);
         s.bring_in_pending = false;
-        ev.push_back(
-            event(a.type == ActionType::bet ? EventType::bet : EventType::raise, a.seat, a.amount));
+        emit(ev, a.type == ActionType::bet ? EventType::bet : EventType::raise, a.seat, a.amount);
         break;
     }
     default:
@@ -830,7 +853,7 @@ std::optional<Error> apply_in_place(HandState& s, const Action& a, std::vector<E
     }
     p.acted = true;
     p.raises_seen = s.full_raises;
-    if (p.stack == 0 && !p.folded) ev.push_back(event(EventType::all_in, a.seat));
+    if (p.stack == 0 && !p.folded) emit(ev, EventType::all_in, a.seat);
     const int next = live_count(s) <= 1 ? -1 : next_to_act(s, a.seat);
     s.actor = next;
     if (next < 0 && live_count(s) > 1) end_round(s, ev);

@@ -178,7 +178,7 @@ struct Applied {
 };
 Result<Applied> start_hand(std::shared_ptr<const HandConfig> config);
 
-Legal legal_actions(const HandState& state);
+const Legal& legal_actions(const HandState& state);
 
 // The next state and its events, or an error naming the problem; the given state is untouched.
 Result<Applied> apply(const HandState& state, const Action& action);
