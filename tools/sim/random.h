@@ -28,14 +28,16 @@ struct Rng {
         z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
         return z ^ (z >> 31);
     }
-    // Uniform enough in 0..n-1 for n far below 2^32.
-    int below(int n) { return static_cast<int>((*this)() % static_cast<std::uint64_t>(n)); }
+    // In 0..n-1, for n below 2^32: the high half of 32 random bits times n (Lemire), with no
+    // division, which costs tens of cycles. Uniform enough: the bias is below n / 2^32.
+    std::uint64_t below(std::uint64_t n) { return ((*this)() >> 32) * n >> 32; }
+    int below(int n) { return static_cast<int>(below(static_cast<std::uint64_t>(n))); }
 };
 
 // Fisher-Yates.
 template <class T>
 void shuffle(std::span<T> v, Rng& rng) {
-    for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng() % i]);
+    for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.below(i)]);
 }
 
 // 16 hex digits.

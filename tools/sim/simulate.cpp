@@ -3,7 +3,9 @@
 #include "random.h"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
+#include <cstring>
 
 namespace felt::sim {
 
@@ -11,16 +13,19 @@ using namespace poker;
 
 namespace {
 
-// One or two words an event: its fields, then its cards (up to nine codes, packed).
+// One to three words an event: its fields, then its cards (up to nine codes, packed).
 void hash_event(Hash& f, const Event& e) {
     f.add(static_cast<std::uint64_t>(e.type) | static_cast<std::uint64_t>(e.seat + 1) << 8 |
           static_cast<std::uint64_t>(e.visibility) << 16 |
           static_cast<std::uint64_t>(e.count) << 20 | static_cast<std::uint64_t>(e.pot + 1) << 24 |
           static_cast<std::uint64_t>(e.amount) << 32);
     if (e.count == 0) return;
-    std::uint64_t cards = e.cards[8].code();
-    for (int i = 0; i < 8; ++i) cards = cards << 8 | e.cards[static_cast<std::size_t>(i)].code();
+    static_assert(sizeof(Card) == 1);
+    std::uint64_t cards;
+    std::memcpy(&cards, e.cards.data(), 8); // the first eight codes, one a byte, first lowest
+    if constexpr (std::endian::native == std::endian::big) cards = __builtin_bswap64(cards);
     f.add(cards);
+    if (e.count > 8) f.add(e.cards[8].code());
 }
 
 // A random action among those legal_actions offers.
@@ -31,9 +36,7 @@ Action choose(const HandState& s, const Legal& l, Rng& rng) {
     if (l.phase == Phase::drawing || l.phase == Phase::rollover) {
         a.type = l.phase == Phase::drawing ? ActionType::discard : ActionType::rollover;
         int n = l.phase == Phase::drawing
-                    ? l.min_discard +
-                          static_cast<int>(rng() %
-                                           static_cast<unsigned>(l.max_discard - l.min_discard + 1))
+                    ? l.min_discard + rng.below(l.max_discard - l.min_discard + 1)
                     : l.rollover;
         std::array<int, 16> order{};
         int m = 0;
@@ -41,7 +44,7 @@ Action choose(const HandState& s, const Legal& l, Rng& rng) {
             if (l.phase == Phase::drawing || !(p.up >> j & 1))
                 order[static_cast<std::size_t>(m++)] = j;
         for (int i = 0; i < n && i < m; ++i) {
-            const int k = i + static_cast<int>(rng() % static_cast<unsigned>(m - i));
+            const int k = i + rng.below(m - i);
             std::swap(order[static_cast<std::size_t>(i)], order[static_cast<std::size_t>(k)]);
             a.cards.push_back(
                 p.cards[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])]);
@@ -49,7 +52,7 @@ Action choose(const HandState& s, const Legal& l, Rng& rng) {
         return a;
     }
     if (l.bring_in) {
-        if ((l.bet || l.raise) && rng() % 4 == 0) {
+        if ((l.bet || l.raise) && rng.below(4) == 0) {
             a.type = l.bet ? ActionType::bet : ActionType::raise;
             a.amount = l.min_to;
         } else {
@@ -57,15 +60,16 @@ Action choose(const HandState& s, const Legal& l, Rng& rng) {
         }
         return a;
     }
-    const unsigned r = static_cast<unsigned>(rng() % 100);
+    const int r = rng.below(100);
     if (l.fold && r < 15) {
         a.type = ActionType::fold;
     } else if ((l.bet || l.raise) && r >= 70) {
         a.type = l.bet ? ActionType::bet : ActionType::raise;
         // Mostly the minimum, sometimes anything up to all in.
-        a.amount = rng() % 3 ? l.min_to
-                             : l.min_to + static_cast<Chips>(rng() % static_cast<std::uint64_t>(
-                                                                         l.max_to - l.min_to + 1));
+        a.amount = rng.below(3) != 0
+                       ? l.min_to
+                       : l.min_to + static_cast<Chips>(rng.below(
+                                        static_cast<std::uint64_t>(l.max_to - l.min_to + 1)));
     } else {
         a.type = l.check ? ActionType::check : ActionType::call;
     }
@@ -132,7 +136,7 @@ Result<Report> simulate(const Options& o) {
         config->button = static_cast<int>(h % o.players);
         for (int i = 0; i < o.players; ++i)
             config->stacks[static_cast<std::size_t>(i)] =
-                unit * (1 + static_cast<Chips>(rng() % 200));
+                unit * (1 + static_cast<Chips>(rng.below(200)));
         // Our own Fisher-Yates: std::shuffle's index choice is the library's to change.
         shuffle(std::span<Card>(config->deck), rng);
         config->reshuffle_seed = rng();
@@ -146,7 +150,8 @@ Result<Report> simulate(const Options& o) {
         }
         Applied first = std::move(started).value();
         HandState state = std::move(first.state);
-        for (const Event& e : first.events) hash_event(sig, e);
+        if (o.check)
+            for (const Event& e : first.events) hash_event(sig, e);
         events.clear();
         int guard = 0;
         while (state.phase != Phase::done) {
@@ -159,6 +164,7 @@ Result<Report> simulate(const Options& o) {
                 break;
             }
             ++rep.actions;
+            if (!o.check) continue;
             for (const Event& e : events) {
                 hash_event(sig, e);
                 if (e.type == EventType::win &&
@@ -170,6 +176,10 @@ Result<Report> simulate(const Options& o) {
         }
         if (guard > 10000) rep.failure = "hand " + std::to_string(h) + ": no end in sight";
         if (!rep.failure.empty()) break;
+        if (!o.check) {
+            ++rep.hands;
+            continue;
+        }
         Chips after = state.raked;
         for (const SeatState& p : state.seats) {
             after += p.stack;

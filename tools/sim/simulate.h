@@ -25,6 +25,7 @@ struct Options {
     long hands = 1000;
     std::uint64_t seed = 1;
     int rake_percent = 0;
+    bool check = true; // the signature and the properties (the benchmark also times play alone)
 };
 
 struct Report {
