@@ -13,6 +13,7 @@ struct Config {
     std::string static_dir = "web";  // the web client; a placeholder page when missing
     std::string log_level = "info";  // trace, debug, info, warn, error, off
     std::string port_file;           // if set, the bound port is written there once listening
+    std::string tls_cert, tls_key;   // PEM files; both set: every connection is TLS (https, wss)
     int threads = 2;                 // network threads
     std::int64_t grant = 10'000;     // chips a new account starts with
     std::size_t max_frame = 64 * 1024;

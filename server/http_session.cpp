@@ -211,24 +211,54 @@ http::message_generator respond(SharedState& state, http::request<http::string_b
     return static_file(state, req);
 }
 
-HttpSession::HttpSession(tcp::socket&& socket, std::shared_ptr<SharedState> state)
-    : stream_(std::move(socket)), state_(std::move(state)) {
+namespace {
+
+std::variant<PlainStream, TlsStream> make_stream(tcp::socket&& socket, ssl::context* tls) {
+    if (tls)
+        return std::variant<PlainStream, TlsStream>(std::in_place_type<TlsStream>,
+                                                    std::move(socket), *tls);
+    return std::variant<PlainStream, TlsStream>(std::in_place_type<PlainStream>, std::move(socket));
+}
+
+} // namespace
+
+HttpSession::HttpSession(tcp::socket&& socket, ssl::context* tls,
+                         std::shared_ptr<SharedState> state)
+    : stream_(make_stream(std::move(socket), tls)), state_(std::move(state)) {
     beast::error_code ec;
-    auto ep = stream_.socket().remote_endpoint(ec);
+    auto ep = std::visit(
+        [&ec](auto& s) { return beast::get_lowest_layer(s).socket().remote_endpoint(ec); },
+        stream_);
     address_ = ec ? "?" : ep.address().to_string();
 }
 
 void HttpSession::run() {
-    net::dispatch(stream_.get_executor(),
-                  beast::bind_front_handler(&HttpSession::do_read, shared_from_this()));
+    auto executor =
+        std::visit([](auto& s) { return beast::get_lowest_layer(s).get_executor(); }, stream_);
+    net::dispatch(executor, [self = shared_from_this()] {
+        auto* tls = std::get_if<TlsStream>(&self->stream_);
+        if (!tls) return self->do_read();
+        beast::get_lowest_layer(*tls).expires_after(kHttpTimeout);
+        tls->async_handshake(ssl::stream_base::server,
+                             beast::bind_front_handler(&HttpSession::on_handshake, self));
+    });
+}
+
+void HttpSession::on_handshake(beast::error_code ec) {
+    if (ec) return fail(ec, "tls handshake"); // a plain client, or a bad one: just closed
+    do_read();
 }
 
 void HttpSession::do_read() {
     parser_.emplace();
     parser_->body_limit(kBodyLimit);
-    stream_.expires_after(kHttpTimeout);
-    http::async_read(stream_, buffer_, *parser_,
-                     beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
+    std::visit(
+        [this](auto& s) {
+            beast::get_lowest_layer(s).expires_after(kHttpTimeout);
+            http::async_read(s, buffer_, *parser_,
+                             beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
+        },
+        stream_);
 }
 
 void HttpSession::on_read(beast::error_code ec, std::size_t) {
@@ -236,32 +266,38 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
     if (ec) return fail(ec, "http read");
     if (websocket::is_upgrade(parser_->get())) {
         auto req = parser_->release();
-        if (req.target() != "/ws" || state_->stopping()) {
-            auto res = text(req, http::status::not_found, "text/plain", "WebSocket lives at /ws\n");
-            beast::async_write(
-                stream_, std::move(res),
-                beast::bind_front_handler(&HttpSession::on_write, shared_from_this(), false));
-            return;
-        }
+        if (req.target() != "/ws" || state_->stopping())
+            return write(
+                text(req, http::status::not_found, "text/plain", "WebSocket lives at /ws\n"),
+                false);
         if (!state_->admit(address_)) {
             spdlog::warn("{}: too many connections from this address", address_);
-            auto res = json_error(req, http::status::too_many_requests, "too_many_connections",
-                                  "too many connections from your address");
-            beast::async_write(
-                stream_, std::move(res),
-                beast::bind_front_handler(&HttpSession::on_write, shared_from_this(), false));
-            return;
+            return write(json_error(req, http::status::too_many_requests, "too_many_connections",
+                                    "too many connections from your address"),
+                         false);
         }
-        stream_.expires_never();
-        std::make_shared<WsSession>(stream_.release_socket(), state_, address_)
-            ->run(std::move(req));
+        // The stream, TLS state and all, moves to the WebSocket session.
+        std::visit(
+            [&](auto& s) {
+                beast::get_lowest_layer(s).expires_never();
+                std::make_shared<WsSession>(std::move(s), state_, address_)->run(std::move(req));
+            },
+            stream_);
         return;
     }
     http::message_generator res = respond(*state_, parser_->release());
     const bool keep_alive = res.keep_alive();
-    beast::async_write(
-        stream_, std::move(res),
-        beast::bind_front_handler(&HttpSession::on_write, shared_from_this(), keep_alive));
+    write(std::move(res), keep_alive);
+}
+
+void HttpSession::write(http::message_generator response, bool keep_alive) {
+    std::visit(
+        [&](auto& s) {
+            beast::async_write(
+                s, std::move(response),
+                beast::bind_front_handler(&HttpSession::on_write, shared_from_this(), keep_alive));
+        },
+        stream_);
 }
 
 void HttpSession::on_write(bool keep_alive, beast::error_code ec, std::size_t) {
@@ -271,8 +307,14 @@ void HttpSession::on_write(bool keep_alive, beast::error_code ec, std::size_t) {
 }
 
 void HttpSession::do_close() {
+    if (auto* tls = std::get_if<TlsStream>(&stream_)) {
+        beast::get_lowest_layer(*tls).expires_after(kHttpTimeout);
+        tls->async_shutdown(
+            [self = shared_from_this()](beast::error_code ec) { fail(ec, "tls shutdown"); });
+        return;
+    }
     beast::error_code ec;
-    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    std::get<PlainStream>(stream_).socket().shutdown(tcp::socket::shutdown_send, ec);
 }
 
 } // namespace felt::server

@@ -7,21 +7,25 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 
 namespace felt::server {
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
   public:
-    HttpSession(tcp::socket&& socket, std::shared_ptr<SharedState> state);
+    // tls: null for plain HTTP; else the TLS handshake comes first.
+    HttpSession(tcp::socket&& socket, ssl::context* tls, std::shared_ptr<SharedState> state);
     void run();
 
   private:
+    void on_handshake(beast::error_code ec);
     void do_read();
     void on_read(beast::error_code ec, std::size_t bytes);
+    void write(http::message_generator response, bool keep_alive);
     void on_write(bool keep_alive, beast::error_code ec, std::size_t bytes);
     void do_close();
 
-    beast::tcp_stream stream_;
+    std::variant<PlainStream, TlsStream> stream_;
     beast::flat_buffer buffer_;
     std::optional<http::request_parser<http::string_body>> parser_;
     std::shared_ptr<SharedState> state_;

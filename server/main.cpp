@@ -108,6 +108,10 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     app.add_option("--port-file", c.port_file, "Write the bound port to this file when listening")
         ->envname("FELT_PORT_FILE");
+    app.add_option("--tls-cert", c.tls_cert,
+                   "TLS certificate chain (PEM); with --tls-key, serve https and wss only")
+        ->envname("FELT_TLS_CERT");
+    app.add_option("--tls-key", c.tls_key, "TLS private key (PEM)")->envname("FELT_TLS_KEY");
     CLI11_PARSE(app, argc, argv);
     if (!config_file.empty()) {
         if (auto bad = apply_config_file(app, config_file)) {

@@ -14,8 +14,9 @@ namespace felt::server {
 // Accepts connections and hands each to an HttpSession on a strand of its own.
 class Listener : public std::enable_shared_from_this<Listener> {
   public:
-    Listener(net::io_context& ioc, tcp::endpoint endpoint, std::shared_ptr<SharedState> state)
-        : ioc_(ioc), acceptor_(net::make_strand(ioc)), state_(std::move(state)) {
+    Listener(net::io_context& ioc, tcp::endpoint endpoint, ssl::context* tls,
+             std::shared_ptr<SharedState> state)
+        : ioc_(ioc), acceptor_(net::make_strand(ioc)), tls_(tls), state_(std::move(state)) {
         acceptor_.open(endpoint.protocol());
         acceptor_.set_option(net::socket_base::reuse_address(true));
         acceptor_.bind(endpoint);
@@ -45,25 +46,44 @@ class Listener : public std::enable_shared_from_this<Listener> {
             // delayed ACK, some 40 ms.
             beast::error_code ignored;
             socket.set_option(tcp::no_delay(true), ignored);
-            std::make_shared<HttpSession>(std::move(socket), state_)->run();
+            std::make_shared<HttpSession>(std::move(socket), tls_, state_)->run();
         }
         do_accept();
     }
 
     net::io_context& ioc_;
     tcp::acceptor acceptor_;
+    ssl::context* tls_; // null: plain
     std::shared_ptr<SharedState> state_;
 };
 
+// The TLS context from a certificate chain and a private key (PEM): TLS 1.2 and later only.
+std::unique_ptr<ssl::context> tls_context(const Config& c) {
+    if (c.tls_cert.empty() && c.tls_key.empty()) return nullptr;
+    if (c.tls_cert.empty() || c.tls_key.empty())
+        throw std::runtime_error("TLS needs both --tls-cert and --tls-key");
+    auto ctx = std::make_unique<ssl::context>(ssl::context::tls_server);
+    ctx->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
+                     ssl::context::no_sslv3 | ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 |
+                     ssl::context::single_dh_use);
+    beast::error_code ec;
+    ctx->use_certificate_chain_file(c.tls_cert, ec);
+    if (ec) throw std::runtime_error("TLS certificate " + c.tls_cert + ": " + ec.message());
+    ctx->use_private_key_file(c.tls_key, ssl::context::pem, ec);
+    if (ec) throw std::runtime_error("TLS key " + c.tls_key + ": " + ec.message());
+    return ctx;
+}
+
 struct Server::Impl {
     explicit Impl(Config c)
-        : ioc(c.threads), state(std::make_shared<SharedState>(c)), signals(ioc, SIGINT, SIGTERM),
-          grace(ioc) {
+        : ioc(c.threads), tls(tls_context(c)), state(std::make_shared<SharedState>(c)),
+          signals(ioc, SIGINT, SIGTERM), grace(ioc) {
         beast::error_code ec;
         auto address = net::ip::make_address(c.bind, ec);
         if (ec) throw std::runtime_error("bad bind address \"" + c.bind + "\": " + ec.message());
         try {
-            listener = std::make_shared<Listener>(ioc, tcp::endpoint{address, c.port}, state);
+            listener =
+                std::make_shared<Listener>(ioc, tcp::endpoint{address, c.port}, tls.get(), state);
         } catch (const boost::system::system_error& e) {
             throw std::runtime_error("cannot listen on " + c.bind + ":" + std::to_string(c.port) +
                                      ": " + e.code().message());
@@ -111,6 +131,7 @@ struct Server::Impl {
     }
 
     net::io_context ioc;
+    std::unique_ptr<ssl::context> tls; // before the database: a bad certificate touches nothing
     std::shared_ptr<SharedState> state;
     std::shared_ptr<Listener> listener;
     net::signal_set signals;

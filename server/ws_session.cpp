@@ -18,9 +18,25 @@ std::string version_string() {
 
 } // namespace
 
-WsSession::WsSession(tcp::socket&& socket, std::shared_ptr<SharedState> state, std::string address)
-    : ws_(std::move(socket)), state_(std::move(state)), address_(std::move(address)),
+WsSession::WsSession(PlainStream&& stream, std::shared_ptr<SharedState> state, std::string address)
+    : WsSession(Stream(std::in_place_index<0>, std::move(stream)), std::move(state),
+                std::move(address)) {}
+
+WsSession::WsSession(TlsStream&& stream, std::shared_ptr<SharedState> state, std::string address)
+    : WsSession(Stream(std::in_place_index<1>, std::move(stream)), std::move(state),
+                std::move(address)) {}
+
+WsSession::WsSession(Stream&& ws, std::shared_ptr<SharedState> state, std::string address)
+    : ws_(std::move(ws)), state_(std::move(state)), address_(std::move(address)),
       tokens_(state_->config().burst), refilled_(std::chrono::steady_clock::now()) {}
+
+net::any_io_executor WsSession::executor() {
+    return std::visit([](auto& ws) -> net::any_io_executor { return ws.get_executor(); }, ws_);
+}
+
+bool WsSession::is_open() const {
+    return std::visit([](const auto& ws) { return ws.is_open(); }, ws_);
+}
 
 WsSession::~WsSession() {
     for (std::int64_t id : tables_)
@@ -44,7 +60,12 @@ void WsSession::on_accept(beast::error_code ec) {
 }
 
 void WsSession::do_read() {
-    ws_.async_read(buffer_, beast::bind_front_handler(&WsSession::on_read, shared_from_this()));
+    std::visit(
+        [this](auto& ws) {
+            ws.async_read(buffer_,
+                          beast::bind_front_handler(&WsSession::on_read, shared_from_this()));
+        },
+        ws_);
 }
 
 void WsSession::on_read(beast::error_code ec, std::size_t) {
@@ -55,24 +76,24 @@ void WsSession::on_read(beast::error_code ec, std::size_t) {
     if (ec) return fail(ec, "websocket read");
     ++state_->metrics().messages_in;
     arrived_ = std::chrono::steady_clock::now();
-    if (!ws_.got_text()) {
+    if (!std::visit([](const auto& ws) { return ws.got_text(); }, ws_)) {
         refuse(nullptr, "malformed", "frames are JSON text, not binary");
     } else {
         const std::string text = beast::buffers_to_string(buffer_.data());
         handle(text);
     }
     buffer_.consume(buffer_.size());
-    if (ws_.is_open() && !closing_) do_read();
+    if (is_open() && !closing_) do_read();
 }
 
 void WsSession::send(std::shared_ptr<const std::string> message) {
-    net::post(ws_.get_executor(), [self = shared_from_this(), m = std::move(message)]() mutable {
+    net::post(executor(), [self = shared_from_this(), m = std::move(message)]() mutable {
         self->queue(std::move(m));
     });
 }
 
 void WsSession::close() {
-    net::post(ws_.get_executor(), [self = shared_from_this()] {
+    net::post(executor(), [self = shared_from_this()] {
         self->close_after_writes(websocket::close_code::going_away);
     });
 }
@@ -80,23 +101,27 @@ void WsSession::close() {
 // A close frame may not overlap a write: it goes out when the queue has drained. Nothing more is
 // read or answered meanwhile.
 void WsSession::close_after_writes(websocket::close_code code) {
-    if (closing_ || !ws_.is_open()) return;
+    if (closing_ || !is_open()) return;
     closing_ = true;
     close_code_ = code;
     if (queue_.empty()) do_close();
 }
 
 void WsSession::do_close() {
-    ws_.async_close(close_code_, [self = shared_from_this()](beast::error_code ec) {
-        fail(ec, "websocket close");
-    });
+    std::visit(
+        [this](auto& ws) {
+            ws.async_close(close_code_, [self = shared_from_this()](beast::error_code ec) {
+                fail(ec, "websocket close");
+            });
+        },
+        ws_);
 }
 
 void WsSession::queue(std::shared_ptr<const std::string> message) {
-    if (!ws_.is_open() || closing_) return;
+    if (!is_open() || closing_) return;
     if (queue_.size() >= static_cast<std::size_t>(state_->config().write_queue)) {
         spdlog::warn("{}: {} messages waiting, dropping the slow client", address_, queue_.size());
-        beast::get_lowest_layer(ws_).close();
+        std::visit([](auto& ws) { beast::get_lowest_layer(ws).close(); }, ws_);
         return;
     }
     queue_.push_back(std::move(message));
@@ -104,9 +129,13 @@ void WsSession::queue(std::shared_ptr<const std::string> message) {
 }
 
 void WsSession::do_write() {
-    ws_.text(true);
-    ws_.async_write(net::buffer(*queue_.front()),
-                    beast::bind_front_handler(&WsSession::on_write, shared_from_this()));
+    std::visit(
+        [this](auto& ws) {
+            ws.text(true);
+            ws.async_write(net::buffer(*queue_.front()),
+                           beast::bind_front_handler(&WsSession::on_write, shared_from_this()));
+        },
+        ws_);
 }
 
 void WsSession::on_write(beast::error_code ec, std::size_t) {
@@ -389,7 +418,7 @@ void WsSession::log_in(const protocol::Request& r, bool create) {
             out.value.reset();
             out.refusal = {"internal", "the server could not complete this request"};
         }
-        net::post(self->ws_.get_executor(), [self, r, out, token] {
+        net::post(self->executor(), [self, r, out, token] {
             self->busy_ = false;
             if (!out.ok()) return self->refuse(r.id, out.refusal.code, out.refusal.message);
             self->signed_in(r, *out.value, token);

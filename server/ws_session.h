@@ -12,21 +12,29 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <variant>
 
 namespace felt::server {
 
 class WsSession : public std::enable_shared_from_this<WsSession> {
   public:
-    WsSession(tcp::socket&& socket, std::shared_ptr<SharedState> state, std::string address);
+    // Over plain TCP or TLS (after its handshake): the protocol is the same.
+    WsSession(PlainStream&& stream, std::shared_ptr<SharedState> state, std::string address);
+    WsSession(TlsStream&& stream, std::shared_ptr<SharedState> state, std::string address);
     ~WsSession();
 
     template <class Body, class Allocator>
     void run(http::request<Body, http::basic_fields<Allocator>> req) {
-        ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
-        ws_.set_option(websocket::stream_base::decorator(
-            [](websocket::response_type& res) { res.set(http::field::server, "feltd"); }));
-        ws_.read_message_max(state_->config().max_frame);
-        ws_.async_accept(req, beast::bind_front_handler(&WsSession::on_accept, shared_from_this()));
+        std::visit(
+            [&](auto& ws) {
+                ws.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
+                ws.set_option(websocket::stream_base::decorator(
+                    [](websocket::response_type& res) { res.set(http::field::server, "feltd"); }));
+                ws.read_message_max(state_->config().max_frame);
+                ws.async_accept(
+                    req, beast::bind_front_handler(&WsSession::on_accept, shared_from_this()));
+            },
+            ws_);
     }
 
     // Queues a text message; from any thread.
@@ -54,7 +62,12 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
     void history_request(const protocol::Request& r);
     bool rate_ok();
 
-    websocket::stream<beast::tcp_stream> ws_;
+    using Stream = std::variant<websocket::stream<PlainStream>, websocket::stream<TlsStream>>;
+    WsSession(Stream&& ws, std::shared_ptr<SharedState> state, std::string address);
+    net::any_io_executor executor();
+    bool is_open() const;
+
+    Stream ws_;
     beast::flat_buffer buffer_;
     std::deque<std::shared_ptr<const std::string>> queue_;
     std::shared_ptr<SharedState> state_;

@@ -7,7 +7,9 @@
 #include <sodium.h>
 
 #include <boost/asio.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/beast.hpp>
+#include <boost/beast/ssl.hpp>
 #include <nlohmann/json.hpp>
 
 #include <doctest/doctest.h>
@@ -31,6 +33,7 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 namespace websocket = beast::websocket;
 using tcp = net::ip::tcp;
+namespace ssl = net::ssl;
 using json = nlohmann::json;
 
 namespace {
@@ -172,6 +175,22 @@ class Client {
     websocket::stream<tcp::socket> ws_;
     int id_ = 0;
 };
+
+// Runs feltd with these arguments to its end: its exit status (-1 if it did not exit).
+int exit_status(std::vector<std::string> args) {
+    args.insert(args.begin(), FELTD_PATH);
+    pid_t pid = fork();
+    if (pid == 0) {
+        std::vector<char*> argv;
+        for (auto& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        execv(argv[0], argv.data());
+        _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
 
 int metric(unsigned short port, const std::string& name) {
     const std::string body = http_get(port, "/metrics").body;
@@ -350,19 +369,108 @@ TEST_CASE("feltd: settings from a config file and the environment") {
     CHECK(guest_balance() == 77);
     unsetenv("FELT_GRANT");
     std::ofstream(dir + "/bad.toml") << "prot = 9000\n";
+    // A setting the server does not have: refused at start, naming it.
+    CHECK(exit_status({"--config", dir + "/bad.toml", "--port", "0", "--db", dir + "/x.db"}) == 2);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("feltd: TLS with --tls-cert and --tls-key: https and wss, plain clients turned away") {
+    const std::string cert = FELT_TEST_DATA "/tls_test_cert.pem";
+    const std::string key = FELT_TEST_DATA "/tls_test_key.pem";
+    Feltd d({"--tls-cert", cert, "--tls-key", key});
+    net::io_context ioc;
+    // The client trusts only the test certificate: a handshake proves the server presents it.
+    ssl::context ctx(ssl::context::tls_client);
+    ctx.load_verify_file(cert);
+    ctx.set_verify_mode(ssl::verify_peer);
+    const tcp::endpoint at(net::ip::make_address("127.0.0.1"), d.port());
+    auto https_get = [&](const std::string& target) {
+        beast::ssl_stream<beast::tcp_stream> s(ioc, ctx);
+        beast::get_lowest_layer(s).connect(at);
+        s.handshake(ssl::stream_base::client);
+        http::request<http::empty_body> req{http::verb::get, target, 11};
+        req.set(http::field::host, "127.0.0.1");
+        http::write(s, req);
+        beast::flat_buffer buf;
+        http::response<http::string_body> res;
+        http::read(s, buf, res);
+        return HttpReply{static_cast<int>(res.result_int()), res.body()};
+    };
+    const auto health = https_get("/healthz");
+    CHECK(health.status == 200);
+    CHECK(health.body == "ok\n");
+
     {
-        // A setting the server does not have: refused at start, naming it.
-        pid_t pid = fork();
-        if (pid == 0) {
-            execl(FELTD_PATH, FELTD_PATH, "--config", (dir + "/bad.toml").c_str(), "--port", "0",
-                  "--db", (dir + "/x.db").c_str(), static_cast<char*>(nullptr));
-            _exit(127);
-        }
-        int status = 0;
-        waitpid(pid, &status, 0);
-        CHECK(WIFEXITED(status));
-        CHECK(WEXITSTATUS(status) == 2);
+        websocket::stream<beast::ssl_stream<beast::tcp_stream>> ws(ioc, ctx);
+        beast::get_lowest_layer(ws).connect(at);
+        ws.next_layer().handshake(ssl::stream_base::client);
+        ws.handshake("127.0.0.1", "/ws");
+        ws.write(net::buffer(json{{"type", "hello"}, {"version", 1}, {"id", 1}}.dump()));
+        beast::flat_buffer buf;
+        ws.read(buf);
+        const json hello = json::parse(beast::buffers_to_string(buf.data()));
+        CHECK(hello["ok"] == true);
+        ws.write(net::buffer(json{{"type", "guest"}, {"id", 2}}.dump()));
+        buf.consume(buf.size());
+        ws.read(buf);
+        const json guest = json::parse(beast::buffers_to_string(buf.data()));
+        CHECK(guest["id"] == 2);
+        CHECK(guest["account"]["balance"].get<int>() > 0);
+        ws.close(websocket::close_code::normal);
     }
+
+    // Plain HTTP and plain WebSocket get no answer: the connection is closed, the server lives.
+    {
+        beast::tcp_stream plain(ioc);
+        plain.connect(at);
+        http::request<http::empty_body> req{http::verb::get, "/healthz", 11};
+        req.set(http::field::host, "127.0.0.1");
+        http::write(plain, req);
+        beast::flat_buffer buf;
+        http::response<http::string_body> res;
+        beast::error_code ec;
+        plain.expires_after(std::chrono::seconds(10));
+        http::read(plain, buf, res, ec);
+        CHECK(ec);
+    }
+    {
+        websocket::stream<tcp::socket> ws(ioc);
+        ws.next_layer().connect(at);
+        beast::error_code ec;
+        ws.handshake("127.0.0.1", "/ws", ec);
+        CHECK(ec);
+    }
+    // A client that does not trust the certificate refuses it.
+    {
+        ssl::context strict(ssl::context::tls_client);
+        strict.set_verify_mode(ssl::verify_peer); // no trusted roots at all
+        beast::ssl_stream<beast::tcp_stream> s(ioc, strict);
+        beast::get_lowest_layer(s).connect(at);
+        beast::error_code ec;
+        s.handshake(ssl::stream_base::client, ec);
+        CHECK(ec);
+    }
+    CHECK(https_get("/healthz").status == 200);
+}
+
+TEST_CASE("feltd: TLS settings that cannot work stop it at start, touching nothing") {
+    char tmpl[] = "/tmp/feltd_test_XXXXXX";
+    REQUIRE(mkdtemp(tmpl) != nullptr);
+    const std::string dir = tmpl;
+    const std::string cert = FELT_TEST_DATA "/tls_test_cert.pem";
+    const std::string key = FELT_TEST_DATA "/tls_test_key.pem";
+    const std::string db = dir + "/data/felt.db";
+    const std::vector<std::string> base = {"--port", "0", "--db", db, "--log-level", "off"};
+    auto with = [&](std::vector<std::string> extra) {
+        extra.insert(extra.begin(), base.begin(), base.end());
+        return extra;
+    };
+    CHECK(exit_status(with({"--tls-cert", cert})) == 1); // no key
+    CHECK(exit_status(with({"--tls-key", key})) == 1);   // no certificate
+    CHECK(exit_status(with({"--tls-cert", dir + "/none.pem", "--tls-key", key})) == 1);
+    CHECK(exit_status(with({"--tls-cert", key, "--tls-key", key})) == 1); // a key is no certificate
+    CHECK(exit_status(with({"--tls-cert", cert, "--tls-key", cert})) == 1); // nor the reverse
+    CHECK_FALSE(std::filesystem::exists(db));
     std::filesystem::remove_all(dir);
 }
 
