@@ -211,16 +211,10 @@ http::message_generator respond(SharedState& state, http::request<http::string_b
     return static_file(state, req);
 }
 
-namespace {
-
-std::variant<PlainStream, TlsStream> make_stream(tcp::socket&& socket, ssl::context* tls) {
-    if (tls)
-        return std::variant<PlainStream, TlsStream>(std::in_place_type<TlsStream>,
-                                                    std::move(socket), *tls);
-    return std::variant<PlainStream, TlsStream>(std::in_place_type<PlainStream>, std::move(socket));
+HttpSession::Stream HttpSession::make_stream(tcp::socket&& socket, ssl::context* tls) {
+    if (tls) return Stream(std::in_place_type<TlsStream>, std::move(socket), *tls);
+    return Stream(std::in_place_type<PlainStream>, std::move(socket));
 }
-
-} // namespace
 
 HttpSession::HttpSession(tcp::socket&& socket, ssl::context* tls,
                          std::shared_ptr<SharedState> state)

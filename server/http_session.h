@@ -25,7 +25,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     void on_write(bool keep_alive, beast::error_code ec, std::size_t bytes);
     void do_close();
 
-    std::variant<PlainStream, TlsStream> stream_;
+    using Stream = std::variant<PlainStream, TlsStream>;
+    static Stream make_stream(tcp::socket&& socket, ssl::context* tls);
+
+    Stream stream_;
     beast::flat_buffer buffer_;
     std::optional<http::request_parser<http::string_body>> parser_;
     std::shared_ptr<SharedState> state_;

@@ -38,6 +38,20 @@ using json = nlohmann::json;
 
 namespace {
 
+// Starts a program (args[0]) with these arguments; its process id.
+pid_t spawn(std::vector<std::string> args) {
+    const pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        std::vector<char*> argv;
+        for (auto& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        execv(argv[0], argv.data());
+        _exit(127);
+    }
+    return pid;
+}
+
 // feltd in a folder of its own, started with --port 0 and waited for until it listens.
 class Feltd {
   public:
@@ -76,15 +90,7 @@ class Feltd {
         if (std::find(extra.begin(), extra.end(), "--grace") == extra.end())
             extra.insert(extra.end(), {"--grace", "5"});
         args.insert(args.end(), extra.begin(), extra.end());
-        pid_ = fork();
-        REQUIRE(pid_ >= 0);
-        if (pid_ == 0) {
-            std::vector<char*> argv;
-            for (auto& a : args) argv.push_back(a.data());
-            argv.push_back(nullptr);
-            execv(argv[0], argv.data());
-            _exit(127);
-        }
+        pid_ = spawn(std::move(args));
         for (int i = 0; i < 200; ++i) { // up to 10 s: the sanitizer build starts slowly
             std::ifstream in(port_file);
             int p = 0;
@@ -179,14 +185,7 @@ class Client {
 // Runs feltd with these arguments to its end: its exit status (-1 if it did not exit).
 int exit_status(std::vector<std::string> args) {
     args.insert(args.begin(), FELTD_PATH);
-    pid_t pid = fork();
-    if (pid == 0) {
-        std::vector<char*> argv;
-        for (auto& a : args) argv.push_back(a.data());
-        argv.push_back(nullptr);
-        execv(argv[0], argv.data());
-        _exit(127);
-    }
+    const pid_t pid = spawn(std::move(args));
     int status = 0;
     waitpid(pid, &status, 0);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
