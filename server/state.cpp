@@ -1,7 +1,7 @@
 #include "state.h"
 
 #include "migrate.h"
-#include "table.h"
+#include "table_base.h"
 #include "ws_session.h"
 
 #include <filesystem>
@@ -59,23 +59,24 @@ SharedState::SharedState(Config config)
     recover(db_, accounts_);
 }
 
-std::shared_ptr<Table> SharedState::create_table(TableConfig config, poker::HandConfig base,
-                                                 std::int64_t creator) {
+std::shared_ptr<TableBase>
+SharedState::create_table(const protocol::json& config, std::int64_t creator,
+                          const std::function<std::shared_ptr<TableBase>(std::int64_t id)>& make) {
     const std::int64_t id = with_db(
         [&](Accounts&, db::Database& db) {
             db::Statement q(db, "INSERT INTO tables (config, created_by) VALUES (?, ?)");
-            q.bind(1, config.to_json().dump()).bind(2, creator).run();
+            q.bind(1, config.dump()).bind(2, creator).run();
             return db.last_insert_rowid();
         },
         true);
-    auto t = std::make_shared<Table>(id, std::move(config), std::move(base), *this, *ioc_);
+    auto t = make(id);
     std::lock_guard lock(tables_mutex_);
     tables_[id] = t;
     ++metrics_.tables;
     return t;
 }
 
-std::shared_ptr<Table> SharedState::find_table(std::int64_t id) {
+std::shared_ptr<TableBase> SharedState::find_table(std::int64_t id) {
     std::lock_guard lock(tables_mutex_);
     auto it = tables_.find(id);
     return it == tables_.end() ? nullptr : it->second;
@@ -100,9 +101,9 @@ std::vector<std::int64_t> SharedState::seats_of(std::int64_t account) {
     return out;
 }
 
-std::vector<std::shared_ptr<Table>> SharedState::tables() {
+std::vector<std::shared_ptr<TableBase>> SharedState::tables() {
     std::lock_guard lock(tables_mutex_);
-    std::vector<std::shared_ptr<Table>> out;
+    std::vector<std::shared_ptr<TableBase>> out;
     for (auto& [id, t] : tables_) out.push_back(t);
     return out;
 }

@@ -4,7 +4,7 @@
 
 #include "accounts.h"
 #include "config.h"
-#include "hand.h"
+#include "messages.h"
 #include "metrics.h"
 #include "sqlite.h"
 
@@ -21,8 +21,7 @@
 namespace felt::server {
 
 class WsSession;
-class Table;
-struct TableConfig;
+class TableBase;
 
 class SharedState {
   public:
@@ -52,10 +51,13 @@ class SharedState {
 
     // Tables. set_io() once, before the first create_table().
     void set_io(boost::asio::io_context* ioc) { ioc_ = ioc; }
-    std::shared_ptr<Table> create_table(TableConfig config, poker::HandConfig base,
-                                        std::int64_t creator);
-    std::shared_ptr<Table> find_table(std::int64_t id);
-    std::vector<std::shared_ptr<Table>> tables();
+    // Adds a table that `make(id)` builds once its row exists.
+    std::shared_ptr<TableBase>
+    create_table(const protocol::json& config, std::int64_t creator,
+                 const std::function<std::shared_ptr<TableBase>(std::int64_t id)>& make);
+    std::shared_ptr<TableBase> find_table(std::int64_t id);
+    std::vector<std::shared_ptr<TableBase>> tables();
+    boost::asio::io_context& io() { return *ioc_; }
 
     // Which tables an account has a seat at, for giving seats back on sign-in.
     void note_seat(std::int64_t account, std::int64_t table, bool seated);
@@ -85,7 +87,7 @@ class SharedState {
     std::atomic<bool> stopping_{false};
     boost::asio::io_context* ioc_ = nullptr;
     std::mutex tables_mutex_;
-    std::map<std::int64_t, std::shared_ptr<Table>> tables_;
+    std::map<std::int64_t, std::shared_ptr<TableBase>> tables_;
     std::multimap<std::int64_t, std::int64_t> seated_; // account -> table
 };
 

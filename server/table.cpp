@@ -3,8 +3,6 @@
 #include "state.h"
 #include "ws_session.h"
 
-#include <sodium.h>
-
 #include <numeric>
 
 namespace felt::server {
@@ -76,22 +74,6 @@ std::optional<poker::ActionType> action_type(const std::string& s) {
     return std::nullopt;
 }
 
-std::string hex(const unsigned char* p, std::size_t n) {
-    std::string out(n * 2 + 1, '\0');
-    sodium_bin2hex(out.data(), out.size(), p, n);
-    out.pop_back();
-    return out;
-}
-
-// SHA-256 of the deck text, the reshuffle seed and the salt, joined by '|': the commitment a
-// client checks against the reveal (docs/protocol.md).
-std::string commitment(const std::string& deck, const std::string& seed, const std::string& salt) {
-    const std::string text = deck + "|" + seed + "|" + salt;
-    unsigned char h[crypto_hash_sha256_BYTES];
-    crypto_hash_sha256(h, reinterpret_cast<const unsigned char*>(text.data()), text.size());
-    return hex(h, sizeof h);
-}
-
 json event_json(const poker::Event& e, const felt::Ranking& r, bool show_cards) {
     json j = {{"kind", event_name(e.type)}};
     if (e.seat >= 0) j["seat"] = e.seat;
@@ -114,11 +96,6 @@ bool visible_to(const poker::Event& e, int seat) {
         return false;
     }
     return false;
-}
-
-Chips number(const json& body, const char* key, Chips fallback) {
-    auto it = body.find(key);
-    return it != body.end() && it->is_number_integer() ? it->get<Chips>() : fallback;
 }
 
 } // namespace
@@ -197,47 +174,18 @@ Outcome<std::pair<TableConfig, poker::HandConfig>> parse_table_config(const json
 
 Table::Table(std::int64_t id, TableConfig config, poker::HandConfig base, SharedState& state,
              net::io_context& ioc)
-    : id_(id), config_(std::move(config)), base_(std::move(base)), state_(state),
-      strand_(net::make_strand(ioc)), clock_(strand_), next_hand_(strand_) {}
-
-void Table::send(const std::shared_ptr<WsSession>& s, std::string text) {
-    if (s) s->send(std::make_shared<const std::string>(std::move(text)));
-}
-
-void Table::refuse(const std::shared_ptr<WsSession>& s, const protocol::Request& r,
-                   const std::string& code, const std::string& message) {
-    send(s, protocol::error(r.id, {code, message}));
-}
-
-// A message that is the same for every player and spectator, serialised once.
-void Table::broadcast(json m) {
-    ++seq_;
-    m["type"] = "table";
-    m["table"] = id_;
-    m["seq"] = seq_;
-    auto text = std::make_shared<const std::string>(m.dump());
-    for (auto it = watchers_.begin(); it != watchers_.end();) {
-        if (auto s = it->second.lock()) {
-            s->send(text);
-            ++it;
-        } else {
-            it = watchers_.erase(it);
-        }
-    }
-}
-
-std::optional<int> Table::seat_of(std::int64_t account) const {
-    for (int i = 0; i < base_.seats; ++i)
-        if (seats_[static_cast<std::size_t>(i)] &&
-            seats_[static_cast<std::size_t>(i)]->account == account)
-            return i;
-    return std::nullopt;
+    : TableBase(id,
+                {config.seats, config.min_buy_in, config.max_buy_in, config.sit_out_after,
+                 config.hand_delay_ms},
+                state, ioc),
+      config_(std::move(config)), base_(std::move(base)), clock_(strand_) {
+    static_assert(poker::kMaxSeats <= kMaxTableSeats);
 }
 
 std::string Table::snapshot(int seat) const {
     json seats = json::array();
     for (int i = 0; i < base_.seats; ++i) {
-        const auto& st = seats_[static_cast<std::size_t>(i)];
+        const Seat* st = this->seat(i);
         if (!st) continue;
         json j = {{"seat", i},
                   {"name", st->name},
@@ -279,87 +227,16 @@ std::string Table::snapshot(int seat) const {
     return out.dump();
 }
 
-void Table::join(std::shared_ptr<WsSession> s, Account a, protocol::Request r) {
-    net::post(strand_, [self = shared_from_this(), s, a, r] {
-        Chips buy_in = number(r.body, "buy_in", -1);
-        if (self->stopping_) return self->refuse(s, r, "stopping", "the server is shutting down");
-        if (self->seat_of(a.id))
-            return self->refuse(s, r, "already_seated", "you already have a seat here");
-        if (buy_in < self->config_.min_buy_in || buy_in > self->config_.max_buy_in)
-            return self->refuse(s, r, "bad_amount",
-                                "the buy-in is " + std::to_string(self->config_.min_buy_in) +
-                                    " to " + std::to_string(self->config_.max_buy_in));
-        int seat = -1;
-        if (auto it = r.body.find("seat"); it != r.body.end()) {
-            if (!it->is_number_integer() || it->get<int>() < 0 ||
-                it->get<int>() >= self->base_.seats)
-                return self->refuse(s, r, "bad_request", "no such seat");
-            seat = it->get<int>();
-            if (self->seats_[static_cast<std::size_t>(seat)])
-                return self->refuse(s, r, "seat_taken", "that seat is taken");
-        } else {
-            for (int i = 0; i < self->base_.seats && seat < 0; ++i)
-                if (!self->seats_[static_cast<std::size_t>(i)]) seat = i;
-            if (seat < 0) return self->refuse(s, r, "table_full", "every seat is taken");
-        }
-        auto refused = self->state_.with_db(
-            [&](Accounts& acc, db::Database& db) -> std::optional<Refusal> {
-                db::Transaction t(db);
-                if (auto no = acc.move_chips(a.id, -buy_in, "buy_in")) return no;
-                db::Statement q(db, "INSERT INTO table_seats (table_id, seat, account_id, stack) "
-                                    "VALUES (?, ?, ?, ?)");
-                q.bind(1, self->id_).bind(2, seat).bind(3, a.id).bind(4, buy_in).run();
-                t.commit();
-                return std::nullopt;
-            },
-            true);
-        if (refused) return self->refuse(s, r, refused->code, refused->message);
-        self->seats_[static_cast<std::size_t>(seat)] = Seat{a.id, a.name, buy_in, s, false};
-        ++self->taken_;
-        self->state_.note_seat(a.id, self->id_, true);
-        self->watchers_[s.get()] = s;
-        spdlog::info("table {}: {} sits in seat {} with {}", self->id_, a.name, seat, buy_in);
-        self->send(s,
-                   protocol::reply(r, {{"table", self->id_}, {"seat", seat}, {"stack", buy_in}}));
-        self->broadcast({{"kind", "seated"}, {"seat", seat}, {"name", a.name}, {"stack", buy_in}});
-        self->send(s, self->snapshot(seat));
-        self->maybe_start();
-    });
+bool Table::in_running(int seat) const {
+    return hand_ && hand_->state.seats[static_cast<std::size_t>(seat)].live();
 }
 
-void Table::spectate(std::shared_ptr<WsSession> s, Account, protocol::Request r) {
-    net::post(strand_, [self = shared_from_this(), s, r] {
-        self->watchers_[s.get()] = s;
-        self->send(s, protocol::reply(r, {{"table", self->id_}}));
-        self->send(s, self->snapshot(-1));
-    });
-}
-
-void Table::leave(std::shared_ptr<WsSession> s, Account a, protocol::Request r) {
-    net::post(strand_, [self = shared_from_this(), s, a, r] {
-        auto seat = self->seat_of(a.id);
-        if (!seat) {
-            self->watchers_.erase(s.get());
-            return self->send(s, protocol::reply(r, {{"table", self->id_}}));
-        }
-        Seat& st = *self->seats_[static_cast<std::size_t>(*seat)];
-        const bool in_hand =
-            self->hand_ && self->hand_->state.seats[static_cast<std::size_t>(*seat)].live();
-        if (in_hand) {
-            st.leaving = true; // folds when asked, cashes out at the hand's end
-            self->send(s, protocol::reply(r, {{"table", self->id_}, {"after_hand", true}}));
-            if (self->hand_->state.legal.seat == *seat) self->act_for_leaving();
-            return;
-        }
-        const Chips stack = st.stack;
-        self->cash_out(*seat, "cash_out");
-        self->send(s, protocol::reply(r, {{"table", self->id_}, {"cashed_out", stack}}));
-        self->maybe_start();
-    });
+void Table::leaving_in_hand(int seat) {
+    if (hand_->state.legal.seat == seat) act_for_leaving();
 }
 
 void Table::act(std::shared_ptr<WsSession> s, Account a, protocol::Request r) {
-    net::post(strand_, [self = shared_from_this(), s, a, r] {
+    net::post(strand_, [self = self<Table>(), s, a, r] {
         auto seat = self->seat_of(a.id);
         if (!seat) return self->refuse(s, r, "not_seated", "you have no seat at this table");
         if (!self->hand_) return self->refuse(s, r, "no_hand", "no hand is being played");
@@ -396,103 +273,45 @@ void Table::act(std::shared_ptr<WsSession> s, Account a, protocol::Request r) {
     });
 }
 
-void Table::attach(std::shared_ptr<WsSession> s, Account a) {
-    net::post(strand_, [self = shared_from_this(), s, a] {
-        auto seat = self->seat_of(a.id);
-        if (!seat) return;
-        Seat& st = *self->seats_[static_cast<std::size_t>(*seat)];
-        st.session = s;
-        st.missed = 0;
-        if (st.sitting_out) {
-            st.sitting_out = false;
-            self->broadcast({{"kind", "sitting_in"}, {"seat", *seat}});
-            self->maybe_start();
-        }
-        self->watchers_[s.get()] = s;
-        self->send(s, self->snapshot(*seat));
-    });
-}
-
-void Table::disconnected(WsSession* s) {
-    net::post(strand_, [self = shared_from_this(), s] { self->watchers_.erase(s); });
-}
-
-void Table::maybe_start() {
-    if (hand_ || starting_ || stopping_) return;
-    int ready = 0;
-    for (const auto& st : seats_)
-        if (st && st->stack > 0 && !st->leaving && !st->sitting_out) ++ready;
-    if (ready < 2) return;
-    starting_ = true;
-    next_hand_.expires_after(std::chrono::milliseconds(config_.hand_delay_ms));
-    next_hand_.async_wait([self = shared_from_this()](beast::error_code ec) {
-        self->starting_ = false;
-        if (!ec) self->start_hand();
-    });
-}
-
 void Table::start_hand() {
-    if (hand_ || stopping_) return;
     auto cfg = std::make_shared<poker::HandConfig>(base_);
-    int ready = 0;
-    for (int i = 0; i < base_.seats; ++i) {
-        const auto& st = seats_[static_cast<std::size_t>(i)];
-        const Chips stack = st && !st->leaving && !st->sitting_out ? st->stack : 0;
-        cfg->stacks[static_cast<std::size_t>(i)] = stack;
-        if (stack > 0) ++ready;
-    }
-    if (ready < 2) return;
+    for (int i = 0; i < base_.seats; ++i)
+        cfg->stacks[static_cast<std::size_t>(i)] = ready(i) ? seat(i)->stack : 0;
+    if (ready_count() < 2) return;
     // The button moves to the next seat with chips.
     int b = button_;
     do b = (b + 1) % base_.seats;
     while (cfg->stacks[static_cast<std::size_t>(b)] == 0);
     cfg->button = b;
     // A cryptographically secure shuffle, committed to before the deal.
-    if (sodium_init() < 0) throw std::runtime_error("libsodium could not be initialised");
-    for (std::size_t i = cfg->deck.size(); i > 1; --i)
-        std::swap(cfg->deck[i - 1], cfg->deck[randombytes_uniform(static_cast<std::uint32_t>(i))]);
-    randombytes_buf(&cfg->reshuffle_seed, sizeof cfg->reshuffle_seed);
-    unsigned char salt[16];
-    randombytes_buf(salt, sizeof salt);
+    secure_shuffle(cfg->deck);
+    cfg->reshuffle_seed = random_seed();
     Running run;
-    run.deck = base_.ranking->to_string(cfg->deck);
-    run.seed = std::to_string(cfg->reshuffle_seed);
-    run.salt = hex(salt, sizeof salt);
+    run.reveal = {base_.ranking->to_string(cfg->deck), std::to_string(cfg->reshuffle_seed),
+                  random_salt()};
     run.number = ++hands_;
     run.start = cfg->stacks;
-    const std::string commit = commitment(run.deck, run.seed, run.salt);
+    const std::string commit = run.reveal.hash();
     auto started = poker::start_hand(cfg);
     if (!started) {
         spdlog::error("table {}: hand cannot start: {}", id_, started.error().message);
         return;
     }
-    run.hand_id = state_.with_db(
-        [&](Accounts&, db::Database& db) {
-            db::Statement q(db, "INSERT INTO hands (table_id, number, config, commitment, status) "
-                                "VALUES (?, ?, ?, ?, 'running')");
-            // The table's configuration, plus what this hand needs to be read or replayed alone.
-            json config = config_.to_json();
-            config["button"] = b;
-            json stacks = json::array(), names = json::array();
-            for (int i = 0; i < base_.seats; ++i) {
-                stacks.push_back(run.start[static_cast<std::size_t>(i)]);
-                const auto& st = seats_[static_cast<std::size_t>(i)];
-                names.push_back(st && run.start[static_cast<std::size_t>(i)] > 0 ? json(st->name)
-                                                                                 : json(nullptr));
-            }
-            config["stacks"] = stacks;
-            config["names"] = names;
-            q.bind(1, id_).bind(2, run.number).bind(3, config.dump()).bind(4, commit);
-            q.run();
-            return db.last_insert_rowid();
-        },
-        true);
+    // The table's configuration, plus what this hand needs to be read or replayed alone.
+    json config = config_.to_json();
+    config["button"] = b;
+    json stacks = json::array(), names = json::array();
+    for (int i = 0; i < base_.seats; ++i) {
+        stacks.push_back(run.start[static_cast<std::size_t>(i)]);
+        names.push_back(run.start[static_cast<std::size_t>(i)] > 0 ? json(seat(i)->name)
+                                                                   : json(nullptr));
+    }
+    config["stacks"] = stacks;
+    config["names"] = names;
+    run.hand_id = record_start(run.number, config, commit);
     button_ = b;
     run.state = std::move(started.value().state);
     hand_ = std::move(run);
-    json stacks = json::array();
-    for (int i = 0; i < base_.seats; ++i)
-        stacks.push_back(hand_->start[static_cast<std::size_t>(i)]);
     broadcast({{"kind", "hand_start"},
                {"hand", hand_->number},
                {"hand_id", hand_->hand_id},
@@ -518,8 +337,8 @@ void Table::after_events(const std::vector<poker::Event>& events, std::size_t fr
         return finish_hand();
     }
     const poker::Legal& l = hand_->state.legal;
-    const auto& st = seats_[static_cast<std::size_t>(l.seat)];
-    if (st && st->leaving) { // a leaving player folds (or checks, or stands pat) at once
+    if (const Seat* st = seat(l.seat);
+        st && st->leaving) { // a leaving player folds (or checks, or stands pat) at once
         publish(batch, nullptr);
         return act_for_leaving();
     }
@@ -555,29 +374,14 @@ void Table::publish(std::span<const poker::Event> batch, const poker::Legal* tur
         return false;
     };
     std::shared_ptr<const std::string> shared;
-    for (auto it = watchers_.begin(); it != watchers_.end();) {
-        auto s = it->second.lock();
-        if (!s) {
-            it = watchers_.erase(it);
-            continue;
-        }
-        const int seat = seat_of_session(s);
+    for_each_watcher([&](const std::shared_ptr<WsSession>& s, int seat) {
         if (own_view(seat)) {
             send(s, make(seat));
         } else {
             if (!shared) shared = std::make_shared<const std::string>(make(-1));
             s->send(shared);
         }
-        ++it;
-    }
-}
-
-int Table::seat_of_session(const std::shared_ptr<WsSession>& s) const {
-    for (int i = 0; i < base_.seats; ++i)
-        if (seats_[static_cast<std::size_t>(i)] &&
-            seats_[static_cast<std::size_t>(i)]->session.lock() == s)
-            return i;
-    return -1;
+    });
 }
 
 void Table::act_for_leaving() {
@@ -613,10 +417,9 @@ json Table::legal_json() const {
 void Table::start_clock() {
     const int decision = ++decision_;
     clock_.expires_after(std::chrono::milliseconds(config_.decision_ms));
-    clock_.async_wait(
-        [self = shared_from_this(), hand = hand_->number, decision](beast::error_code ec) {
-            if (!ec) self->on_clock(hand, decision);
-        });
+    clock_.async_wait([self = self<Table>(), hand = hand_->number, decision](beast::error_code ec) {
+        if (!ec) self->on_clock(hand, decision);
+    });
 }
 
 // Time is up: check if possible, else fold; stand pat in a draw; turn up the first cards.
@@ -643,16 +446,7 @@ void Table::on_clock(int hand, int decision) {
         a.type = l.check ? poker::ActionType::check : poker::ActionType::fold;
     }
     spdlog::info("table {}: seat {} timed out", id_, l.seat);
-    // A disconnected player who keeps missing hands is sat out until they come back.
-    if (auto& st = seats_[static_cast<std::size_t>(l.seat)];
-        st && st->session.expired() && st->missed_hand != hand) {
-        st->missed_hand = hand;
-        if (++st->missed >= config_.sit_out_after && !st->sitting_out) {
-            st->sitting_out = true;
-            spdlog::info("table {}: {} sits out after {} missed hands", id_, st->name, st->missed);
-            broadcast({{"kind", "sitting_out"}, {"seat", l.seat}});
-        }
-    }
+    note_missed(l.seat, hand);
     apply(a);
 }
 
@@ -685,118 +479,40 @@ void Table::finish_hand() {
     clock_.cancel();
     Running& h = *hand_;
     // Seats dealt in end with the engine's stacks; the others keep theirs.
-    std::array<Chips, poker::kMaxSeats> end{};
+    std::vector<SeatResult> results;
     Chips before = 0, after = h.state.raked;
     for (int i = 0; i < base_.seats; ++i) {
         const auto idx = static_cast<std::size_t>(i);
-        const bool dealt = h.state.seats[idx].in_hand;
-        end[idx] = dealt ? h.state.seats[idx].stack : seats_[idx] ? seats_[idx]->stack : 0;
-        if (dealt) {
-            before += h.start[idx];
-            after += end[idx];
-        }
+        if (!h.state.seats[idx].in_hand) continue;
+        results.push_back({i, h.start[idx], h.state.seats[idx].stack});
+        before += h.start[idx];
+        after += h.state.seats[idx].stack;
     }
     assert(before == after && "chips are conserved through a hand");
     (void)before;
-    state_.with_db(
-        [&](Accounts&, db::Database& db) {
-            db::Transaction t(db);
-            db::Statement hand(db, "UPDATE hands SET status = 'finished', deck = ?, seed = ?, "
-                                   "salt = ?, ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
-                                   "WHERE id = ?");
-            hand.bind(1, h.deck).bind(2, h.seed).bind(3, h.salt).bind(4, h.hand_id).run();
-            for (int i = 0; i < base_.seats; ++i) {
-                const auto idx = static_cast<std::size_t>(i);
-                if (!seats_[idx] || !h.state.seats[idx].in_hand) continue;
-                db::Statement seat(db, "INSERT INTO hand_seats (hand_id, seat, account_id, "
-                                       "stack_start, stack_end) VALUES (?, ?, ?, ?, ?)");
-                seat.bind(1, h.hand_id).bind(2, i).bind(3, seats_[idx]->account);
-                seat.bind(4, h.start[idx]).bind(5, end[idx]).run();
-                db::Statement stack(db, "UPDATE table_seats SET stack = ? WHERE table_id = ? AND "
-                                        "seat = ?");
-                stack.bind(1, end[idx]).bind(2, id_).bind(3, i).run();
-            }
-            for (std::size_t i = 0; i < h.log.size(); ++i) {
-                db::Statement ev(db,
-                                 "INSERT INTO hand_events (hand_id, seq, body) VALUES (?, ?, ?)");
-                ev.bind(1, h.hand_id).bind(2, static_cast<std::int64_t>(i)).bind(3, h.log[i]).run();
-            }
-            t.commit();
-        },
-        true);
-    ++state_.metrics().hands_played;
+    record_finish(h.hand_id, h.reveal, results, h.log);
     json stacks = json::array(), net = json::array();
     for (int i = 0; i < base_.seats; ++i) {
         const auto idx = static_cast<std::size_t>(i);
-        if (seats_[idx]) seats_[idx]->stack = end[idx];
-        stacks.push_back(end[idx]);
-        net.push_back(h.state.seats[idx].in_hand ? end[idx] - h.start[idx] : 0);
+        const Seat* st = seat(i);
+        stacks.push_back(st ? st->stack : 0);
+        net.push_back(h.state.seats[idx].in_hand ? h.state.seats[idx].stack - h.start[idx] : 0);
     }
     broadcast({{"kind", "hand_end"},
                {"hand", h.number},
                {"hand_id", h.hand_id},
                {"stacks", stacks},
                {"net", net},
-               {"deck", h.deck},
-               {"seed", h.seed},
-               {"salt", h.salt}});
+               {"deck", h.reveal.deck},
+               {"seed", h.reveal.seed},
+               {"salt", h.reveal.salt}});
     hand_.reset();
-    for (int i = 0; i < base_.seats; ++i) {
-        const auto& st = seats_[static_cast<std::size_t>(i)];
-        if (st && (st->leaving || st->stack == 0 || stopping_)) cash_out(i, "cash_out");
-    }
-    maybe_start();
+    after_hand();
 }
 
-void Table::cash_out(int seat, const char* reason) {
-    Seat st = *seats_[static_cast<std::size_t>(seat)];
-    state_.with_db(
-        [&](Accounts& acc, db::Database& db) {
-            db::Transaction t(db);
-            db::Statement del(db, "DELETE FROM table_seats WHERE table_id = ? AND seat = ?");
-            del.bind(1, id_).bind(2, seat).run();
-            if (st.stack > 0) acc.move_chips(st.account, st.stack, reason);
-            t.commit();
-        },
-        true);
-    seats_[static_cast<std::size_t>(seat)].reset();
-    --taken_;
-    state_.note_seat(st.account, id_, false);
-    spdlog::info("table {}: {} leaves seat {} with {} ({})", id_, st.name, seat, st.stack, reason);
-    broadcast({{"kind", "left"}, {"seat", seat}, {"name", st.name}, {"stack", st.stack}});
-}
-
-void Table::stop() {
-    net::post(strand_, [self = shared_from_this()] {
-        self->stopping_ = true;
-        self->next_hand_.cancel();
-        if (self->hand_) return; // cashed out when it ends
-        for (int i = 0; i < self->base_.seats; ++i)
-            if (self->seats_[static_cast<std::size_t>(i)]) self->cash_out(i, "shutdown");
-    });
-}
-
-void Table::void_and_close() {
-    net::post(strand_, [self = shared_from_this()] {
-        self->stopping_ = true;
-        self->clock_.cancel();
-        if (self->hand_) {
-            // Stacks here and in table_seats are still those from before the hand: it never
-            // happened.
-            const std::int64_t id = self->hand_->hand_id;
-            self->state_.with_db(
-                [&](Accounts&, db::Database& db) {
-                    db::Statement q(db, "UPDATE hands SET status = 'void', ended_at = "
-                                        "strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?");
-                    q.bind(1, id).run();
-                },
-                true);
-            spdlog::info("table {}: hand {} void at shutdown", self->id_, self->hand_->number);
-            self->hand_.reset();
-        }
-        for (int i = 0; i < self->base_.seats; ++i)
-            if (self->seats_[static_cast<std::size_t>(i)]) self->cash_out(i, "shutdown");
-    });
+void Table::forget_running() {
+    clock_.cancel();
+    hand_.reset();
 }
 
 } // namespace felt::server

@@ -1,13 +1,10 @@
-// A poker table: seats, stacks and one hand at a time, driven by the betting engine on a strand
-// of its own. Every message it sends is built for its recipient: hole cards reach their owner
-// only. Each hand is committed to before the deal and revealed after; finished hands are written
-// in one transaction.
+// A poker table: one hand at a time, driven by the betting engine on the table's strand. Every
+// message it sends is built for its recipient: hole cards reach their owner only. Each hand is
+// committed to before the deal and revealed after; finished hands are written in one transaction.
 #pragma once
 
-#include "accounts.h"
 #include "hand.h"
-#include "messages.h"
-#include "net.h"
+#include "table_base.h"
 
 #include <array>
 #include <cstdint>
@@ -19,9 +16,6 @@
 #include <vector>
 
 namespace felt::server {
-
-class SharedState;
-class WsSession;
 
 struct TableConfig {
     std::string variant = "holdem";
@@ -42,63 +36,36 @@ struct TableConfig {
 // bring-in 2, bets 4/8), buy-ins of 40 to 200 big blinds (or big bets). Refusals: bad_config.
 Outcome<std::pair<TableConfig, poker::HandConfig>> parse_table_config(const protocol::json& body);
 
-class Table : public std::enable_shared_from_this<Table> {
+class Table final : public TableBase {
   public:
     Table(std::int64_t id, TableConfig config, poker::HandConfig base, SharedState& state,
           net::io_context& ioc);
 
-    std::int64_t id() const { return id_; }
     const TableConfig& config() const { return config_; }
-    // For the lobby, from any thread.
-    int seats_taken() const { return taken_.load(); }
+    protocol::json config_json() const override { return config_.to_json(); }
+    std::string describe() const override { return config_.structure + " " + config_.variant; }
 
-    // Requests, from any thread; each replies to the session (or errs) on the table's strand.
-    void join(std::shared_ptr<WsSession> s, Account a, protocol::Request r);
-    void spectate(std::shared_ptr<WsSession> s, Account a, protocol::Request r);
-    void leave(std::shared_ptr<WsSession> s, Account a, protocol::Request r);
-    void act(std::shared_ptr<WsSession> s, Account a, protocol::Request r);
-    // A player signed in again: their seat now speaks to this session, which gets a snapshot
-    // (and, if it is their turn, what they may do).
-    void attach(std::shared_ptr<WsSession> s, Account a);
-    // A session has gone: its seat is held; the clock acts for it.
-    void disconnected(WsSession* s);
-    // Shutdown: no new hands; cash everyone out once the running hand ends.
-    void stop();
-    // Grace period over: a running hand is void (stacks as before it), everyone cashed out.
-    void void_and_close();
+    void act(std::shared_ptr<WsSession> s, Account a, protocol::Request r) override;
 
   private:
-    struct Seat {
-        std::int64_t account = 0;
-        std::string name;
-        poker::Chips stack = 0;
-        std::weak_ptr<WsSession> session;
-        bool leaving = false;
-        int missed = 0;           // hands in a row the clock played for a disconnected player
-        bool sitting_out = false; // dealt no hands until the player is back
-        int missed_hand = -1;     // the last hand counted in `missed`
-    };
     struct Running {
         poker::HandState state;
         std::int64_t hand_id = 0;
         int number = 0;
-        std::string deck, seed, salt; // revealed at the end
+        Commitment reveal; // revealed at the end
         std::array<poker::Chips, poker::kMaxSeats> start{};
         std::vector<std::string> log; // every event with every card, for the database
     };
 
-    void send(const std::shared_ptr<WsSession>& s, std::string text);
-    void refuse(const std::shared_ptr<WsSession>& s, const protocol::Request& r,
-                const std::string& code, const std::string& message);
-    void broadcast(protocol::json message);
-    void publish(std::span<const poker::Event> batch, const poker::Legal* turn);
-    int seat_of_session(const std::shared_ptr<WsSession>& s) const;
-    // The whole table as `seat` (-1: a spectator) may see it, with its legal actions on its turn.
-    std::string snapshot(int seat) const;
-    std::optional<int> seat_of(std::int64_t account) const;
+    std::string snapshot(int seat) const override;
+    bool running() const override { return hand_.has_value(); }
+    bool in_running(int seat) const override;
+    void leaving_in_hand(int seat) override;
+    void start_hand() override;
+    void forget_running() override;
+    std::int64_t running_id() const override { return hand_ ? hand_->hand_id : 0; }
 
-    void maybe_start();
-    void start_hand();
+    void publish(std::span<const poker::Event> batch, const poker::Legal* turn);
     void after_events(const std::vector<poker::Event>& events, std::size_t from);
     void start_clock();
     void act_for_leaving();
@@ -107,25 +74,14 @@ class Table : public std::enable_shared_from_this<Table> {
     void apply(const poker::Action& a);
     void log_action(const poker::Action& a, const char* by);
     void finish_hand();
-    void cash_out(int seat, const char* reason);
 
-    std::int64_t id_;
     TableConfig config_;
     poker::HandConfig base_;
-    SharedState& state_;
-    net::strand<net::io_context::executor_type> strand_;
     net::steady_timer clock_;
-    net::steady_timer next_hand_;
-    std::array<std::optional<Seat>, poker::kMaxSeats> seats_;
-    std::map<WsSession*, std::weak_ptr<WsSession>> watchers_; // spectators and players
     std::optional<Running> hand_;
     int hands_ = 0;    // hands dealt
     int button_ = -1;  // the last hand's button
     int decision_ = 0; // decisions asked for, to tell a stale clock from the current one
-    std::int64_t seq_ = 0;
-    bool starting_ = false;
-    bool stopping_ = false;
-    std::atomic<int> taken_{0};
 };
 
 } // namespace felt::server

@@ -207,9 +207,9 @@ void WsSession::handle(std::string_view text) {
 void WsSession::dispatch(const protocol::Request& r) {
     using protocol::json;
     static const std::set<std::string, std::less<>> known = {
-        "hello",    "ping",   "register",     "login",  "guest",    "resume", "me",
-        "logout",   "tables", "create_table", "join",   "spectate", "leave",  "act",
-        "my_hands", "hand",   "table_hands",  "totals", "hand_phh"};
+        "hello",  "ping",     "register",     "login",       "guest",    "resume",  "me",
+        "logout", "tables",   "create_table", "join",        "spectate", "leave",   "act",
+        "hint",   "my_hands", "hand",         "table_hands", "totals",   "hand_phh"};
     if (!known.contains(r.type))
         return refuse(r.id, "unknown_type", "no request of type \"" + r.type + "\"");
     if (r.type == "hello") {
@@ -260,7 +260,7 @@ void WsSession::dispatch(const protocol::Request& r) {
     if (r.type == "tables") {
         json list = json::array();
         for (auto& t : state_->tables()) {
-            json j = t->config().to_json();
+            json j = t->config_json();
             j["id"] = t->id();
             j["taken"] = t->seats_taken();
             list.push_back(std::move(j));
@@ -269,15 +269,13 @@ void WsSession::dispatch(const protocol::Request& r) {
     }
     if (r.type == "create_table") {
         if (state_->stopping()) return refuse(r.id, "stopping", "the server is shutting down");
-        auto parsed = parse_table_config(r.body);
-        if (!parsed.ok()) return refuse(r.id, parsed.refusal.code, parsed.refusal.message);
-        auto t = state_->create_table(parsed.value->first, parsed.value->second, account_->id);
-        spdlog::info("{} created table {} ({} {})", account_->name, t->id(), t->config().structure,
-                     t->config().variant);
-        json config = t->config().to_json();
-        return reply(r, {{"table", t->id()}, {"config", config}});
+        auto t = create_table(r);
+        if (!t) return;
+        spdlog::info("{} created table {} ({})", account_->name, t->id(), t->describe());
+        return reply(r, {{"table", t->id()}, {"config", t->config_json()}});
     }
-    if (r.type == "join" || r.type == "spectate" || r.type == "leave" || r.type == "act") {
+    if (r.type == "join" || r.type == "spectate" || r.type == "leave" || r.type == "act" ||
+        r.type == "hint") {
         auto id = r.body.find("table");
         if (id == r.body.end() || !id->is_number_integer())
             return refuse(r.id, "bad_request", "\"" + r.type + "\" needs an integer \"table\"");
@@ -289,6 +287,7 @@ void WsSession::dispatch(const protocol::Request& r) {
         if (r.type == "spectate") t->spectate(self, *account_, r);
         if (r.type == "leave") t->leave(self, *account_, r);
         if (r.type == "act") t->act(self, *account_, r);
+        if (r.type == "hint") t->hint(self, *account_, r);
         return;
     }
     if (r.type == "my_hands" || r.type == "hand" || r.type == "table_hands" || r.type == "totals" ||
@@ -304,6 +303,30 @@ void WsSession::dispatch(const protocol::Request& r) {
     // A type in `known` without a branch above: a bug, but the client still gets an answer.
     spdlog::error("no handler for request type {}", r.type);
     refuse(r.id, "internal", "the server cannot handle \"" + r.type + "\" yet");
+}
+
+// A new table of the game the request names ("poker" when it names none); refuses (and returns
+// null) a configuration the game does not accept.
+std::shared_ptr<TableBase> WsSession::create_table(const protocol::Request& r) {
+    auto game = r.body.find("game");
+    if (game != r.body.end() && !game->is_string()) {
+        refuse(r.id, "bad_config", "\"game\" must be a string");
+        return nullptr;
+    }
+    const std::string name = game == r.body.end() ? "poker" : game->get<std::string>();
+    if (name == "poker") {
+        auto parsed = parse_table_config(r.body);
+        if (!parsed.ok()) {
+            refuse(r.id, parsed.refusal.code, parsed.refusal.message);
+            return nullptr;
+        }
+        auto& [config, base] = *parsed.value;
+        return state_->create_table(config.to_json(), account_->id, [&](std::int64_t id) {
+            return std::make_shared<Table>(id, config, base, *state_, state_->io());
+        });
+    }
+    refuse(r.id, "bad_config", "no game \"" + name + "\" (poker, chinese)");
+    return nullptr;
 }
 
 // The history API over WebSocket: the same answers as GET /api/... (docs/protocol.md).

@@ -60,6 +60,7 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
     void signed_in(const protocol::Request& r, const Account& a, const std::string& token);
     void log_in(const protocol::Request& r, bool create);
     void history_request(const protocol::Request& r);
+    std::shared_ptr<TableBase> create_table(const protocol::Request& r);
     bool rate_ok();
 
     using Stream = std::variant<websocket::stream<PlainStream>, websocket::stream<TlsStream>>;

@@ -1,0 +1,329 @@
+#include "table_base.h"
+
+#include "state.h"
+#include "ws_session.h"
+
+#include <sodium.h>
+
+namespace felt::server {
+
+using protocol::json;
+
+namespace {
+
+std::string hex(const unsigned char* p, std::size_t n) {
+    std::string out(n * 2 + 1, '\0');
+    sodium_bin2hex(out.data(), out.size(), p, n);
+    out.pop_back();
+    return out;
+}
+
+void init_sodium() {
+    if (sodium_init() < 0) throw std::runtime_error("libsodium could not be initialised");
+}
+
+} // namespace
+
+std::string Commitment::hash() const {
+    const std::string text = deck + "|" + seed + "|" + salt;
+    unsigned char h[crypto_hash_sha256_BYTES];
+    crypto_hash_sha256(h, reinterpret_cast<const unsigned char*>(text.data()), text.size());
+    return hex(h, sizeof h);
+}
+
+void secure_shuffle(std::span<Card> deck) {
+    init_sodium();
+    for (std::size_t i = deck.size(); i > 1; --i)
+        std::swap(deck[i - 1], deck[randombytes_uniform(static_cast<std::uint32_t>(i))]);
+}
+
+std::string random_salt() {
+    init_sodium();
+    unsigned char salt[16];
+    randombytes_buf(salt, sizeof salt);
+    return hex(salt, sizeof salt);
+}
+
+std::uint64_t random_seed() {
+    init_sodium();
+    std::uint64_t seed = 0;
+    randombytes_buf(&seed, sizeof seed);
+    return seed;
+}
+
+Chips number(const json& body, const char* key, Chips fallback) {
+    auto it = body.find(key);
+    return it != body.end() && it->is_number_integer() ? it->get<Chips>() : fallback;
+}
+
+TableBase::TableBase(std::int64_t id, Limits limits, SharedState& state, net::io_context& ioc)
+    : id_(id), limits_(limits), state_(state), strand_(net::make_strand(ioc)), next_hand_(strand_) {
+}
+
+void TableBase::send(const std::shared_ptr<WsSession>& s, std::string text) {
+    if (s) s->send(std::make_shared<const std::string>(std::move(text)));
+}
+
+void TableBase::refuse(const std::shared_ptr<WsSession>& s, const protocol::Request& r,
+                       const std::string& code, const std::string& message) {
+    send(s, protocol::error(r.id, {code, message}));
+}
+
+void TableBase::broadcast(json m) {
+    ++seq_;
+    m["type"] = "table";
+    m["table"] = id_;
+    m["seq"] = seq_;
+    auto text = std::make_shared<const std::string>(m.dump());
+    for_each_watcher([&](const std::shared_ptr<WsSession>& s, int) { s->send(text); });
+}
+
+std::optional<int> TableBase::seat_of(std::int64_t account) const {
+    for (int i = 0; i < limits_.seats; ++i)
+        if (const Seat* st = seat(i); st && st->account == account) return i;
+    return std::nullopt;
+}
+
+int TableBase::seat_of_session(const std::shared_ptr<WsSession>& s) const {
+    for (int i = 0; i < limits_.seats; ++i)
+        if (const Seat* st = seat(i); st && st->session.lock() == s) return i;
+    return -1;
+}
+
+bool TableBase::ready(int i) const {
+    const Seat* st = seat(i);
+    return st && st->stack > 0 && !st->leaving && !st->sitting_out;
+}
+
+int TableBase::ready_count() const {
+    int n = 0;
+    for (int i = 0; i < limits_.seats; ++i) n += ready(i);
+    return n;
+}
+
+void TableBase::hint(std::shared_ptr<WsSession> s, Account, protocol::Request r) {
+    net::post(strand_, [self = shared_from_this(), s, r] {
+        self->refuse(s, r, "no_hints", "this table's game gives no hints");
+    });
+}
+
+void TableBase::join(std::shared_ptr<WsSession> s, Account a, protocol::Request r) {
+    net::post(strand_, [self = shared_from_this(), s, a, r] {
+        const Chips buy_in = number(r.body, "buy_in", -1);
+        const Limits& l = self->limits_;
+        if (self->stopping_) return self->refuse(s, r, "stopping", "the server is shutting down");
+        if (self->seat_of(a.id))
+            return self->refuse(s, r, "already_seated", "you already have a seat here");
+        if (buy_in < l.min_buy_in || buy_in > l.max_buy_in)
+            return self->refuse(s, r, "bad_amount",
+                                "the buy-in is " + std::to_string(l.min_buy_in) + " to " +
+                                    std::to_string(l.max_buy_in));
+        int seat = -1;
+        if (auto it = r.body.find("seat"); it != r.body.end()) {
+            if (!it->is_number_integer() || it->get<int>() < 0 || it->get<int>() >= l.seats)
+                return self->refuse(s, r, "bad_request", "no such seat");
+            seat = it->get<int>();
+            if (self->seat(seat)) return self->refuse(s, r, "seat_taken", "that seat is taken");
+        } else {
+            for (int i = 0; i < l.seats && seat < 0; ++i)
+                if (!self->seat(i)) seat = i;
+            if (seat < 0) return self->refuse(s, r, "table_full", "every seat is taken");
+        }
+        auto refused = self->state_.with_db(
+            [&](Accounts& acc, db::Database& db) -> std::optional<Refusal> {
+                db::Transaction t(db);
+                if (auto no = acc.move_chips(a.id, -buy_in, "buy_in")) return no;
+                db::Statement q(db, "INSERT INTO table_seats (table_id, seat, account_id, stack) "
+                                    "VALUES (?, ?, ?, ?)");
+                q.bind(1, self->id_).bind(2, seat).bind(3, a.id).bind(4, buy_in).run();
+                t.commit();
+                return std::nullopt;
+            },
+            true);
+        if (refused) return self->refuse(s, r, refused->code, refused->message);
+        self->seats_[static_cast<std::size_t>(seat)] = Seat{a.id, a.name, buy_in, s, false};
+        ++self->taken_;
+        self->state_.note_seat(a.id, self->id_, true);
+        self->watchers_[s.get()] = s;
+        spdlog::info("table {}: {} sits in seat {} with {}", self->id_, a.name, seat, buy_in);
+        self->send(s,
+                   protocol::reply(r, {{"table", self->id_}, {"seat", seat}, {"stack", buy_in}}));
+        self->broadcast({{"kind", "seated"}, {"seat", seat}, {"name", a.name}, {"stack", buy_in}});
+        self->send(s, self->snapshot(seat));
+        self->maybe_start();
+    });
+}
+
+void TableBase::spectate(std::shared_ptr<WsSession> s, Account, protocol::Request r) {
+    net::post(strand_, [self = shared_from_this(), s, r] {
+        self->watchers_[s.get()] = s;
+        self->send(s, protocol::reply(r, {{"table", self->id_}}));
+        self->send(s, self->snapshot(-1));
+    });
+}
+
+void TableBase::leave(std::shared_ptr<WsSession> s, Account a, protocol::Request r) {
+    net::post(strand_, [self = shared_from_this(), s, a, r] {
+        auto seat = self->seat_of(a.id);
+        if (!seat) {
+            self->watchers_.erase(s.get());
+            return self->send(s, protocol::reply(r, {{"table", self->id_}}));
+        }
+        Seat& st = *self->seat(*seat);
+        if (self->in_running(*seat)) {
+            st.leaving = true; // the game acts for the seat; cashed out at the hand's end
+            self->send(s, protocol::reply(r, {{"table", self->id_}, {"after_hand", true}}));
+            return self->leaving_in_hand(*seat);
+        }
+        const Chips stack = st.stack;
+        self->cash_out(*seat, "cash_out");
+        self->send(s, protocol::reply(r, {{"table", self->id_}, {"cashed_out", stack}}));
+        self->maybe_start();
+    });
+}
+
+void TableBase::attach(std::shared_ptr<WsSession> s, Account a) {
+    net::post(strand_, [self = shared_from_this(), s, a] {
+        auto seat = self->seat_of(a.id);
+        if (!seat) return;
+        Seat& st = *self->seat(*seat);
+        st.session = s;
+        st.missed = 0;
+        if (st.sitting_out) {
+            st.sitting_out = false;
+            self->broadcast({{"kind", "sitting_in"}, {"seat", *seat}});
+            self->maybe_start();
+        }
+        self->watchers_[s.get()] = s;
+        self->send(s, self->snapshot(*seat));
+    });
+}
+
+void TableBase::disconnected(WsSession* s) {
+    net::post(strand_, [self = shared_from_this(), s] { self->watchers_.erase(s); });
+}
+
+void TableBase::note_missed(int seat, int hand) {
+    Seat* st = this->seat(seat);
+    if (!st || !st->session.expired() || st->missed_hand == hand) return;
+    st->missed_hand = hand;
+    if (++st->missed >= limits_.sit_out_after && !st->sitting_out) {
+        st->sitting_out = true;
+        spdlog::info("table {}: {} sits out after {} missed hands", id_, st->name, st->missed);
+        broadcast({{"kind", "sitting_out"}, {"seat", seat}});
+    }
+}
+
+void TableBase::cash_out(int seat, const char* reason) {
+    Seat st = *this->seat(seat);
+    state_.with_db(
+        [&](Accounts& acc, db::Database& db) {
+            db::Transaction t(db);
+            db::Statement del(db, "DELETE FROM table_seats WHERE table_id = ? AND seat = ?");
+            del.bind(1, id_).bind(2, seat).run();
+            if (st.stack > 0) acc.move_chips(st.account, st.stack, reason);
+            t.commit();
+        },
+        true);
+    seats_[static_cast<std::size_t>(seat)].reset();
+    --taken_;
+    state_.note_seat(st.account, id_, false);
+    spdlog::info("table {}: {} leaves seat {} with {} ({})", id_, st.name, seat, st.stack, reason);
+    broadcast({{"kind", "left"}, {"seat", seat}, {"name", st.name}, {"stack", st.stack}});
+}
+
+std::int64_t TableBase::record_start(int number, const json& config, const std::string& commit) {
+    return state_.with_db(
+        [&](Accounts&, db::Database& db) {
+            db::Statement q(db, "INSERT INTO hands (table_id, number, config, commitment, status) "
+                                "VALUES (?, ?, ?, ?, 'running')");
+            q.bind(1, id_).bind(2, number).bind(3, config.dump()).bind(4, commit);
+            q.run();
+            return db.last_insert_rowid();
+        },
+        true);
+}
+
+void TableBase::record_finish(std::int64_t hand_id, const Commitment& reveal,
+                              std::span<const SeatResult> results,
+                              std::span<const std::string> log) {
+    state_.with_db(
+        [&](Accounts&, db::Database& db) {
+            db::Transaction t(db);
+            db::Statement hand(db, "UPDATE hands SET status = 'finished', deck = ?, seed = ?, "
+                                   "salt = ?, ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
+                                   "WHERE id = ?");
+            hand.bind(1, reveal.deck).bind(2, reveal.seed).bind(3, reveal.salt);
+            hand.bind(4, hand_id).run();
+            for (const SeatResult& r : results) {
+                db::Statement seat(db, "INSERT INTO hand_seats (hand_id, seat, account_id, "
+                                       "stack_start, stack_end) VALUES (?, ?, ?, ?, ?)");
+                seat.bind(1, hand_id).bind(2, r.seat).bind(3, this->seat(r.seat)->account);
+                seat.bind(4, r.start).bind(5, r.end).run();
+                db::Statement stack(db, "UPDATE table_seats SET stack = ? WHERE table_id = ? AND "
+                                        "seat = ?");
+                stack.bind(1, r.end).bind(2, id_).bind(3, r.seat).run();
+            }
+            for (std::size_t i = 0; i < log.size(); ++i) {
+                db::Statement ev(db,
+                                 "INSERT INTO hand_events (hand_id, seq, body) VALUES (?, ?, ?)");
+                ev.bind(1, hand_id).bind(2, static_cast<std::int64_t>(i)).bind(3, log[i]).run();
+            }
+            t.commit();
+        },
+        true);
+    ++state_.metrics().hands_played;
+    for (const SeatResult& r : results) this->seat(r.seat)->stack = r.end;
+}
+
+void TableBase::maybe_start() {
+    if (running() || starting_ || stopping_ || ready_count() < 2) return;
+    starting_ = true;
+    next_hand_.expires_after(std::chrono::milliseconds(limits_.hand_delay_ms));
+    next_hand_.async_wait([self = shared_from_this()](beast::error_code ec) {
+        self->starting_ = false;
+        if (!ec && !self->running() && !self->stopping_) self->start_hand();
+    });
+}
+
+void TableBase::after_hand() {
+    for (int i = 0; i < limits_.seats; ++i) {
+        const Seat* st = seat(i);
+        if (st && (st->leaving || st->stack == 0 || stopping_)) cash_out(i, "cash_out");
+    }
+    maybe_start();
+}
+
+void TableBase::stop() {
+    net::post(strand_, [self = shared_from_this()] {
+        self->stopping_ = true;
+        self->next_hand_.cancel();
+        if (self->running()) return; // cashed out when it ends
+        for (int i = 0; i < self->limits_.seats; ++i)
+            if (self->seat(i)) self->cash_out(i, "shutdown");
+    });
+}
+
+void TableBase::void_and_close() {
+    net::post(strand_, [self = shared_from_this()] {
+        self->stopping_ = true;
+        if (self->running()) {
+            // Stacks here and in table_seats are still those from before the hand: it never
+            // happened.
+            const std::int64_t id = self->running_id();
+            self->state_.with_db(
+                [&](Accounts&, db::Database& db) {
+                    db::Statement q(db, "UPDATE hands SET status = 'void', ended_at = "
+                                        "strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?");
+                    q.bind(1, id).run();
+                },
+                true);
+            spdlog::info("table {}: hand {} void at shutdown", self->id_, id);
+            self->forget_running();
+        }
+        for (int i = 0; i < self->limits_.seats; ++i)
+            if (self->seat(i)) self->cash_out(i, "shutdown");
+    });
+}
+
+} // namespace felt::server

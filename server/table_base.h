@@ -1,0 +1,181 @@
+// What every table shares, whatever its game: seats bought into from the ledger, players and
+// spectators to tell, per-table sequence numbers, sitting out, cashing out, shutdown, and the
+// writing of a hand (or deal) to the database. A game's table derives from it and supplies the
+// game: its configuration, its snapshot, its actions and when a hand starts.
+#pragma once
+
+#include "accounts.h"
+#include "messages.h"
+#include "net.h"
+#include "types.h"
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace felt::server {
+
+class SharedState;
+class WsSession;
+
+using Chips = std::int64_t;
+inline constexpr int kMaxTableSeats = 9; // the most any game seats (poker: 9)
+
+// The commitment to a deal: the deck as text, the reshuffle seed ("" where a game has none) and a
+// random salt; the SHA-256 of the three joined by '|' is published before the deal and the three
+// after it (docs/protocol.md).
+struct Commitment {
+    std::string deck, seed, salt;
+    std::string hash() const;
+};
+
+// A cryptographically secure shuffle (libsodium) and a fresh salt for its commitment.
+void secure_shuffle(std::span<Card> deck);
+std::string random_salt();
+std::uint64_t random_seed();
+
+// An integer field of a request, or `fallback` when it is missing or not an integer.
+Chips number(const protocol::json& body, const char* key, Chips fallback);
+
+class TableBase : public std::enable_shared_from_this<TableBase> {
+  public:
+    struct Limits {
+        int seats = 6;
+        Chips min_buy_in = 0, max_buy_in = 0;
+        int sit_out_after = 3;     // deals a disconnected player misses before being sat out
+        int hand_delay_ms = 1'000; // pause between hands
+    };
+
+    TableBase(std::int64_t id, Limits limits, SharedState& state, net::io_context& ioc);
+    virtual ~TableBase() = default;
+
+    std::int64_t id() const { return id_; }
+    // For the lobby and the database: the game and its settings.
+    virtual protocol::json config_json() const = 0;
+    // For the log: "no-limit holdem", "chinese classic".
+    virtual std::string describe() const = 0;
+    // For the lobby, from any thread.
+    int seats_taken() const { return taken_.load(); }
+
+    // Requests, from any thread; each replies to the session (or errs) on the table's strand.
+    void join(std::shared_ptr<WsSession> s, Account a, protocol::Request r);
+    void spectate(std::shared_ptr<WsSession> s, Account a, protocol::Request r);
+    void leave(std::shared_ptr<WsSession> s, Account a, protocol::Request r);
+    virtual void act(std::shared_ptr<WsSession> s, Account a, protocol::Request r) = 0;
+    virtual void hint(std::shared_ptr<WsSession> s, Account a, protocol::Request r);
+    // A player signed in again: their seat now speaks to this session, which gets a snapshot
+    // (and, if it is their turn, what they may do).
+    void attach(std::shared_ptr<WsSession> s, Account a);
+    // A session has gone: its seat is held; the clock acts for it.
+    void disconnected(WsSession* s);
+    // Shutdown: no new hands; cash everyone out once the running hand ends.
+    void stop();
+    // Grace period over: a running hand is void (stacks as before it), everyone cashed out.
+    void void_and_close();
+
+  protected:
+    struct Seat {
+        std::int64_t account = 0;
+        std::string name;
+        Chips stack = 0;
+        std::weak_ptr<WsSession> session;
+        bool leaving = false;
+        int missed = 0;           // hands in a row the clock played for a disconnected player
+        bool sitting_out = false; // dealt no hands until the player is back
+        int missed_hand = -1;     // the last hand counted in `missed`
+    };
+    // A seat's part in a finished hand, for the database.
+    struct SeatResult {
+        int seat;
+        Chips start, end;
+    };
+
+    // ---- the game's part ----
+    // The whole table as `seat` (-1: a spectator) may see it.
+    virtual std::string snapshot(int seat) const = 0;
+    // A hand (or deal) is running, and whether `seat` takes part in it.
+    virtual bool running() const = 0;
+    virtual bool in_running(int seat) const = 0;
+    // `seat` asked to leave during the running hand: act for it now if it is its turn.
+    virtual void leaving_in_hand(int seat) = 0;
+    // Deals the next hand if two seats are still ready.
+    virtual void start_hand() = 0;
+    // Shutdown: stop the running hand's clock and forget it (its row is already marked void).
+    virtual void forget_running() = 0;
+    // The running hand's id in the database (0: none).
+    virtual std::int64_t running_id() const = 0;
+
+    template <class T>
+    std::shared_ptr<T> self() {
+        return std::static_pointer_cast<T>(shared_from_this());
+    }
+
+    void send(const std::shared_ptr<WsSession>& s, std::string text);
+    void refuse(const std::shared_ptr<WsSession>& s, const protocol::Request& r,
+                const std::string& code, const std::string& message);
+    // A message that is the same for everyone watching, serialised once.
+    void broadcast(protocol::json message);
+    // Calls f(session, seat) for every live watcher (seat -1 for spectators).
+    template <class F>
+    void for_each_watcher(F&& f) {
+        for (auto it = watchers_.begin(); it != watchers_.end();) {
+            auto s = it->second.lock();
+            if (!s) {
+                it = watchers_.erase(it);
+                continue;
+            }
+            f(s, seat_of_session(s));
+            ++it;
+        }
+    }
+    int seat_of_session(const std::shared_ptr<WsSession>& s) const;
+    std::optional<int> seat_of(std::int64_t account) const;
+    Seat* seat(int i) {
+        return seats_[static_cast<std::size_t>(i)] ? &*seats_[static_cast<std::size_t>(i)]
+                                                   : nullptr;
+    }
+    const Seat* seat(int i) const {
+        return seats_[static_cast<std::size_t>(i)] ? &*seats_[static_cast<std::size_t>(i)]
+                                                   : nullptr;
+    }
+    // Seats that may be dealt in: chips, not leaving, not sitting out.
+    bool ready(int i) const;
+    int ready_count() const;
+    // The clock played for `seat` in hand `hand`: a disconnected player who keeps missing hands
+    // is sat out until they come back.
+    void note_missed(int seat, int hand);
+    void cash_out(int seat, const char* reason);
+
+    // The database. A hand is written as running when dealt, and finished, with its seats and its
+    // log, in one transaction.
+    std::int64_t record_start(int number, const protocol::json& config, const std::string& commit);
+    void record_finish(std::int64_t hand_id, const Commitment& reveal,
+                       std::span<const SeatResult> seats, std::span<const std::string> log);
+    // Starts the next hand after the pause when two or more seats are ready.
+    void maybe_start();
+    // After a hand: the leaving, the broke and everyone at shutdown are cashed out, then the next
+    // hand is considered.
+    void after_hand();
+
+    const std::int64_t id_;
+    const Limits limits_;
+    SharedState& state_;
+    net::strand<net::io_context::executor_type> strand_;
+    std::array<std::optional<Seat>, kMaxTableSeats> seats_;
+    std::int64_t seq_ = 0;
+    bool stopping_ = false;
+
+  private:
+    std::map<WsSession*, std::weak_ptr<WsSession>> watchers_; // spectators and players
+    net::steady_timer next_hand_;
+    bool starting_ = false;
+    std::atomic<int> taken_{0};
+};
+
+} // namespace felt::server
