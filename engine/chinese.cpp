@@ -251,6 +251,23 @@ struct Owed {
 
 } // namespace
 
+int max_loss_units(const Profile& profile, bool aces, int opponents) {
+    int special = 0;
+    for (const SpecialValue& v : profile.specials) special = std::max(special, v.units);
+    int rows = profile.scoring == Scoring::scoop ? 9 : 0; // a scoop's royalties come on top
+    for (Row row : {Row::front, Row::middle, Row::back}) {
+        int royalty = 0;
+        for (const Royalty& r : profile.royalties)
+            if (r.row == row) royalty = std::max(royalty, r.units);
+        if (profile.scoring == Scoring::scoop)
+            rows += royalty;
+        else
+            rows += profile.royalties_on_top ? 1 + royalty : std::max(1, royalty);
+    }
+    const int each = std::max({special, rows, profile.surrender_units}) + (aces ? 8 : 0);
+    return each * opponents;
+}
+
 Result<Settlement> settle(const Profile& profile, const Options& o,
                           const std::vector<Player>& players, int dealer) {
     const int n = static_cast<int>(players.size());

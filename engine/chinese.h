@@ -138,6 +138,12 @@ struct Settlement {
     std::vector<Chips> rake;         // per seat
 };
 
+// The most units one player can lose in one deal to `opponents` others: against each, the larger
+// of the profile's highest special hand, its three rows each won with the largest royalty (with
+// the scoop profile: 9 and the royalties), and surrender, plus 8 for the aces bet. A table that
+// settles without the chip limit deals in only stacks that cover this many units (and the rake).
+int max_loss_units(const Profile& profile, bool aces, int opponents);
+
 // Seats in clockwise order; `dealer` is the seat payments start from. Refuses (naming the player
 // and the rule) an illegal split, a card dealt twice across players, a special hand declared that
 // the cards do not hold or the profile does not know, and surrender outside the scoop profile.

@@ -249,8 +249,12 @@ TEST_CASE("chinese: nets sum to minus the rake and no stack goes negative, rando
                 continue;
             }
             Chips sum = 0, rake = 0;
+            const Chips cover = max_loss_units(profile, o.aces, n - 1) * o.unit;
             for (int i = 0; i < n; ++i) {
                 sum += r.value().net[static_cast<std::size_t>(i)];
+                if (-(r.value().net[static_cast<std::size_t>(i)] +
+                      r.value().rake[static_cast<std::size_t>(i)]) > cover)
+                    ++bad; // nobody loses more than max_loss_units says
                 rake += r.value().rake[static_cast<std::size_t>(i)];
                 if (r.value().final_stacks[static_cast<std::size_t>(i)] < 0) ++bad;
                 if (o.chip_limit && r.value().net[static_cast<std::size_t>(i)] >
@@ -357,6 +361,27 @@ TEST_CASE("chinese: every special hand of the profiles, detected on hand-made de
                             Special::twelve_one_colour));
     CHECK_FALSE(has_special(split("8s 9h Td", "Js Jh Qd Qc Kc", "As Ah Ad 7c 9c"), Special::big));
     CHECK_FALSE(parse_special("seven_pairs").has_value());
+}
+
+TEST_CASE("chinese: the most a player can lose in a deal, reached") {
+    // Trips in front, straight flushes in the middle and the back against high cards: classic
+    // pays 3 + 5 + 5, and a complete straight pays 13, both max_loss_units against one opponent.
+    const Split top = split("Qh Qd Qc", "9c 8c 7c 6c 5c", "Ts Js Qs Ks As");
+    const Split weak = split("2s 3h 5d", "Th 9d 8h 7h 2d", "Jh Td 2h 3d 4h");
+    const Profile& classic = *find_profile("classic");
+    CHECK(max_loss_units(classic, false, 1) == 13);
+    auto st = settle(classic, Options{}, {player("A", 100, top), player("B", 100, weak)}, 0);
+    REQUIRE(st.ok());
+    CHECK(st.value().net[1] == -13);
+    // extras-b pays on top of the row: 1 + 2, 1 + 8, 1 + 6; asian-colour's best natural is 39.
+    CHECK(max_loss_units(*find_profile("extras-b"), false, 1) == 19);
+    st = settle(*find_profile("extras-b"), Options{},
+                {player("A", 100, top), player("B", 100, weak)}, 0);
+    REQUIRE(st.ok());
+    CHECK(st.value().net[1] == -19);
+    CHECK(max_loss_units(*find_profile("asian-colour"), true, 3) == (39 + 8) * 3);
+    // scoop: 9 from each when sweeping everyone, plus the royalties 3 + 10 + 5.
+    CHECK(max_loss_units(*find_profile("scoop"), false, 2) == 27 * 2);
 }
 
 TEST_CASE("chinese: every profile's royalties and special hands pay their listed units") {
