@@ -92,7 +92,7 @@ int TableBase::seat_of_session(const std::shared_ptr<WsSession>& s) const {
 
 bool TableBase::ready(int i) const {
     const Seat* st = seat(i);
-    return st && st->stack > 0 && !st->leaving && !st->sitting_out;
+    return st && st->stack >= stake_needed() && !st->leaving && !st->sitting_out;
 }
 
 int TableBase::ready_count() const {
@@ -244,6 +244,16 @@ std::int64_t TableBase::record_start(int number, const json& config, const std::
         true);
 }
 
+void TableBase::record_void(std::int64_t hand_id) {
+    state_.with_db(
+        [&](Accounts&, db::Database& db) {
+            db::Statement q(db, "UPDATE hands SET status = 'void', ended_at = "
+                                "strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?");
+            q.bind(1, hand_id).run();
+        },
+        true);
+}
+
 void TableBase::record_finish(std::int64_t hand_id, const Commitment& reveal,
                               std::span<const SeatResult> results,
                               std::span<const std::string> log) {
@@ -289,7 +299,7 @@ void TableBase::maybe_start() {
 void TableBase::after_hand() {
     for (int i = 0; i < limits_.seats; ++i) {
         const Seat* st = seat(i);
-        if (st && (st->leaving || st->stack == 0 || stopping_)) cash_out(i, "cash_out");
+        if (st && (st->leaving || st->stack < stake_needed() || stopping_)) cash_out(i, "cash_out");
     }
     maybe_start();
 }
@@ -311,13 +321,7 @@ void TableBase::void_and_close() {
             // Stacks here and in table_seats are still those from before the hand: it never
             // happened.
             const std::int64_t id = self->running_id();
-            self->state_.with_db(
-                [&](Accounts&, db::Database& db) {
-                    db::Statement q(db, "UPDATE hands SET status = 'void', ended_at = "
-                                        "strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?");
-                    q.bind(1, id).run();
-                },
-                true);
+            self->record_void(id);
             spdlog::info("table {}: hand {} void at shutdown", self->id_, id);
             self->forget_running();
         }

@@ -110,6 +110,8 @@ class TableBase : public std::enable_shared_from_this<TableBase> {
     virtual void forget_running() = 0;
     // The running hand's id in the database (0: none).
     virtual std::int64_t running_id() const = 0;
+    // The chips a stack needs to be dealt in; a stack below it is cashed out after a hand.
+    virtual Chips stake_needed() const { return 1; }
 
     template <class T>
     std::shared_ptr<T> self() {
@@ -144,7 +146,7 @@ class TableBase : public std::enable_shared_from_this<TableBase> {
         return seats_[static_cast<std::size_t>(i)] ? &*seats_[static_cast<std::size_t>(i)]
                                                    : nullptr;
     }
-    // Seats that may be dealt in: chips, not leaving, not sitting out.
+    // Seats that may be dealt in: the stake needed, not leaving, not sitting out.
     bool ready(int i) const;
     int ready_count() const;
     // The clock played for `seat` in hand `hand`: a disconnected player who keeps missing hands
@@ -155,6 +157,7 @@ class TableBase : public std::enable_shared_from_this<TableBase> {
     // The database. A hand is written as running when dealt, and finished, with its seats and its
     // log, in one transaction.
     std::int64_t record_start(int number, const protocol::json& config, const std::string& commit);
+    void record_void(std::int64_t hand_id);
     void record_finish(std::int64_t hand_id, const Commitment& reveal,
                        std::span<const SeatResult> seats, std::span<const std::string> log);
     // Starts the next hand after the pause when two or more seats are ready.

@@ -1,5 +1,6 @@
 #include "ws_session.h"
 
+#include "chinese_table.h"
 #include "history.h"
 #include "table.h"
 
@@ -323,6 +324,16 @@ std::shared_ptr<TableBase> WsSession::create_table(const protocol::Request& r) {
         auto& [config, base] = *parsed.value;
         return state_->create_table(config.to_json(), account_->id, [&](std::int64_t id) {
             return std::make_shared<Table>(id, config, base, *state_, state_->io());
+        });
+    }
+    if (name == "chinese") {
+        auto parsed = parse_chinese_config(r.body);
+        if (!parsed.ok()) {
+            refuse(r.id, parsed.refusal.code, parsed.refusal.message);
+            return nullptr;
+        }
+        return state_->create_table(parsed.value->to_json(), account_->id, [&](std::int64_t id) {
+            return std::make_shared<ChineseTable>(id, *parsed.value, *state_, state_->io());
         });
     }
     refuse(r.id, "bad_config", "no game \"" + name + "\" (poker, chinese)");

@@ -1,0 +1,483 @@
+#include "chinese_table.h"
+
+#include "deck.h"
+#include "state.h"
+#include "ws_session.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace felt::server {
+
+using protocol::json;
+
+namespace {
+
+const Deck& pack() {
+    static const Deck d = Deck::standard();
+    return d;
+}
+
+std::string text(std::span<const Card> cards) {
+    return pack().to_string(cards);
+}
+
+} // namespace
+
+Chips ChineseConfig::stake_needed() const {
+    if (options.chip_limit) return 1;
+    return chinese::max_loss_units(rules(), options.aces, seats - 1) * options.unit + options.rake;
+}
+
+json ChineseConfig::to_json() const {
+    return {{"game", "chinese"},
+            {"profile", profile},
+            {"seats", seats},
+            {"strict_order", options.rules.strict_order},
+            {"short_kickers_lowest", options.rules.short_kickers_lowest},
+            {"chip_limit", options.chip_limit},
+            {"aces", options.aces},
+            {"banker", banker},
+            {"surrender", surrender},
+            {"hints", hints},
+            {"unit", options.unit},
+            {"rake", options.rake},
+            {"min_buy_in", min_buy_in},
+            {"max_buy_in", max_buy_in},
+            {"decision_ms", decision_ms},
+            {"sit_out_after", sit_out_after},
+            {"hand_delay_ms", hand_delay_ms}};
+}
+
+Outcome<ChineseConfig> parse_chinese_config(const json& body) {
+    auto bad = [](std::string m) {
+        return Outcome<ChineseConfig>{std::nullopt, {"bad_config", std::move(m)}};
+    };
+    ChineseConfig c;
+    c.options.chip_limit = true;
+    if (auto it = body.find("profile"); it != body.end()) {
+        if (!it->is_string()) return bad("\"profile\" must be a string");
+        c.profile = it->get<std::string>();
+    }
+    const chinese::Profile* profile = chinese::find_profile(c.profile);
+    if (!profile) {
+        std::string known;
+        for (auto n : chinese::profile_names())
+            known += (known.empty() ? "" : ", ") + std::string(n);
+        return bad("no profile \"" + c.profile + "\" (" + known + ")");
+    }
+    for (auto [key, field] :
+         {std::pair{"strict_order", &c.options.rules.strict_order},
+          std::pair{"short_kickers_lowest", &c.options.rules.short_kickers_lowest},
+          std::pair{"chip_limit", &c.options.chip_limit}, std::pair{"aces", &c.options.aces},
+          std::pair{"banker", &c.banker}, std::pair{"surrender", &c.surrender},
+          std::pair{"hints", &c.hints}}) {
+        auto it = body.find(key);
+        if (it == body.end()) continue;
+        if (!it->is_boolean()) return bad(std::string("\"") + key + "\" must be true or false");
+        *field = it->get<bool>();
+    }
+    if (c.surrender && profile->scoring != chinese::Scoring::scoop)
+        return bad("surrender belongs to the scoop profile");
+    c.seats = static_cast<int>(number(body, "seats", 4));
+    if (c.seats < 2 || c.seats > 4) return bad("Chinese poker seats 2 to 4 players");
+    c.options.unit = number(body, "unit", 1);
+    c.options.rake = number(body, "rake", 0);
+    if (c.options.unit < 1 || c.options.unit > 1'000'000) return bad("unit must be 1 to 1,000,000");
+    if (c.options.rake < 0 || c.options.rake > 1'000'000) return bad("rake must be 0 to 1,000,000");
+    const Chips needed = c.stake_needed();
+    c.min_buy_in = number(body, "min_buy_in", c.options.chip_limit ? 20 * c.options.unit : needed);
+    c.max_buy_in = number(body, "max_buy_in", 10 * c.min_buy_in);
+    if (c.min_buy_in < needed)
+        return bad("without the chip limit a buy-in must cover the most a player can lose in a "
+                   "deal: min_buy_in at least " +
+                   std::to_string(needed));
+    if (c.min_buy_in <= 0 || c.max_buy_in < c.min_buy_in || c.max_buy_in > 1'000'000'000'000)
+        return bad("buy-ins must be 0 < min_buy_in <= max_buy_in");
+    c.decision_ms = static_cast<int>(number(body, "decision_ms", 60'000));
+    c.hand_delay_ms = static_cast<int>(number(body, "hand_delay_ms", 1'000));
+    c.sit_out_after = static_cast<int>(number(body, "sit_out_after", 3));
+    if (c.sit_out_after < 1 || c.sit_out_after > 1000)
+        return bad("sit_out_after must be 1 to 1,000");
+    if (c.decision_ms < 100 || c.decision_ms > 3'600'000)
+        return bad("decision_ms must be 100 to 3,600,000");
+    if (c.hand_delay_ms < 0 || c.hand_delay_ms > 60'000)
+        return bad("hand_delay_ms must be 0 to 60,000");
+    return {std::move(c), {}};
+}
+
+ChineseTable::ChineseTable(std::int64_t id, ChineseConfig config, SharedState& state,
+                           net::io_context& ioc)
+    : TableBase(id,
+                {config.seats, config.min_buy_in, config.max_buy_in, config.sit_out_after,
+                 config.hand_delay_ms},
+                state, ioc),
+      config_(std::move(config)), clock_(strand_) {}
+
+const ChineseTable::Entry* ChineseTable::dealt(int seat) const {
+    if (!deal_) return nullptr;
+    const auto& e = deal_->entries[static_cast<std::size_t>(seat)];
+    return e ? &*e : nullptr;
+}
+
+bool ChineseTable::in_running(int seat) const {
+    return dealt(seat) != nullptr;
+}
+
+json ChineseTable::split_json(const chinese::Player& p) const {
+    json j = {{"front", text(p.split.front)},
+              {"middle", text(p.split.middle)},
+              {"back", text(p.split.back)},
+              {"declare",
+               p.declare ? json(std::string(chinese::special_name(*p.declare))) : json(nullptr)},
+              {"surrender", p.surrender}};
+    return j;
+}
+
+std::string ChineseTable::snapshot(int seat) const {
+    json seats = json::array();
+    for (int i = 0; i < limits_.seats; ++i) {
+        const Seat* st = this->seat(i);
+        if (!st) continue;
+        json j = {{"seat", i},
+                  {"name", st->name},
+                  {"stack", st->stack},
+                  {"sitting_out", st->sitting_out}};
+        if (const Entry* e = dealt(i)) {
+            j["in_deal"] = true;
+            j["submitted"] = e->submitted.has_value();
+        }
+        seats.push_back(std::move(j));
+    }
+    json out = {{"type", "table"},
+                {"table", id_},
+                {"seq", seq_},
+                {"kind", "snapshot"},
+                {"config", config_.to_json()},
+                {"seats", seats},
+                {"your_seat", seat >= 0 ? json(seat) : json(nullptr)}};
+    if (deal_) {
+        json d = {{"hand", deal_->number},
+                  {"hand_id", deal_->hand_id},
+                  {"dealer", deal_->dealer},
+                  {"seats", deal_->seats},
+                  {"commitment", deal_->reveal.hash()}};
+        if (const Entry* e = seat >= 0 ? dealt(seat) : nullptr) {
+            d["cards"] = text(e->cards);
+            if (e->submitted) d["your_split"] = split_json(*e->submitted);
+        }
+        out["deal"] = std::move(d);
+    }
+    return out.dump();
+}
+
+void ChineseTable::start_hand() {
+    std::vector<int> seats;
+    for (int i = 0; i < limits_.seats; ++i)
+        if (ready(i)) seats.push_back(i);
+    if (seats.size() < 2) return;
+    // The deal moves to the next seat dealt in.
+    int dealer = dealer_;
+    do dealer = (dealer + 1) % limits_.seats;
+    while (!ready(dealer));
+    std::vector<Card> deck = pack().cards();
+    secure_shuffle(deck);
+    Deal d;
+    d.number = ++deals_;
+    d.dealer = dealer;
+    d.seats = seats;
+    d.reveal = {text(deck), "", random_salt()};
+    // One card at a time, clockwise from the dealer's left, as at a real table.
+    const auto first =
+        static_cast<std::size_t>(std::find(seats.begin(), seats.end(), dealer) - seats.begin() + 1);
+    for (std::size_t k = 0, next = 0; k < 13; ++k)
+        for (std::size_t j = 0; j < seats.size(); ++j) {
+            auto& e = d.entries[static_cast<std::size_t>(seats[(first + j) % seats.size()])];
+            if (!e) e.emplace();
+            e->cards[k] = deck[next++];
+        }
+    json stacks = json::array(), names = json::array();
+    for (int i = 0; i < limits_.seats; ++i) {
+        auto& e = d.entries[static_cast<std::size_t>(i)];
+        if (e) e->start = seat(i)->stack;
+        stacks.push_back(e ? e->start : 0);
+        names.push_back(e ? json(seat(i)->name) : json(nullptr));
+    }
+    const std::string commit = d.reveal.hash();
+    // The table's configuration, plus what this deal needs to be read or replayed alone.
+    json config = config_.to_json();
+    config["dealer"] = dealer;
+    config["stacks"] = stacks;
+    config["names"] = names;
+    d.hand_id = record_start(d.number, config, commit);
+    for (int s : seats)
+        d.log.push_back(json{
+            {"kind", "deal"},
+            {"seat", s},
+            {"cards", text(d.entries[static_cast<std::size_t>(s)]->cards)},
+            {"visibility",
+             "owner"}}.dump());
+    dealer_ = dealer;
+    deal_ = std::move(d);
+    // One message, with each player's own 13 cards in their copy only.
+    ++seq_;
+    json m = {{"type", "table"},
+              {"table", id_},
+              {"seq", seq_},
+              {"kind", "deal"},
+              {"hand", deal_->number},
+              {"hand_id", deal_->hand_id},
+              {"dealer", dealer},
+              {"seats", seats},
+              {"stacks", stacks},
+              {"commitment", commit},
+              {"deadline_ms", config_.decision_ms}};
+    auto shared = std::make_shared<const std::string>(m.dump());
+    for_each_watcher([&](const std::shared_ptr<WsSession>& s, int seat) {
+        if (const Entry* e = seat >= 0 ? dealt(seat) : nullptr) {
+            json own = m;
+            own["cards"] = text(e->cards);
+            send(s, own.dump());
+        } else {
+            s->send(shared);
+        }
+    });
+    clock_.expires_after(std::chrono::milliseconds(config_.decision_ms));
+    clock_.async_wait([self = self<ChineseTable>(), n = deal_->number](beast::error_code ec) {
+        if (!ec) self->on_clock(n);
+    });
+}
+
+void ChineseTable::act(std::shared_ptr<WsSession> s, Account a, protocol::Request r) {
+    net::post(strand_, [self = self<ChineseTable>(), s, a, r] {
+        auto seat = self->seat_of(a.id);
+        if (!seat) return self->refuse(s, r, "not_seated", "you have no seat at this table");
+        if (!self->deal_) return self->refuse(s, r, "no_hand", "no deal is being played");
+        if (!self->in_running(*seat))
+            return self->refuse(s, r, "not_in_hand", "you were not dealt into this deal");
+        Entry& e = self->entry(*seat);
+        if (e.submitted)
+            return self->refuse(s, r, "already_submitted",
+                                "your split is in and cannot be changed");
+        auto kind = r.body.find("action");
+        if (kind == r.body.end() || !kind->is_string() ||
+            (*kind != "split" && *kind != "surrender"))
+            return self->refuse(s, r, "bad_request",
+                                "\"act\" at a Chinese poker table needs \"action\": \"split\" "
+                                "(with front, middle and back) or \"surrender\"");
+        chinese::Player p;
+        p.name = self->seat(*seat)->name;
+        p.stack = e.start;
+        if (*kind == "surrender") {
+            if (!self->config_.surrender)
+                return self->refuse(s, r, "no_surrender", "this table does not allow surrender");
+            p.surrender = true;
+            p.split = chinese::baseline_split(e.cards); // never shown: it settles nothing
+        } else {
+            auto row = [&](const char* key, std::span<Card> out) -> std::optional<Refusal> {
+                auto it = r.body.find(key);
+                if (it == r.body.end() || !it->is_string())
+                    return Refusal{"bad_request", std::string("\"") + key +
+                                                      "\" must be a string "
+                                                      "of cards"};
+                auto cards = pack().parse_cards(it->get<std::string>());
+                if (!cards) return Refusal{"bad_card", cards.error().message};
+                if (cards->size() != out.size())
+                    return Refusal{"wrong_count", std::string("the ") + key + " takes " +
+                                                      std::to_string(out.size()) + " cards, not " +
+                                                      std::to_string(cards->size())};
+                std::copy(cards->begin(), cards->end(), out.begin());
+                return std::nullopt;
+            };
+            for (auto [key, out] : {std::pair{"front", std::span<Card>(p.split.front)},
+                                    std::pair{"middle", std::span<Card>(p.split.middle)},
+                                    std::pair{"back", std::span<Card>(p.split.back)}})
+                if (auto no = row(key, out)) return self->refuse(s, r, no->code, no->message);
+            if (auto err = chinese::check_split(p.split, self->config_.options.rules, e.cards))
+                return self->refuse(s, r, error_code_name(err->code), err->message);
+            if (auto d = r.body.find("declare"); d != r.body.end() && !d->is_null()) {
+                if (!d->is_string())
+                    return self->refuse(s, r, "bad_request", "\"declare\" must be a string");
+                const std::string name = d->get<std::string>();
+                auto kind = chinese::parse_special(name);
+                if (!kind)
+                    return self->refuse(s, r, "bad_declare", "no special hand \"" + name + "\"");
+                const auto& specials = self->config_.rules().specials;
+                if (std::none_of(specials.begin(), specials.end(),
+                                 [&](const chinese::SpecialValue& v) { return v.kind == *kind; }))
+                    return self->refuse(s, r, "bad_declare",
+                                        "the " + self->config_.profile + " profile pays no " +
+                                            name);
+                if (!chinese::has_special(p.split, *kind))
+                    return self->refuse(s, r, "bad_declare",
+                                        "these cards (as split) do not form " + name);
+                p.declare = kind;
+            }
+        }
+        self->send(s, protocol::reply(r, {{"table", self->id_}}));
+        self->submit(*seat, std::move(p), false);
+        self->maybe_settle();
+    });
+}
+
+void ChineseTable::hint(std::shared_ptr<WsSession> s, Account a, protocol::Request r) {
+    net::post(strand_, [self = self<ChineseTable>(), s, a, r] {
+        auto seat = self->seat_of(a.id);
+        if (!seat) return self->refuse(s, r, "not_seated", "you have no seat at this table");
+        if (!self->config_.hints)
+            return self->refuse(s, r, "no_hints", "this table gives no hints");
+        if (!self->in_running(*seat))
+            return self->refuse(s, r, "not_in_hand", "you hold no cards in a running deal");
+        const Chips count = number(r.body, "count", 3);
+        if (count < 1 || count > 10)
+            return self->refuse(s, r, "bad_request", "\"count\" must be 1 to 10");
+        auto best = chinese::arrange(self->entry(*seat).cards, self->config_.rules(),
+                                     self->config_.options.rules, static_cast<int>(count));
+        if (!best) return self->refuse(s, r, "internal", best.error().message);
+        json list = json::array();
+        for (const chinese::Arrangement& a : best.value()) {
+            chinese::Player p;
+            p.split = a.split;
+            p.declare = a.declare;
+            json j = self->split_json(p);
+            j.erase("surrender");
+            j["expected_units"] = a.expected_units;
+            list.push_back(std::move(j));
+        }
+        self->send(s, protocol::reply(r, {{"table", self->id_}, {"arrangements", list}}));
+    });
+}
+
+void ChineseTable::submit(int seat, chinese::Player p, bool by_server) {
+    Entry& e = entry(seat);
+    e.submitted = std::move(p);
+    e.by_server = by_server;
+    const char* by = by_server ? "server" : "player";
+    deal_->log.push_back(
+        json{{"kind", "submitted"}, {"seat", seat}, {"by", by}, {"visibility", "everyone"}}.dump());
+    broadcast({{"kind", "submitted"}, {"hand", deal_->number}, {"seat", seat}, {"by", by}});
+}
+
+void ChineseTable::arrange_for(int seat) {
+    Entry& e = entry(seat);
+    chinese::Player p;
+    p.name = this->seat(seat)->name;
+    p.stack = e.start;
+    auto best = chinese::arrange(e.cards, config_.rules(), config_.options.rules, 1);
+    if (best) {
+        p.split = best.value().front().split;
+        p.declare = best.value().front().declare;
+    } else { // cannot happen with 13 cards of one pack; the baseline is always legal
+        spdlog::error("table {}: arranging seat {} failed: {}", id_, seat, best.error().message);
+        p.split = chinese::baseline_split(e.cards);
+    }
+    submit(seat, std::move(p), true);
+}
+
+void ChineseTable::leaving_in_hand(int seat) {
+    if (entry(seat).submitted) return;
+    arrange_for(seat);
+    maybe_settle();
+}
+
+void ChineseTable::on_clock(int number) {
+    if (!deal_ || deal_->number != number) return;
+    for (int seat : deal_->seats)
+        if (!entry(seat).submitted) {
+            spdlog::info("table {}: seat {} timed out; the engine arranges", id_, seat);
+            note_missed(seat, number);
+            arrange_for(seat);
+        }
+    maybe_settle();
+}
+
+void ChineseTable::maybe_settle() {
+    for (int seat : deal_->seats)
+        if (!entry(seat).submitted) return;
+    settle();
+}
+
+void ChineseTable::settle() {
+    clock_.cancel();
+    Deal& d = *deal_;
+    std::vector<chinese::Player> players;
+    for (int seat : d.seats) players.push_back(*entry(seat).submitted);
+    const int dealer =
+        static_cast<int>(std::find(d.seats.begin(), d.seats.end(), d.dealer) - d.seats.begin());
+    chinese::Options o = config_.options;
+    if (config_.banker) o.banker = dealer;
+    auto settled = chinese::settle(config_.rules(), o, players, dealer);
+    if (!settled) { // every split was checked on the way in: a bug, but nobody loses a chip
+        spdlog::error("table {}: deal {} cannot settle: {}", id_, d.number,
+                      settled.error().message);
+        record_void(d.hand_id);
+        broadcast({{"kind", "deal_void"}, {"hand", d.number}, {"hand_id", d.hand_id}});
+        deal_.reset();
+        return after_hand();
+    }
+    const chinese::Settlement& st = settled.value();
+    json arrangements = json::array(), payments = json::array();
+    json net = json::array(), rake = json::array();
+    for (int i = 0; i < limits_.seats; ++i) {
+        net.push_back(0);
+        rake.push_back(0);
+    }
+    std::vector<SeatResult> results;
+    Chips before = 0, after = 0;
+    for (std::size_t k = 0; k < d.seats.size(); ++k) {
+        const int seat = d.seats[k];
+        const Entry& e = entry(seat);
+        json a = split_json(*e.submitted);
+        a["seat"] = seat;
+        a["by"] = e.by_server ? "server" : "player";
+        arrangements.push_back(a);
+        a["kind"] = "reveal";
+        a["visibility"] = "everyone";
+        d.log.push_back(a.dump());
+        net[static_cast<std::size_t>(seat)] = st.net[k];
+        rake[static_cast<std::size_t>(seat)] = st.rake[k];
+        results.push_back({seat, e.start, st.final_stacks[k]});
+        before += e.start;
+        after += st.final_stacks[k] + st.rake[k];
+    }
+    assert(before == after && "chips are conserved through a deal");
+    (void)before;
+    (void)after;
+    for (const chinese::Payment& p : st.payments) {
+        json j = {{"from", d.seats[static_cast<std::size_t>(p.from)]},
+                  {"to", d.seats[static_cast<std::size_t>(p.to)]},
+                  {"units", p.units},
+                  {"chips", p.chips},
+                  {"reason", p.reason}};
+        payments.push_back(j);
+        j["kind"] = "payment";
+        j["visibility"] = "everyone";
+        d.log.push_back(j.dump());
+    }
+    d.log.push_back(
+        json{{"kind", "deal_end"}, {"net", net}, {"rake", rake}, {"visibility", "everyone"}}
+            .dump());
+    record_finish(d.hand_id, d.reveal, results, d.log);
+    json stacks = json::array();
+    for (int i = 0; i < limits_.seats; ++i) stacks.push_back(seat(i) ? seat(i)->stack : 0);
+    broadcast({{"kind", "deal_end"},
+               {"hand", d.number},
+               {"hand_id", d.hand_id},
+               {"arrangements", arrangements},
+               {"payments", payments},
+               {"net", net},
+               {"rake", rake},
+               {"stacks", stacks},
+               {"deck", d.reveal.deck},
+               {"seed", d.reveal.seed},
+               {"salt", d.reveal.salt}});
+    deal_.reset();
+    after_hand();
+}
+
+void ChineseTable::forget_running() {
+    clock_.cancel();
+    deal_.reset();
+}
+
+} // namespace felt::server

@@ -1,0 +1,318 @@
+// Integration: Chinese poker tables on a real feltd. Players split through the protocol (after a
+// hint), one submits an illegal split first, one sleeps through a deal; a spectator checks that no
+// card or split shows before the reveal, and every deal's settlement is recomputed with the engine.
+#include "accounts.h"
+#include "chinese.h"
+#include "deck.h"
+#include "evaluator.h"
+#include "feltd_harness.h"
+#include "sqlite.h"
+
+#include <sodium.h>
+
+#include <map>
+#include <set>
+
+using namespace feltd_test;
+
+namespace {
+
+const felt::Deck& pack() {
+    static const felt::Deck d = felt::Deck::standard();
+    return d;
+}
+
+std::vector<felt::Card> cards_of(const std::string& text) {
+    auto c = pack().parse_cards(text);
+    REQUIRE(c.ok());
+    return c.value();
+}
+
+std::set<std::string> card_set(const std::string& text) {
+    std::set<std::string> out;
+    for (felt::Card c : cards_of(text)) out.insert(pack().to_string(c));
+    return out;
+}
+
+std::string sha256_hex(const std::string& text) {
+    unsigned char h[crypto_hash_sha256_BYTES];
+    crypto_hash_sha256(h, reinterpret_cast<const unsigned char*>(text.data()), text.size());
+    char out[2 * sizeof h + 1];
+    sodium_bin2hex(out, sizeof out, h, sizeof h);
+    return out;
+}
+
+// How one player behaves.
+struct Plan {
+    int deals = 3; // leaves after this many deals have ended (another may start meanwhile)
+    bool illegal_first = false; // submits an illegal split (and a card not dealt) first
+    int sleep_in = -1;          // the deal (1-based) it lets the clock arrange for it
+};
+
+struct Report {
+    int deals = 0;
+    std::map<int, std::string> dealt;  // deal number -> its 13 cards
+    std::map<int, json> submitted;     // deal number -> the split it sent
+    std::vector<std::string> refusals; // codes of the errors it was meant to get
+    std::vector<std::string> problems; // anything else that went wrong
+};
+
+Report play_chinese(Client& c, std::int64_t table, int seat, Plan plan) {
+    Report rep;
+    int id = 1000, deal = 0;
+    int illegal_id = -1, wrong_id = -1, hint_id = -1;
+    bool leaving = false;
+    auto request = [&](json j) {
+        j["id"] = ++id;
+        j["table"] = table;
+        c.send(j);
+        return id;
+    };
+    for (;;) {
+        auto m = c.read();
+        if (!m) {
+            rep.problems.push_back("connection closed");
+            return rep;
+        }
+        const json& msg = *m;
+        if (msg["type"] == "error") {
+            const int of = msg["id"].is_number() ? msg["id"].get<int>() : -1;
+            if (of == illegal_id || of == wrong_id) {
+                rep.refusals.push_back(msg["code"]);
+                if (of == wrong_id) hint_id = request({{"type", "hint"}, {"count", 2}});
+            } else {
+                rep.problems.push_back(msg.dump());
+            }
+            continue;
+        }
+        if (msg["type"] == "hint" && msg["id"] == hint_id) {
+            const json& best = msg["arrangements"][0];
+            if (msg["arrangements"].size() != 2) rep.problems.push_back("not two hints");
+            json split = {{"type", "act"},
+                          {"action", "split"},
+                          {"front", best["front"]},
+                          {"middle", best["middle"]},
+                          {"back", best["back"]}};
+            if (!best["declare"].is_null()) split["declare"] = best["declare"];
+            rep.submitted[deal] = split;
+            request(split);
+            continue;
+        }
+        if (msg["type"] != "table") continue;
+        const std::string kind = msg["kind"];
+        for (const char* secret : {"front", "middle", "back", "your_split"})
+            if (kind != "deal_end" && kind != "snapshot" && msg.contains(secret))
+                rep.problems.push_back("a split before the reveal: " + msg.dump());
+        if (kind == "deal") {
+            deal = msg["hand"];
+            if (!msg.contains("cards")) {
+                rep.problems.push_back("dealt in without cards: " + msg.dump());
+                continue;
+            }
+            rep.dealt[deal] = msg["cards"];
+            if (deal == plan.sleep_in || leaving) continue;
+            if (plan.illegal_first && deal == 1) {
+                // A split with a card never dealt: refused, then a hint, then the split.
+                std::vector<felt::Card> mine = cards_of(msg["cards"]);
+                felt::Card stranger{};
+                for (felt::Card k : pack().cards())
+                    if (std::find(mine.begin(), mine.end(), k) == mine.end()) stranger = k;
+                std::vector<felt::Card> wrong = mine;
+                wrong[0] = stranger;
+                auto text = [&](std::size_t from, std::size_t n) {
+                    return pack().to_string(std::span(wrong.data() + from, n));
+                };
+                wrong_id = request({{"type", "act"},
+                                    {"action", "split"},
+                                    {"front", text(0, 3)},
+                                    {"middle", text(3, 5)},
+                                    {"back", text(8, 5)}});
+                continue;
+            }
+            hint_id = request({{"type", "hint"}, {"count", 2}});
+        }
+        if (kind == "deal_end") {
+            ++rep.deals;
+            for (const json& a : msg["arrangements"]) {
+                if (a["seat"] != seat || deal > plan.deals) continue; // then leaving
+                const bool slept = deal == plan.sleep_in;
+                if (a["by"] != (slept ? "server" : "player"))
+                    rep.problems.push_back("arranged by " + a["by"].get<std::string>());
+                if (!slept && rep.submitted.count(deal))
+                    for (const char* row : {"front", "middle", "back"})
+                        if (card_set(a[row]) != card_set(rep.submitted[deal][row]))
+                            rep.problems.push_back("the reveal is not my split");
+            }
+            if (rep.deals == plan.deals && !leaving) {
+                leaving = true;
+                request({{"type", "leave"}});
+            }
+        }
+        if (kind == "left" && msg["seat"] == seat) return rep;
+    }
+}
+
+// Settles a revealed deal again with the engine: the nets must be the server's.
+void check_settlement(const json& config, const json& deal, const json& end) {
+    const felt::chinese::Profile* profile =
+        felt::chinese::find_profile(config["profile"].get<std::string>());
+    REQUIRE(profile);
+    felt::chinese::Options o;
+    o.chip_limit = config["chip_limit"];
+    o.aces = config["aces"];
+    o.unit = config["unit"];
+    o.rake = config["rake"];
+    std::vector<felt::chinese::Player> players;
+    std::vector<int> seats;
+    int dealer = 0;
+    for (const json& a : end["arrangements"]) {
+        felt::chinese::Player p;
+        const int seat = a["seat"];
+        if (seat == deal["dealer"]) dealer = static_cast<int>(seats.size());
+        seats.push_back(seat);
+        p.name = std::to_string(seat);
+        p.stack = deal["stacks"][static_cast<std::size_t>(seat)];
+        auto fill = [&](const char* row, std::span<felt::Card> out) {
+            auto cards = cards_of(a[row]);
+            REQUIRE(cards.size() == out.size());
+            std::copy(cards.begin(), cards.end(), out.begin());
+        };
+        fill("front", p.split.front);
+        fill("middle", p.split.middle);
+        fill("back", p.split.back);
+        if (!a["declare"].is_null()) p.declare = felt::chinese::parse_special(a["declare"].get<std::string>());
+        p.surrender = a["surrender"];
+        players.push_back(p);
+    }
+    if (config["banker"] == true) o.banker = dealer;
+    auto st = felt::chinese::settle(*profile, o, players, dealer);
+    REQUIRE(st.ok());
+    for (std::size_t k = 0; k < seats.size(); ++k) {
+        const auto seat = static_cast<std::size_t>(seats[k]);
+        CHECK(end["net"][seat] == st.value().net[k]);
+        CHECK(end["stacks"][seat] == st.value().final_stacks[k]);
+    }
+}
+
+// A ledger where every chip is where it belongs, every deal whole.
+void check_database(const std::string& dir, int accounts, int finished) { // at least
+    felt::db::Database db(dir + "/data/felt.db");
+    felt::server::Accounts acc(db, 0);
+    auto one = [&](const std::string& sql) {
+        felt::db::Statement q(db, sql);
+        REQUIRE(q.step());
+        return q.column_int(0);
+    };
+    // The rake left the players; everything else is back in their balances.
+    CHECK(one("SELECT SUM(balance) FROM accounts") ==
+          accounts * 10'000 - one("SELECT COALESCE(SUM(stack_start - stack_end), 0) FROM "
+                                  "hand_seats"));
+    CHECK(one("SELECT COUNT(*) FROM table_seats") == 0);
+    CHECK(one("SELECT COUNT(*) FROM hands WHERE status = 'finished'") >= finished);
+    CHECK(one("SELECT COUNT(*) FROM hands WHERE status <> 'finished'") == 0);
+    felt::db::Statement q(db, "SELECT id, balance FROM accounts");
+    while (q.step()) CHECK(acc.ledger_sum(q.column_int(0)) == q.column_int(1));
+}
+
+} // namespace
+
+TEST_CASE("feltd chinese: full deals with 2, 3 and 4 players under two profiles") {
+    for (const char* profile : {"classic", "scoop"})
+        for (int n = 2; n <= 4; ++n) {
+            CAPTURE(profile);
+            CAPTURE(n);
+            char tmpl[] = "/tmp/feltd_test_XXXXXX";
+            REQUIRE(mkdtemp(tmpl) != nullptr);
+            const std::string dir = tmpl;
+            constexpr int kDeals = 3;
+            {
+                Feltd d({}, dir);
+                std::vector<std::unique_ptr<Client>> players;
+                for (int i = 0; i < n; ++i) {
+                    players.push_back(std::make_unique<Client>(d.port()));
+                    players.back()->hello();
+                    REQUIRE(players.back()->call({{"type", "guest"}})["ok"] == true);
+                }
+                json config = {{"type", "create_table"}, {"game", "chinese"},
+                               {"profile", profile},     {"seats", n},
+                               {"hand_delay_ms", 200},   {"decision_ms", 1500},
+                               {"aces", n == 3},         {"rake", n == 4 ? 1 : 0}};
+                auto made = players[0]->call(config);
+                REQUIRE(made["ok"] == true);
+                const std::int64_t table = made["table"];
+                const json table_config = made["config"];
+                CHECK(table_config["game"] == "chinese");
+                auto watching = std::make_unique<Client>(d.port());
+                Client& watcher = *watching;
+                watcher.hello();
+                watcher.call({{"type", "guest"}});
+                REQUIRE(watcher.call({{"type", "spectate"}, {"table", table}})["ok"] == true);
+                std::vector<int> seats;
+                for (auto& p : players) {
+                    auto j = p->call({{"type", "join"}, {"table", table}, {"buy_in", 100}});
+                    REQUIRE(j["ok"] == true);
+                    seats.push_back(j["seat"]);
+                }
+                std::vector<Report> reports(static_cast<std::size_t>(n));
+                std::vector<std::thread> threads;
+                for (int i = 0; i < n; ++i) {
+                    Plan plan;
+                    plan.deals = kDeals;
+                    plan.illegal_first = i == 0;
+                    plan.sleep_in = i == n - 1 ? 2 : -1;
+                    threads.emplace_back([&, i, plan] {
+                        const auto k = static_cast<std::size_t>(i);
+                        reports[k] = play_chinese(*players[k], table, seats[k], plan);
+                    });
+                }
+                for (auto& t : threads) t.join();
+                // Every player saw its own 13 cards each deal, nobody else's.
+                for (int deal = 1; deal <= kDeals; ++deal) {
+                    std::set<std::string> all;
+                    for (const Report& r : reports) {
+                        REQUIRE(r.dealt.count(deal));
+                        const auto mine = card_set(r.dealt.at(deal));
+                        CHECK(mine.size() == 13);
+                        all.insert(mine.begin(), mine.end());
+                    }
+                    CHECK(all.size() == static_cast<std::size_t>(13 * n));
+                }
+                for (const Report& r : reports) {
+                    CHECK(r.deals >= kDeals);
+                    CHECK_MESSAGE(r.problems.empty(),
+                                  (r.problems.empty() ? "" : r.problems.front()));
+                }
+                CHECK(reports[0].refusals == std::vector<std::string>{"wrong_cards"});
+                // The spectator: no card before the reveal, the reveal matches the commitment,
+                // and the engine settles each revealed deal the same way.
+                watcher.send(json{{"type", "ping"}, {"id", 1}});
+                json deal;
+                int ends = 0;
+                for (auto m = watcher.read(); m && (*m)["type"] != "ping"; m = watcher.read()) {
+                    const json& msg = *m;
+                    if (msg["kind"] == "deal") {
+                        CHECK_FALSE(msg.contains("cards"));
+                        deal = msg;
+                    }
+                    if (msg["kind"] == "submitted") CHECK(msg.size() == 7);
+                    if (msg["kind"] != "deal_end") continue;
+                    ++ends;
+                    REQUIRE(deal.is_object());
+                    CHECK(sha256_hex(msg["deck"].get<std::string>() + "|" +
+                                     msg["seed"].get<std::string>() + "|" +
+                                     msg["salt"].get<std::string>()) == deal["commitment"]);
+                    CHECK(card_set(msg["deck"]).size() == 52);
+                    check_settlement(table_config, deal, msg);
+                    int rake = 0;
+                    for (const json& r : msg["rake"]) rake += r.get<int>();
+                    CHECK(rake == (n == 4 ? 4 : 0)); // 1 a player at four
+                }
+                CHECK(ends >= kDeals);
+                players.clear(); // gone: the server need not wait for their close handshakes
+                watching.reset();
+                CHECK(d.stop(SIGTERM) == 0);
+            }
+            check_database(dir, n + 1, kDeals);
+            std::filesystem::remove_all(dir);
+        }
+}

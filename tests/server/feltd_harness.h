@@ -1,0 +1,194 @@
+// The harness of the integration tests: a real feltd in a folder of its own on a free loopback
+// port, an HTTP getter and a WebSocket client speaking JSON, as a bot would.
+#pragma once
+
+#include <boost/asio.hpp>
+#include <boost/beast.hpp>
+#include <nlohmann/json.hpp>
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace feltd_test {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+using tcp = net::ip::tcp;
+using json = nlohmann::json;
+
+// Starts a program (args[0]) with these arguments; its process id.
+inline pid_t spawn(std::vector<std::string> args) {
+    const pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        std::vector<char*> argv;
+        for (auto& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        execv(argv[0], argv.data());
+        _exit(127);
+    }
+    return pid;
+}
+
+// feltd in a folder of its own, started with --port 0 and waited for until it listens.
+class Feltd {
+  public:
+    explicit Feltd(std::vector<std::string> extra = {}, std::string dir = "") {
+        if (dir.empty()) {
+            char tmpl[] = "/tmp/feltd_test_XXXXXX";
+            REQUIRE(mkdtemp(tmpl) != nullptr);
+            dir = tmpl;
+            owns_dir_ = true;
+        }
+        dir_ = dir;
+        start(std::move(extra));
+    }
+    ~Feltd() {
+        if (pid_ > 0) {
+            ::kill(pid_, SIGKILL);
+            waitpid(pid_, nullptr, 0);
+        }
+        if (owns_dir_) std::filesystem::remove_all(dir_);
+    }
+
+    void start(std::vector<std::string> extra) {
+        const std::string port_file = dir_ + "/port";
+        std::filesystem::remove(port_file);
+        std::vector<std::string> args = {FELTD_PATH,
+                                         "--port",
+                                         "0",
+                                         "--port-file",
+                                         port_file,
+                                         "--db",
+                                         dir_ + "/data/felt.db",
+                                         "--log-level",
+                                         "warn",
+                                         "--static",
+                                         dir_ + "/web"};
+        if (std::find(extra.begin(), extra.end(), "--grace") == extra.end())
+            extra.insert(extra.end(), {"--grace", "5"});
+        args.insert(args.end(), extra.begin(), extra.end());
+        pid_ = spawn(std::move(args));
+        for (int i = 0; i < 200; ++i) { // up to 10 s: the sanitizer build starts slowly
+            std::ifstream in(port_file);
+            int p = 0;
+            if (in >> p && p > 0) {
+                port_ = static_cast<unsigned short>(p);
+                return;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+        FAIL("feltd did not start");
+    }
+
+    // Sends a signal and waits for the exit status (-1 if it did not exit normally).
+    int stop(int sig) {
+        ::kill(pid_, sig);
+        int status = 0;
+        waitpid(pid_, &status, 0);
+        pid_ = -1;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    }
+
+    unsigned short port() const { return port_; }
+    const std::string& dir() const { return dir_; }
+
+  private:
+    std::string dir_;
+    bool owns_dir_ = false;
+    pid_t pid_ = -1;
+    unsigned short port_ = 0;
+};
+
+struct HttpReply {
+    int status = 0;
+    std::string body;
+};
+
+inline HttpReply http_get(unsigned short port, const std::string& target,
+                          const std::string& bearer = "") {
+    net::io_context ioc;
+    beast::tcp_stream stream(ioc);
+    stream.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+    http::request<http::empty_body> req{http::verb::get, target, 11};
+    req.set(http::field::host, "127.0.0.1");
+    if (!bearer.empty()) req.set(http::field::authorization, "Bearer " + bearer);
+    http::write(stream, req);
+    beast::flat_buffer buf;
+    http::response<http::string_body> res;
+    http::read(stream, buf, res);
+    return {static_cast<int>(res.result_int()), res.body()};
+}
+
+// A WebSocket client speaking JSON.
+class Client {
+  public:
+    explicit Client(unsigned short port) : ws_(ioc_) {
+        ws_.next_layer().connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+        ws_.handshake("127.0.0.1", "/ws");
+    }
+    void send(const std::string& text) { ws_.write(net::buffer(text)); }
+    void send(const json& j) { send(j.dump()); }
+    // The next message, or nothing when the server closed the connection.
+    std::optional<json> read() {
+        beast::flat_buffer buf;
+        beast::error_code ec;
+        ws_.read(buf, ec);
+        if (ec) return std::nullopt;
+        return json::parse(beast::buffers_to_string(buf.data()));
+    }
+    // A request and its reply; table messages and late replies that arrive first are passed
+    // over.
+    json call(json req) {
+        req["id"] = ++id_;
+        send(req);
+        for (;;) {
+            auto r = read();
+            REQUIRE(r.has_value());
+            if ((*r)["type"] == "table" ||
+                ((*r).contains("id") && (*r)["id"] != id_ && !(*r)["id"].is_null()))
+                continue;
+            CHECK((*r)["id"] == id_);
+            return *r;
+        }
+    }
+    void hello() { REQUIRE(call({{"type", "hello"}, {"version", 1}})["ok"] == true); }
+    websocket::stream<tcp::socket>& ws() { return ws_; }
+
+  private:
+    net::io_context ioc_;
+    websocket::stream<tcp::socket> ws_;
+    int id_ = 0;
+};
+
+// Runs feltd with these arguments to its end: its exit status (-1 if it did not exit).
+inline int exit_status(std::vector<std::string> args) {
+    args.insert(args.begin(), FELTD_PATH);
+    const pid_t pid = spawn(std::move(args));
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+inline int metric(unsigned short port, const std::string& name) {
+    const std::string body = http_get(port, "/metrics").body;
+    auto at = body.find("\n" + name + " ");
+    REQUIRE(at != std::string::npos);
+    return std::stoi(body.substr(at + name.size() + 2));
+}
+
+} // namespace feltd_test
