@@ -198,6 +198,10 @@ Outcome<std::string> hand_phh(db::Database& db, std::int64_t hand_id, std::int64
             {"replay_mismatch", "hand " + std::to_string(hand_id) + " does not replay: " + why}};
     };
     if (cfg.is_discarded() || !cfg.contains("stacks")) return mismatch("its record is incomplete");
+    if (cfg.value("game", "poker") != "poker")
+        return R{std::nullopt,
+                 {"not_poker", "hand " + std::to_string(hand_id) + " is a " +
+                                   cfg.value("game", "") + " deal; PHH records poker hands only"}};
     auto named =
         poker::named_config(cfg.value("variant", ""), cfg.value("structure", ""),
                             cfg.value("ranking", ""), cfg.value("wild", ""), cfg.value("seats", 0));

@@ -180,7 +180,8 @@ void check_settlement(const json& config, const json& deal, const json& end) {
         fill("front", p.split.front);
         fill("middle", p.split.middle);
         fill("back", p.split.back);
-        if (!a["declare"].is_null()) p.declare = felt::chinese::parse_special(a["declare"].get<std::string>());
+        if (!a["declare"].is_null())
+            p.declare = felt::chinese::parse_special(a["declare"].get<std::string>());
         p.surrender = a["surrender"];
         players.push_back(p);
     }
@@ -315,4 +316,153 @@ TEST_CASE("feltd chinese: full deals with 2, 3 and 4 players under two profiles"
             check_database(dir, n + 1, kDeals);
             std::filesystem::remove_all(dir);
         }
+}
+
+namespace {
+
+// Reads on to the next table message of this kind.
+json next_of(Client& c, const std::string& kind) {
+    for (;;) {
+        auto m = c.read();
+        REQUIRE(m.has_value());
+        if ((*m)["type"] == "table" && (*m)["kind"] == kind) return *m;
+    }
+}
+
+json split_request(std::int64_t table, const felt::chinese::Split& s) {
+    return {{"type", "act"},
+            {"table", table},
+            {"action", "split"},
+            {"front", pack().to_string(s.front)},
+            {"middle", pack().to_string(s.middle)},
+            {"back", pack().to_string(s.back)}};
+}
+
+} // namespace
+
+TEST_CASE("feltd chinese: refusals change nothing; a reconnected player gets the cards back; "
+          "history") {
+    char tmpl[] = "/tmp/feltd_test_XXXXXX";
+    REQUIRE(mkdtemp(tmpl) != nullptr);
+    const std::string dir = tmpl;
+    {
+        Feltd d({}, dir);
+        Client a(d.port());
+        auto b = std::make_unique<Client>(d.port());
+        a.hello();
+        b->hello();
+        REQUIRE(a.call({{"type", "guest"}})["ok"] == true);
+        const std::string b_token = b->call({{"type", "guest"}})["token"];
+        // Configurations the game cannot play.
+        auto create = [&](json extra) {
+            json r = {{"type", "create_table"}, {"game", "chinese"}};
+            r.update(extra);
+            return a.call(r);
+        };
+        CHECK(create({{"game", "mahjong"}})["code"] == "bad_config");
+        CHECK(create({{"profile", "nope"}})["code"] == "bad_config");
+        CHECK(create({{"seats", 5}})["code"] == "bad_config");
+        CHECK(create({{"surrender", true}})["code"] == "bad_config"); // classic has none
+        CHECK(create({{"aces", "yes"}})["code"] == "bad_config");
+        CHECK(create({{"chip_limit", false}, {"min_buy_in", 5}})["code"] == "bad_config");
+        // Without the chip limit a buy-in covers the worst deal: 13 units a player at classic.
+        auto open = create({{"chip_limit", false}, {"seats", 2}});
+        REQUIRE(open["ok"] == true);
+        CHECK(open["config"]["min_buy_in"] == 13);
+        CHECK(create({{"profile", "scoop"}, {"surrender", true}})["ok"] == true);
+
+        auto made = create({{"seats", 2}, {"hints", false}, {"hand_delay_ms", 0}});
+        REQUIRE(made["ok"] == true);
+        const std::int64_t table = made["table"];
+        CHECK(a.call(split_request(table, {}))["code"] == "not_seated");
+        REQUIRE(a.call({{"type", "join"}, {"table", table}, {"buy_in", 100}})["ok"] == true);
+        REQUIRE(b->call({{"type", "join"}, {"table", table}, {"buy_in", 100}})["ok"] == true);
+        const json deal = next_of(a, "deal");
+        const std::string b_cards = next_of(*b, "deal")["cards"];
+        const std::vector<felt::Card> mine = cards_of(deal["cards"]);
+        REQUIRE(mine.size() == 13);
+        const felt::chinese::Split good = felt::chinese::baseline_split(mine);
+
+        // Each refused, each with the engine's or the table's reason.
+        CHECK(a.call({{"type", "hint"}, {"table", table}})["code"] == "no_hints");
+        CHECK(a.call({{"type", "act"}, {"table", table}, {"action", "fold"}})["code"] ==
+              "bad_request");
+        json req = split_request(table, good);
+        req.erase("back");
+        CHECK(a.call(req)["code"] == "bad_request");
+        req = split_request(table, good);
+        req["front"] = "Zz Ah Kd";
+        CHECK(a.call(req)["code"] == "bad_card");
+        req["front"] = pack().to_string(good.front) + " " + pack().to_string(good.back[0]);
+        CHECK(a.call(req)["code"] == "wrong_count");
+        felt::chinese::Split stolen = good;
+        stolen.back[0] = cards_of(b_cards)[0];
+        auto refused = a.call(split_request(table, stolen));
+        CHECK(refused["code"] == "wrong_cards");
+        CHECK(refused["message"].get<std::string>().size() > 10);
+        felt::chinese::Split swapped = good;
+        std::swap(swapped.middle, swapped.back);
+        if (felt::evaluate<5>(good.back.data()) != felt::evaluate<5>(good.middle.data()))
+            CHECK(a.call(split_request(table, swapped))["code"] == "middle_above_back");
+        req = split_request(table, good);
+        req["declare"] = "nonsense";
+        CHECK(a.call(req)["code"] == "bad_declare");
+        req["declare"] = "thirteen_of_one_suit"; // not a classic special hand
+        CHECK(a.call(req)["message"] == "the classic profile pays no thirteen_of_one_suit");
+        req["declare"] = 7;
+        CHECK(a.call(req)["code"] == "bad_request");
+        CHECK(a.call({{"type", "act"}, {"table", table}, {"action", "surrender"}})["code"] ==
+              "no_surrender");
+        // Nothing moved: the split goes in now, once.
+        REQUIRE(a.call(split_request(table, good))["ok"] == true);
+        CHECK(a.call(split_request(table, good))["code"] == "already_submitted");
+
+        // B drops and comes back with its token: its 13 cards and who has submitted.
+        b.reset();
+        Client back(d.port());
+        back.hello();
+        REQUIRE(back.call({{"type", "resume"}, {"token", b_token}})["ok"] == true);
+        const json snap = next_of(back, "snapshot");
+        REQUIRE(snap.contains("deal"));
+        CHECK(card_set(snap["deal"]["cards"]) == card_set(b_cards));
+        CHECK_FALSE(snap["deal"].contains("your_split"));
+        for (const json& s : snap["seats"])
+            CHECK(s["submitted"] == (s["seat"] != snap["your_seat"]));
+        CHECK(snap.dump().find(pack().to_string(good.front)) == std::string::npos);
+        const felt::chinese::Split b_split = felt::chinese::baseline_split(cards_of(b_cards));
+        REQUIRE(back.call(split_request(table, b_split))["ok"] == true);
+        const json end = next_of(back, "deal_end");
+        for (const json& arr : end["arrangements"])
+            if (arr["seat"] != snap["your_seat"])
+                CHECK(card_set(arr["back"]) == card_set(pack().to_string(good.back)));
+        const std::int64_t hand_id = end["hand_id"];
+        REQUIRE(a.call({{"type", "leave"}, {"table", table}})["ok"] == true);
+        REQUIRE(back.call({{"type", "leave"}, {"table", table}})["ok"] == true);
+
+        // History: the deal as A sees it; B's dealt cards stay B's, the reveal is everyone's.
+        const json h = a.call({{"type", "hand"}, {"hand", hand_id}});
+        REQUIRE(h["ok"] == true);
+        CHECK(h["config"]["game"] == "chinese");
+        int deals = 0, reveals = 0, payments = 0;
+        for (const json& e : h["events"]) {
+            if (e["kind"] == "deal") {
+                ++deals;
+                CHECK(e.contains("cards") == (e["seat"] == h["your_seat"]));
+            }
+            reveals += e["kind"] == "reveal" && e.contains("front");
+            payments += e["kind"] == "payment";
+        }
+        CHECK(deals == 2);
+        CHECK(reveals == 2);
+        CHECK(payments == static_cast<int>(end["payments"].size()));
+        CHECK(a.call({{"type", "hand_phh"}, {"hand", hand_id}})["code"] == "not_poker");
+        const json mine_list = a.call({{"type", "my_hands"}});
+        REQUIRE(mine_list["hands"].size() == 1);
+        CHECK(mine_list["hands"][0]["hand"] == hand_id);
+        CHECK(mine_list["hands"][0]["net"] ==
+              end["net"][mine_list["hands"][0]["seat"].get<std::size_t>()]);
+        CHECK(d.stop(SIGTERM) == 0);
+    }
+    check_database(dir, 2, 1);
+    std::filesystem::remove_all(dir);
 }
