@@ -112,7 +112,11 @@ ChineseTable::ChineseTable(std::int64_t id, ChineseConfig config, SharedState& s
                 {config.seats, config.min_buy_in, config.max_buy_in, config.sit_out_after,
                  config.hand_delay_ms},
                 state, ioc),
-      config_(std::move(config)), clock_(strand_) {}
+      config_(std::move(config)), clock_(strand_) {
+    // The odds behind hints and arranging are built once, on first use (a fifth of a second):
+    // off the table's strand, before the first deal needs them.
+    net::post(state.workers(), [] { chinese::win_tables(); });
+}
 
 const ChineseTable::Entry* ChineseTable::dealt(int seat) const {
     if (!deal_) return nullptr;

@@ -1,5 +1,7 @@
 #include "history.h"
 
+#include "chinese_table.h"
+#include "deck.h"
 #include "phh.h"
 
 #include <map>
@@ -17,6 +19,57 @@ json summary(const db::Statement& q) {
     return {{"hand", q.column_int(0)},        {"table", q.column_int(1)},
             {"number", q.column_int(2)},      {"status", q.column_text(3)},
             {"started_at", q.column_text(4)}, {"ended_at", q.column_text(5)}};
+}
+
+// A finished Chinese poker deal settled again by the engine from its configuration and revealed
+// arrangements: whether every seat ends with the stack recorded, and if not, why.
+json replay_chinese(const json& config, const json& events, const json& seats) {
+    auto differs = [](std::string why) { return json{{"matches", false}, {"reason", why}}; };
+    try {
+        auto table = parse_chinese_config(config);
+        if (!table.ok()) return differs(table.refusal.message);
+        const Deck pack = Deck::standard();
+        std::vector<chinese::Player> players;
+        std::vector<int> order;
+        int dealer = -1;
+        for (const json& e : events) {
+            if (e.value("kind", "") != "reveal") continue;
+            const int seat = e.at("seat");
+            chinese::Player p;
+            p.name = std::to_string(seat);
+            p.stack = config.at("stacks").at(static_cast<std::size_t>(seat));
+            for (auto [key, out] : {std::pair{"front", std::span<Card>(p.split.front)},
+                                    std::pair{"middle", std::span<Card>(p.split.middle)},
+                                    std::pair{"back", std::span<Card>(p.split.back)}}) {
+                auto cards = pack.parse_cards(e.at(key).get<std::string>());
+                if (!cards || cards->size() != out.size())
+                    return differs("seat " + std::to_string(seat) + "'s " + key + " is unreadable");
+                std::copy(cards->begin(), cards->end(), out.begin());
+            }
+            if (!e.at("declare").is_null())
+                p.declare = chinese::parse_special(e.at("declare").get<std::string>());
+            p.surrender = e.at("surrender");
+            if (seat == config.at("dealer")) dealer = static_cast<int>(players.size());
+            players.push_back(std::move(p));
+            order.push_back(seat);
+        }
+        if (dealer < 0) return differs("the record has no reveal of the dealer");
+        chinese::Options o = table.value->options;
+        if (table.value->banker) o.banker = dealer;
+        auto settled = chinese::settle(table.value->rules(), o, players, dealer);
+        if (!settled) return differs(settled.error().message);
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            const Chips want = settled.value().final_stacks[k];
+            for (const json& s : seats)
+                if (s.at("seat") == order[k] && s.at("stack_end") != want)
+                    return differs("seat " + std::to_string(order[k]) + " ends with " +
+                                   s.at("stack_end").dump() + ", the engine says " +
+                                   std::to_string(want));
+        }
+        return {{"matches", true}};
+    } catch (const json::exception&) {
+        return differs("the record is incomplete");
+    }
 }
 
 } // namespace
@@ -88,6 +141,9 @@ Outcome<json> hand(db::Database& db, std::int64_t hand_id, std::int64_t asker) {
         events.push_back(std::move(ev));
     }
     out["events"] = events;
+    if (out["status"] == "finished" && out["config"].is_object() &&
+        out["config"].value("game", "") == "chinese")
+        out["replay"] = replay_chinese(out["config"], events, seats);
     return {out, {}};
 }
 

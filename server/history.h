@@ -17,7 +17,9 @@ using protocol::json;
 json my_hands(db::Database& db, std::int64_t account, std::int64_t before, int limit);
 
 // One hand in full: configuration, seats, commitment and reveal, and every action and event in
-// order, with the cards the asker (0: nobody) may see. Refusals: no_such_hand.
+// order, with the cards the asker (0: nobody) may see. A finished Chinese poker deal is settled
+// again by the engine: "replay": {"matches": true}, or false with a reason. Refusals:
+// no_such_hand.
 Outcome<json> hand(db::Database& db, std::int64_t hand_id, std::int64_t asker);
 
 // A table's most recent finished hands, newest first. Refusals: no_such_table.

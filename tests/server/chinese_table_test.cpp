@@ -218,7 +218,7 @@ void check_database(const std::string& dir, int accounts, int finished) { // at 
 } // namespace
 
 TEST_CASE("feltd chinese: full deals with 2, 3 and 4 players under two profiles") {
-    for (const char* profile : {"classic", "scoop"})
+    for (const std::string profile : {"classic", "scoop"})
         for (int n = 2; n <= 4; ++n) {
             CAPTURE(profile);
             CAPTURE(n);
@@ -236,7 +236,7 @@ TEST_CASE("feltd chinese: full deals with 2, 3 and 4 players under two profiles"
                 }
                 json config = {{"type", "create_table"}, {"game", "chinese"},
                                {"profile", profile},     {"seats", n},
-                               {"hand_delay_ms", 200},   {"decision_ms", 1500},
+                               {"hand_delay_ms", 200},   {"decision_ms", 3000},
                                {"aces", n == 3},         {"rake", n == 4 ? 1 : 0}};
                 auto made = players[0]->call(config);
                 REQUIRE(made["ok"] == true);
@@ -346,7 +346,7 @@ TEST_CASE("feltd chinese: refusals change nothing; a reconnected player gets the
     REQUIRE(mkdtemp(tmpl) != nullptr);
     const std::string dir = tmpl;
     {
-        Feltd d({}, dir);
+        Feltd d({"--grace", "1"}, dir); // at the end, A and B still hold open connections
         Client a(d.port());
         auto b = std::make_unique<Client>(d.port());
         a.hello();
@@ -371,7 +371,8 @@ TEST_CASE("feltd chinese: refusals change nothing; a reconnected player gets the
         CHECK(open["config"]["min_buy_in"] == 13);
         CHECK(create({{"profile", "scoop"}, {"surrender", true}})["ok"] == true);
 
-        auto made = create({{"seats", 2}, {"hints", false}, {"hand_delay_ms", 0}});
+        // One deal only: both leave within the two seconds before the next.
+        auto made = create({{"seats", 2}, {"hints", false}, {"hand_delay_ms", 2'000}});
         REQUIRE(made["ok"] == true);
         const std::int64_t table = made["table"];
         CHECK(a.call(split_request(table, {}))["code"] == "not_seated");
@@ -443,6 +444,7 @@ TEST_CASE("feltd chinese: refusals change nothing; a reconnected player gets the
         const json h = a.call({{"type", "hand"}, {"hand", hand_id}});
         REQUIRE(h["ok"] == true);
         CHECK(h["config"]["game"] == "chinese");
+        CHECK(h["replay"] == json{{"matches", true}}); // the engine settles it the same again
         int deals = 0, reveals = 0, payments = 0;
         for (const json& e : h["events"]) {
             if (e["kind"] == "deal") {
@@ -464,5 +466,16 @@ TEST_CASE("feltd chinese: refusals change nothing; a reconnected player gets the
         CHECK(d.stop(SIGTERM) == 0);
     }
     check_database(dir, 2, 1);
+    // A record altered behind the server's back no longer replays to its result.
+    {
+        felt::db::Database db(dir + "/data/felt.db");
+        db.exec("UPDATE hand_seats SET stack_end = stack_end + 1 WHERE seat = 0");
+    }
+    {
+        Feltd d({}, dir);
+        const json h = json::parse(http_get(d.port(), "/api/hands/1").body);
+        CHECK(h["replay"]["matches"] == false);
+        CHECK(h["replay"]["reason"].get<std::string>().find("seat 0 ends with") == 0);
+    }
     std::filesystem::remove_all(dir);
 }
