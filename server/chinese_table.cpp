@@ -303,19 +303,20 @@ void ChineseTable::act(std::shared_ptr<WsSession> s, Account a, protocol::Reques
                 if (!d->is_string())
                     return self->refuse(s, r, "bad_request", "\"declare\" must be a string");
                 const std::string name = d->get<std::string>();
-                auto kind = chinese::parse_special(name);
-                if (!kind)
+                auto special = chinese::parse_special(name);
+                if (!special)
                     return self->refuse(s, r, "bad_declare", "no special hand \"" + name + "\"");
                 const auto& specials = self->config_.rules().specials;
-                if (std::none_of(specials.begin(), specials.end(),
-                                 [&](const chinese::SpecialValue& v) { return v.kind == *kind; }))
+                if (std::none_of(
+                        specials.begin(), specials.end(),
+                        [&](const chinese::SpecialValue& v) { return v.kind == *special; }))
                     return self->refuse(s, r, "bad_declare",
                                         "the " + self->config_.profile + " profile pays no " +
                                             name);
-                if (!chinese::has_special(p.split, *kind))
+                if (!chinese::has_special(p.split, *special))
                     return self->refuse(s, r, "bad_declare",
                                         "these cards (as split) do not form " + name);
-                p.declare = kind;
+                p.declare = special;
             }
         }
         self->send(s, protocol::reply(r, {{"table", self->id_}}));

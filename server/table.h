@@ -8,7 +8,6 @@
 
 #include <array>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -41,7 +40,6 @@ class Table final : public TableBase {
     Table(std::int64_t id, TableConfig config, poker::HandConfig base, SharedState& state,
           net::io_context& ioc);
 
-    const TableConfig& config() const { return config_; }
     protocol::json config_json() const override { return config_.to_json(); }
     std::string describe() const override { return config_.structure + " " + config_.variant; }
 
