@@ -131,6 +131,14 @@ LeapMask open_leaps(const State& state, int seat);
 // The public score: meld points, less the hand's face values once the player has retired.
 int score(const State& state, int seat);
 
+// Chips after a game played for `per_point` chips a point, by seat: every pair of players settles
+// the difference of their scores, pair by pair in seat order (0-1, 0-2, ..., 1-2, ...), and a
+// player who runs out pays what they have left. With stacks deep enough, a seat's net is
+// per_point x (n x its score - the sum of all scores). Chips are conserved; none goes negative.
+std::vector<std::int64_t> settle_chips(std::span<const int> scores,
+                                       std::span<const std::int64_t> stacks,
+                                       std::int64_t per_point);
+
 // What one seat may see (seat -1: a spectator): no stock order, no other hand.
 struct View {
     int seat = -1;
