@@ -18,10 +18,12 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
 
 #include <csignal>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,6 +41,32 @@ long rss_kib(pid_t pid) {
         in.ignore(1 << 12, '\n');
     }
     return 0;
+}
+
+// CPU seconds (user + system) a process has used, from /proc/PID/stat.
+double cpu_seconds(pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    std::getline(in, line);
+    // Fields after the command name in parentheses (which may hold spaces): utime is the 14th
+    // field of the line, stime the 15th.
+    std::istringstream rest(line.substr(line.rfind(')') + 2));
+    std::string field;
+    long utime = 0, stime = 0;
+    for (int i = 3; i <= 15 && rest >> field; ++i) {
+        if (i == 14) utime = std::stol(field);
+        if (i == 15) stime = std::stol(field);
+    }
+    return static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+double own_cpu_seconds() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    auto s = [](const timeval& t) {
+        return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+    };
+    return s(u.ru_utime) + s(u.ru_stime);
 }
 
 } // namespace
@@ -88,7 +116,10 @@ int main(int argc, char** argv) {
     });
     // Request/reply pairs first: 64 connections pinging for 5 seconds.
     const felt::bot::PingReport ping = felt::bot::ping_flood(o, 64, 5.0);
+    const double server_before = cpu_seconds(pid), bots_before = own_cpu_seconds();
     const felt::bot::Report r = felt::bot::run(o);
+    const double server_cpu = cpu_seconds(pid) - server_before;
+    const double bots_cpu = own_cpu_seconds() - bots_before;
     running = false;
     sampler.join();
     kill(pid, SIGTERM);
@@ -106,10 +137,13 @@ int main(int argc, char** argv) {
                 "  actions %ld: round trip p50 %.2f ms, p99 %.2f ms\n"
                 "  feltd resident memory %ld KiB before, %ld KiB at the peak: %.1f KiB a "
                 "connection\n"
+                "  CPU: feltd %.1f s, bots %.1f s; %.0f hands per feltd CPU-second\n"
                 "  errors %zu%s%s\n",
                 r.bots, o.tables, o.seats, o.hands, o.threads, r.connected, r.hands, r.seconds,
                 r.seconds > 0 ? static_cast<double>(r.hands) / r.seconds : 0, r.actions,
-                r.percentile(50), r.percentile(99), base, peak.load(), per_conn, r.errors.size(),
+                r.percentile(50), r.percentile(99), base, peak.load(), per_conn, server_cpu,
+                bots_cpu, server_cpu > 0 ? static_cast<double>(r.hands) / server_cpu : 0,
+                r.errors.size(),
                 r.errors.empty() ? "" : ", first: ", r.errors.empty() ? "" : r.errors[0].c_str());
     return r.errors.empty() ? 0 : 1;
 }
