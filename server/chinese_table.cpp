@@ -224,11 +224,7 @@ void ChineseTable::start_hand() {
     dealer_ = dealer;
     deal_ = std::move(d);
     // One message, with each player's own 13 cards in their copy only.
-    ++seq_;
-    json m = {{"type", "table"},
-              {"table", id_},
-              {"seq", seq_},
-              {"kind", "deal"},
+    json m = {{"kind", "deal"},
               {"hand", deal_->number},
               {"hand_id", deal_->hand_id},
               {"dealer", dealer},
@@ -236,15 +232,9 @@ void ChineseTable::start_hand() {
               {"stacks", stacks},
               {"commitment", commit},
               {"deadline_ms", config_.decision_ms}};
-    auto shared = std::make_shared<const std::string>(m.dump());
-    for_each_watcher([&](const std::shared_ptr<WsSession>& s, int seat) {
-        if (const Entry* e = seat >= 0 ? dealt(seat) : nullptr) {
-            json own = m;
-            own["cards"] = text(e->cards);
-            send(s, own.dump());
-        } else {
-            s->send(shared);
-        }
+    broadcast(std::move(m), [&](int seat) {
+        const Entry* e = dealt(seat);
+        return e ? json{{"cards", text(e->cards)}} : json();
     });
     clock_.expires_after(std::chrono::milliseconds(config_.decision_ms));
     clock_.async_wait([self = self<ChineseTable>(), n = deal_->number](beast::error_code ec) {

@@ -2,6 +2,7 @@
 
 #include "chinese_table.h"
 #include "deck.h"
+#include "leap_table.h"
 #include "phh.h"
 
 #include <map>
@@ -128,22 +129,29 @@ Outcome<json> hand(db::Database& db, std::int64_t hand_id, std::int64_t asker) {
     }
     out["seats"] = seats;
     out["your_seat"] = my_seat >= 0 ? json(my_seat) : json(nullptr);
-    json events = json::array();
+    json events = json::array(), log = json::array();
     db::Statement e(db, "SELECT body FROM hand_events WHERE hand_id = ? ORDER BY seq");
     e.bind(1, hand_id);
     while (e.step()) {
         json ev = json::parse(e.column_text(0), nullptr, false);
         if (ev.is_discarded()) continue;
+        log.push_back(ev);
         const std::string vis = ev.value("visibility", "nobody");
         const bool mine = vis == "owner" && my_seat >= 0 && ev.value("seat", -1) == my_seat;
-        if (vis != "everyone" && !mine) ev.erase("cards");
+        if (vis != "everyone" && !mine) {
+            ev.erase("cards");
+            ev.erase("card");
+        }
         ev.erase("visibility");
         events.push_back(std::move(ev));
     }
     out["events"] = events;
-    if (out["status"] == "finished" && out["config"].is_object() &&
-        out["config"].value("game", "") == "chinese")
+    const std::string game =
+        out["config"].is_object() ? out["config"].value("game", "poker") : "poker";
+    if (out["status"] == "finished" && game == "chinese")
         out["replay"] = replay_chinese(out["config"], events, seats);
+    if (out["status"] == "finished" && game == "leap")
+        out["replay"] = replay_leap(out["config"], out["deck"], log, seats);
     return {out, {}};
 }
 

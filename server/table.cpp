@@ -117,6 +117,7 @@ json TableConfig::to_json() const {
             {"min_buy_in", min_buy_in},
             {"max_buy_in", max_buy_in},
             {"decision_ms", decision_ms},
+            {"time_bank_ms", time_bank_ms},
             {"sit_out_after", sit_out_after},
             {"hand_delay_ms", hand_delay_ms}};
 }
@@ -166,6 +167,9 @@ Outcome<std::pair<TableConfig, poker::HandConfig>> parse_table_config(const json
         return bad("sit_out_after must be 1 to 1,000");
     if (c.decision_ms < 100 || c.decision_ms > 3'600'000)
         return bad("decision_ms must be 100 to 3,600,000");
+    c.time_bank_ms = static_cast<int>(number(body, "time_bank_ms", 0));
+    if (c.time_bank_ms < 0 || c.time_bank_ms > 3'600'000)
+        return bad("time_bank_ms must be 0 to 3,600,000");
     if (c.hand_delay_ms < 0 || c.hand_delay_ms > 60'000)
         return bad("hand_delay_ms must be 0 to 60,000");
     h.stakes = s;
@@ -176,7 +180,7 @@ Table::Table(std::int64_t id, TableConfig config, poker::HandConfig base, Shared
              net::io_context& ioc)
     : TableBase(id,
                 {config.seats, config.min_buy_in, config.max_buy_in, config.sit_out_after,
-                 config.hand_delay_ms},
+                 config.hand_delay_ms, config.time_bank_ms},
                 state, ioc),
       config_(std::move(config)), base_(std::move(base)), clock_(strand_) {
     static_assert(poker::kMaxSeats <= kMaxTableSeats);
@@ -190,7 +194,8 @@ std::string Table::snapshot(int seat) const {
         json j = {{"seat", i},
                   {"name", st->name},
                   {"stack", st->stack},
-                  {"sitting_out", st->sitting_out}};
+                  {"sitting_out", st->sitting_out},
+                  {"time_bank_ms", st->time_bank_ms}};
         if (hand_) {
             const poker::SeatState& p = hand_->state.seats[static_cast<std::size_t>(i)];
             if (p.in_hand) {
@@ -322,6 +327,7 @@ void Table::start_hand() {
 }
 
 void Table::after_events(const std::vector<poker::Event>& events, std::size_t from) {
+    bank_close();
     const felt::Ranking& r = *base_.ranking;
     for (std::size_t i = from; i < events.size(); ++i) {
         const poker::Event& e = events[i];
@@ -360,7 +366,10 @@ void Table::publish(std::span<const poker::Event> batch, const poker::Legal* tur
                   {"kind", "update"},
                   {"events", events}};
         if (turn) {
-            m["turn"] = {{"seat", turn->seat}, {"deadline_ms", config_.decision_ms}};
+            const Seat* st = this->seat(turn->seat);
+            m["turn"] = {{"seat", turn->seat},
+                         {"deadline_ms", config_.decision_ms},
+                         {"time_bank_ms", st ? st->time_bank_ms : 0}};
             if (seat == turn->seat) m["turn"]["legal"] = legal_json();
         }
         return m.dump();
@@ -426,6 +435,10 @@ void Table::start_clock() {
 void Table::on_clock(int hand, int decision) {
     if (!hand_ || hand_->number != hand || decision != decision_) return;
     const poker::Legal& l = hand_->state.legal;
+    // The decision's time is up: the seat's time bank, if it has one left, runs next.
+    if (bank_start(l.seat, hand, clock_,
+                   [self = self<Table>(), hand, decision] { self->on_clock(hand, decision); }))
+        return;
     const poker::SeatState& p = hand_->state.seats[static_cast<std::size_t>(l.seat)];
     poker::Action a;
     a.seat = l.seat;
@@ -512,6 +525,7 @@ void Table::finish_hand() {
 
 void Table::forget_running() {
     clock_.cancel();
+    bank_close();
     hand_.reset();
 }
 

@@ -25,6 +25,7 @@ struct TableConfig {
     poker::Stakes stakes;
     poker::Chips min_buy_in = 0, max_buy_in = 0;
     int decision_ms = 30'000;  // time to act before the server acts (check, else fold)
+    int time_bank_ms = 0;      // extra time each seat may spend, in all, once decision_ms is up
     int sit_out_after = 3;     // hands a disconnected player misses before being sat out
     int hand_delay_ms = 1'000; // pause between hands
 

@@ -78,6 +78,21 @@ void TableBase::broadcast(json m) {
     for_each_watcher([&](const std::shared_ptr<WsSession>& s, int) { s->send(text); });
 }
 
+void TableBase::broadcast(json m, const std::function<json(int seat)>& own) {
+    ++seq_;
+    m["type"] = "table";
+    m["table"] = id_;
+    m["seq"] = seq_;
+    auto shared = std::make_shared<const std::string>(m.dump());
+    for_each_watcher([&](const std::shared_ptr<WsSession>& s, int seat) {
+        json extra = seat >= 0 ? own(seat) : json();
+        if (extra.is_null() || extra.empty()) return s->send(shared);
+        json copy = m;
+        copy.update(extra);
+        send(s, copy.dump());
+    });
+}
+
 std::optional<int> TableBase::seat_of(std::int64_t account) const {
     for (int i = 0; i < limits_.seats; ++i)
         if (const Seat* st = seat(i); st && st->account == account) return i;
@@ -107,10 +122,50 @@ void TableBase::hint(std::shared_ptr<WsSession> s, Account, protocol::Request r)
     });
 }
 
+void TableBase::chat(std::shared_ptr<WsSession> s, Account a, protocol::Request r) {
+    net::post(strand_, [self = shared_from_this(), s, a, r] {
+        if (!self->watchers_.contains(s.get()))
+            return self->refuse(s, r, "not_watching",
+                                "sit or spectate at this table to chat at it");
+        auto it = r.body.find("text");
+        if (it == r.body.end() || !it->is_string())
+            return self->refuse(s, r, "bad_request", "\"chat\" needs \"text\", a string");
+        const std::string& text = it->get_ref<const std::string&>();
+        // The parser has checked the UTF-8; count code points, not bytes.
+        int chars = 0;
+        for (unsigned char c : text) {
+            if (c < 0x20 || c == 0x7F)
+                return self->refuse(s, r, "bad_request",
+                                    "chat text is one line without control characters");
+            chars += (c & 0xC0) != 0x80;
+        }
+        if (chars < 1 || chars > kChatMaxChars)
+            return self->refuse(s, r, "bad_request",
+                                "chat text is 1 to " + std::to_string(kChatMaxChars) +
+                                    " characters, not " + std::to_string(chars));
+        auto& times = self->chat_times_[a.id];
+        const auto now = std::chrono::steady_clock::now();
+        while (!times.empty() && now - times.front() >= std::chrono::seconds(kChatWindowS))
+            times.pop_front();
+        if (static_cast<int>(times.size()) >= kChatBurst)
+            return self->refuse(s, r, "rate_limited",
+                                "at most " + std::to_string(kChatBurst) + " lines of chat in " +
+                                    std::to_string(kChatWindowS) + " seconds");
+        times.push_back(now);
+        const int seat = self->seat_of_session(s);
+        self->send(s, protocol::reply(r, {{"table", self->id_}}));
+        self->broadcast({{"kind", "chat"},
+                         {"seat", seat >= 0 ? json(seat) : json(nullptr)},
+                         {"name", a.name},
+                         {"text", text}});
+    });
+}
+
 void TableBase::join(std::shared_ptr<WsSession> s, Account a, protocol::Request r) {
     net::post(strand_, [self = shared_from_this(), s, a, r] {
-        const Chips buy_in = number(r.body, "buy_in", -1);
         const Limits& l = self->limits_;
+        // A table with no chips at stake (max_buy_in 0) needs no buy-in.
+        const Chips buy_in = number(r.body, "buy_in", l.max_buy_in == 0 ? 0 : -1);
         if (self->stopping_) return self->refuse(s, r, "stopping", "the server is shutting down");
         if (self->seat_of(a.id))
             return self->refuse(s, r, "already_seated", "you already have a seat here");
@@ -142,6 +197,7 @@ void TableBase::join(std::shared_ptr<WsSession> s, Account a, protocol::Request 
             true);
         if (refused) return self->refuse(s, r, refused->code, refused->message);
         self->seats_[static_cast<std::size_t>(seat)] = Seat{a.id, a.name, buy_in, s, false};
+        self->seats_[static_cast<std::size_t>(seat)]->time_bank_ms = l.time_bank_ms;
         ++self->taken_;
         self->state_.note_seat(a.id, self->id_, true);
         self->watchers_[s.get()] = s;
@@ -265,18 +321,21 @@ void TableBase::record_finish(std::int64_t hand_id, const Commitment& reveal,
                                    "WHERE id = ?");
             hand.bind(1, reveal.deck).bind(2, reveal.seed).bind(3, reveal.salt);
             hand.bind(4, hand_id).run();
+            // Each statement is prepared once and reset for every row.
+            db::Statement seat(db, "INSERT INTO hand_seats (hand_id, seat, account_id, "
+                                   "stack_start, stack_end) VALUES (?, ?, ?, ?, ?)");
+            db::Statement stack(db, "UPDATE table_seats SET stack = ? WHERE table_id = ? AND "
+                                    "seat = ?");
             for (const SeatResult& r : results) {
-                db::Statement seat(db, "INSERT INTO hand_seats (hand_id, seat, account_id, "
-                                       "stack_start, stack_end) VALUES (?, ?, ?, ?, ?)");
+                seat.reset();
                 seat.bind(1, hand_id).bind(2, r.seat).bind(3, this->seat(r.seat)->account);
                 seat.bind(4, r.start).bind(5, r.end).run();
-                db::Statement stack(db, "UPDATE table_seats SET stack = ? WHERE table_id = ? AND "
-                                        "seat = ?");
+                stack.reset();
                 stack.bind(1, r.end).bind(2, id_).bind(3, r.seat).run();
             }
+            db::Statement ev(db, "INSERT INTO hand_events (hand_id, seq, body) VALUES (?, ?, ?)");
             for (std::size_t i = 0; i < log.size(); ++i) {
-                db::Statement ev(db,
-                                 "INSERT INTO hand_events (hand_id, seq, body) VALUES (?, ?, ?)");
+                ev.reset();
                 ev.bind(1, hand_id).bind(2, static_cast<std::int64_t>(i)).bind(3, log[i]).run();
             }
             t.commit();
@@ -284,6 +343,38 @@ void TableBase::record_finish(std::int64_t hand_id, const Commitment& reveal,
         true);
     ++state_.metrics().hands_played;
     for (const SeatResult& r : results) this->seat(r.seat)->stack = r.end;
+}
+
+bool TableBase::bank_start(int seat, int hand, net::steady_timer& clock,
+                           std::function<void()> again) {
+    if (banking_) { // the bank ran out too
+        banking_ = false;
+        if (Seat* st = this->seat(bank_seat_)) st->time_bank_ms = 0;
+        return false;
+    }
+    Seat* st = this->seat(seat);
+    if (!st || st->time_bank_ms <= 0) return false;
+    banking_ = true;
+    bank_seat_ = seat;
+    bank_from_ = std::chrono::steady_clock::now();
+    broadcast(
+        {{"kind", "time_bank"}, {"hand", hand}, {"seat", seat}, {"bank_ms", st->time_bank_ms}});
+    clock.expires_after(std::chrono::milliseconds(st->time_bank_ms));
+    clock.async_wait([again = std::move(again)](beast::error_code ec) {
+        if (!ec) again();
+    });
+    return true;
+}
+
+void TableBase::bank_close() {
+    if (!banking_) return;
+    banking_ = false;
+    Seat* st = seat(bank_seat_);
+    if (!st) return;
+    const auto used = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::steady_clock::now() - bank_from_)
+                          .count();
+    st->time_bank_ms = static_cast<int>(std::max<long>(0, st->time_bank_ms - used));
 }
 
 void TableBase::maybe_start() {

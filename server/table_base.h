@@ -11,7 +11,10 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -25,7 +28,10 @@ class SharedState;
 class WsSession;
 
 using Chips = std::int64_t;
-inline constexpr int kMaxTableSeats = 9; // the most any game seats (poker: 9)
+inline constexpr int kMaxTableSeats = 9;  // the most any game seats (poker: 9)
+inline constexpr int kChatMaxChars = 200; // characters (code points) in a line of chat
+inline constexpr int kChatBurst = 5;      // lines of chat a player may send ...
+inline constexpr int kChatWindowS = 10;   // ... in this many seconds
 
 // The commitment to a deal: the deck as text, the reshuffle seed ("" where a game has none) and a
 // random salt; the SHA-256 of the three joined by '|' is published before the deal and the three
@@ -50,6 +56,7 @@ class TableBase : public std::enable_shared_from_this<TableBase> {
         Chips min_buy_in = 0, max_buy_in = 0;
         int sit_out_after = 3;     // deals a disconnected player misses before being sat out
         int hand_delay_ms = 1'000; // pause between hands
+        int time_bank_ms = 0;      // a seat's time bank when it sits down (poker)
     };
 
     TableBase(std::int64_t id, Limits limits, SharedState& state, net::io_context& ioc);
@@ -69,6 +76,8 @@ class TableBase : public std::enable_shared_from_this<TableBase> {
     void leave(std::shared_ptr<WsSession> s, Account a, protocol::Request r);
     virtual void act(std::shared_ptr<WsSession> s, Account a, protocol::Request r) = 0;
     virtual void hint(std::shared_ptr<WsSession> s, Account a, protocol::Request r);
+    // A line of chat from a player or spectator of this table to everyone watching it.
+    void chat(std::shared_ptr<WsSession> s, Account a, protocol::Request r);
     // A player signed in again: their seat now speaks to this session, which gets a snapshot
     // (and, if it is their turn, what they may do).
     void attach(std::shared_ptr<WsSession> s, Account a);
@@ -89,6 +98,7 @@ class TableBase : public std::enable_shared_from_this<TableBase> {
         int missed = 0;           // hands in a row the clock played for a disconnected player
         bool sitting_out = false; // dealt no hands until the player is back
         int missed_hand = -1;     // the last hand counted in `missed`
+        int time_bank_ms = 0;     // extra time left for decisions, spent as used
     };
     // A seat's part in a finished hand, for the database.
     struct SeatResult {
@@ -123,6 +133,9 @@ class TableBase : public std::enable_shared_from_this<TableBase> {
                 const std::string& code, const std::string& message);
     // A message that is the same for everyone watching, serialised once.
     void broadcast(protocol::json message);
+    // A message for everyone watching, where a seated player's copy also carries the fields
+    // own(seat) returns (their own cards); a null or empty return: the shared copy.
+    void broadcast(protocol::json message, const std::function<protocol::json(int seat)>& own);
     // Calls f(session, seat) for every live watcher (seat -1 for spectators).
     template <class F>
     void for_each_watcher(F&& f) {
@@ -160,6 +173,12 @@ class TableBase : public std::enable_shared_from_this<TableBase> {
     void record_void(std::int64_t hand_id);
     void record_finish(std::int64_t hand_id, const Commitment& reveal,
                        std::span<const SeatResult> seats, std::span<const std::string> log);
+    // The time bank. A decision's clock ran out for `seat`: if the seat has bank left, announces
+    // it, runs `clock` on it (calling `again` when it runs out too) and returns true. On the second
+    // expiry (or with no bank) returns false, and the bank is empty.
+    bool bank_start(int seat, int hand, net::steady_timer& clock, std::function<void()> again);
+    // The decision was made: charges the bank in use, if any, with the time spent from it.
+    void bank_close();
     // Starts the next hand after the pause when two or more seats are ready.
     void maybe_start();
     // After a hand: the leaving, the broke and everyone at shutdown are cashed out, then the next
@@ -176,6 +195,10 @@ class TableBase : public std::enable_shared_from_this<TableBase> {
 
   private:
     std::map<WsSession*, std::weak_ptr<WsSession>> watchers_; // spectators and players
+    std::map<std::int64_t, std::deque<std::chrono::steady_clock::time_point>> chat_times_;
+    bool banking_ = false; // a clock runs on bank_seat_'s time bank since bank_from_
+    int bank_seat_ = -1;
+    std::chrono::steady_clock::time_point bank_from_;
     net::steady_timer next_hand_;
     bool starting_ = false;
     std::atomic<int> taken_{0};

@@ -2,6 +2,7 @@
 
 #include "chinese_table.h"
 #include "history.h"
+#include "leap_table.h"
 #include "table.h"
 
 #include <set>
@@ -208,9 +209,9 @@ void WsSession::handle(std::string_view text) {
 void WsSession::dispatch(const protocol::Request& r) {
     using protocol::json;
     static const std::set<std::string, std::less<>> known = {
-        "hello",  "ping",     "register",     "login",       "guest",    "resume",  "me",
-        "logout", "tables",   "create_table", "join",        "spectate", "leave",   "act",
-        "hint",   "my_hands", "hand",         "table_hands", "totals",   "hand_phh"};
+        "hello",  "ping",     "register",     "login",       "guest",    "resume",   "me",
+        "logout", "tables",   "create_table", "join",        "spectate", "leave",    "act",
+        "hint",   "my_hands", "hand",         "table_hands", "totals",   "hand_phh", "chat"};
     if (!known.contains(r.type))
         return refuse(r.id, "unknown_type", "no request of type \"" + r.type + "\"");
     if (r.type == "hello") {
@@ -276,7 +277,7 @@ void WsSession::dispatch(const protocol::Request& r) {
         return reply(r, {{"table", t->id()}, {"config", t->config_json()}});
     }
     if (r.type == "join" || r.type == "spectate" || r.type == "leave" || r.type == "act" ||
-        r.type == "hint") {
+        r.type == "hint" || r.type == "chat") {
         auto id = r.body.find("table");
         if (id == r.body.end() || !id->is_number_integer())
             return refuse(r.id, "bad_request", "\"" + r.type + "\" needs an integer \"table\"");
@@ -289,6 +290,7 @@ void WsSession::dispatch(const protocol::Request& r) {
         if (r.type == "leave") t->leave(self, *account_, r);
         if (r.type == "act") t->act(self, *account_, r);
         if (r.type == "hint") t->hint(self, *account_, r);
+        if (r.type == "chat") t->chat(self, *account_, r);
         return;
     }
     if (r.type == "my_hands" || r.type == "hand" || r.type == "table_hands" || r.type == "totals" ||
@@ -336,7 +338,17 @@ std::shared_ptr<TableBase> WsSession::create_table(const protocol::Request& r) {
             return std::make_shared<ChineseTable>(id, *parsed.value, *state_, state_->io());
         });
     }
-    refuse(r.id, "bad_config", "no game \"" + name + "\" (poker, chinese)");
+    if (name == "leap") {
+        auto parsed = parse_leap_config(r.body);
+        if (!parsed.ok()) {
+            refuse(r.id, parsed.refusal.code, parsed.refusal.message);
+            return nullptr;
+        }
+        return state_->create_table(parsed.value->to_json(), account_->id, [&](std::int64_t id) {
+            return std::make_shared<LeapTable>(id, *parsed.value, *state_, state_->io());
+        });
+    }
+    refuse(r.id, "bad_config", "no game \"" + name + "\" (poker, chinese, leap)");
     return nullptr;
 }
 

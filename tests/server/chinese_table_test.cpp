@@ -8,8 +8,6 @@
 #include "feltd_harness.h"
 #include "sqlite.h"
 
-#include <sodium.h>
-
 #include <map>
 #include <set>
 
@@ -31,14 +29,6 @@ std::vector<felt::Card> cards_of(const std::string& text) {
 std::set<std::string> card_set(const std::string& text) {
     std::set<std::string> out;
     for (felt::Card c : cards_of(text)) out.insert(pack().to_string(c));
-    return out;
-}
-
-std::string sha256_hex(const std::string& text) {
-    unsigned char h[crypto_hash_sha256_BYTES];
-    crypto_hash_sha256(h, reinterpret_cast<const unsigned char*>(text.data()), text.size());
-    char out[2 * sizeof h + 1];
-    sodium_bin2hex(out, sizeof out, h, sizeof h);
     return out;
 }
 
@@ -193,26 +183,6 @@ void check_settlement(const json& config, const json& deal, const json& end) {
         CHECK(end["net"][seat] == st.value().net[k]);
         CHECK(end["stacks"][seat] == st.value().final_stacks[k]);
     }
-}
-
-// A ledger where every chip is where it belongs, every deal whole.
-void check_database(const std::string& dir, int accounts, int finished) { // at least
-    felt::db::Database db(dir + "/data/felt.db");
-    felt::server::Accounts acc(db, 0);
-    auto one = [&](const std::string& sql) {
-        felt::db::Statement q(db, sql);
-        REQUIRE(q.step());
-        return q.column_int(0);
-    };
-    // The rake left the players; everything else is back in their balances.
-    CHECK(one("SELECT SUM(balance) FROM accounts") ==
-          accounts * 10'000 - one("SELECT COALESCE(SUM(stack_start - stack_end), 0) FROM "
-                                  "hand_seats"));
-    CHECK(one("SELECT COUNT(*) FROM table_seats") == 0);
-    CHECK(one("SELECT COUNT(*) FROM hands WHERE status = 'finished'") >= finished);
-    CHECK(one("SELECT COUNT(*) FROM hands WHERE status <> 'finished'") == 0);
-    felt::db::Statement q(db, "SELECT id, balance FROM accounts");
-    while (q.step()) CHECK(acc.ledger_sum(q.column_int(0)) == q.column_int(1));
 }
 
 } // namespace
@@ -463,9 +433,35 @@ TEST_CASE("feltd chinese: refusals change nothing; a reconnected player gets the
         CHECK(mine_list["hands"][0]["hand"] == hand_id);
         CHECK(mine_list["hands"][0]["net"] ==
               end["net"][mine_list["hands"][0]["seat"].get<std::size_t>()]);
+
+        // A surrender at a scoop table: it pays the surrender units, and reveals no split.
+        auto scoop = create(
+            {{"profile", "scoop"}, {"surrender", true}, {"seats", 2}, {"hand_delay_ms", 2'000}});
+        REQUIRE(scoop["ok"] == true);
+        const std::int64_t table2 = scoop["table"];
+        const json a_join = a.call({{"type", "join"}, {"table", table2}, {"buy_in", 100}});
+        const json b_join = back.call({{"type", "join"}, {"table", table2}, {"buy_in", 100}});
+        REQUIRE(a_join["ok"] == true);
+        REQUIRE(b_join["ok"] == true);
+        const json deal2 = next_of(back, "deal");
+        REQUIRE(a.call({{"type", "act"}, {"table", table2}, {"action", "surrender"}})["ok"] ==
+                true);
+        REQUIRE(back.call(split_request(table2, felt::chinese::baseline_split(
+                                                    cards_of(deal2["cards"]))))["ok"] == true);
+        const json end2 = next_of(back, "deal_end");
+        for (const json& arr : end2["arrangements"])
+            CHECK(arr["surrender"] == (arr["seat"] == a_join["seat"]));
+        REQUIRE(end2["payments"].size() == 1);
+        CHECK(end2["payments"][0]["reason"] == "surrender");
+        CHECK(end2["payments"][0]["from"] == a_join["seat"]);
+        CHECK(end2["payments"][0]["to"] == b_join["seat"]);
+        CHECK(end2["payments"][0]["units"] ==
+              felt::chinese::find_profile("scoop")->surrender_units);
+        REQUIRE(a.call({{"type", "leave"}, {"table", table2}})["ok"] == true);
+        REQUIRE(back.call({{"type", "leave"}, {"table", table2}})["ok"] == true);
         CHECK(d.stop(SIGTERM) == 0);
     }
-    check_database(dir, 2, 1);
+    check_database(dir, 2, 2);
     // A record altered behind the server's back no longer replays to its result.
     {
         felt::db::Database db(dir + "/data/felt.db");

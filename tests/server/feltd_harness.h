@@ -2,11 +2,15 @@
 // port, an HTTP getter and a WebSocket client speaking JSON, as a bot would.
 #pragma once
 
+#include "accounts.h"
+#include "sqlite.h"
+
 #include <boost/asio.hpp>
 #include <boost/beast.hpp>
 #include <nlohmann/json.hpp>
 
 #include <doctest/doctest.h>
+#include <sodium.h>
 
 #include <algorithm>
 #include <chrono>
@@ -189,6 +193,36 @@ inline int metric(unsigned short port, const std::string& name) {
     auto at = body.find("\n" + name + " ");
     REQUIRE(at != std::string::npos);
     return std::stoi(body.substr(at + name.size() + 2));
+}
+
+// Lower-case hex SHA-256, as the commitments are written.
+inline std::string sha256_hex(const std::string& text) {
+    unsigned char h[crypto_hash_sha256_BYTES];
+    crypto_hash_sha256(h, reinterpret_cast<const unsigned char*>(text.data()), text.size());
+    char out[2 * sizeof h + 1];
+    sodium_bin2hex(out, sizeof out, h, sizeof h);
+    return out;
+}
+
+// A ledger where every chip is where it belongs, every deal whole: each account began with
+// 10,000 chips, and the rake is all that left the players.
+inline void check_database(const std::string& dir, int accounts, int finished) { // at least
+    felt::db::Database db(dir + "/data/felt.db");
+    felt::server::Accounts acc(db, 0);
+    auto one = [&](const std::string& sql) {
+        felt::db::Statement q(db, sql);
+        REQUIRE(q.step());
+        return q.column_int(0);
+    };
+    // The rake left the players; everything else is back in their balances.
+    CHECK(one("SELECT SUM(balance) FROM accounts") ==
+          accounts * 10'000 - one("SELECT COALESCE(SUM(stack_start - stack_end), 0) FROM "
+                                  "hand_seats"));
+    CHECK(one("SELECT COUNT(*) FROM table_seats") == 0);
+    CHECK(one("SELECT COUNT(*) FROM hands WHERE status = 'finished'") >= finished);
+    CHECK(one("SELECT COUNT(*) FROM hands WHERE status <> 'finished'") == 0);
+    felt::db::Statement q(db, "SELECT id, balance FROM accounts");
+    while (q.step()) CHECK(acc.ledger_sum(q.column_int(0)) == q.column_int(1));
 }
 
 } // namespace feltd_test

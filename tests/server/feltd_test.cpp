@@ -465,69 +465,86 @@ TEST_CASE("feltd: three bots play hands to the end in every betting structure") 
 }
 
 TEST_CASE("feltd: a hand cut short by SIGKILL or by the end of the grace period is void") {
-    for (int sig : {SIGKILL, SIGTERM}) {
-        CAPTURE(sig);
-        char tmpl[] = "/tmp/feltd_test_XXXXXX";
-        REQUIRE(mkdtemp(tmpl) != nullptr);
-        const std::string dir = tmpl;
-        std::vector<std::string> tokens;
-        {
-            Feltd d({"--grace", "1"}, dir);
-            std::vector<std::unique_ptr<Client>> bots;
-            std::int64_t table = 0;
-            for (int i = 0; i < 2; ++i) {
-                bots.push_back(std::make_unique<Client>(d.port()));
-                bots.back()->hello();
-                tokens.push_back(bots.back()->call({{"type", "guest"}})["token"]);
-                if (i == 0)
-                    table = bots[0]->call({{"type", "create_table"},
-                                           {"seats", 2},
-                                           {"hand_delay_ms", 0},
-                                           {"decision_ms", 600000}})["table"];
-                REQUIRE(bots.back()->call(
-                            {{"type", "join"}, {"table", table}, {"buy_in", 300}})["ok"] == true);
+    // Every game's table: its configuration, a buy-in, and the message that says play is under way.
+    struct Game {
+        json config;
+        int buy_in;
+        const char* started;
+    };
+    const Game games[] = {
+        {{{"decision_ms", 600000}}, 300, "update"},
+        {{{"game", "chinese"}, {"decision_ms", 600000}}, 100, "deal"},
+        {{{"game", "leap"}, {"turn_ms", 600000}, {"chips_per_point", 1}}, 300, "turn"},
+    };
+    for (const Game& game : games)
+        for (int sig : {SIGKILL, SIGTERM}) {
+            CAPTURE(game.config.dump());
+            CAPTURE(sig);
+            char tmpl[] = "/tmp/feltd_test_XXXXXX";
+            REQUIRE(mkdtemp(tmpl) != nullptr);
+            const std::string dir = tmpl;
+            std::vector<std::string> tokens;
+            {
+                Feltd d({"--grace", "1"}, dir);
+                std::vector<std::unique_ptr<Client>> bots;
+                std::int64_t table = 0;
+                for (int i = 0; i < 2; ++i) {
+                    bots.push_back(std::make_unique<Client>(d.port()));
+                    bots.back()->hello();
+                    tokens.push_back(bots.back()->call({{"type", "guest"}})["token"]);
+                    if (i == 0) {
+                        json create = {
+                            {"type", "create_table"}, {"seats", 2}, {"hand_delay_ms", 0}};
+                        create.update(game.config);
+                        table = bots[0]->call(create)["table"];
+                    }
+                    REQUIRE(bots.back()->call({{"type", "join"},
+                                               {"table", table},
+                                               {"buy_in", game.buy_in}})["ok"] == true);
+                }
+                // Wait until the hand is dealt and someone is to act; nobody acts.
+                for (auto m = bots[0]->read(); m; m = bots[0]->read())
+                    if ((*m)["kind"] == game.started &&
+                        (game.started != std::string("update") || (*m).contains("turn")))
+                        break;
+                const int status = d.stop(sig);
+                if (sig == SIGTERM) CHECK(status == 0);
             }
-            // Wait until the hand is dealt and someone is to act; nobody acts.
-            for (auto m = bots[0]->read(); m; m = bots[0]->read())
-                if ((*m)["kind"] == "update" && (*m).contains("turn")) break;
-            const int status = d.stop(sig);
-            if (sig == SIGTERM) CHECK(status == 0);
-        }
-        {
-            felt::db::Database db(dir + "/data/felt.db");
-            auto one = [&](const std::string& sql) {
-                felt::db::Statement q(db, sql);
-                REQUIRE(q.step());
-                return q.column_int(0);
-            };
-            if (sig == SIGKILL) { // not yet recovered: the chips are still on the table
-                CHECK(one("SELECT COUNT(*) FROM table_seats") == 2);
-                CHECK(one("SELECT COUNT(*) FROM hands WHERE status = 'running'") == 1);
-            } else { // voided and cashed out at the end of the grace period
-                CHECK(one("SELECT COUNT(*) FROM table_seats") == 0);
-                CHECK(one("SELECT COUNT(*) FROM hands WHERE status = 'void'") == 1);
+            {
+                felt::db::Database db(dir + "/data/felt.db");
+                auto one = [&](const std::string& sql) {
+                    felt::db::Statement q(db, sql);
+                    REQUIRE(q.step());
+                    return q.column_int(0);
+                };
+                if (sig == SIGKILL) { // not yet recovered: the chips are still on the table
+                    CHECK(one("SELECT COUNT(*) FROM table_seats") == 2);
+                    CHECK(one("SELECT COUNT(*) FROM hands WHERE status = 'running'") == 1);
+                } else { // voided and cashed out at the end of the grace period
+                    CHECK(one("SELECT COUNT(*) FROM table_seats") == 0);
+                    CHECK(one("SELECT COUNT(*) FROM hands WHERE status = 'void'") == 1);
+                }
             }
-        }
-        {
-            Feltd d({}, dir); // recovers on start
-            for (const std::string& token : tokens) {
-                Client c(d.port());
-                c.hello();
-                auto r = c.call({{"type", "resume"}, {"token", token}});
-                CHECK(r["account"]["balance"] == 10'000); // every chip back
+            {
+                Feltd d({}, dir); // recovers on start
+                for (const std::string& token : tokens) {
+                    Client c(d.port());
+                    c.hello();
+                    auto r = c.call({{"type", "resume"}, {"token", token}});
+                    CHECK(r["account"]["balance"] == 10'000); // every chip back
+                }
             }
+            {
+                felt::db::Database db(dir + "/data/felt.db");
+                felt::db::Statement q(db, "SELECT COUNT(*) FROM hands WHERE status = 'void'");
+                q.step();
+                CHECK(q.column_int(0) == 1);
+                felt::db::Statement left(db, "SELECT COUNT(*) FROM table_seats");
+                left.step();
+                CHECK(left.column_int(0) == 0);
+            }
+            std::filesystem::remove_all(dir);
         }
-        {
-            felt::db::Database db(dir + "/data/felt.db");
-            felt::db::Statement q(db, "SELECT COUNT(*) FROM hands WHERE status = 'void'");
-            q.step();
-            CHECK(q.column_int(0) == 1);
-            felt::db::Statement left(db, "SELECT COUNT(*) FROM table_seats");
-            left.step();
-            CHECK(left.column_int(0) == 0);
-        }
-        std::filesystem::remove_all(dir);
-    }
 }
 
 TEST_CASE("feltd: refused actions change nothing") {
@@ -685,11 +702,7 @@ TEST_CASE("feltd: history over WebSocket and HTTP shows each asker only their ow
     const std::string text = mine["deck"].get<std::string>() + "|" +
                              mine["seed"].get<std::string>() + "|" +
                              mine["salt"].get<std::string>();
-    unsigned char h[crypto_hash_sha256_BYTES];
-    crypto_hash_sha256(h, reinterpret_cast<const unsigned char*>(text.data()), text.size());
-    char hexed[2 * crypto_hash_sha256_BYTES + 1];
-    sodium_bin2hex(hexed, sizeof hexed, h, sizeof h);
-    CHECK(mine["commitment"] == std::string(hexed));
+    CHECK(mine["commitment"] == sha256_hex(text));
 
     auto anonymous = json::parse(http_get(d.port(), "/api/hands/" + std::to_string(hand_id)).body);
     for (const json& e : anonymous["events"])
@@ -799,4 +812,126 @@ TEST_CASE("feltd: a disconnected player is sat out after missing hands, and sits
     all.step();
     CHECK(all.column_int(0) >= 8);
     std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("feltd: table chat reaches everyone watching; bad lines and floods are refused") {
+    Feltd d;
+    Client a(d.port()), b(d.port()), c(d.port());
+    for (Client* x : {&a, &b, &c}) {
+        x->hello();
+        REQUIRE(x->call({{"type", "guest"}})["ok"] == true);
+    }
+    const json made = a.call({{"type", "create_table"}, {"game", "leap"}, {"seats", 2}});
+    REQUIRE(made["ok"] == true);
+    const std::int64_t table = made["table"];
+    const json seat = a.call({{"type", "join"}, {"table", table}});
+    REQUIRE(seat["ok"] == true);
+    REQUIRE(c.call({{"type", "spectate"}, {"table", table}})["ok"] == true);
+    auto say = [&](Client& who, json text) {
+        return who.call({{"type", "chat"}, {"table", table}, {"text", text}});
+    };
+    CHECK(say(b, "hello")["code"] == "not_watching"); // neither seated nor spectating
+    REQUIRE(b.call({{"type", "spectate"}, {"table", table}})["ok"] == true); // B listens now
+    CHECK(a.call({{"type", "chat"}, {"table", table}})["code"] == "bad_request");
+    CHECK(say(a, 42)["code"] == "bad_request");
+    CHECK(say(a, "")["code"] == "bad_request");
+    CHECK(say(a, "two\nlines")["code"] == "bad_request");
+    CHECK(say(a, std::string(201, 'x'))["code"] == "bad_request");
+    // 200 characters of two bytes each are within the limit: characters, not bytes, count.
+    std::string wide;
+    for (int i = 0; i < 200; ++i) wide += "\xc3\xa9"; // é
+    CHECK(say(a, wide)["ok"] == true);
+    CHECK(say(c, "gl \xe2\x99\xa0")["ok"] == true); // a spectator may chat: "gl ♠"
+    // Five lines from one player in ten seconds, then the sixth is refused.
+    for (int i = 0; i < 4; ++i) CHECK(say(a, "line " + std::to_string(i))["ok"] == true);
+    CHECK(say(a, "one too many")["code"] == "rate_limited");
+    // A spectator heard every line said, in order, with who said it, and nothing refused.
+    std::vector<json> heard;
+    b.send(json{{"type", "ping"}, {"id", 999}});
+    for (auto m = b.read(); m && (*m)["type"] != "ping"; m = b.read())
+        if ((*m)["type"] == "table" && (*m)["kind"] == "chat") heard.push_back(*m);
+    REQUIRE(heard.size() == 6);
+    CHECK(heard[0]["text"] == wide);
+    CHECK(heard[0]["seat"] == seat["seat"]);
+    CHECK(heard[0]["name"].get<std::string>().rfind("guest-", 0) == 0);
+    CHECK(heard[1]["seat"].is_null());
+    CHECK(heard[1]["text"] == "gl \xe2\x99\xa0");
+    CHECK(heard[5]["text"] == "line 3");
+}
+
+TEST_CASE("feltd: a time bank runs after the decision's time, and is spent as used") {
+    Feltd d;
+    Client a(d.port()), b(d.port()), watcher(d.port());
+    for (Client* x : {&a, &b, &watcher}) {
+        x->hello();
+        REQUIRE(x->call({{"type", "guest"}})["ok"] == true);
+    }
+    const json made = a.call({{"type", "create_table"},
+                              {"seats", 2},
+                              {"decision_ms", 400},
+                              {"time_bank_ms", 1500},
+                              {"hand_delay_ms", 0}});
+    REQUIRE(made["ok"] == true);
+    CHECK(made["config"]["time_bank_ms"] == 1500);
+    const std::int64_t table = made["table"];
+    REQUIRE(a.call({{"type", "join"}, {"table", table}, {"buy_in", 200}})["ok"] == true);
+    REQUIRE(b.call({{"type", "join"}, {"table", table}, {"buy_in", 200}})["ok"] == true);
+    Client* by_seat[2] = {&a, &b};
+    // Reads A's copy of the table's messages; B answers its turns at once (check, else call,
+    // else fold). The first seat to act is the one whose bank is watched.
+    auto act = [&](Client& c, const char* what) {
+        return c.call({{"type", "act"}, {"table", table}, {"action", what}})["ok"] == true;
+    };
+    auto quick = [&](Client& c) { return act(c, "check") || act(c, "call") || act(c, "fold"); };
+    int watched = -1;
+    auto next_turn_of_watched = [&]() -> json {
+        for (;;) {
+            auto m = a.read();
+            REQUIRE(m.has_value());
+            if ((*m)["kind"] != "update" || !(*m).contains("turn")) continue;
+            const int seat = (*m)["turn"]["seat"];
+            if (watched < 0) watched = seat;
+            if (seat == watched) return *m;
+            REQUIRE(quick(*by_seat[1 - watched]));
+        }
+    };
+    auto next_kind = [&](const std::string& kind) {
+        for (;;) {
+            auto m = a.read();
+            REQUIRE(m.has_value());
+            if ((*m)["kind"] == kind) return *m;
+        }
+    };
+    json turn = next_turn_of_watched()["turn"];
+    CHECK(turn["time_bank_ms"] == 1500);
+    CHECK(turn["deadline_ms"] == 400);
+    // Nobody acts: after 400 ms the bank starts, with all of it.
+    json bank = next_kind("time_bank");
+    CHECK(bank["seat"] == watched);
+    CHECK(bank["bank_ms"] == 1500);
+    std::this_thread::sleep_for(std::chrono::milliseconds(150)); // some of the bank spent
+    REQUIRE(quick(*by_seat[watched]));                           // in time, from the bank
+    turn = next_turn_of_watched()["turn"];
+    const int left = turn["time_bank_ms"];
+    CHECK(left > 0);
+    CHECK(left <= 1500 - 150);
+    // This time the bank runs out: the server acts, and the bank is empty from then on.
+    bank = next_kind("time_bank");
+    CHECK(bank["bank_ms"] == left);
+    for (;;) { // the server's action for the watched seat
+        const json m = next_kind("update");
+        bool acted = false;
+        for (const json& e : m["events"]) acted |= e.value("seat", -1) == watched;
+        if (acted) break;
+    }
+    REQUIRE(watcher.call({{"type", "spectate"}, {"table", table}})["ok"] == true);
+    for (;;) {
+        auto m = watcher.read();
+        REQUIRE(m.has_value());
+        if ((*m)["kind"] != "snapshot") continue;
+        for (const json& s : (*m)["seats"])
+            CHECK(s["time_bank_ms"] == (s["seat"] == watched ? 0 : 1500));
+        break;
+    }
+    CHECK(a.call({{"type", "create_table"}, {"time_bank_ms", -1}})["code"] == "bad_config");
 }

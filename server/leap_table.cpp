@@ -1,0 +1,703 @@
+#include "leap_table.h"
+
+#include "state.h"
+#include "ws_session.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace felt::server {
+
+using protocol::json;
+
+namespace {
+
+const char* phase_name(leap::Phase p) {
+    switch (p) {
+    case leap::Phase::turn:
+        return "turn";
+    case leap::Phase::melding:
+        return "melding";
+    case leap::Phase::over:
+        return "over";
+    }
+    return "over";
+}
+
+const char* suits_name(leap::SuitRule r) {
+    switch (r) {
+    case leap::SuitRule::same_suit:
+        return "same_suit";
+    case leap::SuitRule::same_colour:
+        return "same_colour";
+    case leap::SuitRule::any:
+        return "any";
+    }
+    return "same_suit";
+}
+
+json leap_list(leap::LeapMask m) {
+    json out = json::array();
+    for (int k = 1; k <= leap::kMaxLeaps; ++k)
+        if (m >> k & 1) out.push_back(k);
+    return out;
+}
+
+// The action as the protocol writes it (the inverse of parse_leap_action).
+json action_json(const leap::Table& t, const leap::Action& a) {
+    static constexpr const char* names[] = {"pursue", "retire", "meld", "extend", "discard"};
+    json j = {{"action", names[static_cast<int>(a.type)]}};
+    switch (a.type) {
+    case leap::ActionType::meld:
+        j["cards"] = t.deck().to_string(a.cards);
+        if (a.leap) j["leap"] = a.leap;
+        break;
+    case leap::ActionType::extend:
+        j["extensions"] = json::array();
+        for (const leap::Extension& x : a.extensions) {
+            json e = {{"meld", x.meld}};
+            for (auto [key, list] : {std::pair{"low", &x.low}, std::pair{"high", &x.high},
+                                     std::pair{"cards", &x.cards}})
+                if (!list->empty()) e[key] = t.deck().to_string(*list);
+            if (x.join) e["join"] = x.join;
+            j["extensions"].push_back(std::move(e));
+        }
+        break;
+    case leap::ActionType::discard:
+        j["card"] = t.deck().to_string(a.card);
+        break;
+    default:
+        break;
+    }
+    return j;
+}
+
+} // namespace
+
+json LeapConfig::to_json() const {
+    return {{"game", "leap"},
+            {"seats", seats},
+            {"ranks", rules.ranks},
+            {"packs", rules.packs},
+            {"suits", suits_name(rules.suits)},
+            {"jokers", rules.jokers},
+            {"leap_rule", rules.distinct_leaps ? "distinct" : "leaptokens"},
+            {"hand_size", rules.hand_size},
+            {"chips_per_point", chips_per_point},
+            {"min_buy_in", min_buy_in},
+            {"max_buy_in", max_buy_in},
+            {"turn_ms", turn_ms},
+            {"time_bank_ms", time_bank_ms},
+            {"retire_after", retire_after},
+            {"sit_out_after", sit_out_after},
+            {"hand_delay_ms", hand_delay_ms}};
+}
+
+Outcome<LeapConfig> parse_leap_config(const json& body) {
+    auto bad = [](std::string m) {
+        return Outcome<LeapConfig>{std::nullopt, {"bad_config", std::move(m)}};
+    };
+    LeapConfig c;
+    // Integer fields: present, they must be integers within their range.
+    struct Field {
+        const char* key;
+        std::int64_t* out;
+        std::int64_t fallback, lo, hi;
+    };
+    std::int64_t seats = 0, ranks = 0, packs = 0, jokers = 0, hand_size = 0, per_point = 0,
+                 turn_ms = 0, bank = 0, retire_after = 0, sit_out_after = 0, delay = 0;
+    for (const Field& f : {Field{"seats", &seats, 4, 2, 6}, Field{"ranks", &ranks, 13, 5, 17},
+                           Field{"packs", &packs, 0, 0, 4}, Field{"jokers", &jokers, 0, 0, 8},
+                           Field{"hand_size", &hand_size, 5, 1, 20},
+                           Field{"chips_per_point", &per_point, 0, 0, 1'000'000},
+                           Field{"turn_ms", &turn_ms, 30'000, 100, 3'600'000},
+                           Field{"time_bank_ms", &bank, 0, 0, 3'600'000},
+                           Field{"retire_after", &retire_after, 3, 1, 100},
+                           Field{"sit_out_after", &sit_out_after, 3, 1, 1000},
+                           Field{"hand_delay_ms", &delay, 1'000, 0, 60'000}}) {
+        auto it = body.find(f.key);
+        if (it == body.end()) {
+            *f.out = f.fallback;
+            continue;
+        }
+        if (!it->is_number_integer() || it->get<std::int64_t>() < f.lo ||
+            it->get<std::int64_t>() > f.hi)
+            return bad(std::string("\"") + f.key + "\" must be an integer from " +
+                       std::to_string(f.lo) + " to " + std::to_string(f.hi));
+        *f.out = it->get<std::int64_t>();
+    }
+    c.seats = static_cast<int>(seats);
+    c.rules.ranks = static_cast<int>(ranks);
+    c.rules.packs = static_cast<int>(packs);
+    c.rules.jokers = static_cast<int>(jokers);
+    c.rules.hand_size = static_cast<int>(hand_size);
+    c.chips_per_point = per_point;
+    c.turn_ms = static_cast<int>(turn_ms);
+    c.time_bank_ms = static_cast<int>(bank);
+    c.retire_after = static_cast<int>(retire_after);
+    c.sit_out_after = static_cast<int>(sit_out_after);
+    c.hand_delay_ms = static_cast<int>(delay);
+    if (auto it = body.find("suits"); it != body.end()) {
+        const std::string v = it->is_string() ? it->get<std::string>() : "";
+        if (v == "same_suit")
+            c.rules.suits = leap::SuitRule::same_suit;
+        else if (v == "same_colour")
+            c.rules.suits = leap::SuitRule::same_colour;
+        else if (v == "any")
+            c.rules.suits = leap::SuitRule::any;
+        else
+            return bad("\"suits\" is \"same_suit\", \"same_colour\" or \"any\"");
+    }
+    if (auto it = body.find("leap_rule"); it != body.end()) {
+        const std::string v = it->is_string() ? it->get<std::string>() : "";
+        if (v != "leaptokens" && v != "distinct")
+            return bad("\"leap_rule\" is \"leaptokens\" or \"distinct\"");
+        c.rules.distinct_leaps = v == "distinct";
+    }
+    // Every number of players the table may deal to must make a game.
+    for (int players = 2; players <= c.seats; ++players)
+        if (auto t = leap::Table::make(c.rules, players); !t)
+            return bad(t.error().message + " (with " + std::to_string(players) + " players)");
+    if (c.chips_per_point == 0) {
+        if (number(body, "min_buy_in", 0) != 0 || number(body, "max_buy_in", 0) != 0)
+            return bad("a game for points alone (chips_per_point 0) takes no buy-in");
+        return {std::move(c), {}};
+    }
+    c.min_buy_in = number(body, "min_buy_in", 100 * c.chips_per_point);
+    c.max_buy_in = number(body, "max_buy_in", 10 * c.min_buy_in);
+    if (c.min_buy_in <= 0 || c.max_buy_in < c.min_buy_in || c.max_buy_in > 1'000'000'000'000)
+        return bad("buy-ins must be 0 < min_buy_in <= max_buy_in");
+    return {std::move(c), {}};
+}
+
+Outcome<leap::Action> parse_leap_action(const leap::Table& t, const json& body, int seat) {
+    using R = Outcome<leap::Action>;
+    auto no = [](const char* code, std::string m) { return R{std::nullopt, {code, std::move(m)}}; };
+    std::optional<Refusal> refused;
+    auto cards = [&](const json& at, const char* key) {
+        std::vector<Card> out;
+        auto it = at.find(key);
+        if (it == at.end() || refused) return out;
+        if (!it->is_string()) {
+            refused =
+                Refusal{"bad_request", std::string("\"") + key + "\" must be a string of cards"};
+            return out;
+        }
+        auto parsed = t.deck().parse_cards(it->get<std::string>());
+        if (!parsed)
+            refused = Refusal{"bad_card", parsed.error().message};
+        else
+            out = std::move(parsed).value();
+        return out;
+    };
+    leap::Action a;
+    a.seat = seat;
+    auto kind = body.find("action");
+    const std::string name =
+        kind != body.end() && kind->is_string() ? kind->get<std::string>() : "";
+    if (name == "pursue") {
+        a.type = leap::ActionType::pursue;
+    } else if (name == "retire") {
+        a.type = leap::ActionType::retire;
+    } else if (name == "meld") {
+        a.type = leap::ActionType::meld;
+        if (!body.contains("cards")) return no("bad_request", "a meld needs \"cards\"");
+        a.cards = cards(body, "cards");
+        if (auto it = body.find("leap"); it != body.end()) {
+            if (!it->is_number_integer() || it->get<int>() < 0 || it->get<int>() > leap::kMaxLeaps)
+                return no("bad_request", "\"leap\" must be a leap number (0: any)");
+            a.leap = it->get<int>();
+        }
+    } else if (name == "extend") {
+        a.type = leap::ActionType::extend;
+        auto list = body.find("extensions");
+        if (list == body.end() || !list->is_array() || list->empty() || list->size() > 64)
+            return no("bad_request", "an extension needs \"extensions\": a list of 1 to 64 "
+                                     "{\"meld\", \"low\", \"high\", \"cards\", \"join\"}");
+        for (const json& x : *list) {
+            if (!x.is_object() || !x.contains("meld") || !x["meld"].is_number_integer())
+                return no("bad_request", "each extension names its \"meld\" by id");
+            leap::Extension e;
+            e.meld = x["meld"].get<int>();
+            e.low = cards(x, "low");
+            e.high = cards(x, "high");
+            e.cards = cards(x, "cards");
+            if (auto j = x.find("join"); j != x.end()) {
+                if (!j->is_number_integer()) return no("bad_request", "\"join\" must be a meld id");
+                e.join = j->get<int>();
+            }
+            a.extensions.push_back(std::move(e));
+        }
+    } else if (name == "discard") {
+        a.type = leap::ActionType::discard;
+        std::vector<Card> card = cards(body, "card");
+        if (!refused && card.size() != 1)
+            return no("bad_request", "a discard needs \"card\": one card");
+        if (!refused) a.card = card.front();
+    } else {
+        return no("bad_request", "\"act\" at a leap rummy table needs \"action\": pursue, "
+                                 "retire, meld, extend or discard");
+    }
+    if (refused) return R{std::nullopt, *refused};
+    return {std::move(a), {}};
+}
+
+json replay_leap(const json& config, const std::string& deck, const json& log, const json& seats) {
+    auto differs = [](std::string why) { return json{{"matches", false}, {"reason", why}}; };
+    try {
+        auto parsed = parse_leap_config(config);
+        if (!parsed.ok()) return differs(parsed.refusal.message);
+        const std::vector<int> players = config.at("players").get<std::vector<int>>();
+        const auto dealer =
+            std::find(players.begin(), players.end(), config.at("dealer").get<int>());
+        if (dealer == players.end()) return differs("the dealer is not among the players");
+        auto table = leap::Table::make(parsed.value->rules, static_cast<int>(players.size()));
+        if (!table) return differs(table.error().message);
+        const leap::Table& t = *table.value();
+        auto cards = t.deck().parse_cards(deck);
+        if (!cards) return differs("the revealed deck: " + cards.error().message);
+        auto started =
+            leap::start_game(table.value(), static_cast<int>(dealer - players.begin()), *cards);
+        if (!started) return differs(started.error().message);
+        leap::State state = std::move(started).value().state;
+        std::vector<leap::Event> events;
+        int n = 0;
+        for (const json& e : log) {
+            if (e.value("kind", "") != "action") continue;
+            ++n;
+            const auto at = std::find(players.begin(), players.end(), e.at("seat").get<int>());
+            if (at == players.end())
+                return differs("action " + std::to_string(n) + " by no player");
+            auto a = parse_leap_action(t, e, static_cast<int>(at - players.begin()));
+            if (!a.ok()) return differs("action " + std::to_string(n) + ": " + a.refusal.message);
+            if (auto err = leap::apply_in_place(state, *a.value, events))
+                return differs("action " + std::to_string(n) + ": " + err->message);
+        }
+        if (state.phase != leap::Phase::over) return differs("the game does not reach its end");
+        std::vector<int> scores;
+        std::vector<std::int64_t> start;
+        for (std::size_t i = 0; i < players.size(); ++i) {
+            scores.push_back(leap::score(state, static_cast<int>(i)));
+            start.push_back(config.at("stacks").at(static_cast<std::size_t>(players[i])));
+        }
+        const auto end = leap::settle_chips(scores, start, config.at("chips_per_point"));
+        for (std::size_t i = 0; i < players.size(); ++i)
+            for (const json& s : seats)
+                if (s.at("seat") == players[i] && s.at("stack_end") != end[i])
+                    return differs("seat " + std::to_string(players[i]) + " ends with " +
+                                   s.at("stack_end").dump() + ", the engine says " +
+                                   std::to_string(end[i]));
+        json result = {{"matches", true}, {"scores", json::object()}};
+        for (std::size_t i = 0; i < players.size(); ++i)
+            result["scores"][std::to_string(players[i])] = scores[i];
+        return result;
+    } catch (const json::exception&) {
+        return differs("the record is incomplete");
+    }
+}
+
+LeapTable::LeapTable(std::int64_t id, LeapConfig config, SharedState& state, net::io_context& ioc)
+    : TableBase(id,
+                {config.seats, config.min_buy_in, config.max_buy_in, config.sit_out_after,
+                 config.hand_delay_ms, config.time_bank_ms},
+                state, ioc),
+      config_(std::move(config)), clock_(strand_) {}
+
+int LeapTable::player_of(int seat) const {
+    if (!game_) return -1;
+    auto it = std::find(game_->seats.begin(), game_->seats.end(), seat);
+    return it == game_->seats.end() ? -1 : static_cast<int>(it - game_->seats.begin());
+}
+
+std::string LeapTable::table_words(const std::string& message) const {
+    std::string out;
+    for (std::size_t i = 0; i < message.size();) {
+        const bool named = message.compare(i, 5, "seat ") == 0 && i + 5 < message.size() &&
+                           std::isdigit(static_cast<unsigned char>(message[i + 5]));
+        if (!named) {
+            out += message[i++];
+            continue;
+        }
+        std::size_t end = i + 5;
+        while (end < message.size() && std::isdigit(static_cast<unsigned char>(message[end])))
+            ++end;
+        const int player = end - i - 5 > 2 ? -1 : std::stoi(message.substr(i + 5, end - i - 5));
+        if (player < 0 || player >= static_cast<int>(game_->seats.size())) {
+            out += message.substr(i, end - i);
+        } else {
+            const int at = seat_of_player(player);
+            out += seat(at)->name + " (seat " + std::to_string(at) + ")";
+        }
+        i = end;
+    }
+    return out;
+}
+
+json LeapTable::public_state() const {
+    const leap::State& st = game_->state;
+    json sizes = json::array(), scores = json::array(), retired = json::array();
+    for (int i = 0; i < limits_.seats; ++i) {
+        const int p = player_of(i);
+        const auto& ps = p >= 0 ? &st.players[static_cast<std::size_t>(p)] : nullptr;
+        sizes.push_back(ps ? json(ps->hand.size()) : json(nullptr));
+        scores.push_back(ps ? json(leap::score(st, p)) : json(nullptr));
+        retired.push_back(ps ? json(ps->retired) : json(nullptr));
+    }
+    const bool acting = st.phase != leap::Phase::over;
+    return {{"turn", st.turn},
+            {"seat", acting ? json(seat_of_player(st.to_act)) : json(nullptr)},
+            {"phase", phase_name(st.phase)},
+            {"may_meld", st.phase == leap::Phase::melding && !st.melded},
+            {"open_leaps", acting ? leap_list(leap::open_leaps(st, st.to_act)) : json::array()},
+            {"stock", st.stock.size()},
+            {"hand_sizes", sizes},
+            {"scores", scores},
+            {"retired", retired}};
+}
+
+std::string LeapTable::snapshot(int seat) const {
+    json seats = json::array();
+    for (int i = 0; i < limits_.seats; ++i) {
+        const Seat* st = this->seat(i);
+        if (!st) continue;
+        seats.push_back({{"seat", i},
+                         {"name", st->name},
+                         {"stack", st->stack},
+                         {"sitting_out", st->sitting_out},
+                         {"time_bank_ms", st->time_bank_ms},
+                         {"in_game", in_running(i)}});
+    }
+    json out = {{"type", "table"},
+                {"table", id_},
+                {"seq", seq_},
+                {"kind", "snapshot"},
+                {"config", config_.to_json()},
+                {"seats", seats},
+                {"your_seat", seat >= 0 ? json(seat) : json(nullptr)}};
+    if (game_) {
+        const leap::State& st = game_->state;
+        const leap::Table& t = *st.table;
+        json g = public_state();
+        g["hand"] = game_->number;
+        g["hand_id"] = game_->hand_id;
+        g["dealer"] = game_->dealer;
+        g["players"] = game_->seats;
+        g["commitment"] = game_->reveal.hash();
+        json melds = json::array();
+        for (const leap::Meld& m : st.melds)
+            melds.push_back({{"meld", m.id},
+                             {"seat", seat_of_player(m.owner)},
+                             {"leap", m.leap},
+                             {"cards", t.deck().to_string(m.cards)},
+                             {"points", m.points()}});
+        g["melds"] = melds;
+        json tokens = json::array();
+        for (int k = 1; k <= t.leaps(); ++k) {
+            const int holder = st.holder[static_cast<std::size_t>(k)];
+            tokens.push_back(holder >= 0 ? json(seat_of_player(holder)) : json(nullptr));
+        }
+        g["tokens"] = tokens;
+        const auto left = clock_.expiry() - net::steady_timer::clock_type::now();
+        g["deadline_ms"] =
+            std::max<long>(0, std::chrono::duration_cast<std::chrono::milliseconds>(left).count());
+        if (const int p = seat >= 0 ? player_of(seat) : -1; p >= 0)
+            g["your_hand"] = t.deck().to_string(st.players[static_cast<std::size_t>(p)].hand);
+        out["game"] = std::move(g);
+    }
+    return out.dump();
+}
+
+void LeapTable::start_hand() {
+    std::vector<int> seats;
+    for (int i = 0; i < limits_.seats; ++i)
+        if (ready(i)) seats.push_back(i);
+    if (seats.size() < 2) return;
+    int dealer = dealer_;
+    do dealer = (dealer + 1) % limits_.seats;
+    while (!ready(dealer));
+    auto table = leap::Table::make(config_.rules, static_cast<int>(seats.size()));
+    if (!table) { // the configuration was checked for every player count: cannot happen
+        spdlog::error("table {}: no leap rummy game for {} players: {}", id_, seats.size(),
+                      table.error().message);
+        return;
+    }
+    const leap::Table& t = *table.value();
+    std::vector<Card> deck = t.deck().cards();
+    secure_shuffle(deck);
+    const int dealer_player =
+        static_cast<int>(std::find(seats.begin(), seats.end(), dealer) - seats.begin());
+    auto started = leap::start_game(table.value(), dealer_player, deck);
+    if (!started) {
+        spdlog::error("table {}: the deal failed: {}", id_, started.error().message);
+        return;
+    }
+    Game g;
+    g.number = ++games_;
+    g.dealer = dealer;
+    g.seats = seats;
+    g.reveal = {t.deck().to_string(deck), "", random_salt()};
+    g.timeouts.assign(seats.size(), 0);
+    json stacks = json::array(), names = json::array();
+    for (int i = 0; i < limits_.seats; ++i) {
+        const bool in = std::find(seats.begin(), seats.end(), i) != seats.end();
+        stacks.push_back(in ? seat(i)->stack : 0);
+        names.push_back(in ? json(seat(i)->name) : json(nullptr));
+    }
+    for (int s : seats) g.start.push_back(seat(s)->stack);
+    json config = config_.to_json();
+    config["dealer"] = dealer;
+    config["players"] = seats;
+    config["stacks"] = stacks;
+    config["names"] = names;
+    const std::string commit = g.reveal.hash();
+    g.hand_id = record_start(g.number, config, commit);
+    std::vector<std::string> hands(static_cast<std::size_t>(limits_.seats));
+    for (const leap::Event& e : started.value().events) {
+        const int s = seats[static_cast<std::size_t>(e.seat)];
+        hands[static_cast<std::size_t>(s)] = t.deck().to_string(e.cards);
+        g.log.push_back(json{
+            {"kind", "deal"},
+            {"seat", s},
+            {"cards", hands[static_cast<std::size_t>(s)]},
+            {"visibility",
+             "owner"}}.dump());
+    }
+    g.state = std::move(started).value().state;
+    dealer_ = dealer;
+    game_ = std::move(g);
+    broadcast({{"kind", "deal"},
+               {"hand", game_->number},
+               {"hand_id", game_->hand_id},
+               {"dealer", dealer},
+               {"players", seats},
+               {"stacks", stacks},
+               {"hand_size", config_.rules.hand_size},
+               {"stock", game_->state.stock.size()},
+               {"commitment", commit}},
+              [&](int seat) {
+                  return player_of(seat) >= 0
+                             ? json{{"cards", hands[static_cast<std::size_t>(seat)]}}
+                             : json();
+              });
+    next_turn();
+}
+
+void LeapTable::act(std::shared_ptr<WsSession> s, Account a, protocol::Request r) {
+    net::post(strand_, [self = self<LeapTable>(), s, a, r] {
+        auto seat = self->seat_of(a.id);
+        if (!seat) return self->refuse(s, r, "not_seated", "you have no seat at this table");
+        if (!self->game_) return self->refuse(s, r, "no_hand", "no game is being played");
+        const int player = self->player_of(*seat);
+        if (player < 0)
+            return self->refuse(s, r, "not_in_hand", "you were not dealt into this game");
+        auto action = parse_leap_action(*self->game_->state.table, r.body, player);
+        if (!action.ok()) return self->refuse(s, r, action.refusal.code, action.refusal.message);
+        auto err = self->play(*action.value, "player", [&] {
+            self->game_->timeouts[static_cast<std::size_t>(player)] = 0;
+            self->send(s, protocol::reply(r, {{"table", self->id_}}));
+        });
+        if (err) self->refuse(s, r, error_code_name(err->code), self->table_words(err->message));
+    });
+}
+
+std::optional<Error> LeapTable::play(const leap::Action& a, const char* by,
+                                     const std::function<void()>& accepted) {
+    Game& g = *game_;
+    const leap::Table& t = *g.state.table;
+    std::vector<leap::Event> events;
+    if (auto err = leap::apply_in_place(g.state, a, events)) return err;
+    if (accepted) accepted();
+    const int s = seat_of_player(a.seat);
+    json entry = action_json(t, a);
+    entry["kind"] = "action";
+    entry["seat"] = s;
+    entry["by"] = by;
+    entry["visibility"] = a.type == leap::ActionType::discard ? "owner" : "everyone";
+    g.log.push_back(entry.dump());
+    for (const leap::Event& e : events) {
+        if (e.type == leap::EventType::drew)
+            g.log.push_back(json{
+                {"kind", "drew"},
+                {"seat", s},
+                {"count", e.count},
+                {"cards", t.deck().to_string(e.cards)},
+                {"visibility",
+                 "owner"}}.dump());
+        if (e.type == leap::EventType::retired)
+            g.log.push_back(json{
+                {"kind", "retired"}, {"seat", s}, {"score", e.score}, {"visibility", "everyone"}}
+                                .dump());
+        tell(e);
+    }
+    if (g.state.phase == leap::Phase::over)
+        finish();
+    else
+        next_turn();
+    return std::nullopt;
+}
+
+void LeapTable::tell(const leap::Event& e) {
+    static constexpr const char* kinds[] = {"dealt",    "drew",   "melded",    "took_token",
+                                            "extended", "joined", "discarded", "retired"};
+    if (e.type == leap::EventType::game_over || e.type == leap::EventType::dealt) return;
+    const leap::Table& t = *game_->state.table;
+    const int owner = seat_of_player(e.seat);
+    json m = {{"kind", kinds[static_cast<int>(e.type)]}, {"hand", game_->number}, {"seat", owner}};
+    auto points = [](const std::vector<Card>& cards) {
+        return leap::meld_points(static_cast<int>(cards.size()));
+    };
+    switch (e.type) {
+    case leap::EventType::drew:
+        m["count"] = e.count;
+        break;
+    case leap::EventType::melded:
+        m["meld"] = e.meld;
+        m["leap"] = e.leap;
+        m["cards"] = t.deck().to_string(e.cards);
+        m["points"] = points(e.cards);
+        break;
+    case leap::EventType::took_token:
+        m["leap"] = e.leap;
+        break;
+    case leap::EventType::extended:
+        m["meld"] = e.meld;
+        m["added"] = e.count;
+        m["cards"] = t.deck().to_string(e.cards);
+        m["points"] = points(e.cards);
+        break;
+    case leap::EventType::joined:
+        m["meld"] = e.meld;
+        m["other"] = e.other;
+        m["cards"] = t.deck().to_string(e.cards);
+        m["points"] = points(e.cards);
+        break;
+    case leap::EventType::retired:
+        m["score"] = e.score;
+        m["cards_left"] = e.count;
+        break;
+    default:
+        break;
+    }
+    if (!e.private_cards) return broadcast(std::move(m));
+    // Drawn and discarded cards: the owner's copy alone names them.
+    const char* key = e.type == leap::EventType::discarded ? "card" : "cards";
+    const std::string cards = t.deck().to_string(e.cards);
+    broadcast(std::move(m), [&](int seat) { return seat == owner ? json{{key, cards}} : json(); });
+}
+
+leap::Action LeapTable::auto_action(bool retire) const {
+    const leap::State& st = game_->state;
+    leap::Action a;
+    a.seat = st.to_act;
+    if (st.phase == leap::Phase::turn) {
+        a.type = retire ? leap::ActionType::retire : leap::ActionType::pursue;
+        return a;
+    }
+    // The costliest card (first of equals): it would cost the most if the player retired with it.
+    const auto& hand = st.players[static_cast<std::size_t>(st.to_act)].hand;
+    a.type = leap::ActionType::discard;
+    a.card = *std::max_element(hand.begin(), hand.end(), [&](Card x, Card y) {
+        return st.table->face(x) < st.table->face(y);
+    });
+    return a;
+}
+
+void LeapTable::next_turn() {
+    Game& g = *game_;
+    const int seat = seat_of_player(g.state.to_act);
+    if (this->seat(seat)->leaving) { // the player has left: their turns end their game
+        if (auto err = play(auto_action(true), "server"))
+            spdlog::error("table {}: playing for a leaving seat failed: {}", id_, err->message);
+        return;
+    }
+    const bool new_turn = g.clock_turn != g.state.turn;
+    if (new_turn) {
+        bank_close();
+        g.clock_turn = g.state.turn;
+        clock_.expires_after(std::chrono::milliseconds(config_.turn_ms));
+        clock_.async_wait([self = self<LeapTable>(), turn = g.state.turn](beast::error_code ec) {
+            if (!ec) self->on_clock(turn);
+        });
+    }
+    json m = public_state();
+    m["kind"] = "turn";
+    m["time_bank_ms"] = this->seat(seat)->time_bank_ms;
+    m["hand"] = g.number;
+    const auto left = clock_.expiry() - net::steady_timer::clock_type::now();
+    m["deadline_ms"] =
+        std::max<long>(0, std::chrono::duration_cast<std::chrono::milliseconds>(left).count());
+    broadcast(std::move(m));
+}
+
+void LeapTable::on_clock(long turn) {
+    if (!game_ || game_->state.turn != turn || game_->state.phase == leap::Phase::over) return;
+    const int player = game_->state.to_act;
+    const int seat = seat_of_player(player);
+    if (bank_start(seat, game_->number, clock_,
+                   [self = self<LeapTable>(), turn] { self->on_clock(turn); }))
+        return;
+    int& timeouts = game_->timeouts[static_cast<std::size_t>(player)];
+    ++timeouts;
+    note_missed(seat, game_->number);
+    const bool retire = timeouts >= config_.retire_after;
+    spdlog::info("table {}: seat {} timed out ({} in a row){}", id_, seat, timeouts,
+                 retire ? "; retired" : "");
+    if (auto err = play(auto_action(retire), "clock"))
+        spdlog::error("table {}: playing for seat {} failed: {}", id_, seat, err->message);
+    // A pursuit still owes its discard.
+    if (game_ && game_->state.turn == turn && game_->state.phase == leap::Phase::melding)
+        if (auto err = play(auto_action(false), "clock"))
+            spdlog::error("table {}: discarding for seat {} failed: {}", id_, seat, err->message);
+}
+
+void LeapTable::leaving_in_hand(int seat) {
+    const int player = player_of(seat);
+    const leap::State& st = game_->state;
+    if (st.players[static_cast<std::size_t>(player)].retired || st.to_act != player) return;
+    if (auto err = play(auto_action(true), "server"))
+        spdlog::error("table {}: playing for leaving seat {} failed: {}", id_, seat, err->message);
+}
+
+void LeapTable::finish() {
+    clock_.cancel();
+    bank_close();
+    Game& g = *game_;
+    const std::size_t n = g.seats.size();
+    std::vector<int> scores;
+    for (std::size_t i = 0; i < n; ++i) scores.push_back(leap::score(g.state, static_cast<int>(i)));
+    const std::vector<Chips> end = leap::settle_chips(scores, g.start, config_.chips_per_point);
+    std::vector<SeatResult> results;
+    json by_seat = json::array(), net = json::array();
+    for (int i = 0; i < limits_.seats; ++i) {
+        const int p = player_of(i);
+        by_seat.push_back(p >= 0 ? json(scores[static_cast<std::size_t>(p)]) : json(nullptr));
+        net.push_back(
+            p >= 0 ? end[static_cast<std::size_t>(p)] - g.start[static_cast<std::size_t>(p)] : 0);
+    }
+    for (std::size_t i = 0; i < n; ++i) results.push_back({g.seats[i], g.start[i], end[i]});
+    g.log.push_back(
+        json{{"kind", "game_end"}, {"scores", by_seat}, {"net", net}, {"visibility", "everyone"}}
+            .dump());
+    record_finish(g.hand_id, g.reveal, results, g.log);
+    json stacks = json::array();
+    for (int i = 0; i < limits_.seats; ++i) stacks.push_back(seat(i) ? seat(i)->stack : 0);
+    broadcast({{"kind", "game_end"},
+               {"hand", g.number},
+               {"hand_id", g.hand_id},
+               {"scores", by_seat},
+               {"net", net},
+               {"stacks", stacks},
+               {"deck", g.reveal.deck},
+               {"seed", g.reveal.seed},
+               {"salt", g.reveal.salt}});
+    game_.reset();
+    after_hand();
+}
+
+void LeapTable::forget_running() {
+    clock_.cancel();
+    bank_close();
+    game_.reset();
+}
+
+} // namespace felt::server

@@ -1,0 +1,108 @@
+// A leap rummy table (leap-rummy.md): one game at a time, from the deal until every player has
+// retired, played turn by turn through the engine. Hands and draws reach their owner only; melds,
+// leaptokens, hand sizes, the stock's size and the scores are public. A player who times out is
+// played for (pursue, then the costliest card discarded); too many time-outs in a row, or leaving,
+// retire them. With chips at stake the final scores settle through the ledger. Each game is
+// committed to before it is dealt and written, with its whole action log, in one transaction.
+#pragma once
+
+#include "leap_game.h"
+#include "table_base.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace felt::server {
+
+struct LeapConfig {
+    int seats = 4;
+    leap::Rules rules;
+    Chips chips_per_point = 0; // 0: a game for points alone
+    Chips min_buy_in = 0, max_buy_in = 0;
+    int turn_ms = 30'000;  // time for a whole turn before the server plays it
+    int time_bank_ms = 0;  // extra time each seat may spend, in all, once turn_ms is up
+    int retire_after = 3;  // time-outs in a row that retire a player
+    int sit_out_after = 3; // games a disconnected player misses before being sat out
+    int hand_delay_ms = 1'000;
+
+    // With chips at stake a player needs one chip to be dealt in (they never pay more than they
+    // have); without, none.
+    Chips stake_needed() const { return chips_per_point > 0 ? 1 : 0; }
+    protocol::json to_json() const;
+};
+
+// A configuration from a create_table request with "game": "leap". Refusals: bad_config.
+Outcome<LeapConfig> parse_leap_config(const protocol::json& body);
+
+// An action as the protocol and the game log write it ({"action": "meld", "cards": "3h 5h 7h"},
+// ...), for the engine; `seat` is the engine's. Refusals: bad_request, bad_card.
+Outcome<leap::Action> parse_leap_action(const leap::Table& t, const protocol::json& body, int seat);
+
+// The settled chips of a finished game replayed from its record: the configuration written when
+// it was dealt, the revealed deck and the log. Whether it reaches the same end, and if not, why.
+protocol::json replay_leap(const protocol::json& config, const std::string& deck,
+                           const protocol::json& log, const protocol::json& seats);
+
+class LeapTable final : public TableBase {
+  public:
+    LeapTable(std::int64_t id, LeapConfig config, SharedState& state, net::io_context& ioc);
+
+    protocol::json config_json() const override { return config_.to_json(); }
+    std::string describe() const override { return "leap rummy"; }
+
+    void act(std::shared_ptr<WsSession> s, Account a, protocol::Request r) override;
+
+  private:
+    struct Game {
+        std::int64_t hand_id = 0;
+        int number = 0;
+        int dealer = 0; // table seat
+        Commitment reveal;
+        std::vector<int> seats;    // engine player i sits in table seat seats[i]
+        std::vector<Chips> start;  // by engine player
+        std::vector<int> timeouts; // in a row, by engine player
+        leap::State state;
+        long clock_turn = 0; // the turn the clock runs for
+        std::vector<std::string> log;
+    };
+
+    std::string snapshot(int seat) const override;
+    bool running() const override { return game_.has_value(); }
+    bool in_running(int seat) const override { return player_of(seat) >= 0; }
+    void leaving_in_hand(int seat) override;
+    void start_hand() override;
+    void forget_running() override;
+    std::int64_t running_id() const override { return game_ ? game_->hand_id : 0; }
+    Chips stake_needed() const override { return config_.stake_needed(); }
+
+    // The engine player in table seat `seat`, or -1.
+    int player_of(int seat) const;
+    int seat_of_player(int player) const { return game_->seats[static_cast<std::size_t>(player)]; }
+    // The engine's message with its "seat N" (engine players) named by table seat and name.
+    std::string table_words(const std::string& message) const;
+    // The public state of the game: whose turn, the stock, hand sizes, scores, retirements.
+    protocol::json public_state() const;
+    // Applies an action (checked by the engine), logs it, tells everyone what happened, then
+    // plays for leaving players and starts the turn's clock, or ends the game.
+    // `accepted` runs once the engine has taken the action, before anyone is told of it.
+    std::optional<Error> play(const leap::Action& a, const char* by,
+                              const std::function<void()>& accepted = {});
+    void tell(const leap::Event& e);
+    // Turns for players who are leaving, the clock, and the announcement of whose turn it is.
+    void next_turn();
+    void on_clock(long turn);
+    // The server's move for the player to act: pursue, or discard their costliest card.
+    leap::Action auto_action(bool retire) const;
+    void finish();
+
+    LeapConfig config_;
+    net::steady_timer clock_;
+    std::optional<Game> game_;
+    int games_ = 0;
+    int dealer_ = -1;
+};
+
+} // namespace felt::server
