@@ -147,12 +147,23 @@ class Client {
     }
     void send(const std::string& text) { ws_.write(net::buffer(text)); }
     void send(const json& j) { send(j.dump()); }
-    // The next message, or nothing when the server closed the connection.
+    // The next message, or nothing when the server closed the connection or sent nothing for a
+    // minute (so that a server that stops answering fails a test instead of hanging it).
     std::optional<json> read() {
         beast::flat_buffer buf;
-        beast::error_code ec;
-        ws_.read(buf, ec);
-        if (ec) return std::nullopt;
+        std::optional<beast::error_code> done;
+        ws_.async_read(buf, [&](beast::error_code ec, std::size_t) { done = ec; });
+        ioc_.restart();
+        ioc_.run_for(std::chrono::seconds(60));
+        if (!done) { // timed out: the read is cancelled and the connection given up
+            FAIL_CHECK("no message from feltd for a minute");
+            beast::error_code ignored;
+            ws_.next_layer().close(ignored);
+            ioc_.restart();
+            ioc_.run();
+            return std::nullopt;
+        }
+        if (*done) return std::nullopt;
         return json::parse(beast::buffers_to_string(buf.data()));
     }
     // A request and its reply; table messages and late replies that arrive first are passed
