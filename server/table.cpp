@@ -394,12 +394,35 @@ void Table::publish(std::span<const poker::Event> batch, const poker::Legal* tur
 }
 
 void Table::act_for_leaving() {
+    apply(stand_in(true));
+}
+
+// What the server does for the seat to act when the player does not: stand pat with the fewest
+// cards a draw allows, turn up the first face-down cards a rollover asks for, post a bring-in that
+// is due (a leaving player folds instead where it may), else check if possible, else fold. Each of
+// these is legal in its phase, so the hand always moves on.
+poker::Action Table::stand_in(bool leaving) const {
     const poker::Legal& l = hand_->state.legal;
+    const poker::SeatState& p = hand_->state.seats[static_cast<std::size_t>(l.seat)];
     poker::Action a;
     a.seat = l.seat;
-    a.type = l.check ? poker::ActionType::check : poker::ActionType::fold;
-    if (l.phase == poker::Phase::drawing) a.type = poker::ActionType::discard;
-    apply(a);
+    if (l.phase == poker::Phase::drawing) {
+        a.type = poker::ActionType::discard;
+        for (int i = 0; i < l.min_discard; ++i)
+            a.cards.push_back(p.cards[static_cast<std::size_t>(i)]);
+    } else if (l.phase == poker::Phase::rollover) {
+        a.type = poker::ActionType::rollover;
+        for (int i = 0, n = 0; i < p.count && n < l.rollover; ++i)
+            if (!(p.up >> i & 1)) {
+                a.cards.push_back(p.cards[static_cast<std::size_t>(i)]);
+                ++n;
+            }
+    } else if (l.bring_in && !(leaving && l.fold)) {
+        a.type = poker::ActionType::bring_in;
+    } else {
+        a.type = l.check ? poker::ActionType::check : poker::ActionType::fold;
+    }
+    return a;
 }
 
 json Table::legal_json() const {
@@ -431,7 +454,7 @@ void Table::start_clock() {
     });
 }
 
-// Time is up: check if possible, else fold; stand pat in a draw; turn up the first cards.
+// Time is up: the time bank, if any is left, else the server acts for the seat (stand_in).
 void Table::on_clock(int hand, int decision) {
     if (!hand_ || hand_->number != hand || decision != decision_) return;
     const poker::Legal& l = hand_->state.legal;
@@ -439,28 +462,9 @@ void Table::on_clock(int hand, int decision) {
     if (bank_start(l.seat, hand, clock_,
                    [self = self<Table>(), hand, decision] { self->on_clock(hand, decision); }))
         return;
-    const poker::SeatState& p = hand_->state.seats[static_cast<std::size_t>(l.seat)];
-    poker::Action a;
-    a.seat = l.seat;
-    if (l.phase == poker::Phase::drawing) {
-        a.type = poker::ActionType::discard;
-        for (int i = 0; i < l.min_discard; ++i)
-            a.cards.push_back(p.cards[static_cast<std::size_t>(i)]);
-    } else if (l.phase == poker::Phase::rollover) {
-        a.type = poker::ActionType::rollover;
-        for (int i = 0, n = 0; i < p.count && n < l.rollover; ++i)
-            if (!(p.up >> i & 1)) {
-                a.cards.push_back(p.cards[static_cast<std::size_t>(i)]);
-                ++n;
-            }
-    } else if (l.bring_in) {
-        a.type = poker::ActionType::bring_in;
-    } else {
-        a.type = l.check ? poker::ActionType::check : poker::ActionType::fold;
-    }
     spdlog::info("table {}: seat {} timed out", id_, l.seat);
     note_missed(l.seat, hand);
-    apply(a);
+    apply(stand_in(false));
 }
 
 void Table::apply(const poker::Action& a) {

@@ -68,6 +68,7 @@ class Table final : public TableBase {
     void after_events(const std::vector<poker::Event>& events, std::size_t from);
     void start_clock();
     void act_for_leaving();
+    poker::Action stand_in(bool leaving) const;
     protocol::json legal_json() const;
     void on_clock(int hand, int decision);
     void apply(const poker::Action& a);

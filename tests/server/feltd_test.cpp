@@ -22,6 +22,8 @@
 #include <fstream>
 #include <optional>
 #include <random>
+#include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -307,9 +309,93 @@ TEST_CASE("feltd: TLS settings that cannot work stop it at start, touching nothi
 
 namespace {
 
+// Card tokens of a card string ("Ah Kd" -> {"Ah", "Kd"}).
+std::vector<std::string> tokens(const std::string& cards) {
+    std::vector<std::string> out;
+    std::istringstream in(cards);
+    for (std::string t; in >> t;) out.push_back(t);
+    return out;
+}
+
+// What one reader of a table's messages has been shown in the hand under way, and the check that
+// it was shown nothing it may not see. The rule is written here from the game, not from the
+// engine's visibility marks: an event names cards only if they are public (an up card, the board,
+// a rollover, a show) or the reader's own (`seat`; -1 for a spectator). A snapshot names another
+// seat's cards only where they were shown publicly before.
+struct Sight {
+    int seat = -1;
+    std::vector<std::string> own;  // the reader's cards now, in the order it got them
+    std::vector<std::string> down; // those still face down
+    std::set<std::string> shown;   // every card shown publicly this hand
+    int dealt = 0;                 // cards of its own it was dealt or drew, all hands
+    int public_seen = 0;           // public cards it was shown, all hands
+    std::vector<std::string> leaks;
+
+    void read(const json& m) {
+        const std::string kind = m["kind"];
+        if (kind == "hand_start") {
+            own.clear();
+            down.clear();
+            shown.clear();
+        }
+        if (kind == "snapshot")
+            for (const json& st : m["seats"]) {
+                if (st["seat"] == seat || !st.contains("cards")) continue;
+                for (const std::string& c : tokens(st["cards"]))
+                    if (!shown.count(c)) leaks.push_back("snapshot: " + st.dump());
+            }
+        if (kind != "update") return;
+        for (const json& e : m["events"]) {
+            if (!e.contains("cards")) continue;
+            const std::string k = e["kind"];
+            const auto cards = tokens(e["cards"]);
+            const bool is_public =
+                k == "deal_up" || k == "deal_board" || k == "rollover" || k == "show";
+            const bool mine = seat >= 0 && e.value("seat", -2) == seat;
+            if (!is_public && !mine) leaks.push_back(e.dump());
+            if (is_public) {
+                shown.insert(cards.begin(), cards.end());
+                public_seen += static_cast<int>(cards.size());
+            }
+            if (!mine) continue;
+            if (k == "deal_down" || k == "deal_up" || k == "receive")
+                dealt += static_cast<int>(cards.size());
+            if (k == "deal_down" || k == "receive") {
+                own.insert(own.end(), cards.begin(), cards.end());
+                down.insert(down.end(), cards.begin(), cards.end());
+            }
+            if (k == "deal_up") own.insert(own.end(), cards.begin(), cards.end());
+            for (const std::string& c : cards)
+                if (k == "discard" || k == "rollover") {
+                    down.erase(std::remove(down.begin(), down.end(), c), down.end());
+                    if (k == "discard")
+                        own.erase(std::remove(own.begin(), own.end(), c), own.end());
+                }
+        }
+    }
+};
+
+// `n` of `from`, chosen at random, as a card string.
+std::string some(std::vector<std::string> from, int n, std::mt19937& rng) {
+    std::shuffle(from.begin(), from.end(), rng);
+    std::string out;
+    for (int i = 0; i < n && i < static_cast<int>(from.size()); ++i)
+        out += (i ? " " : "") + from[static_cast<std::size_t>(i)];
+    return out;
+}
+
 // A bot's choice among the legal actions of an update's turn: mostly check or call, sometimes a
-// minimum bet or raise, now and then a fold.
-json random_action(const json& legal, std::mt19937& rng) {
+// minimum bet or raise, now and then a fold; in a draw, a random number of its cards within the
+// limits; in a rollover, random face-down cards.
+json random_action(const json& legal, const Sight& sight, std::mt19937& rng) {
+    if (legal["phase"] == "drawing") {
+        const int lo = legal["min_discard"].get<int>(), hi = legal["max_discard"].get<int>();
+        const int n = lo + static_cast<int>(rng() % static_cast<unsigned>(hi - lo + 1));
+        return {{"action", "discard"}, {"cards", some(sight.own, n, rng)}};
+    }
+    if (legal["phase"] == "rollover")
+        return {{"action", "rollover"},
+                {"cards", some(sight.down, legal["rollover"].get<int>(), rng)}};
     const int roll = static_cast<int>(rng() % 10);
     if (legal["raise"] == true && roll == 0)
         return {{"action", "raise"}, {"amount", legal["min_to"]}};
@@ -325,36 +411,40 @@ json random_action(const json& legal, std::mt19937& rng) {
 struct BotReport {
     int hands = 0;
     int actions = 0;
+    int cards = 0; // of its own, dealt or drawn
     std::vector<std::string> leaks;
     std::vector<std::string> errors;
 };
 
-// Plays until `hands` hands have ended, then leaves and reads on until its seat is gone.
-BotReport play(Client& c, std::int64_t table, int seat, int hands, unsigned seed) {
+// Plays until `hands` hands have ended, then leaves and reads on until its seat is gone. With
+// `leave_on_turn`, it may instead leave on a turn of its last hand (a coin decides each turn),
+// and the server acts for it from then on, in whatever phase the hand is.
+BotReport play(Client& c, std::int64_t table, int seat, int hands, unsigned seed,
+               bool leave_on_turn = false) {
     BotReport rep;
     std::mt19937 rng(seed);
+    Sight sight;
+    sight.seat = seat;
     bool leaving = false;
     int id = 1000;
     for (;;) {
         auto m = c.read();
         if (!m) {
             rep.errors.push_back("connection closed");
-            return rep;
+            break;
         }
         if ((*m)["type"] == "error") rep.errors.push_back((*m).dump());
         if ((*m)["type"] != "table") continue;
         const std::string kind = (*m)["kind"];
-        if (kind == "update")
-            for (const json& e : (*m)["events"])
-                if (e["kind"] == "deal_down" && e.contains("cards") && e["seat"] != seat)
-                    rep.leaks.push_back(e.dump());
-        if (kind == "snapshot") // hold'em has no up cards: another seat's cards never show
-            for (const json& s : (*m)["seats"])
-                if (s["seat"] != seat && s.contains("cards") && s["cards"] != "")
-                    rep.leaks.push_back(s.dump());
+        sight.read(*m);
         if (kind == "update" && (*m).contains("turn") && (*m)["turn"].contains("legal") &&
             !leaving) {
-            json a = random_action((*m)["turn"]["legal"], rng);
+            if (leave_on_turn && rep.hands == hands - 1 && rng() % 2 == 0) {
+                leaving = true;
+                c.send(json{{"type", "leave"}, {"id", ++id}, {"table", table}});
+                continue;
+            }
+            json a = random_action((*m)["turn"]["legal"], sight, rng);
             a["type"] = "act";
             a["id"] = ++id;
             a["table"] = table;
@@ -365,8 +455,11 @@ BotReport play(Client& c, std::int64_t table, int seat, int hands, unsigned seed
             leaving = true;
             c.send(json{{"type", "leave"}, {"id", ++id}, {"table", table}});
         }
-        if (kind == "left" && (*m)["seat"] == seat) return rep;
+        if (kind == "left" && (*m)["seat"] == seat) break;
     }
+    rep.leaks = std::move(sight.leaks);
+    rep.cards = sight.dealt;
+    return rep;
 }
 
 } // namespace
@@ -462,6 +555,100 @@ TEST_CASE("feltd: three bots play hands to the end in every betting structure") 
         }
         std::filesystem::remove_all(dir);
     }
+}
+
+TEST_CASE("feltd: in every variant and structure, no message carries a card its reader may not "
+          "see") {
+    // Four bots and a spectator at a table of each of the 18 games, all at once: every message
+    // each of them reads is checked (Sight), over kHands hands a table. Each bot may leave on a
+    // turn of its last hand, so the server acts for leaving players in every phase of every game
+    // (a draw, a rollover, a bring-in, a bet). The first deal waits hand_delay_ms, by which time
+    // all four have sat down: nobody joins a hand under way, where a snapshot would show up cards
+    // dealt before the reader came.
+    constexpr int kHands = 20;
+    char tmpl[] = "/tmp/feltd_test_XXXXXX";
+    REQUIRE(mkdtemp(tmpl) != nullptr);
+    const std::string dir = tmpl;
+    Feltd d({"--rate", "1000", "--burst", "1000", "--per-address", "1000"}, dir);
+    struct Game {
+        std::string name;
+        std::int64_t table = 0;
+        std::vector<std::unique_ptr<Client>> bots;
+        std::vector<int> seats;
+        std::unique_ptr<Client> watcher;
+        std::vector<BotReport> reports;
+        Sight watched;
+        int hands_watched = 0;
+    };
+    std::vector<Game> games;
+    for (const char* variant : {"holdem", "straight", "draw", "stud", "mexican", "shrinking"})
+        for (const char* structure : {"no-limit", "pot-limit", "fixed-limit"}) {
+            Game g;
+            g.name = std::string(variant) + " " + structure;
+            for (int i = 0; i < 5; ++i) {
+                auto c = std::make_unique<Client>(d.port());
+                c->hello();
+                REQUIRE(c->call({{"type", "guest"}})["ok"] == true);
+                if (i < 4)
+                    g.bots.push_back(std::move(c));
+                else
+                    g.watcher = std::move(c);
+            }
+            auto made = g.bots[0]->call({{"type", "create_table"},
+                                         {"variant", variant},
+                                         {"structure", structure},
+                                         {"seats", 4},
+                                         {"hand_delay_ms", 300},
+                                         {"decision_ms", 10'000}});
+            REQUIRE_MESSAGE(made["ok"] == true, made.dump());
+            g.table = made["table"];
+            REQUIRE(g.watcher->call({{"type", "spectate"}, {"table", g.table}})["ok"] == true);
+            for (auto& b : g.bots) {
+                auto j = b->call({{"type", "join"},
+                                  {"table", g.table},
+                                  {"buy_in", made["config"]["max_buy_in"]}});
+                REQUIRE(j["ok"] == true);
+                g.seats.push_back(j["seat"]);
+            }
+            g.reports.resize(4);
+            games.push_back(std::move(g));
+        }
+    std::vector<std::thread> threads;
+    unsigned seed = 100;
+    for (Game& g : games) {
+        for (std::size_t i = 0; i < 4; ++i)
+            threads.emplace_back([&g, i, s = ++seed] {
+                g.reports[i] = play(*g.bots[i], g.table, g.seats[i], kHands, s, true);
+            });
+        threads.emplace_back([&g] { // the spectator reads until the four have left
+            for (int left = 0; left < 4;) {
+                auto m = g.watcher->read();
+                if (!m) break;
+                if ((*m)["type"] != "table") continue;
+                g.watched.read(*m);
+                left += (*m)["kind"] == "left";
+                g.hands_watched += (*m)["kind"] == "hand_end";
+            }
+        });
+    }
+    for (auto& t : threads) t.join();
+    for (const Game& g : games) {
+        CAPTURE(g.name);
+        for (const BotReport& r : g.reports) {
+            CHECK(r.hands >= kHands);
+            CHECK(r.cards > 0); // the check had cards of its own to see
+            CHECK_MESSAGE(r.leaks.empty(), (r.leaks.empty() ? "" : r.leaks.front()));
+            CHECK_MESSAGE(r.errors.empty(), (r.errors.empty() ? "" : r.errors.front()));
+        }
+        CHECK(g.hands_watched >= kHands);
+        CHECK(g.watched.public_seen > 0); // every game shows cards at a showdown, at least
+        CHECK_MESSAGE(g.watched.leaks.empty(),
+                      (g.watched.leaks.empty() ? "" : g.watched.leaks.front()));
+    }
+    games.clear();
+    CHECK(d.stop(SIGTERM) == 0);
+    check_database(dir, 18 * 5, 18 * kHands);
+    std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("feltd: a hand cut short by SIGKILL or by the end of the grace period is void") {
