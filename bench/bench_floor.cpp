@@ -36,7 +36,7 @@ struct Options {
     int server_threads = 2;
     double seconds = 5.0;
     int request_bytes = 64; // an `act` frame
-    int reply_bytes = 48;   // its reply
+    int reply_bytes = 48;   // its reply (0: none, the update being the answer)
     int update_bytes = 160; // an `update`: one event and the next turn, without legal actions
 };
 
@@ -115,6 +115,7 @@ int main(int argc, char** argv) {
         if (!std::strcmp(argv[i], "--server-threads")) o.server_threads = std::atoi(argv[i + 1]);
         if (!std::strcmp(argv[i], "--seconds")) o.seconds = std::atof(argv[i + 1]);
         if (!std::strcmp(argv[i], "--update-bytes")) o.update_bytes = std::atoi(argv[i + 1]);
+        if (!std::strcmp(argv[i], "--reply-bytes")) o.reply_bytes = std::atoi(argv[i + 1]);
     }
     const int n = o.tables * o.seats;
     rlimit nofile{};
@@ -171,7 +172,7 @@ int main(int argc, char** argv) {
                 drain(
                     c, [&](char) { return request.size(); },
                     [&](char) {
-                        write_all(c.fd, reply.data(), reply.size());
+                        if (!reply.empty()) write_all(c.fd, reply.data(), reply.size());
                         const int next = (c.seat + 1) % o.seats;
                         for (int s = 0; s < o.seats; ++s) {
                             const auto& body = s == next ? turn : update;
@@ -204,8 +205,9 @@ int main(int argc, char** argv) {
                 drain(
                     c, [&](char first) { return first == 'r' ? reply.size() : update.size(); },
                     [&](char first) {
-                        if (first == 'r') ++done;
-                        if (first == 'T') write_all(c.fd, request.data(), request.size());
+                        if (first != 'T') return;
+                        ++done; // one turn for every action
+                        write_all(c.fd, request.data(), request.size());
                     });
             }
             actions = done;
@@ -228,16 +230,17 @@ int main(int argc, char** argv) {
     for (auto& t : threads) t.join();
 
     const double per_s = static_cast<double>(counted) / wall;
-    const double frames = per_s * (2 + o.seats); // the request, the reply, the updates
+    const int per_action = 1 + (o.reply_bytes > 0) + o.seats; // request, reply, updates
     std::printf("bench_floor: %d tables x %d seats over loopback TCP, %d server thread(s) and one "
                 "client thread, %.1f s\n"
-                "  frames a action: 1 request (%d B), 1 reply (%d B), %d updates (%d B)\n"
+                "  frames an action: 1 request (%d B), %d reply (%d B), %d updates (%d B)\n"
                 "  %.0f actions/s, %.0f frames/s; CPU %.2f s user + %.2f s system over %.2f s of "
                 "wall time\n"
                 "  hands/s at 25 actions a hand: %.0f (at 20: %.0f)\n"
                 "  mean action round trip by Little's law (tables / actions per second): %.2f ms\n",
-                o.tables, o.seats, o.server_threads, wall, o.request_bytes, o.reply_bytes, o.seats,
-                o.update_bytes, per_s, frames, user, system, wall, per_s / 25, per_s / 20,
+                o.tables, o.seats, o.server_threads, wall, o.request_bytes,
+                o.reply_bytes > 0 ? 1 : 0, o.reply_bytes, o.seats, o.update_bytes, per_s,
+                per_s * per_action, user, system, wall, per_s / 25, per_s / 20,
                 per_s > 0 ? 1000.0 * o.tables / per_s : 0.0);
     for (Conn& c : client) close(c.fd);
     for (Conn& c : server) close(c.fd);
