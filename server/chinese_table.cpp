@@ -452,20 +452,14 @@ void ChineseTable::settle() {
     d.log.push_back(
         json{{"kind", "deal_end"}, {"net", net}, {"rake", rake}, {"visibility", "everyone"}}
             .dump());
-    record_finish(d.hand_id, d.reveal, results, d.log);
-    json stacks = json::array();
-    for (int i = 0; i < limits_.seats; ++i) stacks.push_back(seat(i) ? seat(i)->stack : 0);
-    broadcast({{"kind", "deal_end"},
-               {"hand", d.number},
-               {"hand_id", d.hand_id},
-               {"arrangements", arrangements},
-               {"payments", payments},
-               {"net", net},
-               {"rake", rake},
-               {"stacks", stacks},
-               {"deck", d.reveal.deck},
-               {"seed", d.reveal.seed},
-               {"salt", d.reveal.salt}});
+    finish_and_announce(d.hand_id, d.reveal, results, d.log,
+                        {{"kind", "deal_end"},
+                         {"hand", d.number},
+                         {"hand_id", d.hand_id},
+                         {"arrangements", arrangements},
+                         {"payments", payments},
+                         {"net", net},
+                         {"rake", rake}});
     deal_.reset();
     after_hand();
 }

@@ -678,18 +678,12 @@ void LeapTable::finish() {
     g.log.push_back(
         json{{"kind", "game_end"}, {"scores", by_seat}, {"net", net}, {"visibility", "everyone"}}
             .dump());
-    record_finish(g.hand_id, g.reveal, results, g.log);
-    json stacks = json::array();
-    for (int i = 0; i < limits_.seats; ++i) stacks.push_back(seat(i) ? seat(i)->stack : 0);
-    broadcast({{"kind", "game_end"},
-               {"hand", g.number},
-               {"hand_id", g.hand_id},
-               {"scores", by_seat},
-               {"net", net},
-               {"stacks", stacks},
-               {"deck", g.reveal.deck},
-               {"seed", g.reveal.seed},
-               {"salt", g.reveal.salt}});
+    finish_and_announce(g.hand_id, g.reveal, results, g.log,
+                        {{"kind", "game_end"},
+                         {"hand", g.number},
+                         {"hand_id", g.hand_id},
+                         {"scores", by_seat},
+                         {"net", net}});
     game_.reset();
     after_hand();
 }

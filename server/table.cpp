@@ -507,22 +507,14 @@ void Table::finish_hand() {
     }
     assert(before == after && "chips are conserved through a hand");
     (void)before;
-    record_finish(h.hand_id, h.reveal, results, h.log);
-    json stacks = json::array(), net = json::array();
+    json net = json::array();
     for (int i = 0; i < base_.seats; ++i) {
         const auto idx = static_cast<std::size_t>(i);
-        const Seat* st = seat(i);
-        stacks.push_back(st ? st->stack : 0);
         net.push_back(h.state.seats[idx].in_hand ? h.state.seats[idx].stack - h.start[idx] : 0);
     }
-    broadcast({{"kind", "hand_end"},
-               {"hand", h.number},
-               {"hand_id", h.hand_id},
-               {"stacks", stacks},
-               {"net", net},
-               {"deck", h.reveal.deck},
-               {"seed", h.reveal.seed},
-               {"salt", h.reveal.salt}});
+    finish_and_announce(
+        h.hand_id, h.reveal, results, h.log,
+        {{"kind", "hand_end"}, {"hand", h.number}, {"hand_id", h.hand_id}, {"net", net}});
     hand_.reset();
     after_hand();
 }

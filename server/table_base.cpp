@@ -345,6 +345,19 @@ void TableBase::record_finish(std::int64_t hand_id, const Commitment& reveal,
     for (const SeatResult& r : results) this->seat(r.seat)->stack = r.end;
 }
 
+void TableBase::finish_and_announce(std::int64_t hand_id, const Commitment& reveal,
+                                    std::span<const SeatResult> seats,
+                                    std::span<const std::string> log, json end) {
+    record_finish(hand_id, reveal, seats, log);
+    json stacks = json::array();
+    for (int i = 0; i < limits_.seats; ++i) stacks.push_back(seat(i) ? seat(i)->stack : 0);
+    end["stacks"] = std::move(stacks);
+    end["deck"] = reveal.deck;
+    end["seed"] = reveal.seed;
+    end["salt"] = reveal.salt;
+    broadcast(std::move(end));
+}
+
 bool TableBase::bank_start(int seat, int hand, net::steady_timer& clock,
                            std::function<void()> again) {
     if (banking_) { // the bank ran out too

@@ -173,6 +173,11 @@ class TableBase : public std::enable_shared_from_this<TableBase> {
     void record_void(std::int64_t hand_id);
     void record_finish(std::int64_t hand_id, const Commitment& reveal,
                        std::span<const SeatResult> seats, std::span<const std::string> log);
+    // The end of a hand, game or deal: writes it (record_finish), then sends everyone `end` with
+    // every seat's stack now and the reveal (deck, seed, salt).
+    void finish_and_announce(std::int64_t hand_id, const Commitment& reveal,
+                             std::span<const SeatResult> seats, std::span<const std::string> log,
+                             protocol::json end);
     // The time bank. A decision's clock ran out for `seat`: if the seat has bank left, announces
     // it, runs `clock` on it (calling `again` when it runs out too) and returns true. On the second
     // expiry (or with no bank) returns false, and the bank is empty.
