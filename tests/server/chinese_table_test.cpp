@@ -290,15 +290,6 @@ TEST_CASE("feltd chinese: full deals with 2, 3 and 4 players under two profiles"
 
 namespace {
 
-// Reads on to the next table message of this kind.
-json next_of(Client& c, const std::string& kind) {
-    for (;;) {
-        auto m = c.read();
-        REQUIRE(m.has_value());
-        if ((*m)["type"] == "table" && (*m)["kind"] == kind) return *m;
-    }
-}
-
 json split_request(std::int64_t table, const felt::chinese::Split& s) {
     return {{"type", "act"},
             {"table", table},
@@ -348,8 +339,8 @@ TEST_CASE("feltd chinese: refusals change nothing; a reconnected player gets the
         CHECK(a.call(split_request(table, {}))["code"] == "not_seated");
         REQUIRE(a.call({{"type", "join"}, {"table", table}, {"buy_in", 100}})["ok"] == true);
         REQUIRE(b->call({{"type", "join"}, {"table", table}, {"buy_in", 100}})["ok"] == true);
-        const json deal = next_of(a, "deal");
-        const std::string b_cards = next_of(*b, "deal")["cards"];
+        const json deal = next_kind(a, "deal");
+        const std::string b_cards = next_kind(*b, "deal")["cards"];
         const std::vector<felt::Card> mine = cards_of(deal["cards"]);
         REQUIRE(mine.size() == 13);
         const felt::chinese::Split good = felt::chinese::baseline_split(mine);
@@ -393,7 +384,7 @@ TEST_CASE("feltd chinese: refusals change nothing; a reconnected player gets the
         Client back(d.port());
         back.hello();
         REQUIRE(back.call({{"type", "resume"}, {"token", b_token}})["ok"] == true);
-        const json snap = next_of(back, "snapshot");
+        const json snap = next_kind(back, "snapshot");
         REQUIRE(snap.contains("deal"));
         CHECK(card_set(snap["deal"]["cards"]) == card_set(b_cards));
         CHECK_FALSE(snap["deal"].contains("your_split"));
@@ -402,7 +393,7 @@ TEST_CASE("feltd chinese: refusals change nothing; a reconnected player gets the
         CHECK(snap.dump().find(pack().to_string(good.front)) == std::string::npos);
         const felt::chinese::Split b_split = felt::chinese::baseline_split(cards_of(b_cards));
         REQUIRE(back.call(split_request(table, b_split))["ok"] == true);
-        const json end = next_of(back, "deal_end");
+        const json end = next_kind(back, "deal_end");
         for (const json& arr : end["arrangements"])
             if (arr["seat"] != snap["your_seat"])
                 CHECK(card_set(arr["back"]) == card_set(pack().to_string(good.back)));
@@ -443,12 +434,12 @@ TEST_CASE("feltd chinese: refusals change nothing; a reconnected player gets the
         const json b_join = back.call({{"type", "join"}, {"table", table2}, {"buy_in", 100}});
         REQUIRE(a_join["ok"] == true);
         REQUIRE(b_join["ok"] == true);
-        const json deal2 = next_of(back, "deal");
+        const json deal2 = next_kind(back, "deal");
         REQUIRE(a.call({{"type", "act"}, {"table", table2}, {"action", "surrender"}})["ok"] ==
                 true);
         REQUIRE(back.call(split_request(table2, felt::chinese::baseline_split(
                                                     cards_of(deal2["cards"]))))["ok"] == true);
-        const json end2 = next_of(back, "deal_end");
+        const json end2 = next_kind(back, "deal_end");
         for (const json& arr : end2["arrangements"])
             CHECK(arr["surrender"] == (arr["seat"] == a_join["seat"]));
         REQUIRE(end2["payments"].size() == 1);

@@ -215,6 +215,15 @@ inline std::string sha256_hex(const std::string& text) {
     return out;
 }
 
+// Reads on to the next table message of this kind.
+inline json next_kind(Client& c, const std::string& kind) {
+    for (;;) {
+        auto m = c.read();
+        REQUIRE(m.has_value());
+        if ((*m)["type"] == "table" && (*m)["kind"] == kind) return *m;
+    }
+}
+
 // A ledger where every chip is where it belongs, every deal whole: each account began with
 // 10,000 chips, and the rake is all that left the players.
 inline void check_database(const std::string& dir, int accounts, int finished) { // at least

@@ -513,15 +513,6 @@ TEST_CASE("feltd leap: full games with 2 and 4 players, a trespass refused, conj
 
 namespace {
 
-// Reads on to the next table message of this kind.
-json next_kind(Client& c, const std::string& kind) {
-    for (;;) {
-        auto m = c.read();
-        REQUIRE(m.has_value());
-        if ((*m)["type"] == "table" && (*m)["kind"] == kind) return *m;
-    }
-}
-
 // The game in a snapshot, less the clock.
 json game_of(const json& snapshot) {
     json g = snapshot.at("game");
