@@ -591,10 +591,16 @@ Result<HandConfig> named_config(std::string_view variant, std::string_view struc
 }
 
 Result<Applied> start_hand(std::shared_ptr<const HandConfig> config) {
-    if (auto e = check_config(*config)) return *e;
     Applied out;
-    HandState& s = out.state;
-    Events& ev = out.events;
+    if (auto e = start_hand_in_place(std::move(config), out.state, out.events)) return *e;
+    return out;
+}
+
+std::optional<Error> start_hand_in_place(std::shared_ptr<const HandConfig> config, HandState& s,
+                                         std::vector<Event>& ev) {
+    if (auto e = check_config(*config)) return *e;
+    s = HandState{};
+    ev.clear();
     s.config = std::move(config);
     const HandConfig& c = *s.config;
     for (int i = 0; i < c.seats; ++i) {
@@ -628,7 +634,7 @@ Result<Applied> start_hand(std::shared_ptr<const HandConfig> config) {
         s.big_blind_seat = bb;
     }
     advance(s, ev);
-    return out;
+    return std::nullopt;
 }
 
 const Legal& legal_actions(const HandState& s) {

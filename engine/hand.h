@@ -177,6 +177,11 @@ struct Applied {
     std::vector<Event> events;
 };
 Result<Applied> start_hand(std::shared_ptr<const HandConfig> config);
+// The same into a state and an event list the caller keeps from hand to hand (for simulations:
+// no state is copied and no list allocated). `state` becomes the new hand's and `events` holds
+// just its events; on error both are unchanged.
+std::optional<Error> start_hand_in_place(std::shared_ptr<const HandConfig> config, HandState& state,
+                                         std::vector<Event>& events);
 
 const Legal& legal_actions(const HandState& state);
 

@@ -130,8 +130,10 @@ Result<Report> simulate(const Options& o) {
     const auto start = std::chrono::steady_clock::now();
     const Chips unit = base->stakes.big_blind > 0 ? base->stakes.big_blind : base->stakes.small_bet;
     auto config = std::make_shared<HandConfig>(base.value());
+    HandState state;
     for (long h = 0; h < o.hands; ++h) {
-        // The last hand's state is gone, so the configuration can be reused in place.
+        // Once the last hand's state lets go of it, the configuration can be reused in place.
+        state.config.reset();
         if (config.use_count() != 1) config = std::make_shared<HandConfig>(base.value());
         config->button = static_cast<int>(h % o.players);
         for (int i = 0; i < o.players; ++i)
@@ -143,16 +145,12 @@ Result<Report> simulate(const Options& o) {
         Chips before = 0;
         for (Chips st : config->stacks) before += st;
 
-        auto started = start_hand(config);
-        if (!started) {
-            rep.failure = "hand " + std::to_string(h) + ": " + started.error().message;
+        if (auto err = start_hand_in_place(config, state, events)) {
+            rep.failure = "hand " + std::to_string(h) + ": " + err->message;
             break;
         }
-        Applied first = std::move(started).value();
-        HandState state = std::move(first.state);
         if (o.check)
-            for (const Event& e : first.events) hash_event(sig, e);
-        events.clear();
+            for (const Event& e : events) hash_event(sig, e);
         int guard = 0;
         while (state.phase != Phase::done) {
             const Legal l = legal_actions(state);
