@@ -58,6 +58,43 @@ std::string words(std::initializer_list<std::string_view> parts) {
     return out;
 }
 
+bool is_deal(EventType t) {
+    return t == EventType::deal_down || t == EventType::deal_up || t == EventType::receive;
+}
+
+// Whether seat `seat` turned up or showed `card` after event `from`, while still holding it: a
+// card it discarded face down first stays unseen, even if it came back to it later.
+bool shown_later(std::span<const Event> events, std::size_t from, int seat, Card card) {
+    for (std::size_t i = from + 1; i < events.size(); ++i) {
+        const Event& e = events[i];
+        if (e.seat != seat) continue;
+        const bool holds = std::find(e.cards.begin(), e.cards.begin() + e.count, card) !=
+                           e.cards.begin() + e.count;
+        if (!holds) continue;
+        if (e.type == EventType::discard) return false;
+        if (e.type == EventType::show || e.type == EventType::rollover) return true;
+    }
+    return false;
+}
+
+// A bit per card of each event: the cards `reader` may not see in the finished hand's history
+// (see to_phh()). Another seat's face-down cards are hidden unless that seat later turned them up
+// or showed them; discards and draws stay hidden.
+std::vector<std::uint16_t> hidden_cards(std::span<const Event> events, int reader) {
+    std::vector<std::uint16_t> hidden(events.size(), 0);
+    if (reader == kEveryCard) return hidden;
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        const Event& e = events[i];
+        if (e.visibility == Visibility::everyone || e.seat == reader) continue;
+        for (int k = 0; k < e.count; ++k) {
+            const Card card = e.cards[static_cast<std::size_t>(k)];
+            if (!is_deal(e.type) || !shown_later(events, i, e.seat, card))
+                hidden[i] |= static_cast<std::uint16_t>(1u << k);
+        }
+    }
+    return hidden;
+}
+
 Error bad(std::string message) {
     return make_error(Errc::bad_config, std::move(message));
 }
@@ -84,7 +121,8 @@ Chips number(const toml::table& t, const char* key) {
 
 } // namespace
 
-std::string to_phh(const HandConfig& c, std::span<const Event> events, const HandState& state) {
+std::string to_phh(const HandConfig& c, std::span<const Event> events, const HandState& state,
+                   int reader) {
     std::vector<int> players; // seats in PHH order
     std::array<int, kMaxSeats> index{};
     for (int i = 1; i <= c.seats; ++i) {
@@ -137,32 +175,38 @@ std::string to_phh(const HandConfig& c, std::span<const Event> events, const Han
         std::snprintf(name, sizeof name, "p%d", index[static_cast<std::size_t>(seat)]);
         return std::string(name);
     };
+    // An event's cards, those the reader may not see written "??", as PHH writes unknown cards.
+    const std::vector<std::uint16_t> hidden = hidden_cards(events, reader);
+    auto cards_of = [&](std::size_t i) {
+        const Event& e = events[i];
+        std::string out;
+        for (int k = 0; k < e.count; ++k)
+            out += hidden[i] >> k & 1u
+                       ? std::string("??")
+                       : cards_text(r, std::span(&e.cards[static_cast<std::size_t>(k)], 1));
+        return out;
+    };
     // A deal's down and up cards for one seat make one PHH dealing action.
     int pending_seat = -1;
-    std::vector<Card> pending;
+    std::string pending;
     auto flush = [&] {
         if (pending_seat >= 0 && !pending.empty())
-            actions.push_back(words({"d dh", player(pending_seat), cards_text(r, pending)}));
+            actions.push_back(words({"d dh", player(pending_seat), pending}));
         pending_seat = -1;
         pending.clear();
     };
-    for (const Event& e : events) {
-        const std::span<const Card> cards(e.cards.data(), e.count);
-        switch (e.type) {
-        case EventType::deal_down:
-        case EventType::deal_up:
-        case EventType::receive:
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        const Event& e = events[i];
+        if (is_deal(e.type)) {
             if (e.seat != pending_seat) flush();
             pending_seat = e.seat;
-            pending.insert(pending.end(), cards.begin(), cards.end());
-            break;
-        default:
+            pending += cards_of(i);
+        } else {
             flush();
-            break;
         }
         switch (e.type) {
         case EventType::deal_board:
-            actions.push_back(words({"d db", cards_text(r, cards)}));
+            actions.push_back(words({"d db", cards_of(i)}));
             break;
         case EventType::bring_in:
             actions.push_back(words({player(e.seat), "pb"}));
@@ -179,11 +223,11 @@ std::string to_phh(const HandConfig& c, std::span<const Event> events, const Han
             actions.push_back(words({player(e.seat), "f"}));
             break;
         case EventType::discard:
-            actions.push_back(words({player(e.seat), "sd", cards_text(r, cards)}));
+            actions.push_back(words({player(e.seat), "sd", cards_of(i)}));
             break;
         case EventType::rollover: // PHH has no rollover: the closest is showing the card
         case EventType::show:
-            actions.push_back(words({player(e.seat), "sm", cards_text(r, cards)}));
+            actions.push_back(words({player(e.seat), "sm", cards_of(i)}));
             break;
         default:
             break;

@@ -27,8 +27,17 @@
 
 namespace felt::poker {
 
-// A finished (or unfinished) hand as PHH text: its configuration and every event since the start.
-std::string to_phh(const HandConfig& config, std::span<const Event> events, const HandState& state);
+// Who reads a history. kEveryCard: the record as dealt, every card written. A seat, or kNoSeat
+// for a reader who held none, sees what the hand made public (up cards, the board, the cards a
+// seat turned up or showed while holding them) and its own cards; every other card (face-down
+// cards never shown, discards, draws) is written "??", as PHH writes unknown cards.
+inline constexpr int kEveryCard = -2;
+inline constexpr int kNoSeat = -1;
+
+// A finished (or unfinished) hand as PHH text: its configuration and every event since the start,
+// as `reader` may see it.
+std::string to_phh(const HandConfig& config, std::span<const Event> events, const HandState& state,
+                   int reader = kEveryCard);
 
 struct Replay {
     HandState state;

@@ -6,7 +6,6 @@
 #include "phh.h"
 
 #include <map>
-#include <set>
 
 namespace felt::server::history {
 
@@ -191,61 +190,6 @@ Outcome<json> totals(db::Database& db, const std::string& name) {
             {}};
 }
 
-namespace {
-
-// Replaces the cards of other seats' unshown hole cards and discards with "??" in PHH text, by
-// walking the engine's events in the order to_phh() writes their actions.
-std::string mask_phh(std::string text, std::span<const poker::Event> events, int my_seat) {
-    std::map<int, std::set<std::uint8_t>> shown; // seat -> card codes shown
-    for (const poker::Event& e : events)
-        if (e.type == poker::EventType::show || e.type == poker::EventType::rollover)
-            for (int i = 0; i < e.count; ++i)
-                shown[e.seat].insert(e.cards[static_cast<std::size_t>(i)].code());
-    // Per "d dh" action: which of its cards others may not see. Consecutive deals to one seat are
-    // one action, as in to_phh().
-    std::vector<std::vector<bool>> deals;
-    std::vector<std::vector<bool>> discards;
-    int seat = -1;
-    for (const poker::Event& e : events) {
-        const bool deal = e.type == poker::EventType::deal_down ||
-                          e.type == poker::EventType::deal_up ||
-                          e.type == poker::EventType::receive;
-        if (!deal) seat = -1;
-        if (deal && e.seat != seat) {
-            deals.emplace_back();
-            seat = e.seat;
-        }
-        std::vector<bool> hide;
-        for (int i = 0; i < e.count; ++i) {
-            const bool secret =
-                e.visibility != poker::Visibility::everyone && e.seat != my_seat &&
-                !shown[e.seat].contains(e.cards[static_cast<std::size_t>(i)].code());
-            hide.push_back(secret);
-        }
-        if (deal) deals.back().insert(deals.back().end(), hide.begin(), hide.end());
-        if (e.type == poker::EventType::discard) discards.push_back(hide);
-    }
-    // Each card is written as two characters.
-    auto mask_at = [&](std::size_t at, const std::vector<bool>& hide) {
-        for (std::size_t i = 0; i < hide.size() && at + 2 * i + 1 < text.size(); ++i)
-            if (hide[i]) text.replace(at + 2 * i, 2, "??");
-    };
-    std::size_t pos = 0, d = 0, x = 0;
-    while ((pos = text.find("d dh p", pos)) != std::string::npos && d < deals.size()) {
-        const std::size_t cards = text.find(' ', pos + 6) + 1;
-        mask_at(cards, deals[d++]);
-        pos = cards;
-    }
-    pos = 0;
-    while ((pos = text.find(" sd ", pos)) != std::string::npos && x < discards.size()) {
-        mask_at(pos + 4, discards[x++]);
-        pos += 4;
-    }
-    return text;
-}
-
-} // namespace
-
 Outcome<std::string> hand_phh(db::Database& db, std::int64_t hand_id, std::int64_t asker) {
     using R = Outcome<std::string>;
     db::Statement h(db, "SELECT status, config, deck, seed FROM hands WHERE id = ?");
@@ -325,7 +269,7 @@ Outcome<std::string> hand_phh(db::Database& db, std::int64_t hand_id, std::int64
                             std::to_string(s.column_int(2)));
         if (asker != 0 && s.column_int(1) == asker) my_seat = static_cast<int>(seat);
     }
-    return R{mask_phh(poker::to_phh(c, events, state), events, my_seat), {}};
+    return R{poker::to_phh(c, events, state, my_seat >= 0 ? my_seat : poker::kNoSeat), {}};
 }
 
 } // namespace felt::server::history

@@ -1,10 +1,14 @@
 // Hand histories (engine/phh.*): hands written by hand, and round trips of simulated hands.
 #include "phh.h"
+#include "phh_cards.h"
 #include "simulate.h"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 
 using namespace felt;
@@ -121,4 +125,138 @@ TEST_CASE("PHH: simulated hands of every variant and structure survive the round
                 }
             }
     CHECK(checked == 6 * 3 * 2 * 40);
+}
+
+namespace {
+
+// The cards of a hand's history that `reader` (a seat, or kNoSeat) may see, in the order PHH
+// writes them, the others "??". Written from the game, not from the engine's visibility marks:
+// the board, up cards, rollovers and shows are public; a face-down card (dealt or drawn) is its
+// owner's, and everyone's only if the owner turned it up, or showed it still holding it from that
+// deal on; discards are their owner's alone.
+std::vector<std::string> readable(const Ranking& r, std::span<const Event> events, int reader) {
+    auto text = [&](Card c) { return r.to_string(std::span(&c, 1)); };
+    // Per seat: the cards it turned up, showed, and holds at the end; for each card, the event
+    // that last gave it to the seat.
+    std::map<int, std::set<std::uint8_t>> turned_up, showed, held;
+    std::map<std::pair<int, std::uint8_t>, std::size_t> last_given;
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        const Event& e = events[i];
+        for (int k = 0; k < e.count; ++k) {
+            const std::uint8_t code = e.cards[static_cast<std::size_t>(k)].code();
+            switch (e.type) {
+            case EventType::deal_down:
+            case EventType::deal_up:
+            case EventType::receive:
+                held[e.seat].insert(code);
+                last_given[{e.seat, code}] = i;
+                break;
+            case EventType::discard:
+                held[e.seat].erase(code);
+                break;
+            case EventType::rollover:
+                turned_up[e.seat].insert(code);
+                break;
+            case EventType::show:
+                showed[e.seat].insert(code);
+                break;
+            default:
+                break;
+            }
+        }
+    }
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        const Event& e = events[i];
+        for (int k = 0; k < e.count; ++k) {
+            const Card c = e.cards[static_cast<std::size_t>(k)];
+            bool visible = false;
+            switch (e.type) {
+            case EventType::deal_board:
+            case EventType::deal_up:
+            case EventType::rollover:
+            case EventType::show:
+                visible = true;
+                break;
+            case EventType::deal_down:
+            case EventType::receive:
+                visible = e.seat == reader || turned_up[e.seat].contains(c.code()) ||
+                          (showed[e.seat].contains(c.code()) && held[e.seat].contains(c.code()) &&
+                           last_given[{e.seat, c.code()}] == i);
+                break;
+            case EventType::discard:
+                visible = e.seat == reader;
+                break;
+            default:
+                continue; // no cards in the history
+            }
+            out.push_back(visible ? text(c) : "??");
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("PHH: a reader's history shows no card they may not see, over thousands of random "
+          "hands of every variant") {
+    long hands = 0, hidden = 0, revealed = 0;
+    for (const char* variant : {"straight", "draw", "stud", "holdem", "mexican", "shrinking"})
+        for (const char* structure : {"no-limit", "pot-limit", "fixed-limit"})
+            for (int most : {2, 4, 7}) { // seven players draw past the deck: reshuffles
+                const int players = std::string(variant) == "shrinking" ? std::min(most, 5) : most;
+                sim::Options o;
+                o.variant = variant;
+                o.structure = structure;
+                o.players = players;
+                auto base = sim::table_config(o);
+                REQUIRE_MESSAGE(base.ok(), (base.ok() ? "" : base.error().message));
+                sim::Rng rng(static_cast<std::uint64_t>(players * 7919 + hands));
+                for (int n = 0; n < 100; ++n, ++hands) {
+                    auto config = std::make_shared<HandConfig>(base.value());
+                    config->button = n % players;
+                    for (int i = 0; i < players; ++i)
+                        config->stacks[static_cast<std::size_t>(i)] =
+                            2 + static_cast<Chips>(rng.below(300));
+                    sim::shuffle(std::span(config->deck), rng);
+                    config->reshuffle_seed = rng();
+                    auto played = sim::play_random_hand(config, rng());
+                    REQUIRE(played.ok());
+                    const auto& events = played.value().events;
+                    const auto& state = played.value().state;
+                    const std::vector<std::string> all = phh_cards(to_phh(*config, events, state));
+                    for (int reader = kNoSeat; reader < players; ++reader) {
+                        CAPTURE(variant);
+                        CAPTURE(structure);
+                        CAPTURE(players);
+                        CAPTURE(n);
+                        CAPTURE(reader);
+                        const std::string text = to_phh(*config, events, state, reader);
+                        const std::vector<std::string> got = phh_cards(text);
+                        const std::vector<std::string> want =
+                            readable(*config->ranking, events, reader);
+                        CHECK_MESSAGE(got == want, text);
+                        // Unmasked, the same cards in the same places.
+                        REQUIRE(got.size() == all.size());
+                        for (std::size_t i = 0; i < got.size(); ++i) {
+                            hidden += got[i] == "??";
+                            if (got[i] != "??") CHECK(got[i] == all[i]);
+                        }
+                    }
+                    for (const std::string& c : all) REQUIRE(c != "??");
+                    // Face-down cards that became public (turned up or shown): the anonymous
+                    // reader sees more cards than the public events hold.
+                    const auto anonymous = phh_cards(to_phh(*config, events, state, kNoSeat));
+                    long in_public = 0;
+                    for (const Event& e : events)
+                        if (e.type == EventType::deal_board || e.type == EventType::deal_up ||
+                            e.type == EventType::rollover || e.type == EventType::show)
+                            in_public += e.count;
+                    revealed += static_cast<long>(anonymous.size()) -
+                                std::count(anonymous.begin(), anonymous.end(), "??") - in_public;
+                }
+            }
+    CHECK(hands == 6 * 3 * 3 * 100);
+    CHECK(hidden > hands); // the check had hidden cards to look at
+    CHECK(revealed > 0);
 }
