@@ -1,6 +1,7 @@
 #include "http_session.h"
 
 #include "history.h"
+#include "static_files.h"
 #include "ws_session.h"
 
 #include <filesystem>
@@ -54,34 +55,33 @@ http::message_generator json_error(const http::request<http::string_body>& req, 
     return text(req, status, "application/json", protocol::error(nullptr, {code, message}) + "\n");
 }
 
-// A file under the static folder; "/" is index.html. No path leaves the folder.
+// A file under the static folder; "/" is index.html. Nothing outside the folder is served, nor
+// the database, nor hidden files (static_files.h).
 http::message_generator static_file(SharedState& state,
                                     const http::request<http::string_body>& req) {
-    std::string target(req.target());
-    if (auto q = target.find('?'); q != std::string::npos) target.resize(q);
-    if (target.empty() || target[0] != '/' || target.find("..") != std::string::npos ||
-        target.find('\\') != std::string::npos || target.find('\0') != std::string::npos)
-        return text(req, http::status::bad_request, "text/plain", "bad path\n");
-    if (target.back() == '/') target += "index.html";
-    const std::filesystem::path root(state.config().static_dir);
-    const std::filesystem::path file = root / target.substr(1);
+    const auto relative = static_relative_path(req.target());
+    if (!relative) return text(req, http::status::bad_request, "text/plain", "bad path\n");
+    const auto guarded = database_files(state.config().db);
     beast::error_code ec;
     http::file_body::value_type body;
-    body.open(file.string().c_str(), beast::file_mode::scan, ec);
-    if (ec) {
-        if (target == "/index.html")
+    beast::file file;
+    if (is_hidden(*relative) || !open_static(state.config().static_dir, *relative, guarded, file)) {
+        if (*relative == "index.html")
             return text(req, http::status::ok, "text/html; charset=utf-8", kPlaceholder);
         return text(req, http::status::not_found, "text/plain", "not found\n");
     }
+    body.reset(std::move(file), ec);
+    if (ec)
+        return text(req, http::status::internal_server_error, "text/plain", "unreadable file\n");
     if (req.method() == http::verb::head) {
         http::response<http::empty_body> res{http::status::ok, req.version()};
         res.set(http::field::server, "feltd");
-        res.set(http::field::content_type, mime_type(file));
+        res.set(http::field::content_type, mime_type(*relative));
         res.content_length(body.size());
         res.keep_alive(req.keep_alive());
         return res;
     }
-    return make<http::file_body>(req, http::status::ok, mime_type(file), std::move(body));
+    return make<http::file_body>(req, http::status::ok, mime_type(*relative), std::move(body));
 }
 
 // "key=value&..." after the '?', for the few integer parameters the API takes.

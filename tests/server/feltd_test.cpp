@@ -3,6 +3,7 @@
 #include "accounts.h"
 #include "bot.h"
 #include "feltd_harness.h"
+#include "phh_cards.h"
 #include "sqlite.h"
 
 #include <sodium.h>
@@ -16,10 +17,12 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <random>
 #include <set>
@@ -411,7 +414,8 @@ json random_action(const json& legal, const Sight& sight, std::mt19937& rng) {
 struct BotReport {
     int hands = 0;
     int actions = 0;
-    int cards = 0; // of its own, dealt or drawn
+    int cards = 0;                      // of its own, dealt or drawn
+    std::vector<std::int64_t> hand_ids; // of the hands whose end it was told
     std::vector<std::string> leaks;
     std::vector<std::string> errors;
 };
@@ -451,6 +455,7 @@ BotReport play(Client& c, std::int64_t table, int seat, int hands, unsigned seed
             c.send(a);
             ++rep.actions;
         }
+        if (kind == "hand_end") rep.hand_ids.push_back((*m)["hand_id"]);
         if (kind == "hand_end" && ++rep.hands == hands && !leaving) {
             leaving = true;
             c.send(json{{"type", "leave"}, {"id", ++id}, {"table", table}});
@@ -557,6 +562,192 @@ TEST_CASE("feltd: three bots play hands to the end in every betting structure") 
     }
 }
 
+TEST_CASE("feltd: no request path serves a file outside the static folder, nor the database") {
+    char tmpl[] = "/tmp/feltd_test_XXXXXX";
+    REQUIRE(mkdtemp(tmpl) != nullptr);
+    const std::string dir = tmpl;
+    namespace fs = std::filesystem;
+    fs::create_directories(dir + "/web/sub");
+    std::ofstream(dir + "/web/index.html") << "<p>client</p>";
+    std::ofstream(dir + "/web/sub/page.html") << "<p>page</p>";
+    std::ofstream(dir + "/web/.env") << "hidden-marker";
+    std::ofstream(dir + "/secret.txt") << "outside-marker";
+    fs::create_symlink("sub/page.html", dir + "/web/inside");
+    fs::create_symlink("../secret.txt", dir + "/web/out");
+    fs::create_symlink(dir, dir + "/web/up");
+    fs::create_symlink("/etc", dir + "/web/etc");
+    fs::create_symlink("../data", dir + "/web/data");
+    // Nothing a reply carries may come from outside the folder.
+    auto leaks = [](const HttpReply& r) {
+        return r.status == 200 || r.body.find("outside-marker") != std::string::npos ||
+               r.body.find("hidden-marker") != std::string::npos ||
+               r.body.find("root:") != std::string::npos ||
+               r.body.find("SQLite format") != std::string::npos;
+    };
+    {
+        Feltd d({}, dir);
+        Client c(d.port()); // a write, so that the -wal file exists
+        c.hello();
+        c.call({{"type", "guest"}});
+        fs::create_hard_link(dir + "/data/felt.db", dir + "/web/copy.db");
+        CHECK(http_get(d.port(), "/").body == "<p>client</p>");
+        CHECK(http_get(d.port(), "/sub/page.html").body == "<p>page</p>");
+        CHECK(http_get(d.port(), "/sub/p%61ge.html").body == "<p>page</p>");
+        CHECK(http_get(d.port(), "/inside").body == "<p>page</p>");
+        const std::string abs = dir.substr(1); // the folder without its leading '/'
+        for (const std::string& target : std::vector<std::string>{
+                 "//etc/passwd",
+                 "///etc/passwd",
+                 "/%2Fetc%2Fpasswd",
+                 "/%2f%2fetc/passwd",
+                 "//" + abs + "/secret.txt",
+                 "//" + abs + "/data/felt.db",
+                 "//" + abs + "/data/felt.db-wal",
+                 "/%2F" + abs + "/data/felt.db",
+                 "/../secret.txt",
+                 "/a/../../etc/passwd",
+                 "/%2e%2e/secret.txt",
+                 "/..%2Fsecret.txt",
+                 "/%2E%2E%2F%2E%2E%2Fetc%2Fpasswd",
+                 "/sub/..%5C..%5Csecret.txt",
+                 "/out",
+                 "/up/secret.txt",
+                 "/up/data/felt.db",
+                 "/etc/passwd",
+                 "/data/felt.db",
+                 "/copy.db",
+                 "/.env",
+                 "/sub",
+                 "http://127.0.0.1/etc/passwd",
+                 "/secret.txt%00.html",
+             }) {
+            CAPTURE(target);
+            const HttpReply r = http_get(d.port(), target);
+            CHECK_FALSE(leaks(r));
+            CHECK((r.status == 400 || r.status == 404));
+        }
+        // The database inside the static folder itself: still never served.
+        d.stop(SIGTERM);
+        d.start({"--static", dir});
+        CHECK(http_get(d.port(), "/web/index.html").body == "<p>client</p>");
+        for (const char* target :
+             {"/data/felt.db", "/data/felt.db-wal", "/data/felt.db-shm", "/data/%66elt.db",
+              "/web/copy.db", "/secret.txt%2F", "/data//felt.db", "/data/./felt.db"}) {
+            CAPTURE(target);
+            const HttpReply r = http_get(d.port(), target);
+            CHECK(r.status != 200);
+            CHECK(r.body.find("SQLite format") == std::string::npos);
+        }
+        CHECK(http_get(d.port(), "/secret.txt").status == 200); // inside this root: served
+    }
+    fs::remove_all(dir);
+}
+
+TEST_CASE("feltd: an outside sqlite3 reading the live database during play, then SIGKILL, loses "
+          "nothing that was acknowledged") {
+    const std::string sqlite3 = "/usr/bin/sqlite3"; // scripts/deps.sh installs it
+    REQUIRE(std::filesystem::exists(sqlite3));
+    char tmpl[] = "/tmp/feltd_test_XXXXXX";
+    REQUIRE(mkdtemp(tmpl) != nullptr);
+    const std::string dir = tmpl, db = dir + "/data/felt.db";
+    constexpr int kHands = 30;
+    std::set<std::int64_t> acknowledged;
+    int reads = 0;
+    // An outside reader, as a backup script or a report would be: it opens, reads and closes.
+    // Were feltd's locks gone, its close would checkpoint and delete the -wal feltd writes to.
+    auto outside_read = [&] {
+        const pid_t pid =
+            spawn({sqlite3, "-cmd", ".output /dev/null", db, "SELECT COUNT(*) FROM hands;"});
+        int status = 0;
+        waitpid(pid, &status, 0);
+        CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+        ++reads;
+    };
+    // What let a reader delete the log: feltd itself opening (and closing) the database file.
+    auto try_to_fetch_the_database = [&](unsigned short port) {
+        for (const std::string& target : std::vector<std::string>{
+                 "/data/felt.db", "/" + db, "/data/felt.db-wal", "/data/felt.db-shm"})
+            CHECK(http_get(port, target).status != 200);
+    };
+    {
+        // The database lies inside the static folder; the bots act faster than people.
+        Feltd d({"--static", dir, "--rate", "1000", "--burst", "1000"}, dir);
+        std::vector<std::unique_ptr<Client>> bots;
+        for (int i = 0; i < 3; ++i) {
+            bots.push_back(std::make_unique<Client>(d.port()));
+            bots.back()->hello();
+            REQUIRE(bots.back()->call({{"type", "guest"}})["ok"] == true);
+        }
+        auto made = bots[0]->call({{"type", "create_table"},
+                                   {"variant", "holdem"},
+                                   {"seats", 3},
+                                   {"hand_delay_ms", 0},
+                                   {"decision_ms", 5000}});
+        REQUIRE(made["ok"] == true);
+        const std::int64_t table = made["table"];
+        std::vector<int> seats;
+        for (auto& b : bots) {
+            auto j = b->call({{"type", "join"}, {"table", table}, {"buy_in", 200}});
+            REQUIRE(j["ok"] == true);
+            seats.push_back(j["seat"]);
+        }
+        std::atomic<bool> playing = true;
+        std::thread reader([&] {
+            while (playing) {
+                try_to_fetch_the_database(d.port());
+                outside_read();
+            }
+        });
+        std::vector<BotReport> reports(3);
+        std::vector<std::thread> threads;
+        for (int i = 0; i < 3; ++i)
+            threads.emplace_back([&, i] {
+                const auto k = static_cast<std::size_t>(i);
+                reports[k] =
+                    play(*bots[k], table, seats[k], kHands, 11u + static_cast<unsigned>(i));
+            });
+        for (auto& t : threads) t.join();
+        playing = false;
+        reader.join();
+        for (const auto& r : reports) {
+            CHECK(r.hands >= kHands);
+            CHECK_MESSAGE(r.errors.empty(), (r.errors.empty() ? "" : r.errors.front()));
+            acknowledged.insert(r.hand_ids.begin(), r.hand_ids.end());
+        }
+        // Acknowledged after the last outside read: an account and its session.
+        try_to_fetch_the_database(d.port());
+        outside_read();
+        Client late(d.port());
+        late.hello();
+        REQUIRE(late.call({{"type", "register"},
+                           {"name", "late"},
+                           {"password", "late but here"}})["ok"] == true);
+        d.stop(SIGKILL);
+    }
+    CHECK(reads >= 2);
+    CHECK(static_cast<int>(acknowledged.size()) >= kHands);
+    {
+        Feltd d({}, dir); // recovers from the kill
+        Client c(d.port());
+        c.hello();
+        CHECK(c.call({{"type", "login"}, {"name", "late"}, {"password", "late but here"}})["ok"] ==
+              true);
+        d.stop(SIGTERM);
+    }
+    {
+        felt::db::Database dbase(db);
+        for (std::int64_t id : acknowledged) {
+            CAPTURE(id);
+            felt::db::Statement q(dbase, "SELECT status FROM hands WHERE id = ?");
+            q.bind(1, id);
+            REQUIRE(q.step());
+            CHECK(q.column_text(0) == "finished");
+        }
+    }
+    check_database(dir, 4, kHands);
+    std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("feltd: in every variant and structure, no message carries a card its reader may not "
           "see") {
     // Four bots and a spectator at a table of each of the 18 games, all at once: every message
@@ -579,6 +770,7 @@ TEST_CASE("feltd: in every variant and structure, no message carries a card its 
         std::vector<BotReport> reports;
         Sight watched;
         int hands_watched = 0;
+        std::map<std::int64_t, std::set<std::string>> public_cards; // by hand id
     };
     std::vector<Game> games;
     for (const char* variant : {"holdem", "straight", "draw", "stud", "mexican", "shrinking"})
@@ -628,6 +820,7 @@ TEST_CASE("feltd: in every variant and structure, no message carries a card its 
                 g.watched.read(*m);
                 left += (*m)["kind"] == "left";
                 g.hands_watched += (*m)["kind"] == "hand_end";
+                if ((*m)["kind"] == "hand_end") g.public_cards[(*m)["hand_id"]] = g.watched.shown;
             }
         });
     }
@@ -644,6 +837,18 @@ TEST_CASE("feltd: in every variant and structure, no message carries a card its 
         CHECK(g.watched.public_seen > 0); // every game shows cards at a showdown, at least
         CHECK_MESSAGE(g.watched.leaks.empty(),
                       (g.watched.leaks.empty() ? "" : g.watched.leaks.front()));
+        // Each hand's history, asked for anonymously, shows only what the spectator saw shown.
+        int hidden = 0;
+        for (const auto& [hand, shown] : g.public_cards) {
+            CAPTURE(hand);
+            const HttpReply phh = http_get(d.port(), "/api/hands/" + std::to_string(hand) + "/phh");
+            REQUIRE(phh.status == 200);
+            for (const std::string& card : phh_cards(phh.body)) {
+                hidden += card == "??";
+                if (card != "??") CHECK_MESSAGE(shown.count(card), phh.body);
+            }
+        }
+        CHECK(hidden > 0);
     }
     games.clear();
     CHECK(d.stop(SIGTERM) == 0);
