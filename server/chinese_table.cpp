@@ -405,8 +405,7 @@ void ChineseTable::settle() {
     if (!settled) { // every split was checked on the way in: a bug, but nobody loses a chip
         spdlog::error("table {}: deal {} cannot settle: {}", id_, d.number,
                       settled.error().message);
-        record_void(d.hand_id);
-        broadcast({{"kind", "deal_void"}, {"hand", d.number}, {"hand_id", d.hand_id}});
+        void_hand(d.hand_id, d.number, "unsettled");
         deal_.reset();
         return after_hand();
     }

@@ -195,6 +195,10 @@ http::message_generator respond(SharedState& state, http::request<http::string_b
     if (target == "/healthz") {
         if (state.stopping())
             return text(req, http::status::service_unavailable, "text/plain", "stopping\n");
+        // While storage fails, each check tries a small write: the answer is 200 once it works.
+        if (state.storage_failure() && !state.probe_storage())
+            return text(req, http::status::service_unavailable, "text/plain",
+                        "storage failing: " + state.storage_failure().value_or("?") + "\n");
         try {
             state.with_db([](Accounts&, db::Database& db) { db.exec("SELECT 1"); });
         } catch (const std::exception& e) {

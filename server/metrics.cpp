@@ -51,6 +51,10 @@ std::string Metrics::render() const {
            static_cast<long long>(messages_out.load()));
     metric("felt_http_requests_total", "counter", "HTTP requests answered",
            static_cast<long long>(http_requests.load()));
+    metric("felt_storage_failures_total", "counter", "Database writes that failed",
+           static_cast<long long>(storage_failures.load()));
+    metric("felt_hands_void_total", "counter", "Hands void because they could not be stored",
+           static_cast<long long>(hands_void.load()));
     request_latency.render(out, "felt_request_latency_seconds",
                            "From a request's arrival to its reply being queued");
     db_write.render(out, "felt_db_write_seconds", "One database write transaction");

@@ -30,6 +30,8 @@ struct Metrics {
     std::atomic<std::uint64_t> messages_in{0};
     std::atomic<std::uint64_t> messages_out{0};
     std::atomic<std::uint64_t> http_requests{0};
+    std::atomic<std::uint64_t> storage_failures{0}; // database writes that failed
+    std::atomic<std::uint64_t> hands_void{0};       // hands voided because they could not be stored
     Histogram request_latency; // from a request's arrival to its reply being queued
     Histogram db_write;        // one write transaction
 

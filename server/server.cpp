@@ -11,6 +11,23 @@
 
 namespace felt::server {
 
+namespace {
+
+// Runs the event loop to its end. An exception that escapes a handler is a bug: it is logged and
+// the loop goes on, so that one table's bug never ends every other table's game.
+void run_loop(net::io_context& ioc) {
+    for (;;) {
+        try {
+            ioc.run();
+            return;
+        } catch (const std::exception& e) {
+            spdlog::critical("an event handler failed (a bug): {}; serving on", e.what());
+        }
+    }
+}
+
+} // namespace
+
 // Accepts connections and hands each to an HttpSession on a strand of its own.
 class Listener : public std::enable_shared_from_this<Listener> {
   public:
@@ -161,8 +178,8 @@ void Server::run() {
                  c.static_dir);
     if (!c.port_file.empty()) std::ofstream(c.port_file) << port() << "\n";
     std::vector<std::thread> threads;
-    for (int i = 1; i < c.threads; ++i) threads.emplace_back([&s] { s.ioc.run(); });
-    s.ioc.run();
+    for (int i = 1; i < c.threads; ++i) threads.emplace_back([&s] { run_loop(s.ioc); });
+    run_loop(s.ioc);
     for (auto& t : threads) t.join();
     s.state->workers().join();
     spdlog::info("feltd stopped");

@@ -59,6 +59,45 @@ SharedState::SharedState(Config config)
     recover(db_, accounts_);
 }
 
+std::optional<std::string> SharedState::storage_failure() const {
+    if (!storage_failing_) return std::nullopt;
+    std::lock_guard lock(failure_mutex_);
+    return failure_;
+}
+
+bool SharedState::probe_storage() {
+    try {
+        with_db(
+            [](Accounts&, db::Database& db) {
+                db.exec(
+                    "INSERT INTO storage_probe (id, at) VALUES (1, strftime('%Y-%m-%dT%H:%M:%fZ', "
+                    "'now')) ON CONFLICT (id) DO UPDATE SET at = excluded.at");
+            },
+            true);
+        return true;
+    } catch (const db::Error&) {
+        return false;
+    }
+}
+
+void SharedState::storage_fails(const std::string& cause) {
+    ++metrics_.storage_failures;
+    std::lock_guard lock(failure_mutex_);
+    if (storage_failing_) return;
+    failure_ = cause;
+    storage_failing_ = true;
+    spdlog::error("storage is failing: {} (tables pause; refused or void until it works again)",
+                  cause);
+}
+
+void SharedState::storage_recovered() {
+    std::lock_guard lock(failure_mutex_);
+    if (!storage_failing_) return;
+    storage_failing_ = false;
+    spdlog::warn("storage works again (it failed with: {})", failure_);
+    failure_.clear();
+}
+
 std::shared_ptr<TableBase>
 SharedState::create_table(const protocol::json& config, std::int64_t creator,
                           const std::function<std::shared_ptr<TableBase>(std::int64_t id)>& make) {

@@ -15,7 +15,9 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace felt::server {
@@ -31,14 +33,34 @@ class SharedState {
     Metrics& metrics() { return metrics_; }
     boost::asio::thread_pool& workers() { return workers_; }
 
-    // Runs f(accounts, db) with the database to itself; timed as a write when `write`.
+    // Runs f(accounts, db) with the database to itself; timed as a write when `write`. A write
+    // that fails (db::Error: a full disk, an I/O error) marks storage as failing before the
+    // error goes on to the caller; the next write that succeeds marks it working again.
     template <class F>
     auto with_db(F&& f, bool write = false) {
         std::lock_guard lock(db_mutex_);
         if (!write) return f(accounts_, db_);
         Timer t(metrics_.db_write);
-        return f(accounts_, db_);
+        try {
+            if constexpr (std::is_void_v<decltype(f(accounts_, db_))>) {
+                f(accounts_, db_);
+                storage_works();
+            } else {
+                auto result = f(accounts_, db_);
+                storage_works();
+                return result;
+            }
+        } catch (const db::Error& e) {
+            storage_fails(e.what());
+            throw;
+        }
     }
+
+    // Why storage is failing now (the first error since it last worked), or nothing while it
+    // works. For /healthz.
+    std::optional<std::string> storage_failure() const;
+    // A small write, to learn whether storage takes writes (again): true when it does.
+    bool probe_storage();
 
     // Connections by address, for the per-address limit. False when the address is full.
     bool admit(const std::string& address);
@@ -67,6 +89,13 @@ class SharedState {
     void set_stopping() { stopping_ = true; }
 
   private:
+    // The log names a failure once when it begins and once when it ends, not once per write.
+    void storage_works() {
+        if (storage_failing_.load(std::memory_order_relaxed)) storage_recovered();
+    }
+    void storage_fails(const std::string& cause);
+    void storage_recovered();
+
     struct Timer {
         Histogram& h;
         std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
@@ -85,6 +114,9 @@ class SharedState {
     std::map<WsSession*, std::weak_ptr<WsSession>> sessions_;
     std::map<std::string, int> per_address_;
     std::atomic<bool> stopping_{false};
+    std::atomic<bool> storage_failing_{false};
+    mutable std::mutex failure_mutex_;
+    std::string failure_; // the cause, while storage_failing_
     boost::asio::io_context* ioc_ = nullptr;
     std::mutex tables_mutex_;
     std::map<std::int64_t, std::shared_ptr<TableBase>> tables_;

@@ -57,8 +57,8 @@ Chips number(const json& body, const char* key, Chips fallback) {
 }
 
 TableBase::TableBase(std::int64_t id, Limits limits, SharedState& state, net::io_context& ioc)
-    : id_(id), limits_(limits), state_(state), strand_(net::make_strand(ioc)), next_hand_(strand_) {
-}
+    : id_(id), limits_(limits), state_(state), strand_(net::make_strand(ioc)), next_hand_(strand_),
+      storage_retry_(strand_) {}
 
 void TableBase::send(const std::shared_ptr<WsSession>& s, std::string text) {
     if (s) s->send(std::make_shared<const std::string>(std::move(text)));
@@ -184,17 +184,23 @@ void TableBase::join(std::shared_ptr<WsSession> s, Account a, protocol::Request 
                 if (!self->seat(i)) seat = i;
             if (seat < 0) return self->refuse(s, r, "table_full", "every seat is taken");
         }
-        auto refused = self->state_.with_db(
-            [&](Accounts& acc, db::Database& db) -> std::optional<Refusal> {
-                db::Transaction t(db);
-                if (auto no = acc.move_chips(a.id, -buy_in, "buy_in")) return no;
-                db::Statement q(db, "INSERT INTO table_seats (table_id, seat, account_id, stack) "
-                                    "VALUES (?, ?, ?, ?)");
-                q.bind(1, self->id_).bind(2, seat).bind(3, a.id).bind(4, buy_in).run();
-                t.commit();
-                return std::nullopt;
-            },
-            true);
+        std::optional<Refusal> refused;
+        try {
+            refused = self->state_.with_db(
+                [&](Accounts& acc, db::Database& db) -> std::optional<Refusal> {
+                    db::Transaction t(db);
+                    if (auto no = acc.move_chips(a.id, -buy_in, "buy_in")) return no;
+                    db::Statement q(db, "INSERT INTO table_seats (table_id, seat, account_id, "
+                                        "stack) VALUES (?, ?, ?, ?)");
+                    q.bind(1, self->id_).bind(2, seat).bind(3, a.id).bind(4, buy_in).run();
+                    t.commit();
+                    return std::nullopt;
+                },
+                true);
+        } catch (const std::exception&) { // rolled back: nothing moved
+            return self->refuse(s, r, "internal",
+                                "the server cannot store your buy-in now; nothing moved");
+        }
         if (refused) return self->refuse(s, r, refused->code, refused->message);
         self->seats_[static_cast<std::size_t>(seat)] = Seat{a.id, a.name, buy_in, s, false};
         self->seats_[static_cast<std::size_t>(seat)]->time_bank_ms = l.time_bank_ms;
@@ -232,7 +238,10 @@ void TableBase::leave(std::shared_ptr<WsSession> s, Account a, protocol::Request
             return self->leaving_in_hand(*seat);
         }
         const Chips stack = st.stack;
-        self->cash_out(*seat, "cash_out");
+        if (!self->cash_out(*seat, "cash_out"))
+            return self->refuse(s, r, "internal",
+                                "the server cannot store your cash-out now; your seat is dealt "
+                                "no more hands and is cashed out as soon as it can be");
         self->send(s, protocol::reply(r, {{"table", self->id_}, {"cashed_out", stack}}));
         self->maybe_start();
     });
@@ -270,22 +279,31 @@ void TableBase::note_missed(int seat, int hand) {
     }
 }
 
-void TableBase::cash_out(int seat, const char* reason) {
+bool TableBase::cash_out(int seat, const char* reason) {
     Seat st = *this->seat(seat);
-    state_.with_db(
-        [&](Accounts& acc, db::Database& db) {
-            db::Transaction t(db);
-            db::Statement del(db, "DELETE FROM table_seats WHERE table_id = ? AND seat = ?");
-            del.bind(1, id_).bind(2, seat).run();
-            if (st.stack > 0) acc.move_chips(st.account, st.stack, reason);
-            t.commit();
-        },
-        true);
+    try {
+        state_.with_db(
+            [&](Accounts& acc, db::Database& db) {
+                db::Transaction t(db);
+                db::Statement del(db, "DELETE FROM table_seats WHERE table_id = ? AND seat = ?");
+                del.bind(1, id_).bind(2, seat).run();
+                if (st.stack > 0) acc.move_chips(st.account, st.stack, reason);
+                t.commit();
+            },
+            true);
+    } catch (const std::exception&) {
+        // Rolled back: the chips stay in table_seats (recovered at a restart) and in the seat,
+        // which is dealt no more hands; the cash-out is tried again when storage works.
+        this->seat(seat)->leaving = true;
+        pause_for_storage();
+        return false;
+    }
     seats_[static_cast<std::size_t>(seat)].reset();
     --taken_;
     state_.note_seat(st.account, id_, false);
     spdlog::info("table {}: {} leaves seat {} with {} ({})", id_, st.name, seat, st.stack, reason);
     broadcast({{"kind", "left"}, {"seat", seat}, {"name", st.name}, {"stack", st.stack}});
+    return true;
 }
 
 std::int64_t TableBase::record_start(int number, const json& config, const std::string& commit) {
@@ -301,13 +319,48 @@ std::int64_t TableBase::record_start(int number, const json& config, const std::
 }
 
 void TableBase::record_void(std::int64_t hand_id) {
-    state_.with_db(
-        [&](Accounts&, db::Database& db) {
-            db::Statement q(db, "UPDATE hands SET status = 'void', ended_at = "
-                                "strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?");
-            q.bind(1, hand_id).run();
-        },
-        true);
+    try {
+        state_.with_db(
+            [&](Accounts&, db::Database& db) {
+                db::Statement q(db, "UPDATE hands SET status = 'void', ended_at = "
+                                    "strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?");
+                q.bind(1, hand_id).run();
+            },
+            true);
+    } catch (const std::exception&) {
+        // The row stays 'running': written void when storage works, or at the next start.
+        unwritten_voids_.push_back(hand_id);
+        pause_for_storage();
+    }
+}
+
+void TableBase::void_hand(std::int64_t hand_id, int number, const char* reason) {
+    record_void(hand_id);
+    ++state_.metrics().hands_void;
+    json stacks = json::array();
+    for (int i = 0; i < limits_.seats; ++i) stacks.push_back(seat(i) ? seat(i)->stack : 0);
+    broadcast({{"kind", "hand_void"},
+               {"hand", number},
+               {"hand_id", hand_id},
+               {"reason", reason},
+               {"stacks", std::move(stacks)}});
+}
+
+void TableBase::pause_for_storage() {
+    paused_ = true;
+    if (retrying_) return;
+    retrying_ = true;
+    storage_retry_.expires_after(kStorageRetry);
+    storage_retry_.async_wait([self = shared_from_this()](beast::error_code ec) {
+        self->retrying_ = false;
+        if (ec) return;
+        if (!self->state_.probe_storage()) return self->pause_for_storage();
+        self->paused_ = false;
+        auto voids = std::move(self->unwritten_voids_);
+        self->unwritten_voids_.clear();
+        for (std::int64_t id : voids) self->record_void(id);
+        if (!self->running()) self->after_hand(); // cash-outs left over, then the next hand
+    });
 }
 
 void TableBase::record_finish(std::int64_t hand_id, const Commitment& reveal,
@@ -345,10 +398,17 @@ void TableBase::record_finish(std::int64_t hand_id, const Commitment& reveal,
     for (const SeatResult& r : results) this->seat(r.seat)->stack = r.end;
 }
 
-void TableBase::finish_and_announce(std::int64_t hand_id, const Commitment& reveal,
+bool TableBase::finish_and_announce(std::int64_t hand_id, const Commitment& reveal,
                                     std::span<const SeatResult> seats,
                                     std::span<const std::string> log, json end) {
-    record_finish(hand_id, reveal, seats, log);
+    try {
+        record_finish(hand_id, reveal, seats, log);
+    } catch (const std::exception&) {
+        // Rolled back, and the seats keep the stacks from before the hand: it never happened.
+        void_hand(hand_id, end.value("hand", 0), "storage");
+        pause_for_storage();
+        return false;
+    }
     json stacks = json::array();
     for (int i = 0; i < limits_.seats; ++i) stacks.push_back(seat(i) ? seat(i)->stack : 0);
     end["stacks"] = std::move(stacks);
@@ -356,6 +416,7 @@ void TableBase::finish_and_announce(std::int64_t hand_id, const Commitment& reve
     end["seed"] = reveal.seed;
     end["salt"] = reveal.salt;
     broadcast(std::move(end));
+    return true;
 }
 
 bool TableBase::bank_start(int seat, int hand, net::steady_timer& clock,
@@ -391,12 +452,17 @@ void TableBase::bank_close() {
 }
 
 void TableBase::maybe_start() {
-    if (running() || starting_ || stopping_ || ready_count() < 2) return;
+    if (running() || starting_ || stopping_ || paused_ || ready_count() < 2) return;
     starting_ = true;
     next_hand_.expires_after(std::chrono::milliseconds(limits_.hand_delay_ms));
     next_hand_.async_wait([self = shared_from_this()](beast::error_code ec) {
         self->starting_ = false;
-        if (!ec && !self->running() && !self->stopping_) self->start_hand();
+        if (ec || self->running() || self->stopping_ || self->paused_) return;
+        try {
+            self->start_hand();
+        } catch (const std::exception&) { // the hand's row could not be written: nothing dealt
+            self->pause_for_storage();
+        }
     });
 }
 
@@ -425,7 +491,7 @@ void TableBase::void_and_close() {
             // Stacks here and in table_seats are still those from before the hand: it never
             // happened.
             const std::int64_t id = self->running_id();
-            self->record_void(id);
+            self->record_void(id); // if it cannot be written, the next start voids it
             spdlog::info("table {}: hand {} void at shutdown", self->id_, id);
             self->forget_running();
         }

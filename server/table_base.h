@@ -165,17 +165,25 @@ class TableBase : public std::enable_shared_from_this<TableBase> {
     // The clock played for `seat` in hand `hand`: a disconnected player who keeps missing hands
     // is sat out until they come back.
     void note_missed(int seat, int hand);
-    void cash_out(int seat, const char* reason);
+    // Cashes a seat out to its owner's balance. False when storage failed: nothing moved, the
+    // seat is marked leaving (dealt no more hands) and the cash-out is tried again later.
+    bool cash_out(int seat, const char* reason);
 
     // The database. A hand is written as running when dealt, and finished, with its seats and its
-    // log, in one transaction.
+    // log, in one transaction. record_start and record_finish throw when storage fails;
+    // record_void keeps a void it could not write and writes it when storage works again.
     std::int64_t record_start(int number, const protocol::json& config, const std::string& commit);
     void record_void(std::int64_t hand_id);
+    // A hand that cannot count (storage failed at its end, or a bug): written void, and everyone
+    // told with `hand_void` and the stacks, which are those from before the hand.
+    void void_hand(std::int64_t hand_id, int number, const char* reason);
     void record_finish(std::int64_t hand_id, const Commitment& reveal,
                        std::span<const SeatResult> seats, std::span<const std::string> log);
     // The end of a hand, game or deal: writes it (record_finish), then sends everyone `end` with
-    // every seat's stack now and the reveal (deck, seed, salt).
-    void finish_and_announce(std::int64_t hand_id, const Commitment& reveal,
+    // every seat's stack now and the reveal (deck, seed, salt). When it cannot be written the
+    // hand is void instead (void_hand), the table pauses until storage works, and it returns
+    // false. Either way the caller forgets the hand and calls after_hand().
+    bool finish_and_announce(std::int64_t hand_id, const Commitment& reveal,
                              std::span<const SeatResult> seats, std::span<const std::string> log,
                              protocol::json end);
     // The time bank. A decision's clock ran out for `seat`: if the seat has bank left, announces
@@ -184,8 +192,11 @@ class TableBase : public std::enable_shared_from_this<TableBase> {
     bool bank_start(int seat, int hand, net::steady_timer& clock, std::function<void()> again);
     // The decision was made: charges the bank in use, if any, with the time spent from it.
     void bank_close();
-    // Starts the next hand after the pause when two or more seats are ready.
+    // Starts the next hand after the pause when two or more seats are ready and storage works.
     void maybe_start();
+    // Storage failed: no hand starts until a small write succeeds (tried every kStorageRetry);
+    // then the voids and cash-outs that could not be written are written, and play resumes.
+    void pause_for_storage();
     // After a hand: the leaving, the broke and everyone at shutdown are cashed out, then the next
     // hand is considered.
     void after_hand();
@@ -206,6 +217,11 @@ class TableBase : public std::enable_shared_from_this<TableBase> {
     std::chrono::steady_clock::time_point bank_from_;
     net::steady_timer next_hand_;
     bool starting_ = false;
+    static constexpr std::chrono::seconds kStorageRetry{1};
+    net::steady_timer storage_retry_;
+    bool paused_ = false;   // storage failed: no hand starts
+    bool retrying_ = false; // storage_retry_ is armed
+    std::vector<std::int64_t> unwritten_voids_;
     std::atomic<int> taken_{0};
 };
 

@@ -199,8 +199,13 @@ void WsSession::handle(std::string_view text) {
     const auto& r = std::get<protocol::Request>(parsed);
     try {
         dispatch(r);
+    } catch (const db::Error& e) {
+        // Storage failing: the client hears of it, the server goes on. SharedState has logged
+        // the cause once already.
+        spdlog::debug("{}: {} failed: {}", address_, r.type, e.what());
+        refuse(r.id, "internal", "the server could not complete this request");
     } catch (const std::exception& e) {
-        // A bug or a database failure: the client hears of it, the server goes on.
+        // A bug: the client hears of it, the server goes on.
         spdlog::error("{}: {} failed: {}", address_, r.type, e.what());
         refuse(r.id, "internal", "the server could not complete this request");
     }
@@ -460,7 +465,9 @@ void WsSession::log_in(const protocol::Request& r, bool create) {
                     [&](Accounts& a, db::Database&) { return a.open_session(out.value->id); },
                     true);
         } catch (const std::exception& e) {
-            spdlog::error("{}: {} failed: {}", self->address_, r.type, e.what());
+            const bool storage = dynamic_cast<const db::Error*>(&e) != nullptr; // logged once
+            spdlog::log(storage ? spdlog::level::debug : spdlog::level::err, "{}: {} failed: {}",
+                        self->address_, r.type, e.what());
             out.value.reset();
             out.refusal = {"internal", "the server could not complete this request"};
         }
