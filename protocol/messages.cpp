@@ -27,7 +27,9 @@ std::string reply(const Request& request, json fields) {
 }
 
 std::string error(const json& id, const Error& e) {
-    return json{{"type", "error"}, {"id", id}, {"code", e.code}, {"message", e.message}}.dump();
+    json out = {{"type", "error"}, {"id", id}, {"code", e.code}, {"message", e.message}};
+    if (!e.field.empty()) out["field"] = e.field;
+    return out.dump();
 }
 
 std::variant<std::string, Error> string_field(const Request& r, const char* name, std::size_t min,

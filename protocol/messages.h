@@ -25,6 +25,7 @@ struct Request {
 struct Error {
     std::string code; // stable, machine-readable
     std::string message;
+    std::string field = {}; // the request's field at fault, where one is (bad_config)
 };
 
 // One text frame as a request. Errors: malformed (not JSON, or not an object), bad_request (no
@@ -33,7 +34,8 @@ std::variant<Request, Error> parse_request(std::string_view frame);
 
 // {"type": <request type>, "id": <id>, "ok": true, ...fields}
 std::string reply(const Request& request, json fields = json::object());
-// {"type": "error", "id": <id or null>, "code": ..., "message": ...}
+// {"type": "error", "id": <id or null>, "code": ..., "message": ...}, and "field" when the error
+// names one
 std::string error(const json& id, const Error& e);
 
 // A string field of the request: present, a string, size within [min, max]. Errors: bad_request

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "chinese.h"
+#include "chinese_config.h"
 #include "table_base.h"
 
 #include <array>
@@ -14,27 +15,7 @@
 
 namespace felt::server {
 
-struct ChineseConfig {
-    std::string profile = "classic";
-    int seats = 4;
-    chinese::Options options; // chip_limit on, unit 1, rake 0, no aces
-    bool banker = false;      // the dealer is the bank (always so under the banker profile)
-    bool surrender = false;   // the scoop profile only
-    bool hints = true;
-    Chips min_buy_in = 0, max_buy_in = 0;
-    int decision_ms = 60'000; // time to submit a split before the engine arranges one
-    int sit_out_after = 3;
-    int hand_delay_ms = 1'000;
-
-    const chinese::Profile& rules() const { return *chinese::find_profile(profile); }
-    // The chips a stack needs to be dealt in: 1, or with the chip limit off, enough to cover the
-    // most the player can lose (chinese::max_loss_units) and the rake.
-    Chips stake_needed() const;
-    protocol::json to_json() const;
-};
-
-// A configuration from a create_table request with "game": "chinese". Refusals: bad_config.
-Outcome<ChineseConfig> parse_chinese_config(const protocol::json& body);
+using protocol::ChineseConfig;
 
 class ChineseTable final : public TableBase {
   public:

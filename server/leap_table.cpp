@@ -24,18 +24,6 @@ const char* phase_name(leap::Phase p) {
     return "over";
 }
 
-const char* suits_name(leap::SuitRule r) {
-    switch (r) {
-    case leap::SuitRule::same_suit:
-        return "same_suit";
-    case leap::SuitRule::same_colour:
-        return "same_colour";
-    case leap::SuitRule::any:
-        return "any";
-    }
-    return "same_suit";
-}
-
 json leap_list(leap::LeapMask m) {
     json out = json::array();
     for (int k = 1; k <= leap::kMaxLeaps; ++k)
@@ -73,102 +61,6 @@ json action_json(const leap::Table& t, const leap::Action& a) {
 }
 
 } // namespace
-
-json LeapConfig::to_json() const {
-    return {{"game", "leap"},
-            {"seats", seats},
-            {"ranks", rules.ranks},
-            {"packs", rules.packs},
-            {"suits", suits_name(rules.suits)},
-            {"jokers", rules.jokers},
-            {"leap_rule", rules.distinct_leaps ? "distinct" : "leaptokens"},
-            {"hand_size", rules.hand_size},
-            {"chips_per_point", chips_per_point},
-            {"min_buy_in", min_buy_in},
-            {"max_buy_in", max_buy_in},
-            {"turn_ms", turn_ms},
-            {"time_bank_ms", time_bank_ms},
-            {"retire_after", retire_after},
-            {"sit_out_after", sit_out_after},
-            {"hand_delay_ms", hand_delay_ms}};
-}
-
-Outcome<LeapConfig> parse_leap_config(const json& body) {
-    auto bad = [](std::string m) {
-        return Outcome<LeapConfig>{std::nullopt, {"bad_config", std::move(m)}};
-    };
-    LeapConfig c;
-    // Integer fields: present, they must be integers within their range.
-    struct Field {
-        const char* key;
-        std::int64_t* out;
-        std::int64_t fallback, lo, hi;
-    };
-    std::int64_t seats = 0, ranks = 0, packs = 0, jokers = 0, hand_size = 0, per_point = 0,
-                 turn_ms = 0, bank = 0, retire_after = 0, sit_out_after = 0, delay = 0;
-    for (const Field& f : {Field{"seats", &seats, 4, 2, 6}, Field{"ranks", &ranks, 13, 5, 17},
-                           Field{"packs", &packs, 0, 0, 4}, Field{"jokers", &jokers, 0, 0, 8},
-                           Field{"hand_size", &hand_size, 5, 1, 20},
-                           Field{"chips_per_point", &per_point, 0, 0, 1'000'000},
-                           Field{"turn_ms", &turn_ms, 30'000, 100, 3'600'000},
-                           Field{"time_bank_ms", &bank, 0, 0, 3'600'000},
-                           Field{"retire_after", &retire_after, 3, 1, 100},
-                           Field{"sit_out_after", &sit_out_after, 3, 1, 1000},
-                           Field{"hand_delay_ms", &delay, 1'000, 0, 60'000}}) {
-        auto it = body.find(f.key);
-        if (it == body.end()) {
-            *f.out = f.fallback;
-            continue;
-        }
-        if (!it->is_number_integer() || it->get<std::int64_t>() < f.lo ||
-            it->get<std::int64_t>() > f.hi)
-            return bad(std::string("\"") + f.key + "\" must be an integer from " +
-                       std::to_string(f.lo) + " to " + std::to_string(f.hi));
-        *f.out = it->get<std::int64_t>();
-    }
-    c.seats = static_cast<int>(seats);
-    c.rules.ranks = static_cast<int>(ranks);
-    c.rules.packs = static_cast<int>(packs);
-    c.rules.jokers = static_cast<int>(jokers);
-    c.rules.hand_size = static_cast<int>(hand_size);
-    c.chips_per_point = per_point;
-    c.turn_ms = static_cast<int>(turn_ms);
-    c.time_bank_ms = static_cast<int>(bank);
-    c.retire_after = static_cast<int>(retire_after);
-    c.sit_out_after = static_cast<int>(sit_out_after);
-    c.hand_delay_ms = static_cast<int>(delay);
-    if (auto it = body.find("suits"); it != body.end()) {
-        const std::string v = it->is_string() ? it->get<std::string>() : "";
-        if (v == "same_suit")
-            c.rules.suits = leap::SuitRule::same_suit;
-        else if (v == "same_colour")
-            c.rules.suits = leap::SuitRule::same_colour;
-        else if (v == "any")
-            c.rules.suits = leap::SuitRule::any;
-        else
-            return bad("\"suits\" is \"same_suit\", \"same_colour\" or \"any\"");
-    }
-    if (auto it = body.find("leap_rule"); it != body.end()) {
-        const std::string v = it->is_string() ? it->get<std::string>() : "";
-        if (v != "leaptokens" && v != "distinct")
-            return bad("\"leap_rule\" is \"leaptokens\" or \"distinct\"");
-        c.rules.distinct_leaps = v == "distinct";
-    }
-    // Every number of players the table may deal to must make a game.
-    for (int players = 2; players <= c.seats; ++players)
-        if (auto t = leap::Table::make(c.rules, players); !t)
-            return bad(t.error().message + " (with " + std::to_string(players) + " players)");
-    if (c.chips_per_point == 0) {
-        if (number(body, "min_buy_in", 0) != 0 || number(body, "max_buy_in", 0) != 0)
-            return bad("a game for points alone (chips_per_point 0) takes no buy-in");
-        return {std::move(c), {}};
-    }
-    c.min_buy_in = number(body, "min_buy_in", 100 * c.chips_per_point);
-    c.max_buy_in = number(body, "max_buy_in", 10 * c.min_buy_in);
-    if (c.min_buy_in <= 0 || c.max_buy_in < c.min_buy_in || c.max_buy_in > 1'000'000'000'000)
-        return bad("buy-ins must be 0 < min_buy_in <= max_buy_in");
-    return {std::move(c), {}};
-}
 
 Outcome<leap::Action> parse_leap_action(const leap::Table& t, const json& body, int seat) {
     using R = Outcome<leap::Action>;
@@ -245,8 +137,8 @@ Outcome<leap::Action> parse_leap_action(const leap::Table& t, const json& body, 
 json replay_leap(const json& config, const std::string& deck, const json& log, const json& seats) {
     auto differs = [](std::string why) { return json{{"matches", false}, {"reason", why}}; };
     try {
-        auto parsed = parse_leap_config(config);
-        if (!parsed.ok()) return differs(parsed.refusal.message);
+        auto parsed = protocol::decode_leap_config(protocol::table_part(config));
+        if (!parsed.ok()) return differs(parsed.error.message);
         const std::vector<int> players = config.at("players").get<std::vector<int>>();
         const auto dealer =
             std::find(players.begin(), players.end(), config.at("dealer").get<int>());

@@ -6,6 +6,7 @@
 // committed to before it is dealt and written, with its whole action log, in one transaction.
 #pragma once
 
+#include "leap_config.h"
 #include "leap_game.h"
 #include "table_base.h"
 
@@ -17,25 +18,7 @@
 
 namespace felt::server {
 
-struct LeapConfig {
-    int seats = 4;
-    leap::Rules rules;
-    Chips chips_per_point = 0; // 0: a game for points alone
-    Chips min_buy_in = 0, max_buy_in = 0;
-    int turn_ms = 30'000;  // time for a whole turn before the server plays it
-    int time_bank_ms = 0;  // extra time each seat may spend, in all, once turn_ms is up
-    int retire_after = 3;  // time-outs in a row that retire a player
-    int sit_out_after = 3; // games a disconnected player misses before being sat out
-    int hand_delay_ms = 1'000;
-
-    // With chips at stake a player needs one chip to be dealt in (they never pay more than they
-    // have); without, none.
-    Chips stake_needed() const { return chips_per_point > 0 ? 1 : 0; }
-    protocol::json to_json() const;
-};
-
-// A configuration from a create_table request with "game": "leap". Refusals: bad_config.
-Outcome<LeapConfig> parse_leap_config(const protocol::json& body);
+using protocol::LeapConfig;
 
 // An action as the protocol and the game log write it ({"action": "meld", "cards": "3h 5h 7h"},
 // ...), for the engine; `seat` is the engine's. Refusals: bad_request, bad_card.

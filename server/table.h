@@ -4,6 +4,7 @@
 #pragma once
 
 #include "hand.h"
+#include "poker_config.h"
 #include "table_base.h"
 
 #include <array>
@@ -16,29 +17,11 @@
 
 namespace felt::server {
 
-struct TableConfig {
-    std::string variant = "holdem";
-    std::string structure = "no-limit";
-    std::string ranking = "standard";
-    std::string wild = "none";
-    int seats = 6;
-    poker::Stakes stakes;
-    poker::Chips min_buy_in = 0, max_buy_in = 0;
-    int decision_ms = 30'000;  // time to act before the server acts (check, else fold)
-    int time_bank_ms = 0;      // extra time each seat may spend, in all, once decision_ms is up
-    int sit_out_after = 3;     // hands a disconnected player misses before being sat out
-    int hand_delay_ms = 1'000; // pause between hands
-
-    protocol::json to_json() const;
-};
-
-// A table configuration from a create_table request, with defaults: blinds 1/2 (stud: ante 1,
-// bring-in 2, bets 4/8), buy-ins of 40 to 200 big blinds (or big bets). Refusals: bad_config.
-Outcome<std::pair<TableConfig, poker::HandConfig>> parse_table_config(const protocol::json& body);
+using protocol::PokerConfig;
 
 class Table final : public TableBase {
   public:
-    Table(std::int64_t id, TableConfig config, poker::HandConfig base, SharedState& state,
+    Table(std::int64_t id, PokerConfig config, poker::HandConfig base, SharedState& state,
           net::io_context& ioc);
 
     protocol::json config_json() const override { return config_.to_json(); }
@@ -75,7 +58,7 @@ class Table final : public TableBase {
     void log_action(const poker::Action& a, const char* by);
     void finish_hand();
 
-    TableConfig config_;
+    PokerConfig config_;
     poker::HandConfig base_;
     net::steady_timer clock_;
     std::optional<Running> hand_;

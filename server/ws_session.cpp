@@ -318,42 +318,40 @@ void WsSession::dispatch(const protocol::Request& r) {
 std::shared_ptr<TableBase> WsSession::create_table(const protocol::Request& r) {
     auto game = r.body.find("game");
     if (game != r.body.end() && !game->is_string()) {
-        refuse(r.id, "bad_config", "\"game\" must be a string");
+        queue(std::make_shared<const std::string>(
+            protocol::error(r.id, {"bad_config", "\"game\" must be a string", "game"})));
         return nullptr;
     }
     const std::string name = game == r.body.end() ? "poker" : game->get<std::string>();
+    auto refused = [&](const protocol::ConfigError& e) {
+        queue(std::make_shared<const std::string>(
+            protocol::error(r.id, {"bad_config", e.message, e.field})));
+        return nullptr;
+    };
     if (name == "poker") {
-        auto parsed = parse_table_config(r.body);
-        if (!parsed.ok()) {
-            refuse(r.id, parsed.refusal.code, parsed.refusal.message);
-            return nullptr;
-        }
-        auto& [config, base] = *parsed.value;
+        auto decoded = protocol::decode_poker_config(r.body);
+        if (!decoded.ok()) return refused(decoded.error);
+        auto& [config, base] = *decoded.value;
         return state_->create_table(config.to_json(), account_->id, [&](std::int64_t id) {
             return std::make_shared<Table>(id, config, base, *state_, state_->io());
         });
     }
     if (name == "chinese") {
-        auto parsed = parse_chinese_config(r.body);
-        if (!parsed.ok()) {
-            refuse(r.id, parsed.refusal.code, parsed.refusal.message);
-            return nullptr;
-        }
-        return state_->create_table(parsed.value->to_json(), account_->id, [&](std::int64_t id) {
-            return std::make_shared<ChineseTable>(id, *parsed.value, *state_, state_->io());
+        auto decoded = protocol::decode_chinese_config(r.body);
+        if (!decoded.ok()) return refused(decoded.error);
+        return state_->create_table(decoded.value->to_json(), account_->id, [&](std::int64_t id) {
+            return std::make_shared<ChineseTable>(id, *decoded.value, *state_, state_->io());
         });
     }
     if (name == "leap") {
-        auto parsed = parse_leap_config(r.body);
-        if (!parsed.ok()) {
-            refuse(r.id, parsed.refusal.code, parsed.refusal.message);
-            return nullptr;
-        }
-        return state_->create_table(parsed.value->to_json(), account_->id, [&](std::int64_t id) {
-            return std::make_shared<LeapTable>(id, *parsed.value, *state_, state_->io());
+        auto decoded = protocol::decode_leap_config(r.body);
+        if (!decoded.ok()) return refused(decoded.error);
+        return state_->create_table(decoded.value->to_json(), account_->id, [&](std::int64_t id) {
+            return std::make_shared<LeapTable>(id, *decoded.value, *state_, state_->io());
         });
     }
-    refuse(r.id, "bad_config", "no game \"" + name + "\" (poker, chinese, leap)");
+    queue(std::make_shared<const std::string>(protocol::error(
+        r.id, {"bad_config", "no game \"" + name + "\" (poker, chinese, leap)", "game"})));
     return nullptr;
 }
 

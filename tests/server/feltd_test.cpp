@@ -955,6 +955,21 @@ TEST_CASE("feltd: refused actions change nothing") {
     CHECK(a.call({{"type", "join"}, {"table", table}, {"buy_in", 20'000}})["code"] == "bad_amount");
     CHECK(a.call({{"type", "create_table"}, {"variant", "razz"}})["code"] == "bad_config");
     CHECK(a.call({{"type", "create_table"}, {"seats", 12}})["code"] == "bad_config");
+    // Stricter since the configs moved to protocol/: past int, wrong type, unknown, by name.
+    for (const json& bad :
+         {json{{"decision_ms", std::int64_t{4'294'967'396}}}, json{{"decision_ms", "100"}},
+          json{{"decison_ms", 100}}, json{{"game", "chinese"}, {"hints", 1}}, json{{"game", 7}},
+          json{{"game", "leap"}, {"turn_ms", 99}}}) {
+        json req = bad;
+        req["type"] = "create_table";
+        const json refused = a.call(req);
+        CAPTURE(refused.dump());
+        CHECK(refused["code"] == "bad_config");
+        const std::string field = bad.begin().key() == "game" && bad.size() > 1
+                                      ? std::next(bad.begin()).key()
+                                      : bad.begin().key();
+        CHECK(refused["field"] == field);
+    }
     REQUIRE(a.call({{"type", "join"}, {"table", table}, {"buy_in", 100}})["ok"] == true);
     CHECK(a.call({{"type", "join"}, {"table", table}, {"buy_in", 100}})["code"] ==
           "already_seated");

@@ -215,9 +215,9 @@ class LeapPlayer {
             const auto players = msg["players"].get<std::vector<int>>();
             in_game_ = std::find(players.begin(), players.end(), seat_) != players.end();
             // The table's rules as the server reads them: deck, packs, suit rule and all.
-            const auto parsed = felt::server::parse_leap_config(config_);
+            const auto parsed = felt::protocol::decode_leap_config(config_);
             if (!parsed.ok()) {
-                rep_.problems.push_back("the table's config: " + parsed.refusal.message);
+                rep_.problems.push_back("the table's config: " + parsed.error.message);
                 return false;
             }
             auto t = leap::Table::make(parsed.value->rules, static_cast<int>(players.size()));

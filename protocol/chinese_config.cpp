@@ -1,0 +1,76 @@
+#include "chinese_config.h"
+
+namespace felt::protocol {
+
+std::int64_t ChineseConfig::stake_needed() const {
+    if (options.chip_limit) return 1;
+    return chinese::max_loss_units(rules(), options.aces, seats - 1) * options.unit + options.rake;
+}
+
+json ChineseConfig::to_json() const {
+    return {{"game", "chinese"},
+            {"profile", profile},
+            {"seats", seats},
+            {"strict_order", options.rules.strict_order},
+            {"short_kickers_lowest", options.rules.short_kickers_lowest},
+            {"chip_limit", options.chip_limit},
+            {"aces", options.aces},
+            {"banker", banker},
+            {"surrender", surrender},
+            {"hints", hints},
+            {"unit", options.unit},
+            {"rake", options.rake},
+            {"min_buy_in", min_buy_in},
+            {"max_buy_in", max_buy_in},
+            {"decision_ms", decision_ms},
+            {"sit_out_after", sit_out_after},
+            {"hand_delay_ms", hand_delay_ms}};
+}
+
+Decoded<ChineseConfig> decode_chinese_config(const json& body) {
+    ConfigReader in(body);
+    ChineseConfig c;
+    c.options.chip_limit = true;
+    c.profile = in.text("profile", c.profile);
+    const chinese::Profile* profile = chinese::find_profile(c.profile);
+    if (!profile) {
+        std::string known;
+        for (auto n : chinese::profile_names())
+            known += (known.empty() ? "" : ", ") + std::string(n);
+        in.refuse("profile", "no profile \"" + c.profile + "\" (" + known + ")");
+        c.profile = "classic";
+        profile = chinese::find_profile(c.profile);
+    }
+    c.options.rules.strict_order = in.boolean("strict_order", c.options.rules.strict_order);
+    c.options.rules.short_kickers_lowest =
+        in.boolean("short_kickers_lowest", c.options.rules.short_kickers_lowest);
+    c.options.chip_limit = in.boolean("chip_limit", c.options.chip_limit);
+    c.options.aces = in.boolean("aces", c.options.aces);
+    c.banker = in.boolean("banker", c.banker);
+    c.surrender = in.boolean("surrender", c.surrender);
+    c.hints = in.boolean("hints", c.hints);
+    if (c.surrender && profile->scoring != chinese::Scoring::scoop)
+        in.refuse("surrender", "surrender belongs to the scoop profile");
+    c.seats = static_cast<int>(in.integer("seats", c.seats, 2, 4));
+    c.options.unit = in.integer("unit", 1, 1, 1'000'000);
+    c.options.rake = in.integer("rake", 0, 0, 1'000'000);
+    const std::int64_t needed = c.stake_needed();
+    c.min_buy_in = in.integer("min_buy_in", c.options.chip_limit ? 20 * c.options.unit : needed, 1,
+                              1'000'000'000'000);
+    c.max_buy_in = in.integer("max_buy_in", 10 * c.min_buy_in, 1, 1'000'000'000'000);
+    if (c.min_buy_in < needed)
+        in.refuse("min_buy_in", "without the chip limit a buy-in must cover the most a player "
+                                "can lose in a deal: min_buy_in at least " +
+                                    std::to_string(needed));
+    if (c.max_buy_in < c.min_buy_in) in.refuse("max_buy_in", "max_buy_in is below min_buy_in");
+    if (c.max_buy_in > 1'000'000'000'000)
+        in.refuse("max_buy_in", "max_buy_in (by default ten times min_buy_in) is above "
+                                "1000000000000");
+    c.decision_ms = static_cast<int>(in.integer("decision_ms", c.decision_ms, 100, 3'600'000));
+    c.sit_out_after = static_cast<int>(in.integer("sit_out_after", c.sit_out_after, 1, 1000));
+    c.hand_delay_ms = static_cast<int>(in.integer("hand_delay_ms", c.hand_delay_ms, 0, 60'000));
+    if (auto error = in.finish()) return {std::nullopt, std::move(*error)};
+    return {std::move(c), {}};
+}
+
+} // namespace felt::protocol

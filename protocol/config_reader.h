@@ -1,0 +1,72 @@
+// Reading a table configuration strictly, field by field, for every game's decoder.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+
+namespace felt::protocol {
+
+using json = nlohmann::json;
+
+// A configuration refused: `bad_config`, naming the field (empty when it is the whole request).
+struct ConfigError {
+    std::string field;
+    std::string message;
+};
+
+// A decoded configuration, or why it was refused.
+template <class T>
+struct Decoded {
+    std::optional<T> value;
+    ConfigError error;
+    bool ok() const { return value.has_value(); }
+};
+
+// Reads the fields of a create_table request (or a stored configuration). A field present with
+// the wrong type, or outside its range, is refused; ranges are judged on the whole 64-bit value
+// (or more), before anything is narrowed, so 4294967396 is not 100. A field that no read asked
+// for, an unknown or misspelt one, is refused by finish(). The first refusal sticks: later reads
+// return their fallbacks.
+class ConfigReader {
+  public:
+    // `envelope`: fields of the request around the configuration, never refused as unknown.
+    explicit ConfigReader(const json& body, std::initializer_list<std::string_view> envelope = {
+                                                "type", "id", "game"});
+
+    // An integer from lo to hi, or `fallback` when the field is absent.
+    std::int64_t integer(const char* key, std::int64_t fallback, std::int64_t lo, std::int64_t hi);
+    bool boolean(const char* key, bool fallback);
+    // One of `allowed`, or `fallback` when absent.
+    std::string choice(const char* key, std::string fallback,
+                       std::initializer_list<std::string_view> allowed);
+    // A string, unchecked (the caller judges it and may refuse()).
+    std::string text(const char* key, std::string fallback);
+    // Whether the field is present (it counts as read).
+    bool has(const char* key);
+
+    // Refuses the configuration for a reason found across fields, naming the field to change.
+    void refuse(std::string field, std::string message);
+    bool failed() const { return error_.has_value(); }
+
+    // After the last read: any field not read is refused as unknown. The refusal, if any.
+    std::optional<ConfigError> finish();
+
+  private:
+    const json* find(const char* key);
+
+    const json& body_;
+    std::set<std::string, std::less<>> known_;
+    std::optional<ConfigError> error_;
+};
+
+// A hand's stored configuration is its table's plus what the hand needs to be read alone (the
+// dealer or button, the players, their stacks and names): the table's part, for a decoder.
+json table_part(json stored);
+
+} // namespace felt::protocol

@@ -1,0 +1,31 @@
+// A leap rummy table's configuration (create_table with "game": "leap"): decoding it strictly,
+// and writing it for the lobby and the database.
+#pragma once
+
+#include "config_reader.h"
+#include "leap_game.h"
+
+namespace felt::protocol {
+
+struct LeapConfig {
+    int seats = 4;
+    leap::Rules rules;
+    std::int64_t chips_per_point = 0; // 0: a game for points alone
+    std::int64_t min_buy_in = 0, max_buy_in = 0;
+    int turn_ms = 30'000;  // time for a whole turn before the server plays it
+    int time_bank_ms = 0;  // extra time each seat may spend, in all, once turn_ms is up
+    int retire_after = 3;  // time-outs in a row that retire a player
+    int sit_out_after = 3; // games a disconnected player misses before being sat out
+    int hand_delay_ms = 1'000;
+
+    // With chips at stake a player needs one chip to be dealt in (they never pay more than they
+    // have); without, none.
+    std::int64_t stake_needed() const { return chips_per_point > 0 ? 1 : 0; }
+    json to_json() const;
+};
+
+// Refused: a field of the wrong type, out of range or unknown; a deck that cannot deal every
+// number of players the table seats; a buy-in for a game of points alone.
+Decoded<LeapConfig> decode_leap_config(const json& body);
+
+} // namespace felt::protocol

@@ -1,0 +1,98 @@
+#include "poker_config.h"
+
+#include <array>
+
+namespace felt::protocol {
+
+namespace {
+
+constexpr std::int64_t kMaxStake = 1'000'000'000;
+constexpr std::int64_t kMaxBuyIn = 1'000'000'000'000;
+
+} // namespace
+
+json PokerConfig::to_json() const {
+    return {{"game", "poker"},
+            {"variant", variant},
+            {"structure", structure},
+            {"ranking", ranking},
+            {"wild", wild},
+            {"seats", seats},
+            {"stakes",
+             {{"ante", stakes.ante},
+              {"small_blind", stakes.small_blind},
+              {"big_blind", stakes.big_blind},
+              {"bring_in", stakes.bring_in},
+              {"small_bet", stakes.small_bet},
+              {"big_bet", stakes.big_bet}}},
+            {"min_buy_in", min_buy_in},
+            {"max_buy_in", max_buy_in},
+            {"decision_ms", decision_ms},
+            {"time_bank_ms", time_bank_ms},
+            {"sit_out_after", sit_out_after},
+            {"hand_delay_ms", hand_delay_ms}};
+}
+
+Decoded<std::pair<PokerConfig, poker::HandConfig>> decode_poker_config(const json& request) {
+    using D = Decoded<std::pair<PokerConfig, poker::HandConfig>>;
+    // The stakes come flat in a request and as one "stakes" object in a written configuration.
+    json body = request;
+    if (auto stakes = request.find("stakes"); request.is_object() && stakes != request.end()) {
+        if (!stakes->is_object())
+            return D{std::nullopt, {"stakes", "\"stakes\" must be an object of chip amounts"}};
+        body.erase("stakes");
+        for (const auto& [key, value] : stakes->items()) {
+            if (body.contains(key)) return D{std::nullopt, {key, "\"" + key + "\" is given twice"}};
+            body[key] = value;
+        }
+    }
+    ConfigReader in(body);
+    PokerConfig c;
+    c.variant = in.text("variant", c.variant);
+    c.structure = in.text("structure", c.structure);
+    c.ranking = in.text("ranking", c.ranking);
+    c.wild = in.text("wild", c.wild);
+    c.seats = static_cast<int>(in.integer("seats", c.seats, 2, poker::kMaxSeats));
+    auto named = poker::named_config(c.variant, c.structure, c.ranking, c.wild, c.seats);
+    if (!in.failed() && !named) {
+        // The first of the five, taken in turn with the others at their defaults, that the
+        // engine refuses is the field to name.
+        const std::array<const char*, 5> keys = {"variant", "structure", "ranking", "wild",
+                                                 "seats"};
+        for (std::size_t k = 0; k < keys.size() && !in.failed(); ++k) {
+            auto alone = poker::named_config(c.variant, k >= 1 ? c.structure : "no-limit",
+                                             k >= 2 ? c.ranking : "standard",
+                                             k >= 3 ? c.wild : "none", k >= 4 ? c.seats : 2);
+            if (!alone) in.refuse(keys[k], alone.error().message);
+        }
+        in.refuse("", named.error().message);
+    }
+    const bool stud = named && named.value().variant->opener == poker::Opener::showing;
+    poker::Stakes& s = c.stakes;
+    s.ante = in.integer("ante", stud ? 1 : 0, 0, kMaxStake);
+    s.small_blind = in.integer("small_blind", stud ? 0 : 1, 0, kMaxStake);
+    s.big_blind = in.integer("big_blind", stud ? 0 : 2, 0, kMaxStake);
+    s.bring_in = in.integer("bring_in", stud ? 2 : 0, 0, kMaxStake);
+    s.small_bet = in.integer("small_bet", stud ? 4 : 2, 1, kMaxStake);
+    s.big_bet = in.integer("big_bet", stud ? 8 : 4, 1, kMaxStake);
+    if (s.small_blind > s.big_blind)
+        in.refuse("small_blind", "the small blind is above the big blind");
+    if (s.big_bet < s.small_bet) in.refuse("big_bet", "the big bet is below the small bet");
+    const poker::Chips unit = stud || c.structure == "fixed-limit" ? s.big_bet : s.big_blind;
+    c.min_buy_in = in.integer("min_buy_in", 40 * unit, 1, kMaxBuyIn);
+    c.max_buy_in = in.integer("max_buy_in", 200 * unit, 1, kMaxBuyIn);
+    if (c.min_buy_in < 1)
+        in.refuse("min_buy_in", "min_buy_in must be at least 1 (by default it is 40 big blinds, "
+                                "or big bets)");
+    if (c.max_buy_in < c.min_buy_in) in.refuse("max_buy_in", "max_buy_in is below min_buy_in");
+    c.decision_ms = static_cast<int>(in.integer("decision_ms", c.decision_ms, 100, 3'600'000));
+    c.time_bank_ms = static_cast<int>(in.integer("time_bank_ms", c.time_bank_ms, 0, 3'600'000));
+    c.sit_out_after = static_cast<int>(in.integer("sit_out_after", c.sit_out_after, 1, 1000));
+    c.hand_delay_ms = static_cast<int>(in.integer("hand_delay_ms", c.hand_delay_ms, 0, 60'000));
+    if (auto error = in.finish()) return D{std::nullopt, std::move(*error)};
+    poker::HandConfig h = std::move(named).value();
+    h.stakes = s;
+    return D{std::pair{std::move(c), std::move(h)}, {}};
+}
+
+} // namespace felt::protocol

@@ -1,0 +1,35 @@
+// A poker table's configuration (create_table with "game": "poker", the default): decoding it
+// strictly, and writing it for the lobby and the database.
+#pragma once
+
+#include "config_reader.h"
+#include "hand.h"
+
+#include <string>
+#include <utility>
+
+namespace felt::protocol {
+
+struct PokerConfig {
+    std::string variant = "holdem";
+    std::string structure = "no-limit";
+    std::string ranking = "standard";
+    std::string wild = "none";
+    int seats = 6;
+    poker::Stakes stakes;
+    poker::Chips min_buy_in = 0, max_buy_in = 0;
+    int decision_ms = 30'000;  // time to act before the server acts (check, else fold)
+    int time_bank_ms = 0;      // extra time each seat may spend, in all, once decision_ms is up
+    int sit_out_after = 3;     // hands a disconnected player misses before being sat out
+    int hand_delay_ms = 1'000; // pause between hands
+
+    json to_json() const;
+};
+
+// A configuration with defaults: blinds 1/2 (stud: ante 1, bring-in 2, bets 4/8), buy-ins of 40 to
+// 200 big blinds (or big bets); and the engine's configuration of a hand at that table. Refused:
+// a field of the wrong type, out of range or unknown, or a combination the engine cannot deal.
+// The stakes may be fields of their own (a request) or one "stakes" object (to_json()).
+Decoded<std::pair<PokerConfig, poker::HandConfig>> decode_poker_config(const json& request);
+
+} // namespace felt::protocol

@@ -1,0 +1,203 @@
+// Table configurations of every game (protocol/*_config.*): every field refused, with its name,
+// when it has the wrong type, lies just outside its range or past a 32-bit int, and any unknown
+// field refused; a written configuration reads back the same.
+#include "chinese_config.h"
+#include "leap_config.h"
+#include "poker_config.h"
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+using felt::protocol::ConfigError;
+using felt::protocol::json;
+
+namespace {
+
+struct Game {
+    const char* name;
+    // The decoder, reduced to its refusal (nothing when accepted) and its configuration written.
+    std::function<std::optional<ConfigError>(const json&, json*)> decode;
+    // The integer fields and their ranges, as docs/protocol.md gives them.
+    std::vector<std::tuple<const char*, std::int64_t, std::int64_t>> integers;
+    std::vector<const char*> booleans;
+    std::vector<const char*> strings;
+};
+
+template <class F>
+std::function<std::optional<ConfigError>(const json&, json*)> reduce(F decode) {
+    return [decode](const json& body, json* written) -> std::optional<ConfigError> {
+        auto d = decode(body);
+        if (!d.ok()) return d.error;
+        if (written) {
+            if constexpr (requires { d.value->first; })
+                *written = d.value->first.to_json();
+            else
+                *written = d.value->to_json();
+        }
+        return std::nullopt;
+    };
+}
+
+std::vector<Game> games() {
+    constexpr std::int64_t kStake = 1'000'000'000, kBuyIn = 1'000'000'000'000;
+    return {
+        {"poker",
+         reduce(felt::protocol::decode_poker_config),
+         {{"seats", 2, 9},
+          {"ante", 0, kStake},
+          {"small_blind", 0, kStake},
+          {"big_blind", 0, kStake},
+          {"bring_in", 0, kStake},
+          {"small_bet", 1, kStake},
+          {"big_bet", 1, kStake},
+          {"min_buy_in", 1, kBuyIn},
+          {"max_buy_in", 1, kBuyIn},
+          {"decision_ms", 100, 3'600'000},
+          {"time_bank_ms", 0, 3'600'000},
+          {"sit_out_after", 1, 1000},
+          {"hand_delay_ms", 0, 60'000}},
+         {},
+         {"variant", "structure", "ranking", "wild"}},
+        {"chinese",
+         reduce(felt::protocol::decode_chinese_config),
+         {{"seats", 2, 4},
+          {"unit", 1, 1'000'000},
+          {"rake", 0, 1'000'000},
+          {"min_buy_in", 1, kBuyIn},
+          {"max_buy_in", 1, kBuyIn},
+          {"decision_ms", 100, 3'600'000},
+          {"sit_out_after", 1, 1000},
+          {"hand_delay_ms", 0, 60'000}},
+         {"strict_order", "short_kickers_lowest", "chip_limit", "aces", "banker", "surrender",
+          "hints"},
+         {"profile"}},
+        {"leap",
+         reduce(felt::protocol::decode_leap_config),
+         {{"seats", 2, 6},
+          {"ranks", 5, 17},
+          {"packs", 0, 4},
+          {"jokers", 0, 8},
+          {"hand_size", 1, 20},
+          {"chips_per_point", 0, 1'000'000},
+          {"turn_ms", 100, 3'600'000},
+          {"time_bank_ms", 0, 3'600'000},
+          {"retire_after", 1, 100},
+          {"sit_out_after", 1, 1000},
+          {"hand_delay_ms", 0, 60'000}},
+         {},
+         {"suits", "leap_rule"}},
+    };
+}
+
+void refused_naming(const Game& g, const json& body, const std::string& field) {
+    const std::string game = g.name, text = body.dump();
+    CAPTURE(game);
+    CAPTURE(text);
+    const auto error = g.decode(body, nullptr);
+    REQUIRE(error.has_value());
+    CHECK(error->field == field);
+    CHECK(error->message.find(field) != std::string::npos);
+}
+
+} // namespace
+
+TEST_CASE("table configurations: every field of every game is refused, by name, when wrong") {
+    for (const Game& g : games()) {
+        // The defaults are accepted, and so is a request's envelope.
+        CHECK_FALSE(g.decode(json::object(), nullptr).has_value());
+        CHECK_FALSE(
+            g.decode({{"type", "create_table"}, {"id", 3}, {"game", g.name}}, nullptr).has_value());
+        for (const auto& [key, lo, hi] : g.integers) {
+            // chips_per_point 0 takes no buy-in: the buy-in fields are judged with chips at stake.
+            json base = json::object();
+            if (std::string(g.name) == "leap" && std::string(key).ends_with("buy_in"))
+                base["chips_per_point"] = 1;
+            auto with = [&](json v) {
+                json b = base;
+                b[key] = std::move(v);
+                return b;
+            };
+            refused_naming(g, with("7"), key);
+            refused_naming(g, with(7.5), key);
+            refused_naming(g, with(true), key);
+            refused_naming(g, with(nullptr), key);
+            refused_naming(g, with(json::array({7})), key);
+            refused_naming(g, with(lo - 1), key);
+            refused_naming(g, with(hi + 1), key);
+            // Past a 32-bit int: 2^32 + 100 is not 100 (chips may be that many).
+            if (hi < 4'294'967'396) refused_naming(g, with(std::int64_t{4'294'967'396}), key);
+            refused_naming(g, with(std::int64_t{-4'294'967'196}), key);
+            refused_naming(g, with(std::numeric_limits<std::uint64_t>::max()), key);
+            refused_naming(g, with(std::numeric_limits<std::int64_t>::min()), key);
+        }
+        for (const char* key : g.booleans) {
+            refused_naming(g, {{key, 1}}, key);
+            refused_naming(g, {{key, "true"}}, key);
+            refused_naming(g, {{key, nullptr}}, key);
+        }
+        for (const char* key : g.strings) {
+            refused_naming(g, {{key, 5}}, key);
+            refused_naming(g, {{key, json::array({"a"})}}, key);
+            refused_naming(g, {{key, "no-such-thing"}}, key);
+        }
+        refused_naming(g, {{"nonsense", 1}}, "nonsense");
+        refused_naming(g, {{"decison_ms", 1000}}, "decison_ms"); // misspelt
+        refused_naming(g, {{"Seats", 3}}, "Seats");
+    }
+}
+
+TEST_CASE("table configurations: what a table writes reads back the same") {
+    const std::vector<std::pair<const char*, json>> cases = {
+        {"poker", json::object()},
+        {"poker", {{"variant", "stud"}, {"structure", "fixed-limit"}, {"seats", 7}}},
+        {"poker",
+         {{"variant", "draw"},
+          {"wild", "joker"},
+          {"small_blind", 5},
+          {"big_blind", 10},
+          {"min_buy_in", 100},
+          {"max_buy_in", 5000},
+          {"time_bank_ms", 20000}}},
+        {"chinese", json::object()},
+        {"chinese", {{"profile", "scoop"}, {"surrender", true}, {"seats", 3}, {"hints", false}}},
+        {"chinese", {{"chip_limit", false}, {"unit", 2}, {"rake", 1}}},
+        {"leap", json::object()},
+        {"leap", {{"ranks", 17}, {"packs", 2}, {"jokers", 2}, {"suits", "any"}}},
+        {"leap", {{"chips_per_point", 3}, {"leap_rule", "distinct"}, {"seats", 6}}},
+    };
+    for (const auto& [name, body] : cases) {
+        const std::string game = name, text = body.dump();
+        CAPTURE(game);
+        CAPTURE(text);
+        for (const Game& g : games()) {
+            if (std::string(g.name) != name) continue;
+            json written, again;
+            REQUIRE_FALSE(g.decode(body, &written).has_value());
+            const auto error = g.decode(written, &again);
+            REQUIRE_MESSAGE(!error.has_value(), (error ? error->message : "") << " " << written);
+            CHECK(again == written);
+        }
+    }
+}
+
+TEST_CASE("table configurations: refusals across fields name the field to change") {
+    using felt::protocol::decode_chinese_config;
+    using felt::protocol::decode_leap_config;
+    using felt::protocol::decode_poker_config;
+    CHECK(decode_poker_config({{"small_blind", 5}, {"big_blind", 2}}).error.field == "small_blind");
+    CHECK(decode_poker_config({{"min_buy_in", 500}, {"max_buy_in", 400}}).error.field ==
+          "max_buy_in");
+    CHECK(decode_poker_config({{"variant", "shrinking"}, {"seats", 7}}).error.field == "seats");
+    CHECK(decode_poker_config({{"ranking", "vertical"}, {"wild", "joker"}}).ok() ==
+          decode_poker_config({{"ranking", "vertical"}}).ok()); // wild is the standard's only
+    CHECK(decode_chinese_config({{"surrender", true}}).error.field == "surrender");
+    CHECK(decode_chinese_config({{"chip_limit", false}, {"min_buy_in", 5}}).error.field ==
+          "min_buy_in");
+    CHECK(decode_leap_config({{"ranks", 9}}).error.field == "ranks");
+    CHECK(decode_leap_config({{"min_buy_in", 10}}).error.field == "min_buy_in");
+}
