@@ -2,7 +2,6 @@
 
 #include "deck.h"
 #include "state.h"
-#include "ws_session.h"
 
 #include <algorithm>
 #include <numeric>
@@ -160,7 +159,7 @@ void ChineseTable::start_hand() {
     });
 }
 
-void ChineseTable::act(std::shared_ptr<WsSession> s, Account a, protocol::Request r) {
+void ChineseTable::act(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
     net::post(strand_, [self = self<ChineseTable>(), s, a, r] {
         auto seat = self->seat_of(a.id);
         if (!seat) return self->refuse(s, r, "not_seated", "you have no seat at this table");
@@ -233,7 +232,7 @@ void ChineseTable::act(std::shared_ptr<WsSession> s, Account a, protocol::Reques
     });
 }
 
-void ChineseTable::hint(std::shared_ptr<WsSession> s, Account a, protocol::Request r) {
+void ChineseTable::hint(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
     net::post(strand_, [self = self<ChineseTable>(), s, a, r] {
         auto seat = self->seat_of(a.id);
         if (!seat) return self->refuse(s, r, "not_seated", "you have no seat at this table");

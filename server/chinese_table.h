@@ -24,8 +24,8 @@ class ChineseTable final : public TableBase {
     protocol::json config_json() const override { return config_.to_json(); }
     std::string describe() const override { return "chinese " + config_.profile; }
 
-    void act(std::shared_ptr<WsSession> s, Account a, protocol::Request r) override;
-    void hint(std::shared_ptr<WsSession> s, Account a, protocol::Request r) override;
+    void act(std::shared_ptr<Recipient> s, Account a, protocol::Request r) override;
+    void hint(std::shared_ptr<Recipient> s, Account a, protocol::Request r) override;
 
   private:
     struct Entry { // a seat's part in the running deal

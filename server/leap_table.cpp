@@ -1,7 +1,6 @@
 #include "leap_table.h"
 
 #include "state.h"
-#include "ws_session.h"
 
 #include <algorithm>
 #include <cctype>
@@ -374,7 +373,7 @@ void LeapTable::start_hand() {
     next_turn();
 }
 
-void LeapTable::act(std::shared_ptr<WsSession> s, Account a, protocol::Request r) {
+void LeapTable::act(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
     net::post(strand_, [self = self<LeapTable>(), s, a, r] {
         auto seat = self->seat_of(a.id);
         if (!seat) return self->refuse(s, r, "not_seated", "you have no seat at this table");

@@ -1,7 +1,6 @@
 #include "table.h"
 
 #include "state.h"
-#include "ws_session.h"
 
 #include <numeric>
 
@@ -164,7 +163,7 @@ void Table::leaving_in_hand(int seat) {
     if (hand_->state.legal.seat == seat) act_for_leaving();
 }
 
-void Table::act(std::shared_ptr<WsSession> s, Account a, protocol::Request r) {
+void Table::act(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
     net::post(strand_, [self = self<Table>(), s, a, r] {
         auto seat = self->seat_of(a.id);
         if (!seat) return self->refuse(s, r, "not_seated", "you have no seat at this table");
@@ -307,7 +306,7 @@ void Table::publish(std::span<const poker::Event> batch, const poker::Legal* tur
         return false;
     };
     std::shared_ptr<const std::string> shared;
-    for_each_watcher([&](const std::shared_ptr<WsSession>& s, int seat) {
+    for_each_watcher([&](const std::shared_ptr<Recipient>& s, int seat) {
         if (own_view(seat)) {
             send(s, make(seat));
         } else {

@@ -27,7 +27,7 @@ class Table final : public TableBase {
     protocol::json config_json() const override { return config_.to_json(); }
     std::string describe() const override { return config_.structure + " " + config_.variant; }
 
-    void act(std::shared_ptr<WsSession> s, Account a, protocol::Request r) override;
+    void act(std::shared_ptr<Recipient> s, Account a, protocol::Request r) override;
 
   private:
     struct Running {

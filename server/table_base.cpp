@@ -1,7 +1,6 @@
 #include "table_base.h"
 
 #include "state.h"
-#include "ws_session.h"
 
 #include <sodium.h>
 
@@ -60,11 +59,11 @@ TableBase::TableBase(std::int64_t id, Limits limits, SharedState& state, net::io
     : id_(id), limits_(limits), state_(state), strand_(net::make_strand(ioc)), next_hand_(strand_),
       storage_retry_(strand_) {}
 
-void TableBase::send(const std::shared_ptr<WsSession>& s, std::string text) {
+void TableBase::send(const std::shared_ptr<Recipient>& s, std::string text) {
     if (s) s->send(std::make_shared<const std::string>(std::move(text)));
 }
 
-void TableBase::refuse(const std::shared_ptr<WsSession>& s, const protocol::Request& r,
+void TableBase::refuse(const std::shared_ptr<Recipient>& s, const protocol::Request& r,
                        const std::string& code, const std::string& message) {
     send(s, protocol::error(r.id, {code, message}));
 }
@@ -75,7 +74,7 @@ void TableBase::broadcast(json m) {
     m["table"] = id_;
     m["seq"] = seq_;
     auto text = std::make_shared<const std::string>(m.dump());
-    for_each_watcher([&](const std::shared_ptr<WsSession>& s, int) { s->send(text); });
+    for_each_watcher([&](const std::shared_ptr<Recipient>& s, int) { s->send(text); });
 }
 
 void TableBase::broadcast(json m, const std::function<json(int seat)>& own) {
@@ -84,7 +83,7 @@ void TableBase::broadcast(json m, const std::function<json(int seat)>& own) {
     m["table"] = id_;
     m["seq"] = seq_;
     auto shared = std::make_shared<const std::string>(m.dump());
-    for_each_watcher([&](const std::shared_ptr<WsSession>& s, int seat) {
+    for_each_watcher([&](const std::shared_ptr<Recipient>& s, int seat) {
         json extra = seat >= 0 ? own(seat) : json();
         if (extra.is_null() || extra.empty()) return s->send(shared);
         json copy = m;
@@ -99,7 +98,7 @@ std::optional<int> TableBase::seat_of(std::int64_t account) const {
     return std::nullopt;
 }
 
-int TableBase::seat_of_session(const std::shared_ptr<WsSession>& s) const {
+int TableBase::seat_of_session(const std::shared_ptr<Recipient>& s) const {
     for (int i = 0; i < limits_.seats; ++i)
         if (const Seat* st = seat(i); st && st->session.lock() == s) return i;
     return -1;
@@ -116,13 +115,13 @@ int TableBase::ready_count() const {
     return n;
 }
 
-void TableBase::hint(std::shared_ptr<WsSession> s, Account, protocol::Request r) {
+void TableBase::hint(std::shared_ptr<Recipient> s, Account, protocol::Request r) {
     net::post(strand_, [self = shared_from_this(), s, r] {
         self->refuse(s, r, "no_hints", "this table's game gives no hints");
     });
 }
 
-void TableBase::chat(std::shared_ptr<WsSession> s, Account a, protocol::Request r) {
+void TableBase::chat(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
     net::post(strand_, [self = shared_from_this(), s, a, r] {
         if (!self->watchers_.contains(s.get()))
             return self->refuse(s, r, "not_watching",
@@ -161,7 +160,7 @@ void TableBase::chat(std::shared_ptr<WsSession> s, Account a, protocol::Request 
     });
 }
 
-void TableBase::join(std::shared_ptr<WsSession> s, Account a, protocol::Request r) {
+void TableBase::join(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
     net::post(strand_, [self = shared_from_this(), s, a, r] {
         const Limits& l = self->limits_;
         // A table with no chips at stake (max_buy_in 0) needs no buy-in.
@@ -216,7 +215,7 @@ void TableBase::join(std::shared_ptr<WsSession> s, Account a, protocol::Request 
     });
 }
 
-void TableBase::spectate(std::shared_ptr<WsSession> s, Account, protocol::Request r) {
+void TableBase::spectate(std::shared_ptr<Recipient> s, Account, protocol::Request r) {
     net::post(strand_, [self = shared_from_this(), s, r] {
         self->watchers_[s.get()] = s;
         self->send(s, protocol::reply(r, {{"table", self->id_}}));
@@ -224,7 +223,7 @@ void TableBase::spectate(std::shared_ptr<WsSession> s, Account, protocol::Reques
     });
 }
 
-void TableBase::leave(std::shared_ptr<WsSession> s, Account a, protocol::Request r) {
+void TableBase::leave(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
     net::post(strand_, [self = shared_from_this(), s, a, r] {
         auto seat = self->seat_of(a.id);
         if (!seat) {
@@ -247,7 +246,7 @@ void TableBase::leave(std::shared_ptr<WsSession> s, Account a, protocol::Request
     });
 }
 
-void TableBase::attach(std::shared_ptr<WsSession> s, Account a) {
+void TableBase::attach(std::shared_ptr<Recipient> s, Account a) {
     net::post(strand_, [self = shared_from_this(), s, a] {
         auto seat = self->seat_of(a.id);
         if (!seat) return;
@@ -264,7 +263,7 @@ void TableBase::attach(std::shared_ptr<WsSession> s, Account a) {
     });
 }
 
-void TableBase::disconnected(WsSession* s) {
+void TableBase::disconnected(Recipient* s) {
     net::post(strand_, [self = shared_from_this(), s] { self->watchers_.erase(s); });
 }
 

@@ -7,6 +7,7 @@
 #include "accounts.h"
 #include "messages.h"
 #include "net.h"
+#include "recipient.h"
 #include "types.h"
 
 #include <array>
@@ -25,7 +26,6 @@
 namespace felt::server {
 
 class SharedState;
-class WsSession;
 
 using Chips = std::int64_t;
 inline constexpr int kMaxTableSeats = 9;  // the most any game seats (poker: 9)
@@ -71,18 +71,18 @@ class TableBase : public std::enable_shared_from_this<TableBase> {
     int seats_taken() const { return taken_.load(); }
 
     // Requests, from any thread; each replies to the session (or errs) on the table's strand.
-    void join(std::shared_ptr<WsSession> s, Account a, protocol::Request r);
-    void spectate(std::shared_ptr<WsSession> s, Account a, protocol::Request r);
-    void leave(std::shared_ptr<WsSession> s, Account a, protocol::Request r);
-    virtual void act(std::shared_ptr<WsSession> s, Account a, protocol::Request r) = 0;
-    virtual void hint(std::shared_ptr<WsSession> s, Account a, protocol::Request r);
+    void join(std::shared_ptr<Recipient> s, Account a, protocol::Request r);
+    void spectate(std::shared_ptr<Recipient> s, Account a, protocol::Request r);
+    void leave(std::shared_ptr<Recipient> s, Account a, protocol::Request r);
+    virtual void act(std::shared_ptr<Recipient> s, Account a, protocol::Request r) = 0;
+    virtual void hint(std::shared_ptr<Recipient> s, Account a, protocol::Request r);
     // A line of chat from a player or spectator of this table to everyone watching it.
-    void chat(std::shared_ptr<WsSession> s, Account a, protocol::Request r);
+    void chat(std::shared_ptr<Recipient> s, Account a, protocol::Request r);
     // A player signed in again: their seat now speaks to this session, which gets a snapshot
     // (and, if it is their turn, what they may do).
-    void attach(std::shared_ptr<WsSession> s, Account a);
+    void attach(std::shared_ptr<Recipient> s, Account a);
     // A session has gone: its seat is held; the clock acts for it.
-    void disconnected(WsSession* s);
+    void disconnected(Recipient* s);
     // Shutdown: no new hands; cash everyone out once the running hand ends.
     void stop();
     // Grace period over: a running hand is void (stacks as before it), everyone cashed out.
@@ -93,7 +93,7 @@ class TableBase : public std::enable_shared_from_this<TableBase> {
         std::int64_t account = 0;
         std::string name;
         Chips stack = 0;
-        std::weak_ptr<WsSession> session;
+        std::weak_ptr<Recipient> session;
         bool leaving = false;
         int missed = 0;           // hands in a row the clock played for a disconnected player
         bool sitting_out = false; // dealt no hands until the player is back
@@ -128,8 +128,8 @@ class TableBase : public std::enable_shared_from_this<TableBase> {
         return std::static_pointer_cast<T>(shared_from_this());
     }
 
-    void send(const std::shared_ptr<WsSession>& s, std::string text);
-    void refuse(const std::shared_ptr<WsSession>& s, const protocol::Request& r,
+    void send(const std::shared_ptr<Recipient>& s, std::string text);
+    void refuse(const std::shared_ptr<Recipient>& s, const protocol::Request& r,
                 const std::string& code, const std::string& message);
     // A message that is the same for everyone watching, serialised once.
     void broadcast(protocol::json message);
@@ -149,7 +149,7 @@ class TableBase : public std::enable_shared_from_this<TableBase> {
             ++it;
         }
     }
-    int seat_of_session(const std::shared_ptr<WsSession>& s) const;
+    int seat_of_session(const std::shared_ptr<Recipient>& s) const;
     std::optional<int> seat_of(std::int64_t account) const;
     Seat* seat(int i) {
         return seats_[static_cast<std::size_t>(i)] ? &*seats_[static_cast<std::size_t>(i)]
@@ -210,7 +210,7 @@ class TableBase : public std::enable_shared_from_this<TableBase> {
     bool stopping_ = false;
 
   private:
-    std::map<WsSession*, std::weak_ptr<WsSession>> watchers_; // spectators and players
+    std::map<Recipient*, std::weak_ptr<Recipient>> watchers_; // spectators and players
     std::map<std::int64_t, std::deque<std::chrono::steady_clock::time_point>> chat_times_;
     bool banking_ = false; // a clock runs on bank_seat_'s time bank since bank_from_
     int bank_seat_ = -1;

@@ -1,5 +1,7 @@
 #include "ws_session.h"
 
+#include "games.h"
+
 #include "chinese_table.h"
 #include "history.h"
 #include "leap_table.h"
@@ -211,148 +213,148 @@ void WsSession::handle(std::string_view text) {
     }
 }
 
-void WsSession::dispatch(const protocol::Request& r) {
-    using protocol::json;
-    static const std::set<std::string, std::less<>> known = {
-        "hello",  "ping",     "register",     "login",       "guest",    "resume",   "me",
-        "logout", "tables",   "create_table", "join",        "spectate", "leave",    "act",
-        "hint",   "my_hands", "hand",         "table_hands", "totals",   "hand_phh", "chat"};
-    if (!known.contains(r.type))
-        return refuse(r.id, "unknown_type", "no request of type \"" + r.type + "\"");
-    if (r.type == "hello") {
-        auto v = r.body.find("version");
-        if (v == r.body.end() || !v->is_number_integer())
-            return refuse(r.id, "bad_request", "\"hello\" needs an integer \"version\"");
-        if (*v != protocol::kVersion)
-            return refuse(r.id, "unsupported_version",
-                          "this server speaks protocol version " +
-                              std::to_string(protocol::kVersion) + ", not " + v->dump());
-        hello_ = true;
-        return reply(r, {{"version", protocol::kVersion}, {"server", version_string()}});
-    }
-    if (!hello_)
-        return refuse(r.id, "hello_first", "say \"hello\" with your protocol version first");
-    if (r.type == "ping") return reply(r);
-    if (r.type == "register" || r.type == "login") return log_in(r, r.type == "register");
-    if (r.type == "guest") {
-        if (account_) return refuse(r.id, "already_signed_in", "this connection is signed in");
-        auto made =
-            state_->with_db([](Accounts& a, db::Database&) { return a.create_guest(); }, true);
-        std::string token = state_->with_db(
-            [&](Accounts& a, db::Database&) { return a.open_session(made.value->id); }, true);
-        return signed_in(r, *made.value, token);
-    }
-    if (r.type == "resume") {
-        if (account_) return refuse(r.id, "already_signed_in", "this connection is signed in");
-        auto token = protocol::string_field(r, "token", 1, 256);
-        if (auto* e = std::get_if<protocol::Error>(&token))
-            return refuse(r.id, e->code, e->message);
-        auto found = state_->with_db(
-            [&](Accounts& a, db::Database&) { return a.resume(std::get<std::string>(token)); });
-        if (!found.ok()) return refuse(r.id, found.refusal.code, found.refusal.message);
-        return signed_in(r, *found.value, std::get<std::string>(token));
-    }
-    if (!account_)
-        return refuse(r.id, "unauthorized", "sign in first (register, login, guest or resume)");
-    if (r.type == "me") {
-        auto a =
-            state_->with_db([&](Accounts& acc, db::Database&) { return acc.find(account_->id); });
-        if (a) account_ = *a;
-        return reply(r, {{"account",
-                          {{"id", account_->id},
-                           {"name", account_->name},
-                           {"guest", account_->guest},
-                           {"balance", account_->balance}}}});
-    }
-    if (r.type == "tables") {
-        json list = json::array();
-        for (auto& t : state_->tables()) {
-            json j = t->config_json();
-            j["id"] = t->id();
-            j["taken"] = t->seats_taken();
-            list.push_back(std::move(j));
-        }
-        return reply(r, {{"tables", list}});
-    }
-    if (r.type == "create_table") {
-        if (state_->stopping()) return refuse(r.id, "stopping", "the server is shutting down");
-        auto t = create_table(r);
-        if (!t) return;
-        spdlog::info("{} created table {} ({})", account_->name, t->id(), t->describe());
-        return reply(r, {{"table", t->id()}, {"config", t->config_json()}});
-    }
-    if (r.type == "join" || r.type == "spectate" || r.type == "leave" || r.type == "act" ||
-        r.type == "hint" || r.type == "chat") {
-        auto id = r.body.find("table");
-        if (id == r.body.end() || !id->is_number_integer())
-            return refuse(r.id, "bad_request", "\"" + r.type + "\" needs an integer \"table\"");
-        auto t = state_->find_table(id->get<std::int64_t>());
-        if (!t) return refuse(r.id, "no_such_table", "there is no table " + id->dump());
-        tables_.insert(t->id());
-        auto self = shared_from_this();
-        if (r.type == "join") t->join(self, *account_, r);
-        if (r.type == "spectate") t->spectate(self, *account_, r);
-        if (r.type == "leave") t->leave(self, *account_, r);
-        if (r.type == "act") t->act(self, *account_, r);
-        if (r.type == "hint") t->hint(self, *account_, r);
-        if (r.type == "chat") t->chat(self, *account_, r);
-        return;
-    }
-    if (r.type == "my_hands" || r.type == "hand" || r.type == "table_hands" || r.type == "totals" ||
-        r.type == "hand_phh")
-        return history_request(r);
-    if (r.type == "logout") {
-        state_->with_db([&](Accounts& a, db::Database&) { a.revoke(token_); }, true);
-        spdlog::info("{} signed out", account_->name);
-        account_.reset();
-        token_.clear();
-        return reply(r);
-    }
-    // A type in `known` without a branch above: a bug, but the client still gets an answer.
-    spdlog::error("no handler for request type {}", r.type);
-    refuse(r.id, "internal", "the server cannot handle \"" + r.type + "\" yet");
+// Who may send a request: anyone, a connection that said hello, or a signed-in one.
+enum class WsSession::Needs { nothing, hello, account };
+
+// Every request type and its handler. A type missing here is unknown_type.
+const std::map<std::string, WsSession::Handler, std::less<>>& WsSession::handlers() {
+    using N = Needs;
+    using protocol::Request;
+    auto at_table =
+        [](void (TableBase::*f)(std::shared_ptr<Recipient>, Account, protocol::Request)) {
+            return [f](WsSession& s, const protocol::Request& r) { s.table_request(r, f); };
+        };
+    auto history = [](WsSession& s, const protocol::Request& r) { s.history_request(r); };
+    static const std::map<std::string, Handler, std::less<>> table = {
+        {"hello", {N::nothing, [](WsSession& s, const Request& r) { s.on_hello(r); }}},
+        {"ping", {N::hello, [](WsSession& s, const Request& r) { s.reply(r); }}},
+        {"register", {N::hello, [](WsSession& s, const Request& r) { s.log_in(r, true); }}},
+        {"login", {N::hello, [](WsSession& s, const Request& r) { s.log_in(r, false); }}},
+        {"guest", {N::hello, [](WsSession& s, const Request& r) { s.on_guest(r); }}},
+        {"resume", {N::hello, [](WsSession& s, const Request& r) { s.on_resume(r); }}},
+        {"me", {N::account, [](WsSession& s, const Request& r) { s.on_me(r); }}},
+        {"logout", {N::account, [](WsSession& s, const Request& r) { s.on_logout(r); }}},
+        {"tables", {N::account, [](WsSession& s, const Request& r) { s.on_tables(r); }}},
+        {"create_table",
+         {N::account, [](WsSession& s, const Request& r) { s.on_create_table(r); }}},
+        {"join", {N::account, at_table(&TableBase::join)}},
+        {"spectate", {N::account, at_table(&TableBase::spectate)}},
+        {"leave", {N::account, at_table(&TableBase::leave)}},
+        {"act", {N::account, at_table(&TableBase::act)}},
+        {"hint", {N::account, at_table(&TableBase::hint)}},
+        {"chat", {N::account, at_table(&TableBase::chat)}},
+        {"my_hands", {N::account, history}},
+        {"hand", {N::account, history}},
+        {"table_hands", {N::account, history}},
+        {"totals", {N::account, history}},
+        {"hand_phh", {N::account, history}},
+    };
+    return table;
 }
 
-// A new table of the game the request names ("poker" when it names none); refuses (and returns
-// null) a configuration the game does not accept.
-std::shared_ptr<TableBase> WsSession::create_table(const protocol::Request& r) {
-    auto game = r.body.find("game");
-    if (game != r.body.end() && !game->is_string()) {
-        queue(std::make_shared<const std::string>(
-            protocol::error(r.id, {"bad_config", "\"game\" must be a string", "game"})));
-        return nullptr;
+void WsSession::dispatch(const protocol::Request& r) {
+    auto it = handlers().find(r.type);
+    if (it == handlers().end())
+        return refuse(r.id, "unknown_type", "no request of type \"" + r.type + "\"");
+    const Handler& h = it->second;
+    if (h.needs != Needs::nothing && !hello_)
+        return refuse(r.id, "hello_first", "say \"hello\" with your protocol version first");
+    if (h.needs == Needs::account && !account_)
+        return refuse(r.id, "unauthorized", "sign in first (register, login, guest or resume)");
+    h.run(*this, r);
+}
+
+void WsSession::on_hello(const protocol::Request& r) {
+    auto v = r.body.find("version");
+    if (v == r.body.end() || !v->is_number_integer())
+        return refuse(r.id, "bad_request", "\"hello\" needs an integer \"version\"");
+    if (*v != protocol::kVersion)
+        return refuse(r.id, "unsupported_version",
+                      "this server speaks protocol version " + std::to_string(protocol::kVersion) +
+                          ", not " + v->dump());
+    hello_ = true;
+    reply(r, {{"version", protocol::kVersion}, {"server", version_string()}});
+}
+
+void WsSession::on_guest(const protocol::Request& r) {
+    if (account_) return refuse(r.id, "already_signed_in", "this connection is signed in");
+    auto made = state_->with_db([](Accounts& a, db::Database&) { return a.create_guest(); }, true);
+    std::string token = state_->with_db(
+        [&](Accounts& a, db::Database&) { return a.open_session(made.value->id); }, true);
+    signed_in(r, *made.value, token);
+}
+
+void WsSession::on_resume(const protocol::Request& r) {
+    if (account_) return refuse(r.id, "already_signed_in", "this connection is signed in");
+    auto token = protocol::string_field(r, "token", 1, 256);
+    if (auto* e = std::get_if<protocol::Error>(&token)) return refuse(r.id, e->code, e->message);
+    auto found = state_->with_db(
+        [&](Accounts& a, db::Database&) { return a.resume(std::get<std::string>(token)); });
+    if (!found.ok()) return refuse(r.id, found.refusal.code, found.refusal.message);
+    signed_in(r, *found.value, std::get<std::string>(token));
+}
+
+void WsSession::on_me(const protocol::Request& r) {
+    auto a = state_->with_db([&](Accounts& acc, db::Database&) { return acc.find(account_->id); });
+    if (a) account_ = *a;
+    reply(r, {{"account",
+               {{"id", account_->id},
+                {"name", account_->name},
+                {"guest", account_->guest},
+                {"balance", account_->balance}}}});
+}
+
+void WsSession::on_logout(const protocol::Request& r) {
+    state_->with_db([&](Accounts& a, db::Database&) { a.revoke(token_); }, true);
+    spdlog::info("{} signed out", account_->name);
+    account_.reset();
+    token_.clear();
+    reply(r);
+}
+
+void WsSession::on_tables(const protocol::Request& r) {
+    protocol::json list = protocol::json::array();
+    for (auto& t : state_->tables()) {
+        protocol::json j = t->config_json();
+        j["id"] = t->id();
+        j["taken"] = t->seats_taken();
+        list.push_back(std::move(j));
     }
-    const std::string name = game == r.body.end() ? "poker" : game->get<std::string>();
+    reply(r, {{"tables", list}});
+}
+
+// A new table of the game the request names ("poker" when it names none), through the registry
+// (games.h); a configuration the game does not accept is refused with the field at fault.
+void WsSession::on_create_table(const protocol::Request& r) {
+    if (state_->stopping()) return refuse(r.id, "stopping", "the server is shutting down");
     auto refused = [&](const protocol::ConfigError& e) {
         queue(std::make_shared<const std::string>(
             protocol::error(r.id, {"bad_config", e.message, e.field})));
-        return nullptr;
     };
-    if (name == "poker") {
-        auto decoded = protocol::decode_poker_config(r.body);
-        if (!decoded.ok()) return refused(decoded.error);
-        auto& [config, base] = *decoded.value;
-        return state_->create_table(config.to_json(), account_->id, [&](std::int64_t id) {
-            return std::make_shared<Table>(id, config, base, *state_, state_->io());
-        });
-    }
-    if (name == "chinese") {
-        auto decoded = protocol::decode_chinese_config(r.body);
-        if (!decoded.ok()) return refused(decoded.error);
-        return state_->create_table(decoded.value->to_json(), account_->id, [&](std::int64_t id) {
-            return std::make_shared<ChineseTable>(id, *decoded.value, *state_, state_->io());
-        });
-    }
-    if (name == "leap") {
-        auto decoded = protocol::decode_leap_config(r.body);
-        if (!decoded.ok()) return refused(decoded.error);
-        return state_->create_table(decoded.value->to_json(), account_->id, [&](std::int64_t id) {
-            return std::make_shared<LeapTable>(id, *decoded.value, *state_, state_->io());
-        });
-    }
-    queue(std::make_shared<const std::string>(protocol::error(
-        r.id, {"bad_config", "no game \"" + name + "\" (poker, chinese, leap)", "game"})));
-    return nullptr;
+    auto name = r.body.find("game");
+    if (name != r.body.end() && !name->is_string())
+        return refused({"game", "\"game\" must be a string"});
+    const std::string game_name = name == r.body.end() ? "poker" : name->get<std::string>();
+    const Game* game = find_game(game_name);
+    if (!game) return refused({"game", "no game \"" + game_name + "\" (" + game_names() + ")"});
+    auto decoded = game->decode(r.body, *state_);
+    if (!decoded.ok()) return refused(decoded.error);
+    auto t = state_->create_table(decoded.value->config, account_->id, decoded.value->make);
+    spdlog::info("{} created table {} ({})", account_->name, t->id(), t->describe());
+    reply(r, {{"table", t->id()}, {"config", t->config_json()}});
+}
+
+// A request to one table: join, spectate, leave, act, hint or chat. The table answers.
+void WsSession::table_request(const protocol::Request& r,
+                              void (TableBase::*f)(std::shared_ptr<Recipient>, Account,
+                                                   protocol::Request)) {
+    auto id = r.body.find("table");
+    if (id == r.body.end() || !id->is_number_integer())
+        return refuse(r.id, "bad_request", "\"" + r.type + "\" needs an integer \"table\"");
+    auto t = state_->find_table(id->get<std::int64_t>());
+    if (!t) return refuse(r.id, "no_such_table", "there is no table " + id->dump());
+    tables_.insert(t->id());
+    ((*t).*f)(shared_from_this(), *account_, r);
 }
 
 // The history API over WebSocket: the same answers as GET /api/... (docs/protocol.md).

@@ -4,10 +4,13 @@
 #include "accounts.h"
 #include "messages.h"
 #include "net.h"
+#include "recipient.h"
 #include "state.h"
 
 #include <chrono>
 #include <deque>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -16,7 +19,7 @@
 
 namespace felt::server {
 
-class WsSession : public std::enable_shared_from_this<WsSession> {
+class WsSession : public std::enable_shared_from_this<WsSession>, public Recipient {
   public:
     // Over plain TCP or TLS (after its handshake): the protocol is the same.
     WsSession(PlainStream&& stream, std::shared_ptr<SharedState> state, std::string address);
@@ -38,7 +41,7 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
     }
 
     // Queues a text message; from any thread.
-    void send(std::shared_ptr<const std::string> message);
+    void send(std::shared_ptr<const std::string> message) override;
     // Closes the connection (going away); from any thread.
     void close();
 
@@ -55,12 +58,27 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
     // The protocol: one text frame in, replies queued.
     void handle(std::string_view text);
     void dispatch(const protocol::Request& r);
+    enum class Needs;
+    struct Handler {
+        Needs needs;
+        std::function<void(WsSession& session, const protocol::Request& r)> run;
+    };
+    static const std::map<std::string, Handler, std::less<>>& handlers();
+    void on_hello(const protocol::Request& r);
+    void on_guest(const protocol::Request& r);
+    void on_resume(const protocol::Request& r);
+    void on_me(const protocol::Request& r);
+    void on_logout(const protocol::Request& r);
+    void on_tables(const protocol::Request& r);
+    void on_create_table(const protocol::Request& r);
+    void table_request(const protocol::Request& r,
+                       void (TableBase::*f)(std::shared_ptr<Recipient>, Account,
+                                            protocol::Request));
     void reply(const protocol::Request& r, protocol::json fields = protocol::json::object());
     void refuse(const protocol::json& id, std::string code, std::string message);
     void signed_in(const protocol::Request& r, const Account& a, const std::string& token);
     void log_in(const protocol::Request& r, bool create);
     void history_request(const protocol::Request& r);
-    std::shared_ptr<TableBase> create_table(const protocol::Request& r);
     bool rate_ok();
 
     using Stream = std::variant<websocket::stream<PlainStream>, websocket::stream<TlsStream>>;

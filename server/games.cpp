@@ -1,0 +1,70 @@
+#include "games.h"
+
+#include "chinese_table.h"
+#include "leap_table.h"
+#include "state.h"
+#include "table.h"
+
+namespace felt::server {
+
+namespace {
+
+using protocol::Decoded;
+using protocol::json;
+
+Decoded<NewTable> poker(const json& request, SharedState& state) {
+    auto d = protocol::decode_poker_config(request);
+    if (!d.ok()) return {std::nullopt, std::move(d.error)};
+    auto [config, base] = std::move(*d.value);
+    json shown = config.to_json();
+    return {NewTable{std::move(shown),
+                     [config, base, &state](std::int64_t id) -> std::shared_ptr<TableBase> {
+                         return std::make_shared<Table>(id, config, base, state, state.io());
+                     }},
+            {}};
+}
+
+Decoded<NewTable> chinese(const json& request, SharedState& state) {
+    auto d = protocol::decode_chinese_config(request);
+    if (!d.ok()) return {std::nullopt, std::move(d.error)};
+    return {NewTable{d.value->to_json(),
+                     [config = *d.value, &state](std::int64_t id) -> std::shared_ptr<TableBase> {
+                         return std::make_shared<ChineseTable>(id, config, state, state.io());
+                     }},
+            {}};
+}
+
+Decoded<NewTable> leap(const json& request, SharedState& state) {
+    auto d = protocol::decode_leap_config(request);
+    if (!d.ok()) return {std::nullopt, std::move(d.error)};
+    return {NewTable{d.value->to_json(),
+                     [config = *d.value, &state](std::int64_t id) -> std::shared_ptr<TableBase> {
+                         return std::make_shared<LeapTable>(id, config, state, state.io());
+                     }},
+            {}};
+}
+
+constexpr Game kGames[] = {
+    {"poker", poker},
+    {"chinese", chinese},
+    {"leap", leap},
+};
+
+} // namespace
+
+const Game* find_game(std::string_view name) {
+    for (const Game& g : kGames)
+        if (name == g.name) return &g;
+    return nullptr;
+}
+
+std::string game_names() {
+    std::string out;
+    for (const Game& g : kGames) {
+        if (!out.empty()) out += ", ";
+        out += g.name;
+    }
+    return out;
+}
+
+} // namespace felt::server

@@ -1,0 +1,34 @@
+// The games a table can be, one registry line each: the name a create_table gives, and how its
+// configuration is decoded (protocol/) and its table made. A new game adds a line here.
+#pragma once
+
+#include "config_reader.h"
+#include "table_base.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace felt::server {
+
+class SharedState;
+
+// A configuration decoded: what the lobby and the database are shown, and how to make the table
+// once its row (and so its id) exists.
+struct NewTable {
+    protocol::json config;
+    std::function<std::shared_ptr<TableBase>(std::int64_t id)> make;
+};
+
+struct Game {
+    const char* name;
+    protocol::Decoded<NewTable> (*decode)(const protocol::json& request, SharedState& state);
+};
+
+// The game of this name, or null.
+const Game* find_game(std::string_view name);
+// "poker, chinese, leap": for messages.
+std::string game_names();
+
+} // namespace felt::server
