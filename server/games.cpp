@@ -24,30 +24,22 @@ Decoded<NewTable> poker(const json& request, SharedState& state) {
             {}};
 }
 
-Decoded<NewTable> chinese(const json& request, SharedState& state) {
-    auto d = protocol::decode_chinese_config(request);
+// A game whose table is made from its decoded configuration alone.
+template <class TableType, auto decode_config>
+Decoded<NewTable> game(const json& request, SharedState& state) {
+    auto d = decode_config(request);
     if (!d.ok()) return {std::nullopt, std::move(d.error)};
     return {NewTable{d.value->to_json(),
                      [config = *d.value, &state](std::int64_t id) -> std::shared_ptr<TableBase> {
-                         return std::make_shared<ChineseTable>(id, config, state, state.io());
-                     }},
-            {}};
-}
-
-Decoded<NewTable> leap(const json& request, SharedState& state) {
-    auto d = protocol::decode_leap_config(request);
-    if (!d.ok()) return {std::nullopt, std::move(d.error)};
-    return {NewTable{d.value->to_json(),
-                     [config = *d.value, &state](std::int64_t id) -> std::shared_ptr<TableBase> {
-                         return std::make_shared<LeapTable>(id, config, state, state.io());
+                         return std::make_shared<TableType>(id, config, state, state.io());
                      }},
             {}};
 }
 
 constexpr Game kGames[] = {
     {"poker", poker},
-    {"chinese", chinese},
-    {"leap", leap},
+    {"chinese", game<ChineseTable, protocol::decode_chinese_config>},
+    {"leap", game<LeapTable, protocol::decode_leap_config>},
 };
 
 } // namespace

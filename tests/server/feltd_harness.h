@@ -17,6 +17,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <thread>
@@ -218,16 +219,30 @@ inline json next_kind(Client& c, const std::string& kind) {
     }
 }
 
+// `n` connections, each signed in as a new guest.
+inline std::vector<std::unique_ptr<Client>> guests(unsigned short port, int n) {
+    std::vector<std::unique_ptr<Client>> out;
+    for (int i = 0; i < n; ++i) {
+        out.push_back(std::make_unique<Client>(port));
+        out.back()->hello();
+        REQUIRE(out.back()->call({{"type", "guest"}})["ok"] == true);
+    }
+    return out;
+}
+
+// The first column of the first row of a query.
+inline std::int64_t sql_int(felt::db::Database& db, const std::string& sql) {
+    felt::db::Statement q(db, sql);
+    REQUIRE(q.step());
+    return q.column_int(0);
+}
+
 // A ledger where every chip is where it belongs, every deal whole: each account began with
 // 10,000 chips, and the rake is all that left the players.
 inline void check_database(const std::string& dir, int accounts, int finished) { // at least
     felt::db::Database db(dir + "/data/felt.db");
     felt::server::Accounts acc(db, 0);
-    auto one = [&](const std::string& sql) {
-        felt::db::Statement q(db, sql);
-        REQUIRE(q.step());
-        return q.column_int(0);
-    };
+    auto one = [&](const std::string& sql) { return sql_int(db, sql); };
     // The rake left the players; everything else is back in their balances.
     CHECK(one("SELECT SUM(balance) FROM accounts") ==
           accounts * 10'000 - one("SELECT COALESCE(SUM(stack_start - stack_end), 0) FROM "

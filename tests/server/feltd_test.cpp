@@ -478,12 +478,7 @@ TEST_CASE("feltd: three bots play hands to the end in every betting structure") 
         constexpr int kHands = 12;
         {
             Feltd d({}, dir);
-            std::vector<std::unique_ptr<Client>> bots;
-            for (int i = 0; i < 3; ++i) {
-                bots.push_back(std::make_unique<Client>(d.port()));
-                bots.back()->hello();
-                REQUIRE(bots.back()->call({{"type", "guest"}})["ok"] == true);
-            }
+            auto bots = guests(d.port(), 3);
             auto made = bots[0]->call({{"type", "create_table"},
                                        {"variant", "holdem"},
                                        {"structure", structure},
@@ -543,11 +538,7 @@ TEST_CASE("feltd: three bots play hands to the end in every betting structure") 
         {
             felt::db::Database db(dir + "/data/felt.db");
             felt::server::Accounts accounts(db, 0);
-            auto one = [&](const std::string& sql) {
-                felt::db::Statement q(db, sql);
-                REQUIRE(q.step());
-                return q.column_int(0);
-            };
+            auto one = [&](const std::string& sql) { return sql_int(db, sql); };
             CHECK(one("SELECT SUM(balance) FROM accounts") == 4 * 10'000);
             CHECK(one("SELECT COUNT(*) FROM table_seats") == 0);
             CHECK(one("SELECT COUNT(*) FROM hands WHERE status = 'finished'") >= kHands);
@@ -672,12 +663,7 @@ TEST_CASE("feltd: an outside sqlite3 reading the live database during play, then
     {
         // The database lies inside the static folder; the bots act faster than people.
         Feltd d({"--static", dir, "--rate", "1000", "--burst", "1000"}, dir);
-        std::vector<std::unique_ptr<Client>> bots;
-        for (int i = 0; i < 3; ++i) {
-            bots.push_back(std::make_unique<Client>(d.port()));
-            bots.back()->hello();
-            REQUIRE(bots.back()->call({{"type", "guest"}})["ok"] == true);
-        }
+        auto bots = guests(d.port(), 3);
         auto made = bots[0]->call({{"type", "create_table"},
                                    {"variant", "holdem"},
                                    {"seats", 3},
@@ -904,11 +890,7 @@ TEST_CASE("feltd: a hand cut short by SIGKILL or by the end of the grace period 
             }
             {
                 felt::db::Database db(dir + "/data/felt.db");
-                auto one = [&](const std::string& sql) {
-                    felt::db::Statement q(db, sql);
-                    REQUIRE(q.step());
-                    return q.column_int(0);
-                };
+                auto one = [&](const std::string& sql) { return sql_int(db, sql); };
                 if (sig == SIGKILL) { // not yet recovered: the chips are still on the table
                     CHECK(one("SELECT COUNT(*) FROM table_seats") == 2);
                     CHECK(one("SELECT COUNT(*) FROM hands WHERE status = 'running'") == 1);

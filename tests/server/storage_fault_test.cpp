@@ -185,11 +185,7 @@ TEST_CASE("feltd: a full disk voids the hand it cannot store, pauses the table, 
     {
         felt::db::Database db(dir + "/data/felt.db");
         felt::server::Accounts acc(db, 0);
-        auto one = [&](const std::string& sql) {
-            felt::db::Statement q(db, sql);
-            REQUIRE(q.step());
-            return q.column_int(0);
-        };
+        auto one = [&](const std::string& sql) { return sql_int(db, sql); };
         CHECK(one("SELECT COUNT(*) FROM accounts") == 3);
         CHECK(one("SELECT SUM(balance) FROM accounts") == 3 * 10'000); // hold'em without rake
         CHECK(one("SELECT COUNT(*) FROM table_seats") == 0);
