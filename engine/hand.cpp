@@ -711,77 +711,70 @@ void compute_legal(HandState& s) {
     }
 }
 
-} // namespace
-
-std::optional<Error> apply_in_place(HandState& s, const Action& a, std::vector<Event>& ev) {
-    if (s.phase == Phase::done) return fail(Errc::hand_over, "the hand is over");
-    if (a.seat != s.actor)
-        return fail(Errc::not_your_turn,
-                    "it is " + seat_name(s.actor) + "'s turn, not " + seat_name(a.seat) + "'s");
-    const Legal l = s.legal;
-    SeatState& p = seat(s, a.seat);
-
-    if (s.phase == Phase::drawing || s.phase == Phase::rollover) {
-        const bool draw = s.phase == Phase::drawing;
-        if (a.type != (draw ? ActionType::discard : ActionType::rollover))
-            return fail(Errc::illegal_action,
-                        draw ? "this is the draw: discard (0 cards to stand pat)"
-                             : "this is a rollover: turn a face-down card up");
-        const int n = static_cast<int>(a.cards.size());
-        if (draw && (n < l.min_discard || n > l.max_discard))
-            return fail(Errc::bad_amount, "discard " + std::to_string(l.min_discard) + " to " +
-                                              std::to_string(l.max_discard) + " cards, not " +
-                                              std::to_string(n));
-        if (!draw && n != l.rollover)
-            return fail(Errc::bad_amount, "turn up " + std::to_string(l.rollover) +
-                                              " card(s), not " + std::to_string(n));
-        std::uint16_t positions = 0;
-        if (!take_from_hand(p, a.cards, !draw, positions))
-            return fail(Errc::illegal_action,
-                        draw ? "discard only cards you hold" : "turn up only your face-down cards");
-        Event& e = emit(ev, draw ? EventType::discard : EventType::rollover, a.seat);
-        e.visibility = draw ? Visibility::owner : Visibility::everyone;
-        for (Card c : a.cards)
-            if (e.count < 9) e.cards[e.count++] = c;
-        e.amount = n;
-        if (draw) {
-            // Keep the cards not thrown, in order; then receive.
-            std::array<Card, 16> kept{};
-            std::uint16_t kept_up = 0;
-            int k = 0;
-            for (int j = 0; j < p.count; ++j) {
-                if (positions >> j & 1) continue;
-                if (p.up >> j & 1) kept_up |= std::uint16_t(1u << k);
-                kept[static_cast<std::size_t>(k++)] = p.cards[static_cast<std::size_t>(j)];
-            }
-            p.cards = kept;
-            p.up = kept_up;
-            p.count = static_cast<std::uint8_t>(k);
-            const Step& step = street_of(s).steps[static_cast<std::size_t>(s.step)];
-            const int receive = step.receive < 0 ? n : std::min(step.receive, n);
-            Event r = event(EventType::receive, a.seat);
-            r.visibility = Visibility::owner;
-            for (int i = 0; i < receive; ++i) {
-                Card c;
-                if (!take_card(s, ev, c)) break;
-                p.cards[p.count++] = c;
-                r.cards[r.count++] = c;
-            }
-            r.amount = r.count;
-            ev.push_back(r);
-            // This player's discards join the pile after the draw: only earlier players' discards
-            // make a new stock.
-            s.discards.insert(s.discards.end(), a.cards.begin(), a.cards.end());
-        } else {
-            p.up |= positions;
+// The draw or the rollover half of apply_in_place: `a` by the seat to act, checked against `l`.
+std::optional<Error> apply_draw(HandState& s, const Action& a, const Legal& l, SeatState& p,
+                                std::vector<Event>& ev) {
+    const bool draw = s.phase == Phase::drawing;
+    if (a.type != (draw ? ActionType::discard : ActionType::rollover))
+        return fail(Errc::illegal_action, draw ? "this is the draw: discard (0 cards to stand pat)"
+                                               : "this is a rollover: turn a face-down card up");
+    const int n = static_cast<int>(a.cards.size());
+    if (draw && (n < l.min_discard || n > l.max_discard))
+        return fail(Errc::bad_amount, "discard " + std::to_string(l.min_discard) + " to " +
+                                          std::to_string(l.max_discard) + " cards, not " +
+                                          std::to_string(n));
+    if (!draw && n != l.rollover)
+        return fail(Errc::bad_amount,
+                    "turn up " + std::to_string(l.rollover) + " card(s), not " + std::to_string(n));
+    std::uint16_t positions = 0;
+    if (!take_from_hand(p, a.cards, !draw, positions))
+        return fail(Errc::illegal_action,
+                    draw ? "discard only cards you hold" : "turn up only your face-down cards");
+    Event& e = emit(ev, draw ? EventType::discard : EventType::rollover, a.seat);
+    e.visibility = draw ? Visibility::owner : Visibility::everyone;
+    for (Card c : a.cards)
+        if (e.count < 9) e.cards[e.count++] = c;
+    e.amount = n;
+    if (draw) {
+        // Keep the cards not thrown, in order; then receive.
+        std::array<Card, 16> kept{};
+        std::uint16_t kept_up = 0;
+        int k = 0;
+        for (int j = 0; j < p.count; ++j) {
+            if (positions >> j & 1) continue;
+            if (p.up >> j & 1) kept_up |= std::uint16_t(1u << k);
+            kept[static_cast<std::size_t>(k++)] = p.cards[static_cast<std::size_t>(j)];
         }
-        s.actor = next_in_step(s, a.seat);
-        if (s.actor < 0) ++s.step;
-        advance(s, ev);
-        return std::nullopt;
+        p.cards = kept;
+        p.up = kept_up;
+        p.count = static_cast<std::uint8_t>(k);
+        const Step& step = street_of(s).steps[static_cast<std::size_t>(s.step)];
+        const int receive = step.receive < 0 ? n : std::min(step.receive, n);
+        Event r = event(EventType::receive, a.seat);
+        r.visibility = Visibility::owner;
+        for (int i = 0; i < receive; ++i) {
+            Card c;
+            if (!take_card(s, ev, c)) break;
+            p.cards[p.count++] = c;
+            r.cards[r.count++] = c;
+        }
+        r.amount = r.count;
+        ev.push_back(r);
+        // This player's discards join the pile after the draw: only earlier players' discards
+        // make a new stock.
+        s.discards.insert(s.discards.end(), a.cards.begin(), a.cards.end());
+    } else {
+        p.up |= positions;
     }
+    s.actor = next_in_step(s, a.seat);
+    if (s.actor < 0) ++s.step;
+    advance(s, ev);
+    return std::nullopt;
+}
 
-    // Betting.
+// The betting half of apply_in_place: `a` by the seat to act, checked against `l`.
+std::optional<Error> apply_bet(HandState& s, const Action& a, const Legal& l, SeatState& p,
+                               std::vector<Event>& ev) {
     const Chips owed = s.current_bet - p.bet;
     switch (a.type) {
     case ActionType::fold:
@@ -865,6 +858,19 @@ std::optional<Error> apply_in_place(HandState& s, const Action& a, std::vector<E
     if (next < 0 && live_count(s) > 1) end_round(s, ev);
     advance(s, ev);
     return std::nullopt;
+}
+
+} // namespace
+
+std::optional<Error> apply_in_place(HandState& s, const Action& a, std::vector<Event>& ev) {
+    if (s.phase == Phase::done) return fail(Errc::hand_over, "the hand is over");
+    if (a.seat != s.actor)
+        return fail(Errc::not_your_turn,
+                    "it is " + seat_name(s.actor) + "'s turn, not " + seat_name(a.seat) + "'s");
+    const Legal l = s.legal;
+    SeatState& p = seat(s, a.seat);
+    if (s.phase == Phase::drawing || s.phase == Phase::rollover) return apply_draw(s, a, l, p, ev);
+    return apply_bet(s, a, l, p, ev);
 }
 
 Result<Applied> apply(const HandState& state, const Action& action) {
