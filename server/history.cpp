@@ -4,8 +4,7 @@
 #include "deck.h"
 #include "leap_table.h"
 #include "phh.h"
-
-#include <map>
+#include "poker_messages.h"
 
 namespace felt::server::history {
 
@@ -236,19 +235,14 @@ Outcome<std::string> hand_phh(db::Database& db, std::int64_t hand_id, std::int64
     std::vector<poker::Event> events = started.value().events;
     db::Statement e(db, "SELECT body FROM hand_events WHERE hand_id = ? ORDER BY seq");
     e.bind(1, hand_id);
-    static const std::map<std::string, poker::ActionType> types = {
-        {"fold", poker::ActionType::fold},       {"check", poker::ActionType::check},
-        {"call", poker::ActionType::call},       {"bet", poker::ActionType::bet},
-        {"raise", poker::ActionType::raise},     {"bring_in", poker::ActionType::bring_in},
-        {"discard", poker::ActionType::discard}, {"rollover", poker::ActionType::rollover}};
     while (e.step()) {
         json ev = json::parse(e.column_text(0), nullptr, false);
         if (ev.is_discarded() || ev.value("kind", "") != "action") continue;
         poker::Action a;
         a.seat = ev.value("seat", -1);
-        auto type = types.find(ev.value("action", ""));
-        if (type == types.end()) return mismatch("an unknown action");
-        a.type = type->second;
+        auto type = protocol::parse_action_type(ev.value("action", ""));
+        if (!type) return mismatch("an unknown action");
+        a.type = *type;
         a.amount = ev.value("amount", poker::Chips{0});
         if (ev.contains("cards")) {
             auto cards = c.ranking->parse_cards(ev["cards"].get<std::string>());

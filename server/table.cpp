@@ -1,5 +1,7 @@
 #include "table.h"
 
+#include "poker_messages.h"
+
 #include "state.h"
 
 #include <numeric>
@@ -8,96 +10,6 @@ namespace felt::server {
 
 using poker::Chips;
 using protocol::json;
-
-namespace {
-
-const char* event_name(poker::EventType t) {
-    using E = poker::EventType;
-    switch (t) {
-    case E::ante:
-        return "ante";
-    case E::blind:
-        return "blind";
-    case E::bring_in:
-        return "bring_in";
-    case E::deal_down:
-        return "deal_down";
-    case E::deal_up:
-        return "deal_up";
-    case E::deal_board:
-        return "deal_board";
-    case E::fold:
-        return "fold";
-    case E::check:
-        return "check";
-    case E::call:
-        return "call";
-    case E::bet:
-        return "bet";
-    case E::raise:
-        return "raise";
-    case E::all_in:
-        return "all_in";
-    case E::discard:
-        return "discard";
-    case E::receive:
-        return "receive";
-    case E::rollover:
-        return "rollover";
-    case E::reshuffle:
-        return "reshuffle";
-    case E::street:
-        return "street";
-    case E::uncalled:
-        return "uncalled";
-    case E::show:
-        return "show";
-    case E::rake:
-        return "rake";
-    case E::win:
-        return "win";
-    case E::hand_end:
-        return "hand_end";
-    }
-    return "unknown";
-}
-
-std::optional<poker::ActionType> action_type(const std::string& s) {
-    using A = poker::ActionType;
-    static const std::pair<const char*, A> names[] = {
-        {"fold", A::fold},       {"check", A::check},      {"call", A::call},
-        {"bet", A::bet},         {"raise", A::raise},      {"bring_in", A::bring_in},
-        {"discard", A::discard}, {"rollover", A::rollover}};
-    for (auto& [n, a] : names)
-        if (s == n) return a;
-    return std::nullopt;
-}
-
-json event_json(const poker::Event& e, const felt::Ranking& r, bool show_cards) {
-    json j = {{"kind", event_name(e.type)}};
-    if (e.seat >= 0) j["seat"] = e.seat;
-    if (e.amount) j["amount"] = e.amount;
-    if (e.pot >= 0) j["pot"] = e.pot;
-    if (e.count) {
-        j["count"] = e.count;
-        if (show_cards) j["cards"] = r.to_string(std::span(e.cards.data(), e.count));
-    }
-    return j;
-}
-
-bool visible_to(const poker::Event& e, int seat) {
-    switch (e.visibility) {
-    case poker::Visibility::everyone:
-        return true;
-    case poker::Visibility::owner:
-        return seat >= 0 && seat == e.seat;
-    case poker::Visibility::nobody:
-        return false;
-    }
-    return false;
-}
-
-} // namespace
 
 Table::Table(std::int64_t id, PokerConfig config, poker::HandConfig base, SharedState& state,
              net::io_context& ioc)
@@ -171,7 +83,7 @@ void Table::act(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
         auto kind = r.body.find("action");
         if (kind == r.body.end() || !kind->is_string())
             return self->refuse(s, r, "bad_request", "\"act\" needs a string \"action\"");
-        auto type = action_type(kind->get<std::string>());
+        auto type = protocol::parse_action_type(kind->get<std::string>());
         if (!type)
             return self->refuse(
                 s, r, "bad_request",
@@ -254,7 +166,7 @@ void Table::after_events(const std::vector<poker::Event>& events, std::size_t fr
     const felt::Ranking& r = *base_.ranking;
     for (std::size_t i = from; i < events.size(); ++i) {
         const poker::Event& e = events[i];
-        json full = event_json(e, r, true);
+        json full = protocol::event_json(e, r, true);
         full["visibility"] = e.visibility == poker::Visibility::everyone ? "everyone"
                              : e.visibility == poker::Visibility::owner  ? "owner"
                                                                          : "nobody";
@@ -282,7 +194,8 @@ void Table::publish(std::span<const poker::Event> batch, const poker::Legal* tur
     ++seq_;
     auto make = [&](int seat) {
         json events = json::array();
-        for (const poker::Event& e : batch) events.push_back(event_json(e, r, visible_to(e, seat)));
+        for (const poker::Event& e : batch)
+            events.push_back(protocol::event_json(e, r, protocol::visible_to(e, seat)));
         json m = {{"type", "table"},
                   {"table", id_},
                   {"seq", seq_},
@@ -403,11 +316,9 @@ void Table::apply(const poker::Action& a) {
 // An accepted action in the hand's record, for the history: who, what, and by whose hand (the
 // player's, or the server's for a clock or a leaving player). A discard's cards are its owner's.
 void Table::log_action(const poker::Action& a, const char* by) {
-    static const char* names[] = {"fold",  "check",    "call",    "bet",
-                                  "raise", "bring_in", "discard", "rollover"};
     json j = {{"kind", "action"},
               {"seat", a.seat},
-              {"action", names[static_cast<int>(a.type)]},
+              {"action", protocol::action_name(a.type)},
               {"by", by},
               {"visibility", a.type == poker::ActionType::discard ? "owner" : "everyone"}};
     if (a.amount) j["amount"] = a.amount;

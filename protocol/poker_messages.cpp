@@ -1,0 +1,101 @@
+#include "poker_messages.h"
+
+#include <array>
+
+namespace felt::protocol {
+
+namespace {
+
+// Indexed by poker::ActionType.
+constexpr std::array<const char*, 8> kActionNames = {"fold",  "check",    "call",    "bet",
+                                                     "raise", "bring_in", "discard", "rollover"};
+static_assert(static_cast<int>(poker::ActionType::rollover) == kActionNames.size() - 1);
+
+} // namespace
+
+const char* action_name(poker::ActionType t) {
+    return kActionNames[static_cast<std::size_t>(t)];
+}
+
+const char* event_name(poker::EventType t) {
+    using E = poker::EventType;
+    switch (t) {
+    case E::ante:
+        return "ante";
+    case E::blind:
+        return "blind";
+    case E::bring_in:
+        return "bring_in";
+    case E::deal_down:
+        return "deal_down";
+    case E::deal_up:
+        return "deal_up";
+    case E::deal_board:
+        return "deal_board";
+    case E::fold:
+        return "fold";
+    case E::check:
+        return "check";
+    case E::call:
+        return "call";
+    case E::bet:
+        return "bet";
+    case E::raise:
+        return "raise";
+    case E::all_in:
+        return "all_in";
+    case E::discard:
+        return "discard";
+    case E::receive:
+        return "receive";
+    case E::rollover:
+        return "rollover";
+    case E::reshuffle:
+        return "reshuffle";
+    case E::street:
+        return "street";
+    case E::uncalled:
+        return "uncalled";
+    case E::show:
+        return "show";
+    case E::rake:
+        return "rake";
+    case E::win:
+        return "win";
+    case E::hand_end:
+        return "hand_end";
+    }
+    return "unknown";
+}
+
+std::optional<poker::ActionType> parse_action_type(std::string_view s) {
+    for (std::size_t i = 0; i < kActionNames.size(); ++i)
+        if (s == kActionNames[i]) return static_cast<poker::ActionType>(i);
+    return std::nullopt;
+}
+
+json event_json(const poker::Event& e, const felt::Ranking& r, bool show_cards) {
+    json j = {{"kind", event_name(e.type)}};
+    if (e.seat >= 0) j["seat"] = e.seat;
+    if (e.amount) j["amount"] = e.amount;
+    if (e.pot >= 0) j["pot"] = e.pot;
+    if (e.count) {
+        j["count"] = e.count;
+        if (show_cards) j["cards"] = r.to_string(std::span(e.cards.data(), e.count));
+    }
+    return j;
+}
+
+bool visible_to(const poker::Event& e, int seat) {
+    switch (e.visibility) {
+    case poker::Visibility::everyone:
+        return true;
+    case poker::Visibility::owner:
+        return seat >= 0 && seat == e.seat;
+    case poker::Visibility::nobody:
+        return false;
+    }
+    return false;
+}
+
+} // namespace felt::protocol
