@@ -87,10 +87,6 @@ std::string ConfigReader::text(const char* key, std::string fallback) {
     return v->get<std::string>();
 }
 
-bool ConfigReader::has(const char* key) {
-    return find(key) != nullptr;
-}
-
 void ConfigReader::refuse(std::string field, std::string message) {
     if (!error_) error_ = ConfigError{std::move(field), std::move(message)};
 }

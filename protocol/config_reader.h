@@ -47,8 +47,6 @@ class ConfigReader {
                        std::initializer_list<std::string_view> allowed);
     // A string, unchecked (the caller judges it and may refuse()).
     std::string text(const char* key, std::string fallback);
-    // Whether the field is present (it counts as read).
-    bool has(const char* key);
 
     // Refuses the configuration for a reason found across fields, naming the field to change.
     void refuse(std::string field, std::string message);

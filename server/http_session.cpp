@@ -65,7 +65,7 @@ http::message_generator static_file(SharedState& state,
     beast::error_code ec;
     http::file_body::value_type body;
     beast::file file;
-    if (is_hidden(*relative) || !open_static(state.config().static_dir, *relative, guarded, file)) {
+    if (!open_static(state.config().static_dir, *relative, guarded, file)) {
         if (*relative == "index.html")
             return text(req, http::status::ok, "text/html; charset=utf-8", kPlaceholder);
         return text(req, http::status::not_found, "text/plain", "not found\n");

@@ -66,7 +66,7 @@ bool open_static(const std::filesystem::path& root, const std::string& relative,
     namespace fs = std::filesystem;
     std::error_code ec;
     const fs::path base = fs::canonical(root, ec);
-    if (ec || relative.empty() || relative[0] == '/') return false;
+    if (ec || relative.empty() || relative[0] == '/' || is_hidden(relative)) return false;
     // canonical() resolves with lstat and readlink; it opens nothing.
     const fs::path resolved = fs::canonical(base / relative, ec);
     if (ec) return false;

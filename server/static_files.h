@@ -25,8 +25,8 @@ std::optional<std::string> static_relative_path(std::string_view target);
 bool is_hidden(std::string_view relative);
 
 // Opens for reading the regular file at `relative` under `root`. Refused (false) when the file is
-// missing, not a regular file, resolves (through symlinks) outside the root, or is one of the
-// `guarded` files (the database and its -wal, -shm and -journal files). Those are compared by
+// missing, hidden, not a regular file, resolves (through symlinks) outside the root, or is one of
+// the `guarded` files (the database and its -wal, -shm and -journal files). Those are compared by
 // device and inode with stat(), before any descriptor is opened: a process that closes any
 // descriptor of the database file drops every POSIX lock SQLite holds on it, and an outside
 // reader could then delete the write-ahead log that feltd is still writing to.

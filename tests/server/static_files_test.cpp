@@ -107,8 +107,9 @@ TEST_CASE("static files: only regular files inside the root open; symlinks out, 
     CHECK(read("sub/page.html") == "page");
     CHECK(read("inside") == "page");
     CHECK(read("alias/page.html") == "page");
+    std::ofstream(root / ".env") << "hidden";
     for (const char* refused : {"out", "up/secret.txt", "passwd", "db", "copy.db", "sub", "",
-                                "missing.html", "/etc/passwd", "../secret.txt"}) {
+                                ".env", "missing.html", "/etc/passwd", "../secret.txt"}) {
         CAPTURE(refused);
         CHECK_FALSE(read(refused).has_value());
     }
