@@ -14,6 +14,9 @@
 
 namespace felt::server {
 
+// An amount of chips: a balance, a stack, a bet.
+using Chips = std::int64_t;
+
 struct Account {
     std::int64_t id = 0;
     std::string name;

@@ -130,7 +130,6 @@ void ChineseTable::start_hand() {
     config["dealer"] = dealer;
     config["stacks"] = stacks;
     config["names"] = names;
-    d.hand_id = record_start(d.number, config, commit);
     for (int s : seats)
         d.log.push_back(json{
             {"kind", "deal"},
@@ -138,14 +137,25 @@ void ChineseTable::start_hand() {
             {"cards", text(d.entries[static_cast<std::size_t>(s)]->cards)},
             {"visibility",
              "owner"}}.dump());
-    dealer_ = dealer;
+    const int number = d.number;
+    open_hand(
+        number, config, commit,
+        [self = self<ChineseTable>(), d = std::move(d), stacks, commit](std::int64_t id) mutable {
+            d.hand_id = id;
+            self->deal(std::move(d), stacks, commit);
+        });
+}
+
+// The deal, once its row is written: one message, with each player's own 13 cards in their copy
+// only, and the clock.
+void ChineseTable::deal(Deal d, const json& stacks, const std::string& commit) {
+    dealer_ = d.dealer;
     deal_ = std::move(d);
-    // One message, with each player's own 13 cards in their copy only.
     json m = {{"kind", "deal"},
               {"hand", deal_->number},
               {"hand_id", deal_->hand_id},
-              {"dealer", dealer},
-              {"seats", seats},
+              {"dealer", deal_->dealer},
+              {"seats", deal_->seats},
               {"stacks", stacks},
               {"commitment", commit},
               {"deadline_ms", config_.decision_ms}};
@@ -368,16 +378,15 @@ void ChineseTable::settle() {
     d.log.push_back(
         json{{"kind", "deal_end"}, {"net", net}, {"rake", rake}, {"visibility", "everyone"}}
             .dump());
-    finish_and_announce(d.hand_id, d.reveal, results, d.log,
-                        {{"kind", "deal_end"},
-                         {"hand", d.number},
-                         {"hand_id", d.hand_id},
-                         {"arrangements", arrangements},
-                         {"payments", payments},
-                         {"net", net},
-                         {"rake", rake}});
+    end_hand(d.hand_id, d.reveal, results, std::move(d.log),
+             {{"kind", "deal_end"},
+              {"hand", d.number},
+              {"hand_id", d.hand_id},
+              {"arrangements", arrangements},
+              {"payments", payments},
+              {"net", net},
+              {"rake", rake}});
     deal_.reset();
-    after_hand();
 }
 
 void ChineseTable::forget_running() {

@@ -52,6 +52,8 @@ class ChineseTable final : public TableBase {
     void forget_running() override;
     std::int64_t running_id() const override { return deal_ ? deal_->hand_id : 0; }
     Chips stake_needed() const override { return config_.stake_needed(); }
+    // Deals `d` once its row is written (start_hand prepared it).
+    void deal(Deal d, const protocol::json& stacks, const std::string& commit);
 
     Entry& entry(int seat) { return *deal_->entries[static_cast<std::size_t>(seat)]; }
     // The seat's part in the running deal, if it was dealt in.

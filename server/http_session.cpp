@@ -1,6 +1,5 @@
 #include "http_session.h"
 
-#include "history.h"
 #include "static_files.h"
 #include "ws_session.h"
 
@@ -106,28 +105,33 @@ std::int64_t query_int(std::string_view target, std::string_view key, std::int64
     return fallback;
 }
 
+// An answer from storage, made into a response back on the connection's strand.
+struct Answer {
+    http::status status = http::status::ok;
+    const char* type = "application/json";
+    std::string body;
+};
+
+Answer json_answer(http::status status, const std::string& code, const std::string& message) {
+    return {status, "application/json", protocol::error(nullptr, {code, message}) + "\n"};
+}
+
 // The history API: GET /api/me/hands, /api/hands/ID, /api/tables/ID/hands,
 // /api/players/NAME/totals. A session token in "Authorization: Bearer TOKEN" identifies the
-// asker (required for /api/me, optional elsewhere: it shows the asker's own cards).
-http::message_generator api(SharedState& state, const http::request<http::string_body>& req) {
-    std::string_view target = req.target();
-    std::string_view path = target.substr(0, target.find('?'));
+// asker (required for /api/me, optional elsewhere: it shows the asker's own cards). Runs on
+// storage's reader, as one unit of work.
+Answer api(Store& store, const std::string& target, const std::optional<std::string>& token) {
+    std::string_view path = std::string_view(target).substr(0, target.find('?'));
     std::int64_t asker = 0;
-    if (auto auth = req.find(http::field::authorization); auth != req.end()) {
-        std::string_view v = auth->value();
-        if (v.substr(0, 7) == "Bearer ") {
-            auto who =
-                state.with_db([&](Accounts& a, db::Database&) { return a.resume(v.substr(7)); });
-            if (!who.ok())
-                return json_error(req, http::status::unauthorized, "unauthorized",
-                                  who.refusal.message);
-            asker = who.value->id;
-        }
+    if (token) {
+        auto who = store.resume(*token);
+        if (!who.ok())
+            return json_answer(http::status::unauthorized, "unauthorized", who.refusal.message);
+        asker = who.value->id;
     }
     auto answer = [&](const Outcome<protocol::json>& o) {
-        if (!o.ok())
-            return json_error(req, http::status::not_found, o.refusal.code, o.refusal.message);
-        return text(req, http::status::ok, "application/json", o.value->dump() + "\n");
+        if (!o.ok()) return json_answer(http::status::not_found, o.refusal.code, o.refusal.message);
+        return Answer{http::status::ok, "application/json", o.value->dump() + "\n"};
     };
     auto id_between = [](std::string_view p, std::string_view head,
                          std::string_view tail) -> std::optional<std::int64_t> {
@@ -141,78 +145,89 @@ http::message_generator api(SharedState& state, const http::request<http::string
         return std::stoll(digits);
     };
     const int limit = static_cast<int>(query_int(target, "limit", 20));
-    try {
-        if (path == "/api/me/hands") {
-            if (!asker)
-                return json_error(req, http::status::unauthorized, "unauthorized",
-                                  "send your session token as \"Authorization: Bearer TOKEN\"");
-            return text(req, http::status::ok, "application/json",
-                        state.with_db([&](Accounts&, db::Database& db) {
-                                 return history::my_hands(db, asker, query_int(target, "before", 0),
-                                                          limit);
-                             }).dump() +
-                            "\n");
-        }
-        if (auto id = id_between(path, "/api/hands/", "/phh")) {
-            auto phh = state.with_db(
-                [&](Accounts&, db::Database& db) { return history::hand_phh(db, *id, asker); });
-            if (!phh.ok())
-                return json_error(req, http::status::not_found, phh.refusal.code,
-                                  phh.refusal.message);
-            return text(req, http::status::ok, "application/toml", *phh.value);
-        }
-        if (auto id = id_between(path, "/api/hands/", ""))
-            return answer(state.with_db(
-                [&](Accounts&, db::Database& db) { return history::hand(db, *id, asker); }));
-        if (auto id = id_between(path, "/api/tables/", "/hands"))
-            return answer(state.with_db(
-                [&](Accounts&, db::Database& db) { return history::table_hands(db, *id, limit); }));
-        const std::string_view players = "/api/players/", tot = "/totals";
-        if (path.size() > players.size() + tot.size() &&
-            path.substr(0, players.size()) == players &&
-            path.substr(path.size() - tot.size()) == tot) {
-            std::string name(
-                path.substr(players.size(), path.size() - players.size() - tot.size()));
-            return answer(state.with_db(
-                [&](Accounts&, db::Database& db) { return history::totals(db, name); }));
-        }
-    } catch (const std::exception& e) {
-        spdlog::error("{}: {}", std::string(target), e.what());
-        return json_error(req, http::status::internal_server_error, "internal",
-                          "the server could not complete this request");
+    if (path == "/api/me/hands") {
+        if (!asker)
+            return json_answer(http::status::unauthorized, "unauthorized",
+                               "send your session token as \"Authorization: Bearer TOKEN\"");
+        return answer({store.my_hands(asker, query_int(target, "before", 0), limit), {}});
     }
-    return json_error(req, http::status::not_found, "not_found",
-                      "no such API: " + std::string(path));
+    if (auto id = id_between(path, "/api/hands/", "/phh")) {
+        auto phh = store.hand_phh(*id, asker);
+        if (!phh.ok())
+            return json_answer(http::status::not_found, phh.refusal.code, phh.refusal.message);
+        return {http::status::ok, "application/toml", *phh.value};
+    }
+    if (auto id = id_between(path, "/api/hands/", "")) return answer(store.hand(*id, asker));
+    if (auto id = id_between(path, "/api/tables/", "/hands"))
+        return answer(store.table_hands(*id, limit));
+    const std::string_view players = "/api/players/", tot = "/totals";
+    if (path.size() > players.size() + tot.size() && path.substr(0, players.size()) == players &&
+        path.substr(path.size() - tot.size()) == tot) {
+        std::string name(path.substr(players.size(), path.size() - players.size() - tot.size()));
+        return answer(store.totals(name));
+    }
+    return json_answer(http::status::not_found, "not_found", "no such API: " + std::string(path));
+}
+
+// /healthz: 200 "ok" while feltd serves and storage works. While storage fails, each check tries
+// a small write, so the answer is 200 again once it works.
+void health(SharedState& state, const http::request<http::string_body>& req,
+            const net::any_io_executor& ex, const Reply& reply) {
+    if (state.stopping())
+        return reply(text(req, http::status::service_unavailable, "text/plain", "stopping\n"));
+    auto done = [&state, req, reply](std::optional<bool> ok) {
+        if (ok) return reply(text(req, http::status::ok, "text/plain", "ok\n"));
+        reply(text(req, http::status::service_unavailable, "text/plain",
+                   "storage failing: " +
+                       state.storage().failure().value_or("the database cannot be read") + "\n"));
+    };
+    if (state.storage().failing())
+        return state.storage().write(
+            [](Store& s) {
+                s.probe();
+                return true;
+            },
+            ex, done);
+    state.storage().read(
+        [](Store& s) {
+            s.check();
+            return true;
+        },
+        ex, done);
 }
 
 } // namespace
 
-http::message_generator respond(SharedState& state, http::request<http::string_body>&& req) {
+void respond(SharedState& state, http::request<http::string_body>&& req,
+             const net::any_io_executor& ex, const Reply& reply) {
     ++state.metrics().http_requests;
     const std::string_view target = req.target();
     if (req.method() != http::verb::get && req.method() != http::verb::head)
-        return text(req, http::status::method_not_allowed, "text/plain", "GET or HEAD only\n");
-    if (target == "/healthz") {
-        if (state.stopping())
-            return text(req, http::status::service_unavailable, "text/plain", "stopping\n");
-        // While storage fails, each check tries a small write: the answer is 200 once it works.
-        if (state.storage_failure() && !state.probe_storage())
-            return text(req, http::status::service_unavailable, "text/plain",
-                        "storage failing: " + state.storage_failure().value_or("?") + "\n");
-        try {
-            state.with_db([](Accounts&, db::Database& db) { db.exec("SELECT 1"); });
-        } catch (const std::exception& e) {
-            return text(req, http::status::service_unavailable, "text/plain",
-                        std::string("database: ") + e.what() + "\n");
-        }
-        return text(req, http::status::ok, "text/plain", "ok\n");
-    }
+        return reply(
+            text(req, http::status::method_not_allowed, "text/plain", "GET or HEAD only\n"));
+    if (target == "/healthz") return health(state, req, ex, reply);
     if (target == "/metrics")
-        return text(req, http::status::ok, "text/plain; version=0.0.4", state.metrics().render());
-    if (target.substr(0, 5) == "/api/") return api(state, req);
+        return reply(
+            text(req, http::status::ok, "text/plain; version=0.0.4", state.metrics().render()));
+    if (target.substr(0, 5) == "/api/") {
+        std::optional<std::string> token;
+        if (auto auth = req.find(http::field::authorization); auth != req.end()) {
+            std::string_view v = auth->value();
+            if (v.substr(0, 7) == "Bearer ") token = std::string(v.substr(7));
+        }
+        auto job = [t = std::string(target), token](Store& s) { return api(s, t, token); };
+        return state.storage().read(
+            std::move(job), ex, [req = std::move(req), reply](std::optional<Answer> a) {
+                if (!a)
+                    return reply(json_error(req, http::status::internal_server_error, "internal",
+                                            "the server could not complete this request"));
+                reply(text(req, a->status, a->type, std::move(a->body)));
+            });
+    }
     if (target == "/ws")
-        return text(req, http::status::bad_request, "text/plain", "WebSocket upgrade expected\n");
-    return static_file(state, req);
+        return reply(
+            text(req, http::status::bad_request, "text/plain", "WebSocket upgrade expected\n"));
+    reply(static_file(state, req));
 }
 
 HttpSession::Stream HttpSession::make_stream(tcp::socket&& socket, ssl::context* tls) {
@@ -283,9 +298,13 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
             stream_);
         return;
     }
-    http::message_generator res = respond(*state_, parser_->release());
-    const bool keep_alive = res.keep_alive();
-    write(std::move(res), keep_alive);
+    auto executor =
+        std::visit([](auto& s) { return beast::get_lowest_layer(s).get_executor(); }, stream_);
+    respond(*state_, parser_->release(), executor,
+            [self = shared_from_this()](http::message_generator res) {
+                const bool keep_alive = res.keep_alive();
+                self->write(std::move(res), keep_alive);
+            });
 }
 
 void HttpSession::write(http::message_generator response, bool keep_alive) {

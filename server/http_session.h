@@ -4,6 +4,7 @@
 #include "net.h"
 #include "state.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,7 +36,12 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     std::string address_;
 };
 
-// The response to a plain HTTP request (not an upgrade).
-http::message_generator respond(SharedState& state, http::request<http::string_body>&& req);
+// Gives a response to reply().
+using Reply = std::function<void(http::message_generator)>;
+
+// The response to a plain HTTP request (not an upgrade), given to reply(): at once, or, where
+// storage answers (/api/..., /healthz), later on `ex`.
+void respond(SharedState& state, http::request<http::string_body>&& req,
+             const net::any_io_executor& ex, const Reply& reply);
 
 } // namespace felt::server

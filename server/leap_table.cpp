@@ -341,7 +341,6 @@ void LeapTable::start_hand() {
     config["stacks"] = stacks;
     config["names"] = names;
     const std::string commit = g.reveal.hash();
-    g.hand_id = record_start(g.number, config, commit);
     std::vector<std::string> hands(static_cast<std::size_t>(limits_.seats));
     for (const leap::Event& e : started.value().events) {
         const int s = seats[static_cast<std::size_t>(e.seat)];
@@ -354,13 +353,26 @@ void LeapTable::start_hand() {
              "owner"}}.dump());
     }
     g.state = std::move(started).value().state;
-    dealer_ = dealer;
+    const int number = g.number;
+    open_hand(number, config, commit,
+              [self = self<LeapTable>(), g = std::move(g), stacks, hands,
+               commit](std::int64_t id) mutable {
+                  g.hand_id = id;
+                  self->deal(std::move(g), stacks, hands, commit);
+              });
+}
+
+// The deal, once its row is written: each player's own hand in their copy only; then the first
+// turn.
+void LeapTable::deal(Game g, const json& stacks, const std::vector<std::string>& hands,
+                     const std::string& commit) {
+    dealer_ = g.dealer;
     game_ = std::move(g);
     broadcast({{"kind", "deal"},
                {"hand", game_->number},
                {"hand_id", game_->hand_id},
-               {"dealer", dealer},
-               {"players", seats},
+               {"dealer", game_->dealer},
+               {"players", game_->seats},
                {"stacks", stacks},
                {"hand_size", config_.rules.hand_size},
                {"stock", game_->state.stock.size()},
@@ -569,14 +581,13 @@ void LeapTable::finish() {
     g.log.push_back(
         json{{"kind", "game_end"}, {"scores", by_seat}, {"net", net}, {"visibility", "everyone"}}
             .dump());
-    finish_and_announce(g.hand_id, g.reveal, results, g.log,
-                        {{"kind", "game_end"},
-                         {"hand", g.number},
-                         {"hand_id", g.hand_id},
-                         {"scores", by_seat},
-                         {"net", net}});
+    end_hand(g.hand_id, g.reveal, results, std::move(g.log),
+             {{"kind", "game_end"},
+              {"hand", g.number},
+              {"hand_id", g.hand_id},
+              {"scores", by_seat},
+              {"net", net}});
     game_.reset();
-    after_hand();
 }
 
 void LeapTable::forget_running() {

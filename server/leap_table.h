@@ -52,6 +52,9 @@ class LeapTable final : public TableBase {
         std::vector<std::string> log;
     };
 
+    // Deals `g` once its row is written (start_hand prepared it); hands: each seat's cards.
+    void deal(Game g, const protocol::json& stacks, const std::vector<std::string>& hands,
+              const std::string& commit);
     std::string snapshot(int seat) const override;
     bool running() const override { return game_.has_value(); }
     bool in_running(int seat) const override { return player_of(seat) >= 0; }

@@ -53,6 +53,11 @@ std::string Metrics::render() const {
            static_cast<long long>(http_requests.load()));
     metric("felt_storage_failures_total", "counter", "Database writes that failed",
            static_cast<long long>(storage_failures.load()));
+    metric("felt_storage_commits_total", "counter", "Write transactions committed",
+           static_cast<long long>(storage_commits.load()));
+    metric("felt_storage_writes_total", "counter",
+           "Writes committed (several share a transaction under group commit)",
+           static_cast<long long>(storage_writes.load()));
     metric("felt_hands_void_total", "counter", "Hands void because they could not be stored",
            static_cast<long long>(hands_void.load()));
     request_latency.render(out, "felt_request_latency_seconds",

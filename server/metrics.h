@@ -32,8 +32,10 @@ struct Metrics {
     std::atomic<std::uint64_t> http_requests{0};
     std::atomic<std::uint64_t> storage_failures{0}; // database writes that failed
     std::atomic<std::uint64_t> hands_void{0};       // hands voided because they could not be stored
+    std::atomic<std::uint64_t> storage_commits{0};  // write transactions committed
+    std::atomic<std::uint64_t> storage_writes{0};   // units of work in them (group commit)
     Histogram request_latency; // from a request's arrival to its reply being queued
-    Histogram db_write;        // one write transaction
+    Histogram db_write;        // one write transaction (a group, or one write alone)
 
     std::string render() const;
 };

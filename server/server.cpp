@@ -182,6 +182,7 @@ void Server::run() {
     run_loop(s.ioc);
     for (auto& t : threads) t.join();
     s.state->workers().join();
+    s.state->storage().drain(); // cash-outs queued at the end are written before we say so
     spdlog::info("feltd stopped");
 }
 

@@ -118,22 +118,23 @@ bool Statement::column_null(int index) const {
     return sqlite3_column_type(stmt_, index) == SQLITE_NULL;
 }
 
-Transaction::Transaction(Database& db) : db_(db) {
-    db_.exec("BEGIN IMMEDIATE");
+Transaction::Transaction(Database& db)
+    : db_(db), nested_(sqlite3_get_autocommit(db.handle()) == 0) {
+    db_.exec(nested_ ? "SAVEPOINT felt" : "BEGIN IMMEDIATE");
 }
 
 Transaction::~Transaction() {
-    if (!done_) {
-        try {
-            db_.exec("ROLLBACK");
-        } catch (const Error&) {
-            // Nothing more to do: the transaction is gone either way.
-        }
+    if (done_) return;
+    try {
+        db_.exec(nested_ ? "ROLLBACK TO felt; RELEASE felt" : "ROLLBACK");
+    } catch (const Error&) {
+        // Nothing more to do: the transaction is gone either way (SQLite rolls back the whole
+        // transaction itself after some errors, a full disk among them).
     }
 }
 
 void Transaction::commit() {
-    db_.exec("COMMIT");
+    db_.exec(nested_ ? "RELEASE felt" : "COMMIT");
     done_ = true;
 }
 

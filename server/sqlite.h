@@ -67,7 +67,9 @@ class Statement {
     sqlite3_stmt* stmt_ = nullptr;
 };
 
-// BEGIN IMMEDIATE (takes the write lock at once); rolls back unless commit() ran.
+// BEGIN IMMEDIATE (takes the write lock at once); rolls back unless commit() ran. Inside a
+// transaction already open (a group commit, storage/storage.h) it is a savepoint instead, and
+// commit() releases it into the outer transaction.
 class Transaction {
   public:
     explicit Transaction(Database& db);
@@ -78,6 +80,7 @@ class Transaction {
 
   private:
     Database& db_;
+    bool nested_;
     bool done_ = false;
 };
 

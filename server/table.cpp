@@ -148,17 +148,22 @@ void Table::start_hand() {
     }
     config["stacks"] = stacks;
     config["names"] = names;
-    run.hand_id = record_start(run.number, config, commit);
-    button_ = b;
-    run.state = std::move(started.value().state);
-    hand_ = std::move(run);
-    broadcast({{"kind", "hand_start"},
-               {"hand", hand_->number},
-               {"hand_id", hand_->hand_id},
-               {"button", b},
-               {"stacks", stacks},
-               {"commitment", commit}});
-    after_events(started.value().events, 0);
+    const int number = run.number;
+    open_hand(number, config, commit,
+              [self = self<Table>(), run = std::move(run), started = std::move(started).value(), b,
+               stacks, commit](std::int64_t id) mutable {
+                  run.hand_id = id;
+                  self->button_ = b;
+                  run.state = std::move(started.state);
+                  self->hand_ = std::move(run);
+                  self->broadcast({{"kind", "hand_start"},
+                                   {"hand", self->hand_->number},
+                                   {"hand_id", id},
+                                   {"button", b},
+                                   {"stacks", stacks},
+                                   {"commitment", commit}});
+                  self->after_events(started.events, 0);
+              });
 }
 
 void Table::after_events(const std::vector<poker::Event>& events, std::size_t from) {
@@ -346,11 +351,9 @@ void Table::finish_hand() {
         const auto idx = static_cast<std::size_t>(i);
         net.push_back(h.state.seats[idx].in_hand ? h.state.seats[idx].stack - h.start[idx] : 0);
     }
-    finish_and_announce(
-        h.hand_id, h.reveal, results, h.log,
-        {{"kind", "hand_end"}, {"hand", h.number}, {"hand_id", h.hand_id}, {"net", net}});
+    end_hand(h.hand_id, h.reveal, results, std::move(h.log),
+             {{"kind", "hand_end"}, {"hand", h.number}, {"hand_id", h.hand_id}, {"net", net}});
     hand_.reset();
-    after_hand();
 }
 
 void Table::forget_running() {

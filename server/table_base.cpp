@@ -2,6 +2,8 @@
 
 #include "state.h"
 
+#include <algorithm>
+
 #include <sodium.h>
 
 namespace felt::server {
@@ -166,7 +168,8 @@ void TableBase::join(std::shared_ptr<Recipient> s, Account a, protocol::Request 
         // A table with no chips at stake (max_buy_in 0) needs no buy-in.
         const Chips buy_in = number(r.body, "buy_in", l.max_buy_in == 0 ? 0 : -1);
         if (self->stopping_) return self->refuse(s, r, "stopping", "the server is shutting down");
-        if (self->seat_of(a.id))
+        if (self->seat_of(a.id) ||
+            std::ranges::find(self->reserved_, a.id) != self->reserved_.end())
             return self->refuse(s, r, "already_seated", "you already have a seat here");
         if (buy_in < l.min_buy_in || buy_in > l.max_buy_in)
             return self->refuse(s, r, "bad_amount",
@@ -177,42 +180,47 @@ void TableBase::join(std::shared_ptr<Recipient> s, Account a, protocol::Request 
             if (!it->is_number_integer() || it->get<int>() < 0 || it->get<int>() >= l.seats)
                 return self->refuse(s, r, "bad_request", "no such seat");
             seat = it->get<int>();
-            if (self->seat(seat)) return self->refuse(s, r, "seat_taken", "that seat is taken");
+            if (!self->free(seat)) return self->refuse(s, r, "seat_taken", "that seat is taken");
         } else {
             for (int i = 0; i < l.seats && seat < 0; ++i)
-                if (!self->seat(i)) seat = i;
+                if (self->free(i)) seat = i;
             if (seat < 0) return self->refuse(s, r, "table_full", "every seat is taken");
         }
-        std::optional<Refusal> refused;
-        try {
-            refused = self->state_.with_db(
-                [&](Accounts& acc, db::Database& db) -> std::optional<Refusal> {
-                    db::Transaction t(db);
-                    if (auto no = acc.move_chips(a.id, -buy_in, "buy_in")) return no;
-                    db::Statement q(db, "INSERT INTO table_seats (table_id, seat, account_id, "
-                                        "stack) VALUES (?, ?, ?, ?)");
-                    q.bind(1, self->id_).bind(2, seat).bind(3, a.id).bind(4, buy_in).run();
-                    t.commit();
-                    return std::nullopt;
-                },
-                true);
-        } catch (const std::exception&) { // rolled back: nothing moved
-            return self->refuse(s, r, "internal",
-                                "the server cannot store your buy-in now; nothing moved");
-        }
-        if (refused) return self->refuse(s, r, refused->code, refused->message);
-        self->seats_[static_cast<std::size_t>(seat)] = Seat{a.id, a.name, buy_in, s, false};
-        self->seats_[static_cast<std::size_t>(seat)]->time_bank_ms = l.time_bank_ms;
-        ++self->taken_;
-        self->state_.note_seat(a.id, self->id_, true);
-        self->watchers_[s.get()] = s;
-        spdlog::info("table {}: {} sits in seat {} with {}", self->id_, a.name, seat, buy_in);
-        self->send(s,
-                   protocol::reply(r, {{"table", self->id_}, {"seat", seat}, {"stack", buy_in}}));
-        self->broadcast({{"kind", "seated"}, {"seat", seat}, {"name", a.name}, {"stack", buy_in}});
-        self->send(s, self->snapshot(seat));
-        self->maybe_start();
+        // The seat is held while the buy-in is written; the player sits once it is committed.
+        self->reserved_[static_cast<std::size_t>(seat)] = a.id;
+        self->state_.storage().write(
+            [table = self->id_, seat, account = a.id, buy_in](Store& st) {
+                return st.buy_in(table, seat, account, buy_in);
+            },
+            self->strand_,
+            [self, s, a, r, seat, buy_in](std::optional<std::optional<Refusal>> refused) {
+                self->reserved_[static_cast<std::size_t>(seat)] = 0;
+                if (!refused) // rolled back: nothing moved
+                    return self->refuse(s, r, "internal",
+                                        "the server cannot store your buy-in now; nothing moved");
+                if (*refused) return self->refuse(s, r, (*refused)->code, (*refused)->message);
+                self->sit(s, a, r, seat, buy_in);
+            });
     });
+}
+
+void TableBase::sit(const std::shared_ptr<Recipient>& s, const Account& a,
+                    const protocol::Request& r, int seat, Chips buy_in) {
+    seats_[static_cast<std::size_t>(seat)] = Seat{a.id, a.name, buy_in, s, false};
+    seats_[static_cast<std::size_t>(seat)]->time_bank_ms = limits_.time_bank_ms;
+    ++taken_;
+    state_.note_seat(a.id, id_, true);
+    watchers_[s.get()] = s;
+    spdlog::info("table {}: {} sits in seat {} with {}", id_, a.name, seat, buy_in);
+    send(s, protocol::reply(r, {{"table", id_}, {"seat", seat}, {"stack", buy_in}}));
+    broadcast({{"kind", "seated"}, {"seat", seat}, {"name", a.name}, {"stack", buy_in}});
+    send(s, snapshot(seat));
+    if (stopping_) return cash_out(seat, "shutdown"); // the server began to stop meanwhile
+    maybe_start();
+}
+
+bool TableBase::free(int seat) const {
+    return !this->seat(seat) && !reserved_[static_cast<std::size_t>(seat)];
 }
 
 void TableBase::spectate(std::shared_ptr<Recipient> s, Account, protocol::Request r) {
@@ -231,18 +239,21 @@ void TableBase::leave(std::shared_ptr<Recipient> s, Account a, protocol::Request
             return self->send(s, protocol::reply(r, {{"table", self->id_}}));
         }
         Seat& st = *self->seat(*seat);
-        if (self->in_running(*seat)) {
-            st.leaving = true; // the game acts for the seat; cashed out at the hand's end
+        if (self->in_running(*seat) || self->opening_ || self->settling_ || st.cashing) {
+            // The game acts for the seat; cashed out once the hand's end is stored.
+            st.leaving = true;
             self->send(s, protocol::reply(r, {{"table", self->id_}, {"after_hand", true}}));
-            return self->leaving_in_hand(*seat);
+            if (self->in_running(*seat)) self->leaving_in_hand(*seat);
+            return;
         }
         const Chips stack = st.stack;
-        if (!self->cash_out(*seat, "cash_out"))
-            return self->refuse(s, r, "internal",
-                                "the server cannot store your cash-out now; your seat is dealt "
-                                "no more hands and is cashed out as soon as it can be");
-        self->send(s, protocol::reply(r, {{"table", self->id_}, {"cashed_out", stack}}));
-        self->maybe_start();
+        self->cash_out(*seat, "cash_out", [self, s, r, stack](bool ok) {
+            if (!ok)
+                return self->refuse(s, r, "internal",
+                                    "the server cannot store your cash-out now; your seat is "
+                                    "dealt no more hands and is cashed out as soon as it can be");
+            self->send(s, protocol::reply(r, {{"table", self->id_}, {"cashed_out", stack}}));
+        });
     });
 }
 
@@ -278,59 +289,82 @@ void TableBase::note_missed(int seat, int hand) {
     }
 }
 
-bool TableBase::cash_out(int seat, const char* reason) {
-    Seat st = *this->seat(seat);
-    try {
-        state_.with_db(
-            [&](Accounts& acc, db::Database& db) {
-                db::Transaction t(db);
-                db::Statement del(db, "DELETE FROM table_seats WHERE table_id = ? AND seat = ?");
-                del.bind(1, id_).bind(2, seat).run();
-                if (st.stack > 0) acc.move_chips(st.account, st.stack, reason);
-                t.commit();
-            },
-            true);
-    } catch (const std::exception&) {
-        // Rolled back: the chips stay in table_seats (recovered at a restart) and in the seat,
-        // which is dealt no more hands; the cash-out is tried again when storage works.
-        this->seat(seat)->leaving = true;
-        pause_for_storage();
-        return false;
-    }
-    seats_[static_cast<std::size_t>(seat)].reset();
-    --taken_;
-    state_.note_seat(st.account, id_, false);
-    spdlog::info("table {}: {} leaves seat {} with {} ({})", id_, st.name, seat, st.stack, reason);
-    broadcast({{"kind", "left"}, {"seat", seat}, {"name", st.name}, {"stack", st.stack}});
-    return true;
+void TableBase::cash_out(int seat, const char* reason, std::function<void(bool ok)> then) {
+    Seat& st = *this->seat(seat);
+    if (st.cashing) return; // already on its way
+    st.cashing = true;
+    st.leaving = true; // dealt no more hands
+    state_.storage().write(
+        [table = id_, seat, account = st.account, stack = st.stack,
+         reason = std::string(reason)](Store& store) {
+            store.cash_out(table, seat, account, stack, reason);
+            return true;
+        },
+        strand_,
+        [self = shared_from_this(), seat, reason, then = std::move(then)](std::optional<bool> ok) {
+            Seat& st = *self->seat(seat);
+            st.cashing = false;
+            if (!ok) {
+                // Rolled back: the chips stay in table_seats (recovered at a restart) and in the
+                // seat, which is dealt no more hands; the cash-out is tried again when storage
+                // works.
+                self->pause_for_storage();
+                if (then) then(false);
+                return;
+            }
+            const Seat gone = std::move(st);
+            self->seats_[static_cast<std::size_t>(seat)].reset();
+            --self->taken_;
+            self->state_.note_seat(gone.account, self->id_, false);
+            spdlog::info("table {}: {} leaves seat {} with {} ({})", self->id_, gone.name, seat,
+                         gone.stack, reason);
+            self->broadcast(
+                {{"kind", "left"}, {"seat", seat}, {"name", gone.name}, {"stack", gone.stack}});
+            if (then) then(true);
+            self->maybe_start();
+        });
 }
 
-std::int64_t TableBase::record_start(int number, const json& config, const std::string& commit) {
-    return state_.with_db(
-        [&](Accounts&, db::Database& db) {
-            db::Statement q(db, "INSERT INTO hands (table_id, number, config, commitment, status) "
-                                "VALUES (?, ?, ?, ?, 'running')");
-            q.bind(1, id_).bind(2, number).bind(3, config.dump()).bind(4, commit);
-            q.run();
-            return db.last_insert_rowid();
+void TableBase::open_hand(int number, const json& config, const std::string& commit,
+                          std::function<void(std::int64_t id)> deal) {
+    HandStart h{state_.storage().next_hand_id(), id_, number, config.dump(), commit};
+    const std::int64_t id = h.id;
+    opening_ = true;
+    state_.storage().write(
+        [h = std::move(h)](Store& store) {
+            store.start_hand(h);
+            return true;
         },
-        true);
+        strand_,
+        [self = shared_from_this(), id, deal = std::move(deal)](std::optional<bool> ok) {
+            self->opening_ = false;
+            if (!ok) return self->pause_for_storage(); // nothing was dealt
+            if (self->stopping_) {                     // shutdown began meanwhile: never dealt
+                self->record_void(id);
+                return self->after_hand();
+            }
+            deal(id);
+            // Players who asked to leave while the row was written: the game acts for them.
+            for (int i = 0; i < self->limits_.seats; ++i)
+                if (const Seat* st = self->seat(i);
+                    st && st->leaving && self->running() && self->in_running(i))
+                    self->leaving_in_hand(i);
+        });
 }
 
 void TableBase::record_void(std::int64_t hand_id) {
-    try {
-        state_.with_db(
-            [&](Accounts&, db::Database& db) {
-                db::Statement q(db, "UPDATE hands SET status = 'void', ended_at = "
-                                    "strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?");
-                q.bind(1, hand_id).run();
-            },
-            true);
-    } catch (const std::exception&) {
-        // The row stays 'running': written void when storage works, or at the next start.
-        unwritten_voids_.push_back(hand_id);
-        pause_for_storage();
-    }
+    state_.storage().write(
+        [hand_id](Store& store) {
+            store.void_hand(hand_id);
+            return true;
+        },
+        strand_,
+        [self = shared_from_this(), hand_id](std::optional<bool> ok) {
+            if (ok) return;
+            // The row stays 'running': written void when storage works, or at the next start.
+            self->unwritten_voids_.push_back(hand_id);
+            self->pause_for_storage();
+        });
 }
 
 void TableBase::void_hand(std::int64_t hand_id, int number, const char* reason) {
@@ -351,71 +385,63 @@ void TableBase::pause_for_storage() {
     retrying_ = true;
     storage_retry_.expires_after(kStorageRetry);
     storage_retry_.async_wait([self = shared_from_this()](beast::error_code ec) {
-        self->retrying_ = false;
-        if (ec) return;
-        if (!self->state_.probe_storage()) return self->pause_for_storage();
-        self->paused_ = false;
-        auto voids = std::move(self->unwritten_voids_);
-        self->unwritten_voids_.clear();
-        for (std::int64_t id : voids) self->record_void(id);
-        if (!self->running()) self->after_hand(); // cash-outs left over, then the next hand
+        if (ec) {
+            self->retrying_ = false;
+            return;
+        }
+        self->state_.storage().write(
+            [](Store& store) {
+                store.probe();
+                return true;
+            },
+            self->strand_,
+            [self](std::optional<bool> ok) {
+                self->retrying_ = false;
+                if (!ok) return self->pause_for_storage();
+                self->paused_ = false;
+                auto voids = std::move(self->unwritten_voids_);
+                self->unwritten_voids_.clear();
+                for (std::int64_t id : voids) self->record_void(id);
+                if (!self->busy()) self->after_hand(); // cash-outs left over, then the next hand
+            });
     });
 }
 
-void TableBase::record_finish(std::int64_t hand_id, const Commitment& reveal,
-                              std::span<const SeatResult> results,
-                              std::span<const std::string> log) {
-    state_.with_db(
-        [&](Accounts&, db::Database& db) {
-            db::Transaction t(db);
-            db::Statement hand(db, "UPDATE hands SET status = 'finished', deck = ?, seed = ?, "
-                                   "salt = ?, ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
-                                   "WHERE id = ?");
-            hand.bind(1, reveal.deck).bind(2, reveal.seed).bind(3, reveal.salt);
-            hand.bind(4, hand_id).run();
-            // Each statement is prepared once and reset for every row.
-            db::Statement seat(db, "INSERT INTO hand_seats (hand_id, seat, account_id, "
-                                   "stack_start, stack_end) VALUES (?, ?, ?, ?, ?)");
-            db::Statement stack(db, "UPDATE table_seats SET stack = ? WHERE table_id = ? AND "
-                                    "seat = ?");
-            for (const SeatResult& r : results) {
-                seat.reset();
-                seat.bind(1, hand_id).bind(2, r.seat).bind(3, this->seat(r.seat)->account);
-                seat.bind(4, r.start).bind(5, r.end).run();
-                stack.reset();
-                stack.bind(1, r.end).bind(2, id_).bind(3, r.seat).run();
-            }
-            db::Statement ev(db, "INSERT INTO hand_events (hand_id, seq, body) VALUES (?, ?, ?)");
-            for (std::size_t i = 0; i < log.size(); ++i) {
-                ev.reset();
-                ev.bind(1, hand_id).bind(2, static_cast<std::int64_t>(i)).bind(3, log[i]).run();
-            }
-            t.commit();
+void TableBase::end_hand(std::int64_t hand_id, const Commitment& reveal,
+                         std::span<const SeatResult> results, std::vector<std::string> log,
+                         json end) {
+    HandEnd h{hand_id, id_, reveal.deck, reveal.seed, reveal.salt, {}, std::move(log)};
+    for (const SeatResult& r : results)
+        h.seats.push_back({r.seat, seat(r.seat)->account, r.start, r.end});
+    settling_ = true;
+    state_.storage().write(
+        [h](Store& store) {
+            store.finish_hand(h);
+            return true;
         },
-        true);
-    ++state_.metrics().hands_played;
-    for (const SeatResult& r : results) this->seat(r.seat)->stack = r.end;
-}
-
-bool TableBase::finish_and_announce(std::int64_t hand_id, const Commitment& reveal,
-                                    std::span<const SeatResult> seats,
-                                    std::span<const std::string> log, json end) {
-    try {
-        record_finish(hand_id, reveal, seats, log);
-    } catch (const std::exception&) {
-        // Rolled back, and the seats keep the stacks from before the hand: it never happened.
-        void_hand(hand_id, end.value("hand", 0), "storage");
-        pause_for_storage();
-        return false;
-    }
-    json stacks = json::array();
-    for (int i = 0; i < limits_.seats; ++i) stacks.push_back(seat(i) ? seat(i)->stack : 0);
-    end["stacks"] = std::move(stacks);
-    end["deck"] = reveal.deck;
-    end["seed"] = reveal.seed;
-    end["salt"] = reveal.salt;
-    broadcast(std::move(end));
-    return true;
+        strand_,
+        [self = shared_from_this(), h, reveal,
+         end = std::move(end)](std::optional<bool> ok) mutable {
+            self->settling_ = false;
+            if (!ok) {
+                // Rolled back, and the seats keep the stacks from before the hand: it never
+                // happened.
+                self->void_hand(h.id, end.value("hand", 0), "storage");
+                self->pause_for_storage();
+                return self->after_hand();
+            }
+            ++self->state_.metrics().hands_played;
+            for (const HandSeat& r : h.seats) self->seat(r.seat)->stack = r.end;
+            json stacks = json::array();
+            for (int i = 0; i < self->limits_.seats; ++i)
+                stacks.push_back(self->seat(i) ? self->seat(i)->stack : 0);
+            end["stacks"] = std::move(stacks);
+            end["deck"] = reveal.deck;
+            end["seed"] = reveal.seed;
+            end["salt"] = reveal.salt;
+            self->broadcast(std::move(end));
+            self->after_hand();
+        });
 }
 
 bool TableBase::bank_start(int seat, int hand, net::steady_timer& clock,
@@ -451,24 +477,21 @@ void TableBase::bank_close() {
 }
 
 void TableBase::maybe_start() {
-    if (running() || starting_ || stopping_ || paused_ || ready_count() < 2) return;
+    if (busy() || starting_ || stopping_ || paused_ || ready_count() < 2) return;
     starting_ = true;
     next_hand_.expires_after(std::chrono::milliseconds(limits_.hand_delay_ms));
     next_hand_.async_wait([self = shared_from_this()](beast::error_code ec) {
         self->starting_ = false;
-        if (ec || self->running() || self->stopping_ || self->paused_) return;
-        try {
-            self->start_hand();
-        } catch (const std::exception&) { // the hand's row could not be written: nothing dealt
-            self->pause_for_storage();
-        }
+        if (ec || self->busy() || self->stopping_ || self->paused_) return;
+        self->start_hand();
     });
 }
 
 void TableBase::after_hand() {
     for (int i = 0; i < limits_.seats; ++i) {
         const Seat* st = seat(i);
-        if (st && (st->leaving || st->stack < stake_needed() || stopping_)) cash_out(i, "cash_out");
+        if (st && !st->cashing && (st->leaving || st->stack < stake_needed() || stopping_))
+            cash_out(i, "cash_out");
     }
     maybe_start();
 }
@@ -477,7 +500,7 @@ void TableBase::stop() {
     net::post(strand_, [self = shared_from_this()] {
         self->stopping_ = true;
         self->next_hand_.cancel();
-        if (self->running()) return; // cashed out when it ends
+        if (self->busy()) return; // cashed out when it ends
         for (int i = 0; i < self->limits_.seats; ++i)
             if (self->seat(i)) self->cash_out(i, "shutdown");
     });
@@ -486,6 +509,8 @@ void TableBase::stop() {
 void TableBase::void_and_close() {
     net::post(strand_, [self = shared_from_this()] {
         self->stopping_ = true;
+        // A hand's start or end is being stored; everyone is cashed out after it.
+        if (self->opening_ || self->settling_) return;
         if (self->running()) {
             // Stacks here and in table_seats are still those from before the hand: it never
             // happened.

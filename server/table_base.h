@@ -27,7 +27,6 @@ namespace felt::server {
 
 class SharedState;
 
-using Chips = std::int64_t;
 inline constexpr int kMaxTableSeats = 9;  // the most any game seats (poker: 9)
 inline constexpr int kChatMaxChars = 200; // characters (code points) in a line of chat
 inline constexpr int kChatBurst = 5;      // lines of chat a player may send ...
@@ -99,6 +98,7 @@ class TableBase : public std::enable_shared_from_this<TableBase> {
         bool sitting_out = false; // dealt no hands until the player is back
         int missed_hand = -1;     // the last hand counted in `missed`
         int time_bank_ms = 0;     // extra time left for decisions, spent as used
+        bool cashing = false;     // its cash-out is being written
     };
     // A seat's part in a finished hand, for the database.
     struct SeatResult {
@@ -165,27 +165,30 @@ class TableBase : public std::enable_shared_from_this<TableBase> {
     // The clock played for `seat` in hand `hand`: a disconnected player who keeps missing hands
     // is sat out until they come back.
     void note_missed(int seat, int hand);
-    // Cashes a seat out to its owner's balance. False when storage failed: nothing moved, the
-    // seat is marked leaving (dealt no more hands) and the cash-out is tried again later.
-    bool cash_out(int seat, const char* reason);
+    // Cashes a seat out to its owner's balance, once storage has written it; then(true) after
+    // the seat is freed. When storage fails nothing moves: the seat stays, marked leaving (dealt
+    // no more hands), the table pauses, the cash-out is tried again later, and then(false).
+    void cash_out(int seat, const char* reason, std::function<void(bool ok)> then = {});
 
-    // The database. A hand is written as running when dealt, and finished, with its seats and its
-    // log, in one transaction. record_start and record_finish throw when storage fails;
-    // record_void keeps a void it could not write and writes it when storage works again.
-    std::int64_t record_start(int number, const protocol::json& config, const std::string& commit);
+    // Storage. A hand is dealt only once its row is written (as running, with its commitment):
+    // open_hand writes it and then calls deal(id), unless storage failed (the table pauses and
+    // nothing is dealt) or shutdown began (the row is void). Until then the table is busy: no
+    // other hand starts and a seat that leaves waits for the hand. A hand's end, with its seats
+    // and its log, is one write (end_hand). record_void keeps a void it could not write and
+    // writes it when storage works again.
+    void open_hand(int number, const protocol::json& config, const std::string& commit,
+                   std::function<void(std::int64_t id)> deal);
     void record_void(std::int64_t hand_id);
     // A hand that cannot count (storage failed at its end, or a bug): written void, and everyone
     // told with `hand_void` and the stacks, which are those from before the hand.
     void void_hand(std::int64_t hand_id, int number, const char* reason);
-    void record_finish(std::int64_t hand_id, const Commitment& reveal,
-                       std::span<const SeatResult> seats, std::span<const std::string> log);
-    // The end of a hand, game or deal: writes it (record_finish), then sends everyone `end` with
-    // every seat's stack now and the reveal (deck, seed, salt). When it cannot be written the
-    // hand is void instead (void_hand), the table pauses until storage works, and it returns
-    // false. Either way the caller forgets the hand and calls after_hand().
-    bool finish_and_announce(std::int64_t hand_id, const Commitment& reveal,
-                             std::span<const SeatResult> seats, std::span<const std::string> log,
-                             protocol::json end);
+    // The end of a hand, game or deal. The caller forgets its hand at once; the table is settling
+    // (no hand starts, a seat that leaves waits) until storage has committed the end. Then the
+    // stacks are set, everyone gets `end` with every seat's stack and the reveal (deck, seed,
+    // salt), and after_hand() runs. When the end cannot be written the hand is void instead
+    // (void_hand) and the table pauses until storage works.
+    void end_hand(std::int64_t hand_id, const Commitment& reveal, std::span<const SeatResult> seats,
+                  std::vector<std::string> log, protocol::json end);
     // The time bank. A decision's clock ran out for `seat`: if the seat has bank left, announces
     // it, runs `clock` on it (calling `again` when it runs out too) and returns true. On the second
     // expiry (or with no bank) returns false, and the bank is empty.
@@ -206,10 +209,20 @@ class TableBase : public std::enable_shared_from_this<TableBase> {
     SharedState& state_;
     net::strand<net::io_context::executor_type> strand_;
     std::array<std::optional<Seat>, kMaxTableSeats> seats_;
+    // A seat whose buy-in is being written: the account it is held for (0: none).
+    std::array<std::int64_t, kMaxTableSeats> reserved_{};
     std::int64_t seq_ = 0;
     bool stopping_ = false;
 
   private:
+    // A seat that is neither taken nor held for a buy-in being written.
+    bool free(int seat) const;
+    // Seats the player once the buy-in is written.
+    void sit(const std::shared_ptr<Recipient>& s, const Account& a, const protocol::Request& r,
+             int seat, Chips buy_in);
+    // A hand runs, or its start or end is being written.
+    bool busy() const { return running() || opening_ || settling_; }
+
     std::map<Recipient*, std::weak_ptr<Recipient>> watchers_; // spectators and players
     std::map<std::int64_t, std::deque<std::chrono::steady_clock::time_point>> chat_times_;
     bool banking_ = false; // a clock runs on bank_seat_'s time bank since bank_from_
@@ -220,6 +233,8 @@ class TableBase : public std::enable_shared_from_this<TableBase> {
     static constexpr std::chrono::seconds kStorageRetry{1};
     net::steady_timer storage_retry_;
     bool paused_ = false;   // storage failed: no hand starts
+    bool opening_ = false;  // a hand's row is being written before it is dealt
+    bool settling_ = false; // a hand's end is being written
     bool retrying_ = false; // storage_retry_ is armed
     std::vector<std::int64_t> unwritten_voids_;
     std::atomic<int> taken_{0};

@@ -201,11 +201,6 @@ void WsSession::handle(std::string_view text) {
     const auto& r = std::get<protocol::Request>(parsed);
     try {
         dispatch(r);
-    } catch (const db::Error& e) {
-        // Storage failing: the client hears of it, the server goes on. SharedState has logged
-        // the cause once already.
-        spdlog::debug("{}: {} failed: {}", address_, r.type, e.what());
-        refuse(r.id, "internal", "the server could not complete this request");
     } catch (const std::exception& e) {
         // A bug: the client hears of it, the server goes on.
         spdlog::error("{}: {} failed: {}", address_, r.type, e.what());
@@ -276,40 +271,91 @@ void WsSession::on_hello(const protocol::Request& r) {
     reply(r, {{"version", protocol::kVersion}, {"server", version_string()}});
 }
 
+// Runs job(store) in storage (a write, or a read) and done(result) back on this connection's
+// strand; when storage fails the request is refused with `internal` instead.
+template <class Job, class Done>
+void WsSession::stored(const protocol::Request& r, Access access, Job job, Done done) {
+    auto then = [self = shared_from_this(), r, access,
+                 done = std::move(done)](auto result) mutable {
+        if (access == Access::sign_in) self->busy_ = false;
+        if (!result)
+            return self->refuse(r.id, "internal", "the server could not complete this request");
+        done(std::move(*result));
+    };
+    if (access == Access::read)
+        state_->storage().read(std::move(job), executor(), std::move(then));
+    else
+        state_->storage().write(std::move(job), executor(), std::move(then));
+}
+
+// A sign-in may start: not signed in already, and no other sign-in being checked.
+bool WsSession::may_sign_in(const protocol::Request& r) {
+    if (account_) {
+        refuse(r.id, "already_signed_in", "this connection is signed in");
+        return false;
+    }
+    if (busy_) {
+        refuse(r.id, "busy", "a sign-in is already being checked");
+        return false;
+    }
+    return true;
+}
+
 void WsSession::on_guest(const protocol::Request& r) {
-    if (account_) return refuse(r.id, "already_signed_in", "this connection is signed in");
-    auto made = state_->with_db([](Accounts& a, db::Database&) { return a.create_guest(); }, true);
-    std::string token = state_->with_db(
-        [&](Accounts& a, db::Database&) { return a.open_session(made.value->id); }, true);
-    signed_in(r, *made.value, token);
+    if (!may_sign_in(r)) return;
+    busy_ = true;
+    stored(
+        r, Access::sign_in,
+        [](Store& s) {
+            auto made = s.create_guest();
+            return std::pair{*made.value, s.open_session(made.value->id)};
+        },
+        [self = shared_from_this(), r](std::pair<Account, std::string> made) {
+            self->signed_in(r, made.first, made.second);
+        });
 }
 
 void WsSession::on_resume(const protocol::Request& r) {
-    if (account_) return refuse(r.id, "already_signed_in", "this connection is signed in");
+    if (!may_sign_in(r)) return;
     auto token = protocol::string_field(r, "token", 1, 256);
     if (auto* e = std::get_if<protocol::Error>(&token)) return refuse(r.id, e->code, e->message);
-    auto found = state_->with_db(
-        [&](Accounts& a, db::Database&) { return a.resume(std::get<std::string>(token)); });
-    if (!found.ok()) return refuse(r.id, found.refusal.code, found.refusal.message);
-    signed_in(r, *found.value, std::get<std::string>(token));
+    busy_ = true;
+    stored(
+        r, Access::sign_in, [t = std::get<std::string>(token)](Store& s) { return s.resume(t); },
+        [self = shared_from_this(), r, t = std::get<std::string>(token)](Outcome<Account> found) {
+            if (!found.ok()) return self->refuse(r.id, found.refusal.code, found.refusal.message);
+            self->signed_in(r, *found.value, t);
+        });
 }
 
 void WsSession::on_me(const protocol::Request& r) {
-    auto a = state_->with_db([&](Accounts& acc, db::Database&) { return acc.find(account_->id); });
-    if (a) account_ = *a;
-    reply(r, {{"account",
-               {{"id", account_->id},
-                {"name", account_->name},
-                {"guest", account_->guest},
-                {"balance", account_->balance}}}});
+    stored(
+        r, Access::read, [id = account_->id](Store& s) { return s.find_account(id); },
+        [self = shared_from_this(), r](std::optional<Account> a) {
+            if (!self->account_) return self->refuse(r.id, "unauthorized", "signed out meanwhile");
+            if (a) self->account_ = *a;
+            const Account& me = *self->account_;
+            self->reply(r, {{"account",
+                             {{"id", me.id},
+                              {"name", me.name},
+                              {"guest", me.guest},
+                              {"balance", me.balance}}}});
+        });
 }
 
 void WsSession::on_logout(const protocol::Request& r) {
-    state_->with_db([&](Accounts& a, db::Database&) { a.revoke(token_); }, true);
-    spdlog::info("{} signed out", account_->name);
-    account_.reset();
-    token_.clear();
-    reply(r);
+    stored(
+        r, Access::write,
+        [t = token_](Store& s) {
+            s.revoke(t);
+            return true;
+        },
+        [self = shared_from_this(), r](bool) {
+            if (self->account_) spdlog::info("{} signed out", self->account_->name);
+            self->account_.reset();
+            self->token_.clear();
+            self->reply(r);
+        });
 }
 
 void WsSession::on_tables(const protocol::Request& r) {
@@ -339,9 +385,18 @@ void WsSession::on_create_table(const protocol::Request& r) {
     if (!game) return refused({"game", "no game \"" + game_name + "\" (" + game_names() + ")"});
     auto decoded = game->decode(r.body, *state_);
     if (!decoded.ok()) return refused(decoded.error);
-    auto t = state_->create_table(decoded.value->config, account_->id, decoded.value->make);
-    spdlog::info("{} created table {} ({})", account_->name, t->id(), t->describe());
-    reply(r, {{"table", t->id()}, {"config", t->config_json()}});
+    stored(
+        r, Access::write,
+        [config = decoded.value->config.dump(), creator = account_->id](Store& s) {
+            return s.create_table(config, creator);
+        },
+        [self = shared_from_this(), r, make = decoded.value->make](std::int64_t id) {
+            auto t = make(id);
+            self->state_->add_table(t);
+            spdlog::info("{} created table {} ({})", self->account_ ? self->account_->name : "?",
+                         id, t->describe());
+            self->reply(r, {{"table", id}, {"config", t->config_json()}});
+        });
 }
 
 // A request to one table: join, spectate, leave, act, hint or chat. The table answers.
@@ -365,50 +420,59 @@ void WsSession::history_request(const protocol::Request& r) {
         if (!it->is_number_integer()) return std::nullopt;
         return it->get<std::int64_t>();
     };
-    auto reply_outcome = [&](const Outcome<protocol::json>& o) {
-        if (!o.ok()) return refuse(r.id, o.refusal.code, o.refusal.message);
-        reply(r, *o.value);
+    auto answer = [self = shared_from_this(), r](const Outcome<protocol::json>& o) {
+        if (!o.ok()) return self->refuse(r.id, o.refusal.code, o.refusal.message);
+        self->reply(r, *o.value);
     };
     const auto limit = integer("limit", 20);
     if (!limit) return refuse(r.id, "bad_request", "\"limit\" must be an integer");
+    const int n = static_cast<int>(*limit);
     if (r.type == "my_hands") {
         const auto before = integer("before", 0);
         if (!before) return refuse(r.id, "bad_request", "\"before\" must be an integer");
-        return reply(r, state_->with_db([&](Accounts&, db::Database& db) {
-            return history::my_hands(db, account_->id, *before, static_cast<int>(*limit));
-        }));
+        return stored(
+            r, Access::read,
+            [me = account_->id, before = *before, n](Store& s) {
+                return Outcome<protocol::json>{s.my_hands(me, before, n), {}};
+            },
+            answer);
     }
     if (r.type == "hand") {
         const auto id = integer("hand", -1);
         if (!id || *id < 0)
             return refuse(r.id, "bad_request", "\"hand\" needs an integer \"hand\"");
-        return reply_outcome(state_->with_db(
-            [&](Accounts&, db::Database& db) { return history::hand(db, *id, account_->id); }));
+        return stored(
+            r, Access::read, [id = *id, me = account_->id](Store& s) { return s.hand(id, me); },
+            answer);
     }
     if (r.type == "hand_phh") {
         const auto id = integer("hand", -1);
         if (!id || *id < 0)
             return refuse(r.id, "bad_request", "\"hand_phh\" needs an integer \"hand\"");
-        auto phh = state_->with_db(
-            [&](Accounts&, db::Database& db) { return history::hand_phh(db, *id, account_->id); });
-        if (!phh.ok()) return refuse(r.id, phh.refusal.code, phh.refusal.message);
-        return reply(r, {{"hand", *id}, {"phh", *phh.value}});
+        return stored(
+            r, Access::read,
+            [id = *id, me = account_->id](Store& s) {
+                auto phh = s.hand_phh(id, me);
+                if (!phh.ok()) return Outcome<protocol::json>{{}, phh.refusal};
+                return Outcome<protocol::json>{protocol::json{{"hand", id}, {"phh", *phh.value}},
+                                               {}};
+            },
+            answer);
     }
     if (r.type == "table_hands") {
         const auto id = integer("table", -1);
         if (!id || *id < 0)
             return refuse(r.id, "bad_request", "\"table_hands\" needs an integer \"table\"");
-        return reply_outcome(state_->with_db([&](Accounts&, db::Database& db) {
-            return history::table_hands(db, *id, static_cast<int>(*limit));
-        }));
+        return stored(
+            r, Access::read, [id = *id, n](Store& s) { return s.table_hands(id, n); }, answer);
     }
     std::string name = account_->name;
     if (auto it = r.body.find("name"); it != r.body.end()) {
         if (!it->is_string()) return refuse(r.id, "bad_request", "\"name\" must be a string");
         name = it->get<std::string>();
     }
-    reply_outcome(
-        state_->with_db([&](Accounts&, db::Database& db) { return history::totals(db, name); }));
+    stored(
+        r, Access::read, [name](Store& s) { return s.totals(name); }, answer);
 }
 
 void WsSession::signed_in(const protocol::Request& r, const Account& a, const std::string& token) {
@@ -442,41 +506,47 @@ void WsSession::log_in(const protocol::Request& r, bool create) {
             return refuse(r.id, bad->code, bad->message);
     }
     busy_ = true;
-    net::post(state_->workers(), [self = shared_from_this(), r, create,
-                                  name = std::get<std::string>(name),
-                                  password = std::get<std::string>(password)] {
-        Outcome<Account> out;
-        std::string token;
-        try {
-            if (create) {
-                const std::string hash = hash_password(password);
-                out = self->state_->with_db(
-                    [&](Accounts& a, db::Database&) { return a.create(name, hash); }, true);
-            } else {
-                auto found = self->state_->with_db(
-                    [&](Accounts& a, db::Database&) { return a.find_with_hash(name); });
-                if (found && verify_password(found->second, password))
-                    out.value = found->first;
-                else
-                    out.refusal = {"unauthorized", "wrong name or password"};
-            }
-            if (out.ok())
-                token = self->state_->with_db(
-                    [&](Accounts& a, db::Database&) { return a.open_session(out.value->id); },
-                    true);
-        } catch (const std::exception& e) {
-            const bool storage = dynamic_cast<const db::Error*>(&e) != nullptr; // logged once
-            spdlog::log(storage ? spdlog::level::debug : spdlog::level::err, "{}: {} failed: {}",
-                        self->address_, r.type, e.what());
-            out.value.reset();
-            out.refusal = {"internal", "the server could not complete this request"};
-        }
-        net::post(self->executor(), [self, r, out, token] {
-            self->busy_ = false;
-            if (!out.ok()) return self->refuse(r.id, out.refusal.code, out.refusal.message);
-            self->signed_in(r, *out.value, token);
+    auto self = shared_from_this();
+    std::string who = std::get<std::string>(name), secret = std::get<std::string>(password);
+    auto done = [self, r](std::pair<Outcome<Account>, std::string> out) {
+        if (!out.first.ok())
+            return self->refuse(r.id, out.first.refusal.code, out.first.refusal.message);
+        self->signed_in(r, *out.first.value, out.second);
+    };
+    // A new account and its first session, in one unit of work.
+    auto open = [](Outcome<Account> out) {
+        return [out](Store& s) {
+            std::string token;
+            if (out.ok()) token = s.open_session(out.value->id);
+            return std::pair{out, token};
+        };
+    };
+    if (create) {
+        net::post(state_->workers(), [self, r, who, secret, done, open] {
+            std::string hash = hash_password(secret);
+            self->stored(
+                r, Access::sign_in,
+                [who, hash, open](Store& s) { return open(s.create_account(who, hash))(s); }, done);
         });
-    });
+        return;
+    }
+    // The hash is read, then checked on the worker pool, then the session opened.
+    state_->storage().read(
+        [who](Store& s) { return s.find_with_hash(who); }, state_->workers().get_executor(),
+        [self, r, secret, done, open](auto found) {
+            if (!found) {
+                return net::post(self->executor(), [self, r] {
+                    self->busy_ = false;
+                    self->refuse(r.id, "internal", "the server could not complete this request");
+                });
+            }
+            Outcome<Account> out;
+            if (*found && verify_password((*found)->second, secret))
+                out.value = (*found)->first;
+            else
+                out.refusal = {"unauthorized", "wrong name or password"};
+            self->stored(r, Access::sign_in, open(out), done);
+        });
 }
 
 } // namespace felt::server

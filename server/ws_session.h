@@ -78,6 +78,11 @@ class WsSession : public std::enable_shared_from_this<WsSession>, public Recipie
     void refuse(const protocol::json& id, std::string code, std::string message);
     void signed_in(const protocol::Request& r, const Account& a, const std::string& token);
     void log_in(const protocol::Request& r, bool create);
+    bool may_sign_in(const protocol::Request& r);
+    // How a request uses storage: reading, writing, or a sign-in (which ends `busy_`).
+    enum class Access { read, write, sign_in };
+    template <class Job, class Done>
+    void stored(const protocol::Request& r, Access access, Job job, Done done);
     void history_request(const protocol::Request& r);
     bool rate_ok();
 
@@ -99,7 +104,7 @@ class WsSession : public std::enable_shared_from_this<WsSession>, public Recipie
     bool hello_ = false;
     std::optional<Account> account_;
     std::string token_;
-    bool busy_ = false; // a login is being checked
+    bool busy_ = false; // a sign-in is being checked
     double tokens_;     // rate limiter: messages allowed now
     std::chrono::steady_clock::time_point refilled_;
     int strikes_ = 0;   // rate-limited messages since the last accepted one

@@ -1,13 +1,23 @@
 // The database layer: migrations (fresh, re-run, newer database, a failing step), accounts,
-// sessions and the chip ledger.
+// sessions and the chip ledger; and storage off the event loop (storage/storage.h): group commit,
+// acknowledgement after the commit, order, and one failing write among others.
 #include "accounts.h"
 #include "migrate.h"
 #include "sqlite.h"
+#include "storage/sqlite_store.h"
+#include "storage/storage.h"
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
 
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <future>
+#include <stdexcept>
 #include <string>
+#include <thread>
+#include <vector>
 
 using namespace felt;
 using namespace felt::server;
@@ -150,4 +160,153 @@ TEST_CASE("accounts, sessions and the ledger") {
     CHECK(check_name("a b c")->code == "bad_name");
     CHECK(check_password("short")->code == "bad_password");
     CHECK_FALSE(check_password("long enough"));
+}
+
+namespace {
+
+// Storage on a file of its own, with its results delivered on a thread of the test's own (as on
+// a table's strand); the writer can be held, so that what is queued meanwhile makes one group.
+struct StorageRig {
+    TempDb file;
+    Metrics metrics;
+    Storage storage{std::make_unique<SqliteStore>(file.path, 1000, SqliteStore::Role::writer),
+                    std::make_unique<SqliteStore>(file.path, 1000, SqliteStore::Role::reader),
+                    metrics};
+    boost::asio::io_context results;
+    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work =
+        boost::asio::make_work_guard(results);
+    std::thread delivery{[this] { results.run(); }};
+    std::promise<void> release;
+
+    ~StorageRig() {
+        work.reset();
+        delivery.join();
+    }
+    // The writer runs a write that waits until go(); what is queued meanwhile waits behind it.
+    void hold() {
+        release = {};
+        auto running = std::make_shared<std::promise<void>>();
+        auto started = running->get_future();
+        storage.write(
+            [held = release.get_future().share(), running](Store&) {
+                running->set_value();
+                held.wait();
+                return true;
+            },
+            results.get_executor(), [](std::optional<bool>) {});
+        started.wait();
+    }
+    void go() { release.set_value(); }
+    // Waits until every write so far has run and its result been delivered.
+    void settle() {
+        storage.drain();
+        std::promise<void> delivered;
+        boost::asio::post(results, [&] { delivered.set_value(); });
+        delivered.get_future().wait();
+    }
+    // Whether another connection sees the account now.
+    bool committed(std::int64_t account) {
+        db::Database db(file.path);
+        return count(db, "SELECT COUNT(*) FROM accounts WHERE id = " + std::to_string(account)) ==
+               1;
+    }
+};
+
+} // namespace
+
+TEST_CASE("storage: writes queued together commit as one group, each acknowledged after it") {
+    StorageRig rig;
+    rig.hold();
+    constexpr int kWrites = 40;
+    std::vector<std::int64_t> ids(kWrites, 0);
+    std::vector<bool> visible(kWrites, false);
+    for (int i = 0; i < kWrites; ++i)
+        rig.storage.write([](Store& s) { return s.create_guest(); }, rig.results.get_executor(),
+                          [&, i](std::optional<Outcome<Account>> made) {
+                              REQUIRE(made);
+                              REQUIRE(made->ok());
+                              ids[static_cast<std::size_t>(i)] = made->value->id;
+                              // The acknowledgement comes after the commit, never before.
+                              visible[static_cast<std::size_t>(i)] = rig.committed(made->value->id);
+                          });
+    rig.go();
+    rig.settle();
+    // The held write alone, then the 40 queued behind it in one transaction.
+    CHECK(rig.metrics.storage_commits.load() == 2);
+    CHECK(rig.metrics.storage_writes.load() == kWrites + 1);
+    for (int i = 0; i < kWrites; ++i) {
+        CHECK(visible[static_cast<std::size_t>(i)]);
+        if (i > 0) CHECK(ids[static_cast<std::size_t>(i)] > ids[static_cast<std::size_t>(i - 1)]);
+    }
+    // The reader sees what was acknowledged.
+    std::promise<std::optional<std::optional<Account>>> read_back;
+    rig.storage.read([id = ids.back()](Store& s) { return s.find_account(id); },
+                     rig.results.get_executor(),
+                     [&](std::optional<std::optional<Account>> a) { read_back.set_value(a); });
+    const auto read = read_back.get_future().get();
+    REQUIRE(read);
+    REQUIRE(*read);
+    CHECK((*read)->balance == 1000);
+}
+
+TEST_CASE("storage: a refused buy-in in a group undoes itself only; a failing write fails alone") {
+    StorageRig rig;
+    std::int64_t table = 0, a = 0, b = 0;
+    rig.storage.write(
+        [](Store& s) {
+            const std::int64_t first = s.create_guest().value->id;
+            return std::tuple{s.create_table("{}", first), first, s.create_guest().value->id};
+        },
+        rig.results.get_executor(), [&](auto made) { std::tie(table, a, b) = *made; });
+    rig.settle();
+    REQUIRE(table > 0);
+
+    // In one group: a buy-in past A's balance (refused, and rolled back to its savepoint), and
+    // B's buy-in that fits.
+    rig.hold();
+    std::optional<std::optional<Refusal>> too_much, fits;
+    rig.storage.write([&](Store& s) { return s.buy_in(table, 0, a, 5000); },
+                      rig.results.get_executor(), [&](auto r) { too_much = r; });
+    rig.storage.write([&](Store& s) { return s.buy_in(table, 1, b, 300); },
+                      rig.results.get_executor(), [&](auto r) { fits = r; });
+    const auto commits = rig.metrics.storage_commits.load();
+    rig.go();
+    rig.settle();
+    CHECK(rig.metrics.storage_commits.load() == commits + 2); // the held write, then one group
+    REQUIRE(too_much);
+    REQUIRE(*too_much);
+    CHECK((*too_much)->code == "insufficient_chips");
+    REQUIRE(fits);
+    CHECK(!*fits);
+
+    // In one group: two cash-outs around a write that throws. The group is rolled back and each
+    // runs alone: the two cash-outs land, the failing one is reported as failed, and storage is
+    // marked failing until the next write works.
+    rig.hold();
+    std::optional<bool> first, broken, second;
+    rig.storage.write(
+        [&](Store& s) {
+            s.cash_out(table, 1, b, 200, "cash_out");
+            return true;
+        },
+        rig.results.get_executor(), [&](auto r) { first = r; });
+    rig.storage.write([](Store&) -> bool { throw std::runtime_error("injected failure"); },
+                      rig.results.get_executor(), [&](auto r) { broken = r.has_value(); });
+    rig.storage.write([&](Store& s) { return s.create_table("{}", a) > 0; },
+                      rig.results.get_executor(), [&](auto r) { second = r; });
+    rig.go();
+    rig.settle();
+    CHECK(first == std::optional<bool>(true));
+    CHECK(broken == std::optional<bool>(false));
+    CHECK(second == std::optional<bool>(true));
+    CHECK(rig.storage.failing() == false); // the last write worked again
+    CHECK(rig.metrics.storage_failures.load() == 1);
+
+    db::Database db(rig.file.path);
+    Accounts accounts(db, 0);
+    CHECK(accounts.find(a)->balance == 1000);
+    CHECK(accounts.find(b)->balance == 1000 - 300 + 200);
+    CHECK(accounts.ledger_sum(a) == accounts.find(a)->balance);
+    CHECK(accounts.ledger_sum(b) == accounts.find(b)->balance);
+    CHECK(count(db, "SELECT COUNT(*) FROM table_seats") == 0);
 }

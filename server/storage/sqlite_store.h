@@ -1,0 +1,62 @@
+// The Store on SQLite: one connection, used by one thread at a time.
+#pragma once
+
+#include "accounts.h"
+#include "sqlite.h"
+#include "storage/store.h"
+
+#include <string>
+
+namespace felt::server {
+
+class SqliteStore final : public Store {
+  public:
+    enum class Role {
+        writer, // migrates the schema, then recovers from an unclean stop (see recover())
+        reader, // opens the database as it is; for reads alongside the writer (WAL)
+    };
+    // `grant`: chips a new account starts with.
+    SqliteStore(const std::string& path, Chips grant, Role role);
+
+    Outcome<Account> create_account(std::string_view name, const std::string& hash) override;
+    Outcome<Account> create_guest() override;
+    std::optional<std::pair<Account, std::string>> find_with_hash(std::string_view name) override;
+    std::optional<Account> find_account(std::int64_t id) override;
+    std::string open_session(std::int64_t account) override;
+    Outcome<Account> resume(std::string_view token) override;
+    void revoke(std::string_view token) override;
+
+    std::int64_t create_table(const std::string& config, std::int64_t creator) override;
+    std::optional<Refusal> buy_in(std::int64_t table, int seat, std::int64_t account,
+                                  Chips amount) override;
+    void cash_out(std::int64_t table, int seat, std::int64_t account, Chips stack,
+                  std::string_view reason) override;
+
+    std::int64_t last_hand_id() override;
+    void start_hand(const HandStart& hand) override;
+    void finish_hand(const HandEnd& hand) override;
+    void void_hand(std::int64_t hand_id) override;
+
+    protocol::json my_hands(std::int64_t account, std::int64_t before, int limit) override;
+    Outcome<protocol::json> hand(std::int64_t hand_id, std::int64_t asker) override;
+    Outcome<protocol::json> table_hands(std::int64_t table, int limit) override;
+    Outcome<protocol::json> totals(const std::string& name) override;
+    Outcome<std::string> hand_phh(std::int64_t hand_id, std::int64_t asker) override;
+
+    void probe() override;
+    void check() override;
+
+    void begin_group() override;
+    void commit_group() override;
+    void abandon_group() noexcept override;
+
+  private:
+    // After a crash: chips left on tables go back to their owners, unfinished hands are void, and
+    // the tables are closed. Nothing is created or lost. One transaction.
+    void recover();
+
+    db::Database db_;
+    Accounts accounts_;
+};
+
+} // namespace felt::server

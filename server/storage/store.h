@@ -1,0 +1,106 @@
+// What feltd keeps, behind one interface: accounts and their sessions, the chip ledger, tables and
+// the chips seated at them, hands from deal to end, and the history read back from them.
+//
+// Every method is one unit of work: it either happens whole or not at all, and a failure of the
+// storage itself (a full disk, an I/O error, a lost connection) is an exception. A refusal that
+// belongs to the rules (too few chips, a taken name) is a value. A Store is used by one thread at
+// a time: storage/storage.h owns the threads. SQLite is the one engine today (sqlite_store.h).
+#pragma once
+
+#include "accounts.h"
+#include "messages.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace felt::server {
+
+// A hand (or deal, or game) as it is dealt: its row, written before the first card.
+struct HandStart {
+    std::int64_t id = 0; // chosen by the caller (Storage::next_hand_id)
+    std::int64_t table = 0;
+    int number = 0;     // the table's count of hands
+    std::string config; // JSON: the table's configuration plus what this hand needs to be replayed
+    std::string commitment;
+};
+
+// A seat's part in a finished hand.
+struct HandSeat {
+    int seat = 0;
+    std::int64_t account = 0;
+    Chips start = 0, end = 0;
+};
+
+// A finished hand: its reveal, every seat's result (written to the seat's stack on the table
+// too), and its log of events, in order.
+struct HandEnd {
+    std::int64_t id = 0, table = 0;
+    std::string deck, seed, salt;
+    std::vector<HandSeat> seats;
+    std::vector<std::string> log;
+};
+
+class Store {
+  public:
+    virtual ~Store() = default;
+
+    // ---- accounts and sessions (accounts.h) ----
+    // With a hash from hash_password(). Refusals: name_taken.
+    virtual Outcome<Account> create_account(std::string_view name, const std::string& hash) = 0;
+    virtual Outcome<Account> create_guest() = 0;
+    // The account and its password hash, for verify_password. Empty when there is none.
+    virtual std::optional<std::pair<Account, std::string>>
+    find_with_hash(std::string_view name) = 0;
+    virtual std::optional<Account> find_account(std::int64_t id) = 0;
+    // A new session for the account: the token to give the client.
+    virtual std::string open_session(std::int64_t account) = 0;
+    // The account of a live session token. Refusals: unauthorized.
+    virtual Outcome<Account> resume(std::string_view token) = 0;
+    virtual void revoke(std::string_view token) = 0;
+
+    // ---- tables and the chips seated at them ----
+    // A new table's row; its id.
+    virtual std::int64_t create_table(const std::string& config, std::int64_t creator) = 0;
+    // Moves `amount` from the account's balance to a seat. Refusals: insufficient_chips.
+    virtual std::optional<Refusal> buy_in(std::int64_t table, int seat, std::int64_t account,
+                                          Chips amount) = 0;
+    // Moves a seat's stack back to its owner's balance and frees the seat.
+    virtual void cash_out(std::int64_t table, int seat, std::int64_t account, Chips stack,
+                          std::string_view reason) = 0;
+
+    // ---- hands ----
+    // The highest hand id used so far (0: none), so that ids can be handed out before the row
+    // is written.
+    virtual std::int64_t last_hand_id() = 0;
+    virtual void start_hand(const HandStart& hand) = 0;
+    // Throws when the hand's row is missing or no longer running (its start was never written):
+    // such a hand cannot count.
+    virtual void finish_hand(const HandEnd& hand) = 0;
+    virtual void void_hand(std::int64_t hand_id) = 0;
+
+    // ---- history (history.h says what each answers) ----
+    virtual protocol::json my_hands(std::int64_t account, std::int64_t before, int limit) = 0;
+    virtual Outcome<protocol::json> hand(std::int64_t hand_id, std::int64_t asker) = 0;
+    virtual Outcome<protocol::json> table_hands(std::int64_t table, int limit) = 0;
+    virtual Outcome<protocol::json> totals(const std::string& name) = 0;
+    virtual Outcome<std::string> hand_phh(std::int64_t hand_id, std::int64_t asker) = 0;
+
+    // ---- health ----
+    // A small write: throws while storage takes no writes.
+    virtual void probe() = 0;
+    // A small read: throws while storage cannot be read.
+    virtual void check() = 0;
+
+    // ---- group commit ----
+    // Opens one transaction that the units of work run inside until commit_group(); a unit that
+    // fails inside it leaves the whole group to be abandoned (rolled back).
+    virtual void begin_group() = 0;
+    virtual void commit_group() = 0;
+    virtual void abandon_group() noexcept = 0;
+};
+
+} // namespace felt::server
