@@ -22,8 +22,11 @@
 #include <string>
 #include <thread>
 
+#include <arpa/inet.h>
 #include <csignal>
+#include <netinet/in.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -67,6 +70,33 @@ double own_cpu_seconds() {
         return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
     };
     return s(u.ru_utime) + s(u.ru_stime);
+}
+
+// GET /metrics from feltd on loopback: the Prometheus text, or "" when it cannot be read.
+std::string metrics(int port) {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) return "";
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(static_cast<std::uint16_t>(port));
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    std::string out;
+    if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) {
+        const char request[] = "GET /metrics HTTP/1.0\r\n\r\n";
+        if (write(fd, request, sizeof request - 1) == static_cast<ssize_t>(sizeof request - 1)) {
+            char buf[4096];
+            for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;)
+                out.append(buf, static_cast<std::size_t>(n));
+        }
+    }
+    close(fd);
+    return out;
+}
+
+// A counter's value in Prometheus text (0 when it is missing).
+double counter(const std::string& text, const std::string& name) {
+    const auto at = text.find("\n" + name + " ");
+    return at == std::string::npos ? 0 : std::atof(text.c_str() + at + name.size() + 2);
 }
 
 } // namespace
@@ -122,6 +152,9 @@ int main(int argc, char** argv) {
     const double bots_cpu = own_cpu_seconds() - bots_before;
     running = false;
     sampler.join();
+    const std::string m = metrics(port);
+    const double commits = counter(m, "felt_storage_commits_total");
+    const double writes = counter(m, "felt_storage_writes_total");
     kill(pid, SIGTERM);
     int status = 0;
     waitpid(pid, &status, 0);
@@ -138,12 +171,13 @@ int main(int argc, char** argv) {
                 "  feltd resident memory %ld KiB before, %ld KiB at the peak: %.1f KiB a "
                 "connection\n"
                 "  CPU: feltd %.1f s, bots %.1f s; %.0f hands per feltd CPU-second\n"
+                "  storage: %.0f writes in %.0f commits (%.1f a commit)\n"
                 "  errors %zu%s%s\n",
                 r.bots, o.tables, o.seats, o.hands, o.threads, r.connected, r.hands, r.seconds,
                 r.seconds > 0 ? static_cast<double>(r.hands) / r.seconds : 0, r.actions,
                 r.percentile(50), r.percentile(99), base, peak.load(), per_conn, server_cpu,
-                bots_cpu, server_cpu > 0 ? static_cast<double>(r.hands) / server_cpu : 0,
-                r.errors.size(),
+                bots_cpu, server_cpu > 0 ? static_cast<double>(r.hands) / server_cpu : 0, writes,
+                commits, commits > 0 ? writes / commits : 0, r.errors.size(),
                 r.errors.empty() ? "" : ", first: ", r.errors.empty() ? "" : r.errors[0].c_str());
     return r.errors.empty() ? 0 : 1;
 }
