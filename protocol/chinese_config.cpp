@@ -27,7 +27,7 @@ json ChineseConfig::to_json() const {
             {"hand_delay_ms", hand_delay_ms}};
 }
 
-Decoded<ChineseConfig> decode_chinese_config(const json& body) {
+Outcome<ChineseConfig> decode_chinese_config(const json& body) {
     ConfigReader in(body);
     ChineseConfig c;
     c.options.chip_limit = true;

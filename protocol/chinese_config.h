@@ -30,6 +30,6 @@ struct ChineseConfig {
 
 // Refused: a field of the wrong type, out of range or unknown; an unknown profile; surrender
 // outside the scoop profile; a buy-in below what a deal can cost without the chip limit.
-Decoded<ChineseConfig> decode_chinese_config(const json& body);
+Outcome<ChineseConfig> decode_chinese_config(const json& body);
 
 } // namespace felt::protocol

@@ -23,7 +23,7 @@ std::string in_quotes(std::string_view key) {
 ConfigReader::ConfigReader(const json& body, std::initializer_list<std::string_view> envelope)
     : body_(body) {
     for (std::string_view k : envelope) known_.emplace(k);
-    if (!body.is_object()) error_ = ConfigError{"", "a table configuration is a JSON object"};
+    if (!body.is_object()) error_ = Refusal{"bad_config", "a table configuration is a JSON object"};
 }
 
 const json* ConfigReader::find(const char* key) {
@@ -88,10 +88,10 @@ std::string ConfigReader::text(const char* key, std::string fallback) {
 }
 
 void ConfigReader::refuse(std::string field, std::string message) {
-    if (!error_) error_ = ConfigError{std::move(field), std::move(message)};
+    if (!error_) error_ = Refusal{"bad_config", std::move(message), std::move(field)};
 }
 
-std::optional<ConfigError> ConfigReader::finish() {
+std::optional<Refusal> ConfigReader::finish() {
     if (!error_ && body_.is_object())
         for (const auto& [key, value] : body_.items())
             if (!known_.contains(key)) {

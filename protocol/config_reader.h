@@ -1,6 +1,8 @@
 // Reading a table configuration strictly, field by field, for every game's decoder.
 #pragma once
 
+#include "refusal.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -14,19 +16,8 @@ namespace felt::protocol {
 
 using json = nlohmann::json;
 
-// A configuration refused: `bad_config`, naming the field (empty when it is the whole request).
-struct ConfigError {
-    std::string field;
-    std::string message;
-};
-
-// A decoded configuration, or why it was refused.
-template <class T>
-struct Decoded {
-    std::optional<T> value;
-    ConfigError error;
-    bool ok() const { return value.has_value(); }
-};
+// A configuration is refused with `bad_config` naming the field (empty when it is the whole
+// request); a decoded one is an Outcome<T> (refusal.h).
 
 // Reads the fields of a create_table request (or a stored configuration). A field present with
 // the wrong type, or outside its range, is refused; ranges are judged on the whole 64-bit value
@@ -53,14 +44,14 @@ class ConfigReader {
     bool failed() const { return error_.has_value(); }
 
     // After the last read: any field not read is refused as unknown. The refusal, if any.
-    std::optional<ConfigError> finish();
+    std::optional<Refusal> finish();
 
   private:
     const json* find(const char* key);
 
     const json& body_;
     std::set<std::string, std::less<>> known_;
-    std::optional<ConfigError> error_;
+    std::optional<Refusal> error_;
 };
 
 // A hand's stored configuration is its table's plus what the hand needs to be read alone (the

@@ -37,7 +37,7 @@ json LeapConfig::to_json() const {
             {"hand_delay_ms", hand_delay_ms}};
 }
 
-Decoded<LeapConfig> decode_leap_config(const json& body) {
+Outcome<LeapConfig> decode_leap_config(const json& body) {
     ConfigReader in(body);
     LeapConfig c;
     c.seats = static_cast<int>(in.integer("seats", 4, 2, 6));

@@ -26,6 +26,6 @@ struct LeapConfig {
 
 // Refused: a field of the wrong type, out of range or unknown; a deck that cannot deal every
 // number of players the table seats; a buy-in for a game of points alone.
-Decoded<LeapConfig> decode_leap_config(const json& body);
+Outcome<LeapConfig> decode_leap_config(const json& body);
 
 } // namespace felt::protocol

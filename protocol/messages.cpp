@@ -2,19 +2,19 @@
 
 namespace felt::protocol {
 
-std::variant<Request, Error> parse_request(std::string_view frame) {
+std::variant<Request, Refusal> parse_request(std::string_view frame) {
     json j = json::parse(frame, nullptr, false);
-    if (j.is_discarded()) return Error{"malformed", "the message is not JSON"};
-    if (!j.is_object()) return Error{"malformed", "the message is not a JSON object"};
+    if (j.is_discarded()) return Refusal{"malformed", "the message is not JSON"};
+    if (!j.is_object()) return Refusal{"malformed", "the message is not a JSON object"};
     Request r;
     auto id = j.find("id");
-    if (id == j.end()) return Error{"bad_request", "every request needs an \"id\""};
+    if (id == j.end()) return Refusal{"bad_request", "every request needs an \"id\""};
     if (!id->is_number_integer() && !id->is_string())
-        return Error{"bad_request", "\"id\" must be an integer or a string"};
+        return Refusal{"bad_request", "\"id\" must be an integer or a string"};
     r.id = *id;
     auto type = j.find("type");
     if (type == j.end() || !type->is_string())
-        return Error{"bad_request", "every request needs a string \"type\""};
+        return Refusal{"bad_request", "every request needs a string \"type\""};
     r.type = type->get<std::string>();
     r.body = std::move(j);
     return r;
@@ -26,24 +26,24 @@ std::string reply(const Request& request, json fields) {
     return out.dump();
 }
 
-std::string error(const json& id, const Error& e) {
+std::string error(const json& id, const Refusal& e) {
     json out = {{"type", "error"}, {"id", id}, {"code", e.code}, {"message", e.message}};
     if (!e.field.empty()) out["field"] = e.field;
     return out.dump();
 }
 
-std::variant<std::string, Error> string_field(const Request& r, const char* name, std::size_t min,
-                                              std::size_t max) {
+std::variant<std::string, Refusal> string_field(const Request& r, const char* name, std::size_t min,
+                                                std::size_t max) {
     auto it = r.body.find(name);
     if (it == r.body.end())
-        return Error{"bad_request", std::string("\"") + r.type + "\" needs \"" + name + "\""};
+        return Refusal{"bad_request", std::string("\"") + r.type + "\" needs \"" + name + "\""};
     if (!it->is_string())
-        return Error{"bad_request", std::string("\"") + name + "\" must be a string"};
+        return Refusal{"bad_request", std::string("\"") + name + "\" must be a string"};
     std::string s = it->get<std::string>();
     if (s.size() < min || s.size() > max)
-        return Error{"bad_request", std::string("\"") + name + "\" must have " +
-                                        std::to_string(min) + " to " + std::to_string(max) +
-                                        " characters"};
+        return Refusal{"bad_request", std::string("\"") + name + "\" must have " +
+                                          std::to_string(min) + " to " + std::to_string(max) +
+                                          " characters"};
     return s;
 }
 

@@ -2,6 +2,8 @@
 // and the shape of replies, errors and pushed events. No I/O here.
 #pragma once
 
+#include "refusal.h"
+
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -22,25 +24,19 @@ struct Request {
     json body;
 };
 
-struct Error {
-    std::string code; // stable, machine-readable
-    std::string message;
-    std::string field = {}; // the request's field at fault, where one is (bad_config)
-};
-
-// One text frame as a request. Errors: malformed (not JSON, or not an object), bad_request (no
+// One text frame as a request. Refusals: malformed (not JSON, or not an object), bad_request (no
 // string `type`, an `id` that is neither a number nor a string, or a missing `id`).
-std::variant<Request, Error> parse_request(std::string_view frame);
+std::variant<Request, Refusal> parse_request(std::string_view frame);
 
 // {"type": <request type>, "id": <id>, "ok": true, ...fields}
 std::string reply(const Request& request, json fields = json::object());
 // {"type": "error", "id": <id or null>, "code": ..., "message": ...}, and "field" when the error
 // names one
-std::string error(const json& id, const Error& e);
+std::string error(const json& id, const Refusal& e);
 
-// A string field of the request: present, a string, size within [min, max]. Errors: bad_request
+// A string field of the request: present, a string, size within [min, max]. Refusals: bad_request
 // naming the field.
-std::variant<std::string, Error> string_field(const Request& r, const char* name, std::size_t min,
-                                              std::size_t max);
+std::variant<std::string, Refusal> string_field(const Request& r, const char* name, std::size_t min,
+                                                std::size_t max);
 
 } // namespace felt::protocol

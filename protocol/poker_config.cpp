@@ -33,8 +33,8 @@ json PokerConfig::to_json() const {
             {"hand_delay_ms", hand_delay_ms}};
 }
 
-Decoded<std::pair<PokerConfig, poker::HandConfig>> decode_poker_config(const json& request) {
-    using D = Decoded<std::pair<PokerConfig, poker::HandConfig>>;
+Outcome<std::pair<PokerConfig, poker::HandConfig>> decode_poker_config(const json& request) {
+    using D = Outcome<std::pair<PokerConfig, poker::HandConfig>>;
     // The stakes come flat in a request and as one "stakes" object in a written configuration.
     json body = request;
     if (auto stakes = request.find("stakes"); request.is_object() && stakes != request.end()) {

@@ -30,6 +30,6 @@ struct PokerConfig {
 // 200 big blinds (or big bets); and the engine's configuration of a hand at that table. Refused:
 // a field of the wrong type, out of range or unknown, or a combination the engine cannot deal.
 // The stakes may be fields of their own (a request) or one "stakes" object (to_json()).
-Decoded<std::pair<PokerConfig, poker::HandConfig>> decode_poker_config(const json& request);
+Outcome<std::pair<PokerConfig, poker::HandConfig>> decode_poker_config(const json& request);
 
 } // namespace felt::protocol

@@ -5,6 +5,7 @@
 // A session token is 32 random bytes in hex, shown once; the database keeps its BLAKE2b hash.
 #pragma once
 
+#include "refusal.h"
 #include "sqlite.h"
 
 #include <cstdint>
@@ -24,18 +25,8 @@ struct Account {
     std::int64_t balance = 0;
 };
 
-// A refusal with a stable code (the protocol's error codes) and a sentence.
-struct Refusal {
-    std::string code;
-    std::string message;
-};
-
-template <class T>
-struct Outcome {
-    std::optional<T> value;
-    Refusal refusal;
-    bool ok() const { return value.has_value(); }
-};
+using protocol::Outcome;
+using protocol::Refusal;
 
 // Names: 3 to 24 letters, digits, '_' or '-'; not starting with "guest-". Empty when fine.
 std::optional<Refusal> check_name(std::string_view name);

@@ -215,7 +215,7 @@ void ChineseTable::act(std::shared_ptr<Recipient> s, Account a, protocol::Reques
                                     std::pair{"back", std::span<Card>(p.split.back)}})
                 if (auto no = row(key, out)) return self->refuse(s, r, no->code, no->message);
             if (auto err = chinese::check_split(p.split, self->config_.options.rules, e.cards))
-                return self->refuse(s, r, error_code_name(err->code), err->message);
+                return self->refuse(s, r, protocol::refusal(*err));
             if (auto d = r.body.find("declare"); d != r.body.end() && !d->is_null()) {
                 if (!d->is_string())
                     return self->refuse(s, r, "bad_request", "\"declare\" must be a string");

@@ -9,12 +9,12 @@ namespace felt::server {
 
 namespace {
 
-using protocol::Decoded;
 using protocol::json;
+using protocol::Outcome;
 
-Decoded<NewTable> poker(const json& request, SharedState& state) {
+Outcome<NewTable> poker(const json& request, SharedState& state) {
     auto d = protocol::decode_poker_config(request);
-    if (!d.ok()) return {std::nullopt, std::move(d.error)};
+    if (!d.ok()) return {std::nullopt, std::move(d.refusal)};
     auto [config, base] = std::move(*d.value);
     json shown = config.to_json();
     return {NewTable{std::move(shown),
@@ -26,9 +26,9 @@ Decoded<NewTable> poker(const json& request, SharedState& state) {
 
 // A game whose table is made from its decoded configuration alone.
 template <class TableType, auto decode_config>
-Decoded<NewTable> game(const json& request, SharedState& state) {
+Outcome<NewTable> game(const json& request, SharedState& state) {
     auto d = decode_config(request);
-    if (!d.ok()) return {std::nullopt, std::move(d.error)};
+    if (!d.ok()) return {std::nullopt, std::move(d.refusal)};
     return {NewTable{d.value->to_json(),
                      [config = *d.value, &state](std::int64_t id) -> std::shared_ptr<TableBase> {
                          return std::make_shared<TableType>(id, config, state, state.io());

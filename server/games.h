@@ -23,7 +23,7 @@ struct NewTable {
 
 struct Game {
     const char* name;
-    protocol::Decoded<NewTable> (*decode)(const protocol::json& request, SharedState& state);
+    protocol::Outcome<NewTable> (*decode)(const protocol::json& request, SharedState& state);
 };
 
 // The game of this name, or null.

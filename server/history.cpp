@@ -26,7 +26,7 @@ json replay_chinese(const json& config, const json& events, const json& seats) {
     auto differs = [](std::string why) { return json{{"matches", false}, {"reason", why}}; };
     try {
         auto table = protocol::decode_chinese_config(protocol::table_part(config));
-        if (!table.ok()) return differs(table.error.message);
+        if (!table.ok()) return differs(table.refusal.message);
         const Deck pack = Deck::standard();
         std::vector<chinese::Player> players;
         std::vector<int> order;

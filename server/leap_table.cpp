@@ -137,7 +137,7 @@ json replay_leap(const json& config, const std::string& deck, const json& log, c
     auto differs = [](std::string why) { return json{{"matches", false}, {"reason", why}}; };
     try {
         auto parsed = protocol::decode_leap_config(protocol::table_part(config));
-        if (!parsed.ok()) return differs(parsed.error.message);
+        if (!parsed.ok()) return differs(parsed.refusal.message);
         const std::vector<int> players = config.at("players").get<std::vector<int>>();
         const auto dealer =
             std::find(players.begin(), players.end(), config.at("dealer").get<int>());
@@ -394,12 +394,16 @@ void LeapTable::act(std::shared_ptr<Recipient> s, Account a, protocol::Request r
         if (player < 0)
             return self->refuse(s, r, "not_in_hand", "you were not dealt into this game");
         auto action = parse_leap_action(*self->game_->state.table, r.body, player);
-        if (!action.ok()) return self->refuse(s, r, action.refusal.code, action.refusal.message);
+        if (!action.ok()) return self->refuse(s, r, action.refusal);
         auto err = self->play(*action.value, "player", [&] {
             self->game_->timeouts[static_cast<std::size_t>(player)] = 0;
             self->send(s, protocol::reply(r, {{"table", self->id_}}));
         });
-        if (err) self->refuse(s, r, error_code_name(err->code), self->table_words(err->message));
+        if (err) {
+            Refusal why = protocol::refusal(*err);
+            why.message = self->table_words(why.message);
+            self->refuse(s, r, why);
+        }
     });
 }
 

@@ -106,7 +106,7 @@ void Table::act(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
         }
         std::vector<poker::Event> events;
         if (auto err = poker::apply_in_place(self->hand_->state, act, events))
-            return self->refuse(s, r, error_code_name(err->code), err->message);
+            return self->refuse(s, r, protocol::refusal(*err));
         self->send(s, protocol::reply(r, {{"table", self->id_}}));
         self->log_action(act, "player");
         self->after_events(events, 0);

@@ -67,7 +67,12 @@ void TableBase::send(const std::shared_ptr<Recipient>& s, std::string text) {
 
 void TableBase::refuse(const std::shared_ptr<Recipient>& s, const protocol::Request& r,
                        const std::string& code, const std::string& message) {
-    send(s, protocol::error(r.id, {code, message}));
+    refuse(s, r, {code, message});
+}
+
+void TableBase::refuse(const std::shared_ptr<Recipient>& s, const protocol::Request& r,
+                       const Refusal& why) {
+    send(s, protocol::error(r.id, why));
 }
 
 void TableBase::broadcast(json m) {
@@ -198,7 +203,7 @@ void TableBase::join(std::shared_ptr<Recipient> s, Account a, protocol::Request 
                 if (!refused) // rolled back: nothing moved
                     return self->refuse(s, r, "internal",
                                         "the server cannot store your buy-in now; nothing moved");
-                if (*refused) return self->refuse(s, r, (*refused)->code, (*refused)->message);
+                if (*refused) return self->refuse(s, r, **refused);
                 self->sit(s, a, r, seat, buy_in);
             });
     });

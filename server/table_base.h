@@ -131,6 +131,8 @@ class TableBase : public std::enable_shared_from_this<TableBase> {
     void send(const std::shared_ptr<Recipient>& s, std::string text);
     void refuse(const std::shared_ptr<Recipient>& s, const protocol::Request& r,
                 const std::string& code, const std::string& message);
+    void refuse(const std::shared_ptr<Recipient>& s, const protocol::Request& r,
+                const Refusal& why);
     // A message that is the same for everyone watching, serialised once.
     void broadcast(protocol::json message);
     // A message for everyone watching, where a seated player's copy also carries the fields

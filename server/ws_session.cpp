@@ -159,8 +159,11 @@ void WsSession::reply(const protocol::Request& r, protocol::json fields) {
 }
 
 void WsSession::refuse(const protocol::json& id, std::string code, std::string message) {
-    queue(std::make_shared<const std::string>(
-        protocol::error(id, {std::move(code), std::move(message)})));
+    refuse(id, {std::move(code), std::move(message)});
+}
+
+void WsSession::refuse(const protocol::json& id, const protocol::Refusal& why) {
+    queue(std::make_shared<const std::string>(protocol::error(id, why)));
 }
 
 // A token bucket: `rate` a second, up to `burst`. A client that keeps sending after being told
@@ -190,12 +193,12 @@ void WsSession::handle(std::string_view text) {
                           " messages a second; this one was dropped");
     }
     auto parsed = protocol::parse_request(text);
-    if (auto* e = std::get_if<protocol::Error>(&parsed)) {
+    if (auto* e = std::get_if<protocol::Refusal>(&parsed)) {
         if (e->code == "malformed" && ++malformed_ >= kMalformedLimit) {
             spdlog::warn("{}: {} frames in a row that are not JSON, closing", address_, malformed_);
             return close_after_writes(websocket::close_code::policy_error);
         }
-        return refuse(nullptr, e->code, e->message);
+        return refuse(nullptr, *e);
     }
     malformed_ = 0;
     const auto& r = std::get<protocol::Request>(parsed);
@@ -318,12 +321,12 @@ void WsSession::on_guest(const protocol::Request& r) {
 void WsSession::on_resume(const protocol::Request& r) {
     if (!may_sign_in(r)) return;
     auto token = protocol::string_field(r, "token", 1, 256);
-    if (auto* e = std::get_if<protocol::Error>(&token)) return refuse(r.id, e->code, e->message);
+    if (auto* e = std::get_if<protocol::Refusal>(&token)) return refuse(r.id, *e);
     busy_ = true;
     stored(
         r, Access::sign_in, [t = std::get<std::string>(token)](Store& s) { return s.resume(t); },
         [self = shared_from_this(), r, t = std::get<std::string>(token)](Outcome<Account> found) {
-            if (!found.ok()) return self->refuse(r.id, found.refusal.code, found.refusal.message);
+            if (!found.ok()) return self->refuse(r.id, found.refusal);
             self->signed_in(r, *found.value, t);
         });
 }
@@ -373,18 +376,16 @@ void WsSession::on_tables(const protocol::Request& r) {
 // (games.h); a configuration the game does not accept is refused with the field at fault.
 void WsSession::on_create_table(const protocol::Request& r) {
     if (state_->stopping()) return refuse(r.id, "stopping", "the server is shutting down");
-    auto refused = [&](const protocol::ConfigError& e) {
-        queue(std::make_shared<const std::string>(
-            protocol::error(r.id, {"bad_config", e.message, e.field})));
-    };
     auto name = r.body.find("game");
     if (name != r.body.end() && !name->is_string())
-        return refused({"game", "\"game\" must be a string"});
+        return refuse(r.id, {"bad_config", "\"game\" must be a string", "game"});
     const std::string game_name = name == r.body.end() ? "poker" : name->get<std::string>();
     const Game* game = find_game(game_name);
-    if (!game) return refused({"game", "no game \"" + game_name + "\" (" + game_names() + ")"});
+    if (!game)
+        return refuse(
+            r.id, {"bad_config", "no game \"" + game_name + "\" (" + game_names() + ")", "game"});
     auto decoded = game->decode(r.body, *state_);
-    if (!decoded.ok()) return refused(decoded.error);
+    if (!decoded.ok()) return refuse(r.id, decoded.refusal);
     stored(
         r, Access::write,
         [config = decoded.value->config.dump(), creator = account_->id](Store& s) {
@@ -421,7 +422,7 @@ void WsSession::history_request(const protocol::Request& r) {
         return it->get<std::int64_t>();
     };
     auto answer = [self = shared_from_this(), r](const Outcome<protocol::json>& o) {
-        if (!o.ok()) return self->refuse(r.id, o.refusal.code, o.refusal.message);
+        if (!o.ok()) return self->refuse(r.id, o.refusal);
         self->reply(r, *o.value);
     };
     const auto limit = integer("limit", 20);
@@ -496,21 +497,18 @@ void WsSession::log_in(const protocol::Request& r, bool create) {
     if (account_) return refuse(r.id, "already_signed_in", "this connection is signed in");
     if (busy_) return refuse(r.id, "busy", "a sign-in is already being checked");
     auto name = protocol::string_field(r, "name", 0, 256);
-    if (auto* e = std::get_if<protocol::Error>(&name)) return refuse(r.id, e->code, e->message);
+    if (auto* e = std::get_if<protocol::Refusal>(&name)) return refuse(r.id, *e);
     auto password = protocol::string_field(r, "password", 0, 1024);
-    if (auto* e = std::get_if<protocol::Error>(&password)) return refuse(r.id, e->code, e->message);
+    if (auto* e = std::get_if<protocol::Refusal>(&password)) return refuse(r.id, *e);
     if (create) {
-        if (auto bad = check_name(std::get<std::string>(name)))
-            return refuse(r.id, bad->code, bad->message);
-        if (auto bad = check_password(std::get<std::string>(password)))
-            return refuse(r.id, bad->code, bad->message);
+        if (auto bad = check_name(std::get<std::string>(name))) return refuse(r.id, *bad);
+        if (auto bad = check_password(std::get<std::string>(password))) return refuse(r.id, *bad);
     }
     busy_ = true;
     auto self = shared_from_this();
     std::string who = std::get<std::string>(name), secret = std::get<std::string>(password);
     auto done = [self, r](std::pair<Outcome<Account>, std::string> out) {
-        if (!out.first.ok())
-            return self->refuse(r.id, out.first.refusal.code, out.first.refusal.message);
+        if (!out.first.ok()) return self->refuse(r.id, out.first.refusal);
         self->signed_in(r, *out.first.value, out.second);
     };
     // A new account and its first session, in one unit of work.

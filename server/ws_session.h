@@ -76,6 +76,7 @@ class WsSession : public std::enable_shared_from_this<WsSession>, public Recipie
                                             protocol::Request));
     void reply(const protocol::Request& r, protocol::json fields = protocol::json::object());
     void refuse(const protocol::json& id, std::string code, std::string message);
+    void refuse(const protocol::json& id, const protocol::Refusal& why);
     void signed_in(const protocol::Request& r, const Account& a, const std::string& token);
     void log_in(const protocol::Request& r, bool create);
     bool may_sign_in(const protocol::Request& r);

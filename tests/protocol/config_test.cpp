@@ -13,15 +13,15 @@
 #include <string>
 #include <vector>
 
-using felt::protocol::ConfigError;
 using felt::protocol::json;
+using felt::protocol::Refusal;
 
 namespace {
 
 struct Game {
     const char* name;
     // The decoder, reduced to its refusal (nothing when accepted) and its configuration written.
-    std::function<std::optional<ConfigError>(const json&, json*)> decode;
+    std::function<std::optional<Refusal>(const json&, json*)> decode;
     // The integer fields and their ranges, as docs/protocol.md gives them.
     std::vector<std::tuple<const char*, std::int64_t, std::int64_t>> integers;
     std::vector<const char*> booleans;
@@ -29,10 +29,13 @@ struct Game {
 };
 
 template <class F>
-std::function<std::optional<ConfigError>(const json&, json*)> reduce(F decode) {
-    return [decode](const json& body, json* written) -> std::optional<ConfigError> {
+std::function<std::optional<Refusal>(const json&, json*)> reduce(F decode) {
+    return [decode](const json& body, json* written) -> std::optional<Refusal> {
         auto d = decode(body);
-        if (!d.ok()) return d.error;
+        if (!d.ok()) {
+            CHECK(d.refusal.code == "bad_config");
+            return d.refusal;
+        }
         if (written) {
             if constexpr (requires { d.value->first; })
                 *written = d.value->first.to_json();
@@ -189,15 +192,16 @@ TEST_CASE("table configurations: refusals across fields name the field to change
     using felt::protocol::decode_chinese_config;
     using felt::protocol::decode_leap_config;
     using felt::protocol::decode_poker_config;
-    CHECK(decode_poker_config({{"small_blind", 5}, {"big_blind", 2}}).error.field == "small_blind");
-    CHECK(decode_poker_config({{"min_buy_in", 500}, {"max_buy_in", 400}}).error.field ==
+    CHECK(decode_poker_config({{"small_blind", 5}, {"big_blind", 2}}).refusal.field ==
+          "small_blind");
+    CHECK(decode_poker_config({{"min_buy_in", 500}, {"max_buy_in", 400}}).refusal.field ==
           "max_buy_in");
-    CHECK(decode_poker_config({{"variant", "shrinking"}, {"seats", 7}}).error.field == "seats");
+    CHECK(decode_poker_config({{"variant", "shrinking"}, {"seats", 7}}).refusal.field == "seats");
     CHECK(decode_poker_config({{"ranking", "vertical"}, {"wild", "joker"}}).ok() ==
           decode_poker_config({{"ranking", "vertical"}}).ok()); // wild is the standard's only
-    CHECK(decode_chinese_config({{"surrender", true}}).error.field == "surrender");
-    CHECK(decode_chinese_config({{"chip_limit", false}, {"min_buy_in", 5}}).error.field ==
+    CHECK(decode_chinese_config({{"surrender", true}}).refusal.field == "surrender");
+    CHECK(decode_chinese_config({{"chip_limit", false}, {"min_buy_in", 5}}).refusal.field ==
           "min_buy_in");
-    CHECK(decode_leap_config({{"ranks", 9}}).error.field == "ranks");
-    CHECK(decode_leap_config({{"min_buy_in", 10}}).error.field == "min_buy_in");
+    CHECK(decode_leap_config({{"ranks", 9}}).refusal.field == "ranks");
+    CHECK(decode_leap_config({{"min_buy_in", 10}}).refusal.field == "min_buy_in");
 }

@@ -217,7 +217,7 @@ class LeapPlayer {
             // The table's rules as the server reads them: deck, packs, suit rule and all.
             const auto parsed = felt::protocol::decode_leap_config(config_);
             if (!parsed.ok()) {
-                rep_.problems.push_back("the table's config: " + parsed.error.message);
+                rep_.problems.push_back("the table's config: " + parsed.refusal.message);
                 return false;
             }
             auto t = leap::Table::make(parsed.value->rules, static_cast<int>(players.size()));
