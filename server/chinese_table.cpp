@@ -10,18 +10,9 @@ namespace felt::server {
 
 using protocol::json;
 
-namespace {
-
-const Deck& pack() {
-    static const Deck d = Deck::standard();
-    return d;
-}
-
-std::string text(std::span<const Card> cards) {
-    return pack().to_string(cards);
-}
-
-} // namespace
+using protocol::chinese_cards;
+using protocol::chinese_pack;
+using protocol::chinese_split_json;
 
 ChineseTable::ChineseTable(std::int64_t id, ChineseConfig config, SharedState& state,
                            net::io_context& ioc)
@@ -43,16 +34,6 @@ const ChineseTable::Entry* ChineseTable::dealt(int seat) const {
 
 bool ChineseTable::in_running(int seat) const {
     return dealt(seat) != nullptr;
-}
-
-json ChineseTable::split_json(const chinese::Player& p) const {
-    json j = {{"front", text(p.split.front)},
-              {"middle", text(p.split.middle)},
-              {"back", text(p.split.back)},
-              {"declare",
-               p.declare ? json(std::string(chinese::special_name(*p.declare))) : json(nullptr)},
-              {"surrender", p.surrender}};
-    return j;
 }
 
 std::string ChineseTable::snapshot(int seat) const {
@@ -84,8 +65,8 @@ std::string ChineseTable::snapshot(int seat) const {
                   {"seats", deal_->seats},
                   {"commitment", deal_->reveal.hash()}};
         if (const Entry* e = seat >= 0 ? dealt(seat) : nullptr) {
-            d["cards"] = text(e->cards);
-            if (e->submitted) d["your_split"] = split_json(*e->submitted);
+            d["cards"] = chinese_cards(e->cards);
+            if (e->submitted) d["your_split"] = chinese_split_json(*e->submitted);
         }
         out["deal"] = std::move(d);
     }
@@ -101,13 +82,13 @@ void ChineseTable::start_hand() {
     int dealer = dealer_;
     do dealer = (dealer + 1) % limits_.seats;
     while (!ready(dealer));
-    std::vector<Card> deck = pack().cards();
+    std::vector<Card> deck = chinese_pack().cards();
     secure_shuffle(deck);
     Deal d;
     d.number = ++deals_;
     d.dealer = dealer;
     d.seats = seats;
-    d.reveal = {text(deck), "", random_salt()};
+    d.reveal = {chinese_cards(deck), "", random_salt()};
     // One card at a time, clockwise from the dealer's left, as at a real table.
     const auto first =
         static_cast<std::size_t>(std::find(seats.begin(), seats.end(), dealer) - seats.begin() + 1);
@@ -134,7 +115,7 @@ void ChineseTable::start_hand() {
         d.log.push_back(json{
             {"kind", "deal"},
             {"seat", s},
-            {"cards", text(d.entries[static_cast<std::size_t>(s)]->cards)},
+            {"cards", chinese_cards(d.entries[static_cast<std::size_t>(s)]->cards)},
             {"visibility",
              "owner"}}.dump());
     const int number = d.number;
@@ -161,7 +142,7 @@ void ChineseTable::deal(Deal d, const json& stacks, const std::string& commit) {
               {"deadline_ms", config_.decision_ms}};
     broadcast(std::move(m), [&](int seat) {
         const Entry* e = dealt(seat);
-        return e ? json{{"cards", text(e->cards)}} : json();
+        return e ? json{{"cards", chinese_cards(e->cards)}} : json();
     });
     clock_.expires_after(std::chrono::milliseconds(config_.decision_ms));
     clock_.async_wait([self = self<ChineseTable>(), n = deal_->number](beast::error_code ec) {
@@ -180,60 +161,30 @@ void ChineseTable::act(std::shared_ptr<Recipient> s, Account a, protocol::Reques
         if (e.submitted)
             return self->refuse(s, r, "already_submitted",
                                 "your split is in and cannot be changed");
-        auto kind = r.body.find("action");
-        if (kind == r.body.end() || !kind->is_string() ||
-            (*kind != "split" && *kind != "surrender"))
-            return self->refuse(s, r, "bad_request",
-                                "\"act\" at a Chinese poker table needs \"action\": \"split\" "
-                                "(with front, middle and back) or \"surrender\"");
-        chinese::Player p;
+        auto parsed = protocol::parse_chinese_action(r.body);
+        if (!parsed.ok()) return self->refuse(s, r, parsed.refusal);
+        chinese::Player p = std::move(*parsed.value);
         p.name = self->seat(*seat)->name;
         p.stack = e.start;
-        if (*kind == "surrender") {
+        if (p.surrender) {
             if (!self->config_.surrender)
                 return self->refuse(s, r, "no_surrender", "this table does not allow surrender");
-            p.surrender = true;
             p.split = chinese::baseline_split(e.cards); // never shown: it settles nothing
         } else {
-            auto row = [&](const char* key, std::span<Card> out) -> std::optional<Refusal> {
-                auto it = r.body.find(key);
-                if (it == r.body.end() || !it->is_string())
-                    return Refusal{"bad_request", std::string("\"") + key +
-                                                      "\" must be a string "
-                                                      "of cards"};
-                auto cards = pack().parse_cards(it->get<std::string>());
-                if (!cards) return Refusal{"bad_card", cards.error().message};
-                if (cards->size() != out.size())
-                    return Refusal{"wrong_count", std::string("the ") + key + " takes " +
-                                                      std::to_string(out.size()) + " cards, not " +
-                                                      std::to_string(cards->size())};
-                std::copy(cards->begin(), cards->end(), out.begin());
-                return std::nullopt;
-            };
-            for (auto [key, out] : {std::pair{"front", std::span<Card>(p.split.front)},
-                                    std::pair{"middle", std::span<Card>(p.split.middle)},
-                                    std::pair{"back", std::span<Card>(p.split.back)}})
-                if (auto no = row(key, out)) return self->refuse(s, r, no->code, no->message);
             if (auto err = chinese::check_split(p.split, self->config_.options.rules, e.cards))
                 return self->refuse(s, r, protocol::refusal(*err));
-            if (auto d = r.body.find("declare"); d != r.body.end() && !d->is_null()) {
-                if (!d->is_string())
-                    return self->refuse(s, r, "bad_request", "\"declare\" must be a string");
-                const std::string name = d->get<std::string>();
-                auto special = chinese::parse_special(name);
-                if (!special)
-                    return self->refuse(s, r, "bad_declare", "no special hand \"" + name + "\"");
+            if (p.declare) {
+                const std::string name(chinese::special_name(*p.declare));
                 const auto& specials = self->config_.rules().specials;
                 if (std::none_of(
                         specials.begin(), specials.end(),
-                        [&](const chinese::SpecialValue& v) { return v.kind == *special; }))
+                        [&](const chinese::SpecialValue& v) { return v.kind == *p.declare; }))
                     return self->refuse(s, r, "bad_declare",
                                         "the " + self->config_.profile + " profile pays no " +
                                             name);
-                if (!chinese::has_special(p.split, *special))
+                if (!chinese::has_special(p.split, *p.declare))
                     return self->refuse(s, r, "bad_declare",
                                         "these cards (as split) do not form " + name);
-                p.declare = special;
             }
         }
         self->send(s, protocol::reply(r, {{"table", self->id_}}));
@@ -261,7 +212,7 @@ void ChineseTable::hint(std::shared_ptr<Recipient> s, Account a, protocol::Reque
             chinese::Player p;
             p.split = a.split;
             p.declare = a.declare;
-            json j = self->split_json(p);
+            json j = chinese_split_json(p);
             j.erase("surrender");
             j["expected_units"] = a.expected_units;
             list.push_back(std::move(j));
@@ -348,7 +299,7 @@ void ChineseTable::settle() {
     for (std::size_t k = 0; k < d.seats.size(); ++k) {
         const int seat = d.seats[k];
         const Entry& e = entry(seat);
-        json a = split_json(*e.submitted);
+        json a = chinese_split_json(*e.submitted);
         a["seat"] = seat;
         a["by"] = e.by_server ? "server" : "player";
         arrangements.push_back(a);

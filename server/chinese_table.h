@@ -6,6 +6,7 @@
 
 #include "chinese.h"
 #include "chinese_config.h"
+#include "chinese_messages.h"
 #include "table_base.h"
 
 #include <array>
@@ -58,7 +59,6 @@ class ChineseTable final : public TableBase {
     Entry& entry(int seat) { return *deal_->entries[static_cast<std::size_t>(seat)]; }
     // The seat's part in the running deal, if it was dealt in.
     const Entry* dealt(int seat) const;
-    protocol::json split_json(const chinese::Player& p) const;
     // Records a seat's submission and tells everyone (but not what it is).
     void submit(int seat, chinese::Player p, bool by_server);
     // The engine's best arrangement for a seat that did not submit in time or left.

@@ -1,8 +1,11 @@
 #include "history.h"
 
-#include "chinese_table.h"
+#include "chinese.h"
+#include "chinese_config.h"
+#include "chinese_messages.h"
 #include "deck.h"
-#include "leap_table.h"
+#include "leap_config.h"
+#include "leap_messages.h"
 #include "phh.h"
 #include "poker_messages.h"
 
@@ -27,26 +30,19 @@ json replay_chinese(const json& config, const json& events, const json& seats) {
     try {
         auto table = protocol::decode_chinese_config(protocol::table_part(config));
         if (!table.ok()) return differs(table.refusal.message);
-        const Deck pack = Deck::standard();
         std::vector<chinese::Player> players;
         std::vector<int> order;
         int dealer = -1;
         for (const json& e : events) {
             if (e.value("kind", "") != "reveal") continue;
             const int seat = e.at("seat");
-            chinese::Player p;
+            auto read = protocol::parse_chinese_split(e);
+            if (!read.ok())
+                return differs("seat " + std::to_string(seat) +
+                               "'s split: " + read.refusal.message);
+            chinese::Player p = std::move(*read.value);
             p.name = std::to_string(seat);
             p.stack = config.at("stacks").at(static_cast<std::size_t>(seat));
-            for (auto [key, out] : {std::pair{"front", std::span<Card>(p.split.front)},
-                                    std::pair{"middle", std::span<Card>(p.split.middle)},
-                                    std::pair{"back", std::span<Card>(p.split.back)}}) {
-                auto cards = pack.parse_cards(e.at(key).get<std::string>());
-                if (!cards || cards->size() != out.size())
-                    return differs("seat " + std::to_string(seat) + "'s " + key + " is unreadable");
-                std::copy(cards->begin(), cards->end(), out.begin());
-            }
-            if (!e.at("declare").is_null())
-                p.declare = chinese::parse_special(e.at("declare").get<std::string>());
             p.surrender = e.at("surrender");
             if (seat == config.at("dealer")) dealer = static_cast<int>(players.size());
             players.push_back(std::move(p));
@@ -66,6 +62,63 @@ json replay_chinese(const json& config, const json& events, const json& seats) {
                                    std::to_string(want));
         }
         return {{"matches", true}};
+    } catch (const json::exception&) {
+        return differs("the record is incomplete");
+    }
+}
+
+// A finished leap rummy game replayed from its record: the configuration written when it was
+// dealt, the revealed deck and the log. Whether it reaches the same end (the settled chips), and
+// if not, why.
+json replay_leap(const json& config, const std::string& deck, const json& log, const json& seats) {
+    auto differs = [](std::string why) { return json{{"matches", false}, {"reason", why}}; };
+    try {
+        auto parsed = protocol::decode_leap_config(protocol::table_part(config));
+        if (!parsed.ok()) return differs(parsed.refusal.message);
+        const std::vector<int> players = config.at("players").get<std::vector<int>>();
+        const auto dealer =
+            std::find(players.begin(), players.end(), config.at("dealer").get<int>());
+        if (dealer == players.end()) return differs("the dealer is not among the players");
+        auto table = leap::Table::make(parsed.value->rules, static_cast<int>(players.size()));
+        if (!table) return differs(table.error().message);
+        const leap::Table& t = *table.value();
+        auto cards = t.deck().parse_cards(deck);
+        if (!cards) return differs("the revealed deck: " + cards.error().message);
+        auto started =
+            leap::start_game(table.value(), static_cast<int>(dealer - players.begin()), *cards);
+        if (!started) return differs(started.error().message);
+        leap::State state = std::move(started).value().state;
+        std::vector<leap::Event> events;
+        int n = 0;
+        for (const json& e : log) {
+            if (e.value("kind", "") != "action") continue;
+            ++n;
+            const auto at = std::find(players.begin(), players.end(), e.at("seat").get<int>());
+            if (at == players.end())
+                return differs("action " + std::to_string(n) + " by no player");
+            auto a = protocol::parse_leap_action(t, e, static_cast<int>(at - players.begin()));
+            if (!a.ok()) return differs("action " + std::to_string(n) + ": " + a.refusal.message);
+            if (auto err = leap::apply_in_place(state, *a.value, events))
+                return differs("action " + std::to_string(n) + ": " + err->message);
+        }
+        if (state.phase != leap::Phase::over) return differs("the game does not reach its end");
+        std::vector<int> scores;
+        std::vector<std::int64_t> start;
+        for (std::size_t i = 0; i < players.size(); ++i) {
+            scores.push_back(leap::score(state, static_cast<int>(i)));
+            start.push_back(config.at("stacks").at(static_cast<std::size_t>(players[i])));
+        }
+        const auto end = leap::settle_chips(scores, start, config.at("chips_per_point"));
+        for (std::size_t i = 0; i < players.size(); ++i)
+            for (const json& s : seats)
+                if (s.at("seat") == players[i] && s.at("stack_end") != end[i])
+                    return differs("seat " + std::to_string(players[i]) + " ends with " +
+                                   s.at("stack_end").dump() + ", the engine says " +
+                                   std::to_string(end[i]));
+        json result = {{"matches", true}, {"scores", json::object()}};
+        for (std::size_t i = 0; i < players.size(); ++i)
+            result["scores"][std::to_string(players[i])] = scores[i];
+        return result;
     } catch (const json::exception&) {
         return differs("the record is incomplete");
     }

@@ -9,58 +9,6 @@ namespace felt::server {
 
 using protocol::json;
 
-namespace {
-
-const char* phase_name(leap::Phase p) {
-    switch (p) {
-    case leap::Phase::turn:
-        return "turn";
-    case leap::Phase::melding:
-        return "melding";
-    case leap::Phase::over:
-        return "over";
-    }
-    return "over";
-}
-
-json leap_list(leap::LeapMask m) {
-    json out = json::array();
-    for (int k = 1; k <= leap::kMaxLeaps; ++k)
-        if (m >> k & 1) out.push_back(k);
-    return out;
-}
-
-// The action as the protocol writes it (the inverse of parse_leap_action).
-json action_json(const leap::Table& t, const leap::Action& a) {
-    static constexpr const char* names[] = {"pursue", "retire", "meld", "extend", "discard"};
-    json j = {{"action", names[static_cast<int>(a.type)]}};
-    switch (a.type) {
-    case leap::ActionType::meld:
-        j["cards"] = t.deck().to_string(a.cards);
-        if (a.leap) j["leap"] = a.leap;
-        break;
-    case leap::ActionType::extend:
-        j["extensions"] = json::array();
-        for (const leap::Extension& x : a.extensions) {
-            json e = {{"meld", x.meld}};
-            for (auto [key, list] : {std::pair{"low", &x.low}, std::pair{"high", &x.high},
-                                     std::pair{"cards", &x.cards}})
-                if (!list->empty()) e[key] = t.deck().to_string(*list);
-            if (x.join) e["join"] = x.join;
-            j["extensions"].push_back(std::move(e));
-        }
-        break;
-    case leap::ActionType::discard:
-        j["card"] = t.deck().to_string(a.card);
-        break;
-    default:
-        break;
-    }
-    return j;
-}
-
-} // namespace
-
 Outcome<leap::Action> parse_leap_action(const leap::Table& t, const json& body, int seat) {
     using R = Outcome<leap::Action>;
     auto no = [](const char* code, std::string m) { return R{std::nullopt, {code, std::move(m)}}; };
@@ -133,60 +81,6 @@ Outcome<leap::Action> parse_leap_action(const leap::Table& t, const json& body, 
     return {std::move(a), {}};
 }
 
-json replay_leap(const json& config, const std::string& deck, const json& log, const json& seats) {
-    auto differs = [](std::string why) { return json{{"matches", false}, {"reason", why}}; };
-    try {
-        auto parsed = protocol::decode_leap_config(protocol::table_part(config));
-        if (!parsed.ok()) return differs(parsed.refusal.message);
-        const std::vector<int> players = config.at("players").get<std::vector<int>>();
-        const auto dealer =
-            std::find(players.begin(), players.end(), config.at("dealer").get<int>());
-        if (dealer == players.end()) return differs("the dealer is not among the players");
-        auto table = leap::Table::make(parsed.value->rules, static_cast<int>(players.size()));
-        if (!table) return differs(table.error().message);
-        const leap::Table& t = *table.value();
-        auto cards = t.deck().parse_cards(deck);
-        if (!cards) return differs("the revealed deck: " + cards.error().message);
-        auto started =
-            leap::start_game(table.value(), static_cast<int>(dealer - players.begin()), *cards);
-        if (!started) return differs(started.error().message);
-        leap::State state = std::move(started).value().state;
-        std::vector<leap::Event> events;
-        int n = 0;
-        for (const json& e : log) {
-            if (e.value("kind", "") != "action") continue;
-            ++n;
-            const auto at = std::find(players.begin(), players.end(), e.at("seat").get<int>());
-            if (at == players.end())
-                return differs("action " + std::to_string(n) + " by no player");
-            auto a = parse_leap_action(t, e, static_cast<int>(at - players.begin()));
-            if (!a.ok()) return differs("action " + std::to_string(n) + ": " + a.refusal.message);
-            if (auto err = leap::apply_in_place(state, *a.value, events))
-                return differs("action " + std::to_string(n) + ": " + err->message);
-        }
-        if (state.phase != leap::Phase::over) return differs("the game does not reach its end");
-        std::vector<int> scores;
-        std::vector<std::int64_t> start;
-        for (std::size_t i = 0; i < players.size(); ++i) {
-            scores.push_back(leap::score(state, static_cast<int>(i)));
-            start.push_back(config.at("stacks").at(static_cast<std::size_t>(players[i])));
-        }
-        const auto end = leap::settle_chips(scores, start, config.at("chips_per_point"));
-        for (std::size_t i = 0; i < players.size(); ++i)
-            for (const json& s : seats)
-                if (s.at("seat") == players[i] && s.at("stack_end") != end[i])
-                    return differs("seat " + std::to_string(players[i]) + " ends with " +
-                                   s.at("stack_end").dump() + ", the engine says " +
-                                   std::to_string(end[i]));
-        json result = {{"matches", true}, {"scores", json::object()}};
-        for (std::size_t i = 0; i < players.size(); ++i)
-            result["scores"][std::to_string(players[i])] = scores[i];
-        return result;
-    } catch (const json::exception&) {
-        return differs("the record is incomplete");
-    }
-}
-
 LeapTable::LeapTable(std::int64_t id, LeapConfig config, SharedState& state, net::io_context& ioc)
     : TableBase(id,
                 {config.seats, config.min_buy_in, config.max_buy_in, config.sit_out_after,
@@ -237,9 +131,10 @@ json LeapTable::public_state() const {
     const bool acting = st.phase != leap::Phase::over;
     return {{"turn", st.turn},
             {"seat", acting ? json(seat_of_player(st.to_act)) : json(nullptr)},
-            {"phase", phase_name(st.phase)},
+            {"phase", protocol::phase_name(st.phase)},
             {"may_meld", st.phase == leap::Phase::melding && !st.melded},
-            {"open_leaps", acting ? leap_list(leap::open_leaps(st, st.to_act)) : json::array()},
+            {"open_leaps",
+             acting ? protocol::leap_list(leap::open_leaps(st, st.to_act)) : json::array()},
             {"stock", st.stock.size()},
             {"hand_sizes", sizes},
             {"scores", scores},
@@ -393,7 +288,7 @@ void LeapTable::act(std::shared_ptr<Recipient> s, Account a, protocol::Request r
         const int player = self->player_of(*seat);
         if (player < 0)
             return self->refuse(s, r, "not_in_hand", "you were not dealt into this game");
-        auto action = parse_leap_action(*self->game_->state.table, r.body, player);
+        auto action = protocol::parse_leap_action(*self->game_->state.table, r.body, player);
         if (!action.ok()) return self->refuse(s, r, action.refusal);
         auto err = self->play(*action.value, "player", [&] {
             self->game_->timeouts[static_cast<std::size_t>(player)] = 0;
@@ -415,7 +310,7 @@ std::optional<Error> LeapTable::play(const leap::Action& a, const char* by,
     if (auto err = leap::apply_in_place(g.state, a, events)) return err;
     if (accepted) accepted();
     const int s = seat_of_player(a.seat);
-    json entry = action_json(t, a);
+    json entry = protocol::leap_action_json(t, a);
     entry["kind"] = "action";
     entry["seat"] = s;
     entry["by"] = by;
@@ -444,52 +339,14 @@ std::optional<Error> LeapTable::play(const leap::Action& a, const char* by,
 }
 
 void LeapTable::tell(const leap::Event& e) {
-    static constexpr const char* kinds[] = {"dealt",    "drew",   "melded",    "took_token",
-                                            "extended", "joined", "discarded", "retired"};
-    if (e.type == leap::EventType::game_over || e.type == leap::EventType::dealt) return;
     const leap::Table& t = *game_->state.table;
     const int owner = seat_of_player(e.seat);
-    json m = {{"kind", kinds[static_cast<int>(e.type)]}, {"hand", game_->number}, {"seat", owner}};
-    auto points = [](const std::vector<Card>& cards) {
-        return leap::meld_points(static_cast<int>(cards.size()));
-    };
-    switch (e.type) {
-    case leap::EventType::drew:
-        m["count"] = e.count;
-        break;
-    case leap::EventType::melded:
-        m["meld"] = e.meld;
-        m["leap"] = e.leap;
-        m["cards"] = t.deck().to_string(e.cards);
-        m["points"] = points(e.cards);
-        break;
-    case leap::EventType::took_token:
-        m["leap"] = e.leap;
-        break;
-    case leap::EventType::extended:
-        m["meld"] = e.meld;
-        m["added"] = e.count;
-        m["cards"] = t.deck().to_string(e.cards);
-        m["points"] = points(e.cards);
-        break;
-    case leap::EventType::joined:
-        m["meld"] = e.meld;
-        m["other"] = e.other;
-        m["cards"] = t.deck().to_string(e.cards);
-        m["points"] = points(e.cards);
-        break;
-    case leap::EventType::retired:
-        m["score"] = e.score;
-        m["cards_left"] = e.count;
-        break;
-    default:
-        break;
-    }
-    if (!e.private_cards) return broadcast(std::move(m));
+    json m = protocol::leap_event_json(t, e, owner, game_->number);
+    if (m.is_null()) return;
+    json own = protocol::leap_event_own(t, e);
+    if (own.is_null()) return broadcast(std::move(m));
     // Drawn and discarded cards: the owner's copy alone names them.
-    const char* key = e.type == leap::EventType::discarded ? "card" : "cards";
-    const std::string cards = t.deck().to_string(e.cards);
-    broadcast(std::move(m), [&](int seat) { return seat == owner ? json{{key, cards}} : json(); });
+    broadcast(std::move(m), [&](int seat) { return seat == owner ? own : json(); });
 }
 
 leap::Action LeapTable::auto_action(bool retire) const {

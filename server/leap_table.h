@@ -8,6 +8,7 @@
 
 #include "leap_config.h"
 #include "leap_game.h"
+#include "leap_messages.h"
 #include "table_base.h"
 
 #include <functional>
@@ -19,15 +20,6 @@
 namespace felt::server {
 
 using protocol::LeapConfig;
-
-// An action as the protocol and the game log write it ({"action": "meld", "cards": "3h 5h 7h"},
-// ...), for the engine; `seat` is the engine's. Refusals: bad_request, bad_card.
-Outcome<leap::Action> parse_leap_action(const leap::Table& t, const protocol::json& body, int seat);
-
-// The settled chips of a finished game replayed from its record: the configuration written when
-// it was dealt, the revealed deck and the log. Whether it reaches the same end, and if not, why.
-protocol::json replay_leap(const protocol::json& config, const std::string& deck,
-                           const protocol::json& log, const protocol::json& seats);
 
 class LeapTable final : public TableBase {
   public:
