@@ -9,9 +9,9 @@
 // 2. M random two-player deals (default 100,000): the first hand auto-arranged (timed one by one:
 //    median and 99th percentile), checked legal, and settled under classic against the second
 //    hand arranged by the baseline: the mean units per hand is the margin over the baseline.
-#include "chinese.h"
-#include "deck.h"
-#include "evaluator.h"
+#include "cards/deck.h"
+#include "chinese/chinese.h"
+#include "rankings/evaluator.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,7 +1,7 @@
 // What the benchmark programs share: best-of-R timing, options, random 7-card hands.
 #pragma once
 
-#include "enumerate.h"
+#include "rankings/enumerate.h"
 
 #include <algorithm>
 #include <array>

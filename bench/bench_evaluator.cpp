@@ -12,9 +12,9 @@
 // by tens of percent from run to run, and the best run is the one least disturbed.
 // The signature (sum of all values) changes only if the evaluator's answers change.
 #include "bench_common.h"
-#include "distribution.h"
-#include "enumerate.h"
-#include "evaluator.h"
+#include "rankings/distribution.h"
+#include "rankings/enumerate.h"
+#include "rankings/evaluator.h"
 
 #include <algorithm>
 #include <chrono>

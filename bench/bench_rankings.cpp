@@ -2,7 +2,8 @@
 //
 //   bench_rankings [--hands N] [--runs R]
 //
-// 1. Vertical melds, fast path (engine/vertical.h): N random 7-card hands of the 52-card pack
+// 1. Vertical melds, fast path (engine/rankings/vertical.h): N random 7-card hands of the 52-card
+// pack
 //    (default 100 million), generated before timing, judged a) as precombined HandKeys and
 //    b) from 7-card arrays; then every 7-card hand in enumeration order.
 // 2. Vertical melds through the Ranking interface (checked, any deck): 1 million random 7-card
@@ -11,11 +12,11 @@
 //    of 1 to 20 ranks and 1 to 8 copies; the slowest one and the sum. Then Poke'm's table.
 // Each figure is the best of R runs (default 5); see bench_evaluator.cpp for why.
 #include "bench_common.h"
-#include "enumerate.h"
-#include "meld_distribution.h"
-#include "pokem.h"
-#include "ranking.h"
-#include "vertical.h"
+#include "rankings/enumerate.h"
+#include "rankings/meld_distribution.h"
+#include "rankings/pokem.h"
+#include "rankings/ranking.h"
+#include "rankings/vertical.h"
 
 #include <algorithm>
 #include <chrono>

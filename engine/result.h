@@ -15,18 +15,18 @@ enum class Errc {
     wrong_count,    // too few or too many cards for what was asked
     bad_option,     // an option value the engine does not know
     bad_deck,       // a deck description that cannot exist
-    // Betting games (engine/hand.h):
+    // Betting games (engine/poker/hand.h):
     bad_config,     // a hand that cannot start: seats, stacks, stakes, deck
     hand_over,      // an action after the hand has ended
     not_your_turn,  // an action by a seat that is not to act
     illegal_action, // an action of a kind not allowed now (a bet when only calling is left, ...)
     cannot_check,   // a check when chips are owed
     bad_amount,     // a bet or raise of a size not allowed
-    // Chinese poker (engine/chinese.h):
+    // Chinese poker (engine/chinese/chinese.h):
     wrong_cards,        // a split that is not exactly the dealt cards
     middle_above_back,  // the middle ranks above the back
     front_above_middle, // the front ranks above the middle
-    // Leap rummy (engine/leap.h, engine/leap_game.h):
+    // Leap rummy (engine/leap/leap.h, engine/leap/leap_game.h):
     too_short,            // a meld of fewer than three cards
     wrong_suit,           // natural cards that break the suit rule
     not_a_sequence,       // cards that do not run along a leap sequence

@@ -2,7 +2,7 @@
 // strictly, and writing it for the lobby and the database.
 #pragma once
 
-#include "chinese.h"
+#include "chinese/chinese.h"
 #include "config_reader.h"
 
 #include <string>

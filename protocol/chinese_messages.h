@@ -2,8 +2,8 @@
 // both ways, as `act` sends it and as the deal's end reveals it. No I/O here.
 #pragma once
 
-#include "chinese.h"
-#include "deck.h"
+#include "cards/deck.h"
+#include "chinese/chinese.h"
 #include "refusal.h"
 
 #include <nlohmann/json.hpp>

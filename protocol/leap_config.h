@@ -3,7 +3,7 @@
 #pragma once
 
 #include "config_reader.h"
-#include "leap_game.h"
+#include "leap/leap_game.h"
 
 namespace felt::protocol {
 

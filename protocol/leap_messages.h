@@ -2,7 +2,7 @@
 // ways, and its events as the table tells them. No I/O here.
 #pragma once
 
-#include "leap_game.h"
+#include "leap/leap_game.h"
 #include "refusal.h"
 
 #include <nlohmann/json.hpp>

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "config_reader.h"
-#include "hand.h"
+#include "poker/hand.h"
 
 #include <string>
 #include <utility>

@@ -2,8 +2,8 @@
 // each), and an event as one recipient may see it.
 #pragma once
 
-#include "hand.h"
-#include "ranking.h"
+#include "poker/hand.h"
+#include "rankings/ranking.h"
 
 #include <nlohmann/json.hpp>
 

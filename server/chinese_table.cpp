@@ -1,6 +1,6 @@
 #include "chinese_table.h"
 
-#include "deck.h"
+#include "cards/deck.h"
 #include "state.h"
 
 #include <algorithm>

@@ -4,7 +4,7 @@
 // reveal. Each deal is committed to before it is dealt and written in one transaction.
 #pragma once
 
-#include "chinese.h"
+#include "chinese/chinese.h"
 #include "chinese_config.h"
 #include "chinese_messages.h"
 #include "table_base.h"

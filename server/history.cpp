@@ -1,12 +1,12 @@
 #include "history.h"
 
-#include "chinese.h"
+#include "cards/deck.h"
+#include "chinese/chinese.h"
 #include "chinese_config.h"
 #include "chinese_messages.h"
-#include "deck.h"
 #include "leap_config.h"
 #include "leap_messages.h"
-#include "phh.h"
+#include "poker/phh.h"
 #include "poker_messages.h"
 
 namespace felt::server::history {

@@ -29,10 +29,10 @@ Outcome<json> table_hands(db::Database& db, std::int64_t table, int limit);
 // biggest win and loss. Refusals: no_such_player.
 Outcome<json> totals(db::Database& db, const std::string& name);
 
-// One finished poker hand as PHH text (engine/phh.h), rebuilt by replaying its recorded actions
-// through the engine from the revealed deck; a replay that does not end with the recorded stacks
-// is refused (replay_mismatch). Hole cards and discards of other seats that were not shown are
-// written as "??". Refusals: no_such_hand, not_finished, not_poker, replay_mismatch.
+// One finished poker hand as PHH text (engine/poker/phh.h), rebuilt by replaying its recorded
+// actions through the engine from the revealed deck; a replay that does not end with the recorded
+// stacks is refused (replay_mismatch). Hole cards and discards of other seats that were not shown
+// are written as "??". Refusals: no_such_hand, not_finished, not_poker, replay_mismatch.
 Outcome<std::string> hand_phh(db::Database& db, std::int64_t hand_id, std::int64_t asker);
 
 } // namespace felt::server::history

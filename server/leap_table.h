@@ -6,8 +6,8 @@
 // committed to before it is dealt and written, with its whole action log, in one transaction.
 #pragma once
 
+#include "leap/leap_game.h"
 #include "leap_config.h"
-#include "leap_game.h"
 #include "leap_messages.h"
 #include "table_base.h"
 

@@ -3,7 +3,7 @@
 // committed to before the deal and revealed after; finished hands are written in one transaction.
 #pragma once
 
-#include "hand.h"
+#include "poker/hand.h"
 #include "poker_config.h"
 #include "table_base.h"
 

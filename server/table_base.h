@@ -5,10 +5,10 @@
 #pragma once
 
 #include "accounts.h"
+#include "cards/types.h"
 #include "messages.h"
 #include "net.h"
 #include "recipient.h"
-#include "types.h"
 
 #include <array>
 #include <atomic>

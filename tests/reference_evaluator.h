@@ -2,9 +2,9 @@
 // It shares no code with the evaluator or its table generator: it sorts and counts, every time.
 #pragma once
 
-#include "hand_class.h"
-#include "types.h"
-#include "wild.h"
+#include "cards/types.h"
+#include "rankings/hand_class.h"
+#include "rankings/wild.h"
 
 #include <compare>
 #include <vector>

@@ -1,5 +1,5 @@
 // Vertical, horizontal and flush melds done the slow, literal way, from the rules alone, to check
-// engine/melds.h against. Shares no code with it.
+// engine/rankings/melds.h against. Shares no code with it.
 #pragma once
 
 #include <vector>

@@ -2,10 +2,10 @@
 // hint), one submits an illegal split first, one sleeps through a deal; a spectator checks that no
 // card or split shows before the reveal, and every deal's settlement is recomputed with the engine.
 #include "accounts.h"
-#include "chinese.h"
-#include "deck.h"
-#include "evaluator.h"
+#include "cards/deck.h"
+#include "chinese/chinese.h"
 #include "feltd_harness.h"
+#include "rankings/evaluator.h"
 #include "sqlite.h"
 
 #include <map>

@@ -4,7 +4,7 @@
 // every player's hand is tracked from what the server told it and checked against the public
 // hand sizes, and every finished game is replayed by the engine from the record.
 #include "feltd_harness.h"
-#include "leap_game.h"
+#include "leap/leap_game.h"
 #include "leap_table.h"
 
 #include <map>

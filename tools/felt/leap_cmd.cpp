@@ -2,7 +2,7 @@
 #include "leap_cmd.h"
 
 #include "cli.h"
-#include "leap.h"
+#include "leap/leap.h"
 #include "leap_sim.h"
 
 #include <nlohmann/json.hpp>

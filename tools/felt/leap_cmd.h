@@ -1,7 +1,7 @@
 // `felt leap`: judge a meld, play random games.
 #pragma once
 
-#include "leap.h"
+#include "leap/leap.h"
 #include "leap_sim.h"
 
 #include <CLI/CLI.hpp>

@@ -5,22 +5,23 @@
 //   felt compare H1 H2        which of two hands wins
 //   felt distribution ...     exact category counts over every hand of a size
 //
-// Rankings are chosen by name (engine/ranking.h): standard, vertical, horizontal, flush, pokem.
+// Rankings are chosen by name (engine/rankings/ranking.h): standard, vertical, horizontal, flush,
+// pokem.
 //
 // Every error is one line on stderr naming the problem, nothing on stdout, exit status 2.
 #include "bot.h"
-#include "chinese.h"
+#include "cards/deck.h"
+#include "chinese/chinese.h"
 #include "cli.h"
-#include "deck.h"
-#include "distribution.h"
-#include "evaluator.h"
 #include "leap_cmd.h"
-#include "meld_distribution.h"
-#include "phh.h"
-#include "pokem.h"
-#include "ranking.h"
+#include "poker/phh.h"
+#include "rankings/distribution.h"
+#include "rankings/evaluator.h"
+#include "rankings/meld_distribution.h"
+#include "rankings/pokem.h"
+#include "rankings/ranking.h"
+#include "rankings/wild.h"
 #include "simulate.h"
-#include "wild.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

@@ -9,7 +9,7 @@
 // owner; every game ends. The signature hashes every event.
 #pragma once
 
-#include "leap_game.h"
+#include "leap/leap_game.h"
 #include "random.h"
 
 #include <cstdint>

@@ -8,7 +8,7 @@
 // runs with the same options agree exactly or the engine's behaviour changed.
 #pragma once
 
-#include "hand.h"
+#include "poker/hand.h"
 #include "random.h"
 
 #include <cstdint>

@@ -1,0 +1,882 @@
+#include "poker/hand.h"
+
+#include "rankings/melds.h"
+#include "rankings/wild.h"
+
+#include <algorithm>
+#include <string>
+
+namespace felt::poker {
+
+namespace {
+
+using Events = std::vector<Event>;
+
+Error fail(Errc code, std::string message) {
+    return make_error(code, std::move(message));
+}
+
+const Street& street_of(const HandState& s) {
+    return s.config->variant->streets[static_cast<std::size_t>(s.street)];
+}
+
+SeatState& seat(HandState& s, int i) {
+    return s.seats[static_cast<std::size_t>(i)];
+}
+const SeatState& seat(const HandState& s, int i) {
+    return s.seats[static_cast<std::size_t>(i)];
+}
+
+int seat_count(const HandState& s) {
+    return s.config->seats;
+}
+
+// (a + b) mod n for 0 <= a, b and a + b < 2n, without a division.
+int wrap(int a, int b, int n) {
+    const int k = a + b;
+    return k >= n ? k - n : k;
+}
+
+// The seats after `from` in order of play, wrapping round; `from` itself last.
+template <class F>
+int next_seat(const HandState& s, int from, F&& pred) {
+    const int n = seat_count(s);
+    for (int i = 1; i <= n; ++i) {
+        const int k = wrap(from, i, n);
+        if (pred(seat(s, k))) return k;
+    }
+    return -1;
+}
+
+int live_count(const HandState& s) {
+    return s.live;
+}
+
+bool can_act(const SeatState& p) {
+    return p.live() && p.stack > 0;
+}
+
+Event event(EventType t, int seat_index, Chips amount = 0) {
+    Event e;
+    e.type = t;
+    e.seat = static_cast<std::int8_t>(seat_index);
+    e.amount = amount;
+    return e;
+}
+
+// Appends an event, written in place: an Event built aside and then copied in stalls on store
+// forwarding (byte-sized fields stored, then read back 16 bytes at a time), which cost a tenth of
+// a simulated hand. Use the reference only until the next event is added.
+Event& emit(Events& ev, EventType t, int seat_index, Chips amount = 0) {
+    Event& e = ev.emplace_back();
+    e.type = t;
+    e.seat = static_cast<std::int8_t>(seat_index);
+    e.amount = amount;
+    return e;
+}
+
+// The minimum opening bet of no limit and pot limit, and the fixed-limit unit of this street.
+Chips bet_unit(const HandState& s) {
+    const Stakes& k = s.config->stakes;
+    if (s.config->structure == Structure::fixed_limit)
+        return street_of(s).big_bet ? k.big_bet : k.small_bet;
+    return k.min_bet > 0 ? k.min_bet : k.big_blind > 0 ? k.big_blind : k.small_bet;
+}
+
+// ---- the stock --------------------------------------------------------------------------------
+
+// A permutation of the discards that depends only on the seed (splitmix64 and Fisher-Yates):
+// the engine draws no random numbers; the seed is part of the hand's configuration.
+void reshuffle(HandState& s, Events& ev) {
+    std::uint64_t x = s.config->reshuffle_seed + static_cast<std::uint64_t>(s.discards.size());
+    auto next = [&x] {
+        std::uint64_t z = (x += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    };
+    std::vector<Card> stock = std::move(s.discards);
+    s.discards.clear();
+    for (std::size_t i = stock.size(); i > 1; --i) std::swap(stock[i - 1], stock[next() % i]);
+    s.stock_extra.insert(s.stock_extra.end(), stock.begin(), stock.end());
+    emit(ev, EventType::reshuffle, -1, static_cast<Chips>(s.stock_extra.size()));
+}
+
+int stock_size(const HandState& s) {
+    return static_cast<int>(s.config->deck.size()) - s.next_card +
+           static_cast<int>(s.stock_extra.size());
+}
+
+// The next card of the stock, reshuffling the discards when it is empty; false when none is left.
+bool take_card(HandState& s, Events& ev, Card& out) {
+    if (s.next_card < static_cast<int>(s.config->deck.size())) {
+        out = s.config->deck[static_cast<std::size_t>(s.next_card++)];
+        return true;
+    }
+    if (s.stock_extra.empty() && !s.discards.empty()) reshuffle(s, ev);
+    if (s.stock_extra.empty()) return false;
+    out = s.stock_extra.front();
+    s.stock_extra.erase(s.stock_extra.begin());
+    return true;
+}
+
+// ---- forced bets and dealing --------------------------------------------------------------------
+
+void post(HandState& s, int i, Chips amount, EventType type, bool as_bet, Events& ev) {
+    SeatState& p = seat(s, i);
+    const Chips paid = std::min(amount, p.stack);
+    p.stack -= paid;
+    p.total += paid;
+    if (as_bet) p.bet += paid;
+    emit(ev, type, i, paid);
+    if (p.stack == 0) emit(ev, EventType::all_in, i);
+}
+
+// An event of up to nine cards, the cards copied one by one (see emit).
+void emit_cards(Events& ev, EventType t, int seat_index, Visibility vis,
+                std::span<const Card> cards) {
+    Event& e = emit(ev, t, seat_index);
+    e.visibility = vis;
+    for (Card c : cards)
+        if (e.count < 9) e.cards[e.count++] = c;
+}
+
+void deal_step(HandState& s, const Step& step, Events& ev) {
+    // Cards are taken first, then their events written: taking may add a reshuffle event.
+    std::array<Card, 16> got{};
+    if (step.kind == Step::Kind::deal_board) {
+        int n = 0;
+        for (int c = 0; c < step.count; ++c) {
+            if (!take_card(s, ev, got[static_cast<std::size_t>(n)])) break;
+            s.board[static_cast<std::size_t>(s.board_count++)] = got[static_cast<std::size_t>(n++)];
+        }
+        emit_cards(ev, EventType::deal_board, -1, Visibility::everyone,
+                   std::span<const Card>(got.data(), static_cast<std::size_t>(n)));
+        return;
+    }
+    const unsigned all = (1u << step.count) - 1;
+    const unsigned up = step.kind == Step::Kind::deal_up ? all : step.up & all;
+    // Too few cards for one each (eight at stud): one card to the board, shared by all.
+    if (step.count == 1 && stock_size(s) < live_count(s) && s.discards.empty()) {
+        deal_step(s, Step{Step::Kind::deal_board, 1}, ev);
+        return;
+    }
+    for (int i = 1; i <= seat_count(s); ++i) {
+        const int k = wrap(s.config->button, i, seat_count(s));
+        SeatState& p = seat(s, k);
+        if (!p.live()) continue;
+        std::array<Card, 16> shown{};
+        int downs = 0, ups = 0;
+        for (int c = 0; c < step.count; ++c) {
+            Card card;
+            if (!take_card(s, ev, card)) break;
+            if (up >> c & 1) {
+                p.up |= std::uint16_t(1u << p.count);
+                shown[static_cast<std::size_t>(ups++)] = card;
+            } else {
+                got[static_cast<std::size_t>(downs++)] = card;
+            }
+            p.cards[p.count++] = card;
+        }
+        if (downs)
+            emit_cards(ev, EventType::deal_down, k, Visibility::owner,
+                       std::span<const Card>(got.data(), static_cast<std::size_t>(downs)));
+        if (ups)
+            emit_cards(ev, EventType::deal_up, k, Visibility::everyone,
+                       std::span<const Card>(shown.data(), static_cast<std::size_t>(ups)));
+    }
+}
+
+// ---- stud order ---------------------------------------------------------------------------------
+
+// Lowest up card: rank, then suit with clubs lowest, then diamonds, hearts, spades.
+int card_low_key(Card c) {
+    return c.rank().index() * 4 + (3 - c.suit().index());
+}
+
+// Strength of a seat's up cards for the order of play: vertical melds under the vertical
+// ranking, else groups of equal rank (larger groups, then higher ranks).
+Strength showing(const HandState& s, const SeatState& p) {
+    std::array<std::uint8_t, kMaxRanks> counts{};
+    for (int c = 0; c < p.count; ++c)
+        if (p.up >> c & 1)
+            ++counts[static_cast<std::size_t>(p.cards[static_cast<std::size_t>(c)].rank().index())];
+    const melds::RankCounts rc(counts.data(), 16);
+    if (s.config->ranking->name() == "vertical") return melds::encode(melds::vertical_melds(rc));
+    return melds::encode(melds::horizontal_melds(rc));
+}
+
+int first_to_act(const HandState& s) {
+    const HandConfig& c = *s.config;
+    if (c.variant->opener == Opener::showing) {
+        int best = -1;
+        if (s.rounds_played == 0) {
+            int low = 1 << 20;
+            for (int i = 1; i <= seat_count(s); ++i) {
+                const int k = wrap(c.button, i, seat_count(s));
+                const SeatState& p = seat(s, k);
+                if (!p.live()) continue;
+                for (int j = 0; j < p.count; ++j)
+                    if ((p.up >> j & 1) &&
+                        card_low_key(p.cards[static_cast<std::size_t>(j)]) < low) {
+                        low = card_low_key(p.cards[static_cast<std::size_t>(j)]);
+                        best = k;
+                    }
+            }
+        } else {
+            Strength top;
+            for (int i = 1; i <= seat_count(s); ++i) {
+                const int k = wrap(c.button, i, seat_count(s));
+                if (!can_act(seat(s, k))) continue;
+                const Strength v = showing(s, seat(s, k));
+                if (best < 0 || v > top) {
+                    best = k;
+                    top = v;
+                }
+            }
+        }
+        if (best >= 0) return best;
+    }
+    // Position: left of the big blind in the first round of a game with blinds, else left of
+    // the button.
+    const int from = s.rounds_played == 0 && s.big_blind_seat >= 0 ? s.big_blind_seat : c.button;
+    return next_seat(s, from, [](const SeatState& p) { return p.live(); });
+}
+
+// ---- betting rounds -----------------------------------------------------------------------------
+
+// The seat to act after `from`, or -1 when the round is over.
+int next_to_act(const HandState& s, int from) {
+    return next_seat(s, from, [&](const SeatState& p) {
+        return can_act(p) && (!p.acted || p.bet < s.current_bet);
+    });
+}
+
+bool round_needs_action(const HandState& s) {
+    int can = 0;
+    for (int i = 0; i < seat_count(s); ++i) {
+        const SeatState& p = seat(s, i);
+        if (!can_act(p)) continue;
+        ++can;
+        if (p.bet < s.current_bet) return true;
+    }
+    return can >= 2;
+}
+
+void start_round(HandState& s) {
+    s.phase = Phase::betting;
+    const bool first = s.rounds_played == 0;
+    const Stakes& k = s.config->stakes;
+    if (!(first && k.big_blind > 0)) {
+        s.current_bet = 0;
+        s.last_raise = 0;
+        s.bets = 0;
+    }
+    s.full_raises = 0;
+    if (!round_needs_action(s)) {
+        s.betting_done = true;
+        s.actor = -1;
+        return;
+    }
+    int a = first_to_act(s);
+    if (!can_act(seat(s, a))) a = next_to_act(s, a);
+    s.actor = a;
+    s.bring_in_pending =
+        first && s.config->variant->opener == Opener::showing && k.bring_in > 0 && k.big_blind == 0;
+}
+
+// Returns the part of the highest bet no one matched.
+void return_uncalled(HandState& s, Events& ev) {
+    int top = -1;
+    Chips first = 0, second = 0;
+    for (int i = 0; i < seat_count(s); ++i) {
+        const Chips b = seat(s, i).bet;
+        if (b > first) {
+            second = first;
+            first = b;
+            top = i;
+        } else if (b > second) {
+            second = b;
+        }
+    }
+    if (top < 0 || first == second) return;
+    SeatState& p = seat(s, top);
+    const Chips back = first - second;
+    p.bet -= back;
+    p.total -= back;
+    p.stack += back;
+    emit(ev, EventType::uncalled, top, back);
+}
+
+void end_round(HandState& s, Events& ev) {
+    return_uncalled(s, ev);
+    for (int i = 0; i < seat_count(s); ++i) {
+        SeatState& p = seat(s, i);
+        p.bet = 0;
+        p.acted = false;
+        p.raises_seen = 0;
+    }
+    s.current_bet = 0;
+    s.last_raise = 0;
+    s.bets = 0;
+    s.full_raises = 0;
+    s.betting_done = true;
+    s.actor = -1;
+    ++s.rounds_played;
+}
+
+// ---- the end of the hand ------------------------------------------------------------------------
+
+void award(HandState& s, Events& ev) {
+    const HandConfig& c = *s.config;
+    std::array<Chips, kMaxSeats> totals{};
+    std::uint16_t folded = 0;
+    for (int i = 0; i < c.seats; ++i) {
+        totals[static_cast<std::size_t>(i)] = seat(s, i).total;
+        if (!seat(s, i).live()) folded |= std::uint16_t(1u << i);
+    }
+    const Pots pots = build_pots(totals, folded, c.seats);
+
+    // Showdown: every live player's hand when two or more remain.
+    std::array<Strength, kMaxSeats> strength{};
+    if (live_count(s) >= 2) {
+        for (int i = 1; i <= c.seats; ++i) {
+            const int k = wrap(c.button, i, c.seats);
+            const SeatState& p = seat(s, k);
+            if (!p.live()) continue;
+            std::array<Card, 24> cards{};
+            int n = 0;
+            for (int j = 0; j < p.count; ++j)
+                cards[static_cast<std::size_t>(n++)] = p.cards[static_cast<std::size_t>(j)];
+            for (int j = 0; j < s.board_count; ++j)
+                cards[static_cast<std::size_t>(n++)] = s.board[static_cast<std::size_t>(j)];
+            // A hand the ranking cannot judge (too few cards after a dry stock) is the weakest.
+            strength[static_cast<std::size_t>(k)] = c.ranking->strength(
+                std::span<const Card>(cards.data(), static_cast<std::size_t>(n)));
+            Event& e = emit(ev, EventType::show, k);
+            for (int j = 0; j < p.count && j < 9; ++j)
+                e.cards[e.count++] = p.cards[static_cast<std::size_t>(j)];
+        }
+    }
+
+    const bool no_rake = c.rake.percent == 0 || (c.rake.no_flop_no_drop && s.street == 0);
+    for (std::size_t pi = 0; pi < pots.size(); ++pi) {
+        Chips amount = pots[pi].amount;
+        if (!no_rake) {
+            Chips r = amount * c.rake.percent / 100;
+            if (c.rake.cap > 0) r = std::min(r, c.rake.cap - s.raked);
+            if (r > 0) {
+                amount -= r;
+                s.raked += r;
+                emit(ev, EventType::rake, -1, r).pot = static_cast<std::int8_t>(pi);
+            }
+        }
+        std::uint16_t winners = 0;
+        Strength best;
+        for (int i = 0; i < c.seats; ++i) {
+            if (!(pots[pi].eligible >> i & 1)) continue;
+            const Strength& v = strength[static_cast<std::size_t>(i)];
+            if (winners == 0 || v > best) {
+                winners = std::uint16_t(1u << i);
+                best = v;
+            } else if (v == best) {
+                winners |= std::uint16_t(1u << i);
+            }
+        }
+        const auto shares = split(amount, winners, c.seats, c.button);
+        for (int i = 0; i < c.seats; ++i) {
+            const Chips w = shares[static_cast<std::size_t>(i)];
+            if (w == 0) continue;
+            seat(s, i).stack += w;
+            s.won[static_cast<std::size_t>(i)] += w;
+            emit(ev, EventType::win, i, w).pot = static_cast<std::int8_t>(pi);
+        }
+    }
+    for (int i = 0; i < c.seats; ++i) {
+        seat(s, i).total = 0;
+        seat(s, i).bet = 0;
+    }
+    s.phase = Phase::done;
+    s.actor = -1;
+    emit(ev, EventType::hand_end, -1);
+}
+
+// ---- moving the hand on -------------------------------------------------------------------------
+
+// The next live seat after `after` in this step's order, which starts left of the button; -1
+// when every live seat has had its turn. after = -1: the first.
+int next_in_step(const HandState& s, int after) {
+    const int n = seat_count(s);
+    const int button = s.config->button;
+    const int from = after < 0 ? 0 : (after - button - 1 + 2 * n) % n + 1; // place in the order
+    for (int place = from; place < n; ++place) {
+        const int k = wrap(button + 1, place, n);
+        if (seat(s, k).live()) return k;
+    }
+    return -1;
+}
+
+void compute_legal(HandState& s);
+
+// Runs dealer steps until a player must decide or the hand is over.
+void advance_dealer(HandState& s, Events& ev) {
+    const Variant& v = *s.config->variant;
+    while (s.phase != Phase::done) {
+        if (live_count(s) <= 1) {
+            if (!s.betting_done && s.phase == Phase::betting) end_round(s, ev);
+            return_uncalled(s, ev);
+            award(s, ev);
+            return;
+        }
+        if (s.actor >= 0) return; // a player decides
+        const Street& st = street_of(s);
+        if (s.step < static_cast<int>(st.steps.size())) {
+            const Step& step = st.steps[static_cast<std::size_t>(s.step)];
+            if (step.kind == Step::Kind::draw || step.kind == Step::Kind::rollover) {
+                s.phase = step.kind == Step::Kind::draw ? Phase::drawing : Phase::rollover;
+                s.actor = next_in_step(s, -1);
+                if (s.actor >= 0) return;
+                ++s.step;
+                continue;
+            }
+            deal_step(s, step, ev);
+            ++s.step;
+            continue;
+        }
+        if (st.betting && !s.betting_done) {
+            start_round(s);
+            if (s.actor >= 0) return;
+            end_round(s, ev);
+        }
+        // The street is over.
+        if (s.street + 1 >= static_cast<int>(v.streets.size())) {
+            award(s, ev);
+            return;
+        }
+        ++s.street;
+        s.step = 0;
+        s.betting_done = false;
+        emit(ev, EventType::street, -1, s.street);
+    }
+}
+
+// Moves the hand on, then works out what the next player may do (kept in the state, so that
+// legal_actions costs nothing).
+void advance(HandState& s, Events& ev) {
+    advance_dealer(s, ev);
+    compute_legal(s);
+}
+
+std::string seat_name(int i) {
+    return "seat " + std::to_string(i);
+}
+
+// Removes the given cards from the seat's hand; false when one is not there (or is face up when
+// `down_only`).
+bool take_from_hand(SeatState& p, std::span<const Card> cards, bool down_only,
+                    std::uint16_t& taken_positions) {
+    taken_positions = 0;
+    for (Card c : cards) {
+        bool found = false;
+        for (int j = 0; j < p.count; ++j) {
+            if ((taken_positions >> j & 1) || p.cards[static_cast<std::size_t>(j)] != c) continue;
+            if (down_only && (p.up >> j & 1)) continue;
+            taken_positions |= std::uint16_t(1u << j);
+            found = true;
+            break;
+        }
+        if (!found) return false;
+    }
+    return true;
+}
+
+std::optional<Error> check_config(const HandConfig& c) {
+    if (!c.variant) return fail(Errc::bad_config, "no variant");
+    if (!c.ranking) return fail(Errc::bad_config, "no ranking");
+    if (c.seats < 2 || c.seats > c.variant->max_seats)
+        return fail(Errc::bad_config, c.variant->name + " seats 2 to " +
+                                          std::to_string(c.variant->max_seats) + " players, not " +
+                                          std::to_string(c.seats));
+    if (c.button < 0 || c.button >= c.seats)
+        return fail(Errc::bad_config, "the button must be one of the seats");
+    int players = 0;
+    for (int i = 0; i < c.seats; ++i) {
+        if (c.stacks[static_cast<std::size_t>(i)] < 0)
+            return fail(Errc::bad_config, seat_name(i) + " has a negative stack");
+        players += c.stacks[static_cast<std::size_t>(i)] > 0;
+    }
+    if (players < 2) return fail(Errc::bad_config, "a hand needs two players with chips");
+    const Stakes& k = c.stakes;
+    if (k.ante < 0 || k.small_blind < 0 || k.big_blind < 0 || k.bring_in < 0 || k.small_bet < 0 ||
+        k.big_bet < 0 || k.min_bet < 0)
+        return fail(Errc::bad_config, "stakes cannot be negative");
+    for (Chips a : k.seat_antes)
+        if (a < 0) return fail(Errc::bad_config, "stakes cannot be negative");
+    if (!k.seat_antes.empty() && static_cast<int>(k.seat_antes.size()) != c.seats)
+        return fail(Errc::bad_config, "seat antes: one per seat");
+    if (k.small_blind > k.big_blind)
+        return fail(Errc::bad_config, "the small blind exceeds the big blind");
+    if (c.structure == Structure::fixed_limit && (k.small_bet <= 0 || k.big_bet <= 0))
+        return fail(Errc::bad_config, "fixed limit needs a small bet and a big bet");
+    if (c.structure != Structure::fixed_limit && k.big_blind <= 0 && k.small_bet <= 0 &&
+        k.min_bet <= 0)
+        return fail(Errc::bad_config, "no limit and pot limit need a minimum bet or a big blind");
+    if (c.variant->opener == Opener::showing && k.big_blind > 0)
+        return fail(Errc::bad_config, c.variant->name + " uses a bring-in, not blinds");
+    if (c.max_discard < 0) return fail(Errc::bad_config, "the most cards to discard is negative");
+    // The deck: cards of the ranking's deck, each at most as often as the deck holds it.
+    std::array<std::uint8_t, 256> used{};
+    for (Card card : c.deck) {
+        const int known = c.ranking->copies_of(card);
+        if (known == 0)
+            return fail(Errc::bad_config,
+                        "the deck holds a card the ranking's deck does not have (code " +
+                            std::to_string(card.code()) + ")");
+        if (++used[card.code()] > known)
+            return fail(Errc::bad_config,
+                        "the deck holds " + c.ranking->to_string(std::span<const Card>(&card, 1)) +
+                            " more often than the ranking's deck");
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+Chips chips_in_play(const HandState& s) {
+    Chips n = s.raked;
+    for (int i = 0; i < seat_count(s); ++i) n += seat(s, i).stack + seat(s, i).total;
+    return n;
+}
+
+Result<HandConfig> named_config(std::string_view variant, std::string_view structure,
+                                std::string_view ranking, std::string_view wild, int seats) {
+    HandConfig c;
+    c.variant = builtin_variant(variant);
+    if (!c.variant) {
+        std::string known;
+        for (auto n : builtin_variant_names())
+            known += (known.empty() ? "" : ", ") + std::string(n);
+        return make_error(Errc::bad_option, "unknown variant \"" + std::string(variant) +
+                                                "\" (known: " + known + ")");
+    }
+    if (structure == "no-limit")
+        c.structure = Structure::no_limit;
+    else if (structure == "pot-limit")
+        c.structure = Structure::pot_limit;
+    else if (structure == "fixed-limit")
+        c.structure = Structure::fixed_limit;
+    else
+        return make_error(Errc::bad_option, "unknown structure \"" + std::string(structure) +
+                                                "\" (known: no-limit, pot-limit, fixed-limit)");
+    if (ranking != "standard" && ranking != "vertical")
+        return make_error(Errc::bad_option,
+                          "betting games use the standard or vertical ranking, not \"" +
+                              std::string(ranking) + "\"");
+    RankingOptions ro;
+    if (ranking == "standard") {
+        auto w = parse_wild(wild);
+        if (!w) return w.error();
+        ro.wild = w.value();
+    }
+    auto r = make_ranking(ranking, ro);
+    if (!r) return r.error();
+    c.ranking = std::shared_ptr<const Ranking>(std::move(r).value());
+    if (seats < 2 || seats > c.variant->max_seats)
+        return make_error(Errc::bad_option, std::string(variant) + " seats 2 to " +
+                                                std::to_string(c.variant->max_seats) +
+                                                " players, not " + std::to_string(seats));
+    c.seats = seats;
+    c.deck = c.ranking->cards();
+    return c;
+}
+
+Result<Applied> start_hand(std::shared_ptr<const HandConfig> config) {
+    Applied out;
+    if (auto e = start_hand_in_place(std::move(config), out.state, out.events)) return *e;
+    return out;
+}
+
+std::optional<Error> start_hand_in_place(std::shared_ptr<const HandConfig> config, HandState& s,
+                                         std::vector<Event>& ev) {
+    if (auto e = check_config(*config)) return *e;
+    s = HandState{};
+    ev.clear();
+    s.config = std::move(config);
+    const HandConfig& c = *s.config;
+    for (int i = 0; i < c.seats; ++i) {
+        SeatState& p = seat(s, i);
+        p.stack = c.stacks[static_cast<std::size_t>(i)];
+        p.in_hand = p.stack > 0;
+        s.live += p.in_hand;
+    }
+    // Antes.
+    for (int i = 1; i <= c.seats; ++i) {
+        const int k = wrap(c.button, i, c.seats);
+        if (!seat(s, k).in_hand) continue;
+        const Chips a = c.stakes.seat_antes.empty()
+                            ? c.stakes.ante
+                            : c.stakes.seat_antes[static_cast<std::size_t>(k)];
+        if (a > 0) post(s, k, a, EventType::ante, false, ev);
+    }
+    // Blinds: heads-up the button posts the small blind.
+    if (c.stakes.big_blind > 0) {
+        const auto in = [](const SeatState& p) { return p.in_hand; };
+        int players = 0;
+        for (int i = 0; i < c.seats; ++i) players += seat(s, i).in_hand;
+        const int sb =
+            players == 2 && seat(s, c.button).in_hand ? c.button : next_seat(s, c.button, in);
+        const int bb = next_seat(s, sb, in);
+        if (c.stakes.small_blind > 0) post(s, sb, c.stakes.small_blind, EventType::blind, true, ev);
+        post(s, bb, c.stakes.big_blind, EventType::blind, true, ev);
+        s.current_bet = std::max(seat(s, sb).bet, seat(s, bb).bet);
+        s.last_raise = c.stakes.big_blind;
+        s.bets = 1; // fixed limit: the big blind is the round's bet
+        s.big_blind_seat = bb;
+    }
+    advance(s, ev);
+    return std::nullopt;
+}
+
+const Legal& legal_actions(const HandState& s) {
+    return s.legal;
+}
+
+namespace {
+
+// Written in place: a Legal built aside and copied in stalls on store forwarding (its byte-sized
+// fields stored, then read back 16 bytes at a time), which cost a tenth of a simulated hand.
+void compute_legal(HandState& s) {
+    static constexpr Legal kNothing{}; // copied from memory, not built on the stack first
+    Legal& l = s.legal;
+    l = kNothing;
+    l.phase = s.phase;
+    if (s.phase == Phase::done || s.actor < 0) {
+        l.phase = Phase::done;
+        return;
+    }
+    l.seat = s.actor;
+    const SeatState& p = seat(s, s.actor);
+    const HandConfig& c = *s.config;
+    if (s.phase == Phase::drawing) {
+        const Step& step = street_of(s).steps[static_cast<std::size_t>(s.step)];
+        l.max_discard =
+            std::min<int>(step.max_discard < 0 ? c.max_discard : step.max_discard, p.count);
+        l.min_discard = std::min<int>(step.min_discard, p.count);
+        return;
+    }
+    if (s.phase == Phase::rollover) {
+        int down = 0;
+        for (int j = 0; j < p.count; ++j) down += !(p.up >> j & 1);
+        l.rollover = std::min(street_of(s).steps[static_cast<std::size_t>(s.step)].count, down);
+        return;
+    }
+    const Chips owed = s.current_bet - p.bet;
+    const Chips most = p.bet + p.stack; // all in
+    if (s.bring_in_pending) {
+        l.bring_in = true;
+        l.bring_in_amount = std::min(c.stakes.bring_in, p.stack);
+    } else {
+        l.fold = owed > 0;
+        l.check = owed == 0;
+        l.call = owed > 0;
+        l.call_amount = std::min(owed, p.stack);
+    }
+    const bool reopened = !p.acted || s.full_raises > p.raises_seen;
+    int live = live_count(s);
+    const bool capped =
+        c.structure == Structure::fixed_limit && live > 2 && s.bets >= 1 + c.stakes.max_raises;
+    if (p.stack > owed && reopened && !capped) {
+        const Chips unit = bet_unit(s);
+        Chips min_to, max_to;
+        if (c.structure == Structure::fixed_limit) {
+            min_to = max_to = s.bets == 0 ? unit : s.current_bet + unit;
+        } else {
+            min_to = s.bets == 0 ? std::max(unit, s.current_bet + s.last_raise)
+                                 : s.current_bet + std::max(s.last_raise, unit);
+            if (c.structure == Structure::pot_limit) {
+                Chips pot = 0;
+                for (int i = 0; i < c.seats; ++i) pot += seat(s, i).total;
+                max_to = s.current_bet + pot + owed;
+            } else {
+                max_to = most;
+            }
+        }
+        max_to = std::min(max_to, most);
+        min_to = std::min(min_to, max_to); // all in for less than a full bet or raise
+        if (max_to > s.current_bet) {
+            (s.current_bet == 0 ? l.bet : l.raise) = true;
+            l.min_to = min_to;
+            l.max_to = max_to;
+        }
+    }
+}
+
+// The draw or the rollover half of apply_in_place: `a` by the seat to act, checked against `l`.
+std::optional<Error> apply_draw(HandState& s, const Action& a, const Legal& l, SeatState& p,
+                                std::vector<Event>& ev) {
+    const bool draw = s.phase == Phase::drawing;
+    if (a.type != (draw ? ActionType::discard : ActionType::rollover))
+        return fail(Errc::illegal_action, draw ? "this is the draw: discard (0 cards to stand pat)"
+                                               : "this is a rollover: turn a face-down card up");
+    const int n = static_cast<int>(a.cards.size());
+    if (draw && (n < l.min_discard || n > l.max_discard))
+        return fail(Errc::bad_amount, "discard " + std::to_string(l.min_discard) + " to " +
+                                          std::to_string(l.max_discard) + " cards, not " +
+                                          std::to_string(n));
+    if (!draw && n != l.rollover)
+        return fail(Errc::bad_amount,
+                    "turn up " + std::to_string(l.rollover) + " card(s), not " + std::to_string(n));
+    std::uint16_t positions = 0;
+    if (!take_from_hand(p, a.cards, !draw, positions))
+        return fail(Errc::illegal_action,
+                    draw ? "discard only cards you hold" : "turn up only your face-down cards");
+    Event& e = emit(ev, draw ? EventType::discard : EventType::rollover, a.seat);
+    e.visibility = draw ? Visibility::owner : Visibility::everyone;
+    for (Card c : a.cards)
+        if (e.count < 9) e.cards[e.count++] = c;
+    e.amount = n;
+    if (draw) {
+        // Keep the cards not thrown, in order; then receive.
+        std::array<Card, 16> kept{};
+        std::uint16_t kept_up = 0;
+        int k = 0;
+        for (int j = 0; j < p.count; ++j) {
+            if (positions >> j & 1) continue;
+            if (p.up >> j & 1) kept_up |= std::uint16_t(1u << k);
+            kept[static_cast<std::size_t>(k++)] = p.cards[static_cast<std::size_t>(j)];
+        }
+        p.cards = kept;
+        p.up = kept_up;
+        p.count = static_cast<std::uint8_t>(k);
+        const Step& step = street_of(s).steps[static_cast<std::size_t>(s.step)];
+        const int receive = step.receive < 0 ? n : std::min(step.receive, n);
+        Event r = event(EventType::receive, a.seat);
+        r.visibility = Visibility::owner;
+        for (int i = 0; i < receive; ++i) {
+            Card c;
+            if (!take_card(s, ev, c)) break;
+            p.cards[p.count++] = c;
+            r.cards[r.count++] = c;
+        }
+        r.amount = r.count;
+        ev.push_back(r);
+        // This player's discards join the pile after the draw: only earlier players' discards
+        // make a new stock.
+        s.discards.insert(s.discards.end(), a.cards.begin(), a.cards.end());
+    } else {
+        p.up |= positions;
+    }
+    s.actor = next_in_step(s, a.seat);
+    if (s.actor < 0) ++s.step;
+    advance(s, ev);
+    return std::nullopt;
+}
+
+// The betting half of apply_in_place: `a` by the seat to act, checked against `l`.
+std::optional<Error> apply_bet(HandState& s, const Action& a, const Legal& l, SeatState& p,
+                               std::vector<Event>& ev) {
+    const Chips owed = s.current_bet - p.bet;
+    switch (a.type) {
+    case ActionType::fold:
+        if (!l.fold) return fail(Errc::illegal_action, "nothing to call: check instead of folding");
+        p.folded = true;
+        --s.live;
+        emit(ev, EventType::fold, a.seat);
+        break;
+    case ActionType::check:
+        if (!l.check)
+            return fail(Errc::cannot_check, std::to_string(owed) + " to call: call, raise or fold");
+        emit(ev, EventType::check, a.seat);
+        break;
+    case ActionType::call: {
+        if (!l.call) return fail(Errc::illegal_action, "nothing to call: check");
+        const Chips add = l.call_amount;
+        p.stack -= add;
+        p.bet += add;
+        p.total += add;
+        emit(ev, EventType::call, a.seat, add);
+        break;
+    }
+    case ActionType::bring_in: {
+        if (!l.bring_in)
+            return fail(Errc::illegal_action, "no bring-in is due from " + seat_name(a.seat));
+        const Chips add = l.bring_in_amount;
+        p.stack -= add;
+        p.bet += add;
+        p.total += add;
+        s.current_bet = std::max(s.current_bet, p.bet);
+        s.bring_in_pending = false;
+        emit(ev, EventType::bring_in, a.seat, add);
+        break;
+    }
+    case ActionType::bet:
+    case ActionType::raise: {
+        const bool allowed = a.type == ActionType::bet ? l.bet : l.raise;
+        if (!allowed) {
+            if (l.bet || l.raise)
+                return fail(Errc::illegal_action,
+                            std::string(l.bet ? "nothing to raise: bet" : "a bet stands: raise"));
+            return fail(Errc::illegal_action, seat_name(a.seat) + " may not " +
+                                                  (a.type == ActionType::bet ? "bet" : "raise") +
+                                                  " now (only call or fold)");
+        }
+        if (a.amount < l.min_to || a.amount > l.max_to)
+            return fail(Errc::bad_amount,
+                        (l.min_to == l.max_to ? "the amount must be " + std::to_string(l.min_to)
+                                              : "the amount must be " + std::to_string(l.min_to) +
+                                                    " to " + std::to_string(l.max_to)) +
+                            ", not " + std::to_string(a.amount));
+        const Chips add = a.amount - p.bet;
+        const Chips increase = a.amount - s.current_bet;
+        const Chips required = s.bets == 0 ? bet_unit(s) : std::max(s.last_raise, bet_unit(s));
+        const bool full =
+            s.config->structure == Structure::fixed_limit
+                ? a.amount == (s.bets == 0 ? bet_unit(s) : s.current_bet + bet_unit(s))
+                : (s.bets == 0 ? a.amount >= required : increase >= required);
+        p.stack -= add;
+        p.bet += add;
+        p.total += add;
+        if (full) {
+            s.last_raise = std::max(s.last_raise, s.bets == 0 ? a.amount : increase);
+            ++s.bets;
+            ++s.full_raises;
+        }
+        s.current_bet = std::max(s.current_bet, a.amount);
+        s.bring_in_pending = false;
+        emit(ev, a.type == ActionType::bet ? EventType::bet : EventType::raise, a.seat, a.amount);
+        break;
+    }
+    default:
+        return fail(Errc::illegal_action,
+                    "this is a betting round: fold, check, call, bet or raise");
+    }
+    p.acted = true;
+    p.raises_seen = s.full_raises;
+    if (p.stack == 0 && !p.folded) emit(ev, EventType::all_in, a.seat);
+    const int next = live_count(s) <= 1 ? -1 : next_to_act(s, a.seat);
+    s.actor = next;
+    if (next < 0 && live_count(s) > 1) end_round(s, ev);
+    advance(s, ev);
+    return std::nullopt;
+}
+
+} // namespace
+
+std::optional<Error> apply_in_place(HandState& s, const Action& a, std::vector<Event>& ev) {
+    if (s.phase == Phase::done) return fail(Errc::hand_over, "the hand is over");
+    if (a.seat != s.actor)
+        return fail(Errc::not_your_turn,
+                    "it is " + seat_name(s.actor) + "'s turn, not " + seat_name(a.seat) + "'s");
+    const Legal l = s.legal;
+    SeatState& p = seat(s, a.seat);
+    if (s.phase == Phase::drawing || s.phase == Phase::rollover) return apply_draw(s, a, l, p, ev);
+    return apply_bet(s, a, l, p, ev);
+}
+
+Result<Applied> apply(const HandState& state, const Action& action) {
+    Applied out{state, {}};
+    if (auto e = apply_in_place(out.state, action, out.events)) return *e;
+    return out;
+}
+
+} // namespace felt::poker

@@ -1,0 +1,199 @@
+// One hand of a betting game (betting.md): deal, betting rounds, draws and rollovers, showdown.
+//
+// Pure: a HandConfig (variant, structure, stakes, ranking, seats, stacks, button, deck order)
+// starts a HandState; legal_actions() says who acts and what they may do; apply() returns the
+// next state and the events the action caused, or a typed error that changes nothing. Dealing,
+// returning uncalled bets, showdown and awarding pots happen inside apply() as soon as no player
+// decision stands before them. The engine shuffles nothing: the deck order is an input, and a
+// draw that empties the stock reorders the discards with a permutation of `reshuffle_seed`.
+#pragma once
+
+#include "cards/types.h"
+#include "poker/pots.h"
+#include "poker/variant.h"
+#include "rankings/ranking.h"
+#include "result.h"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace felt::poker {
+
+enum class Structure : unsigned char { no_limit, pot_limit, fixed_limit };
+
+struct Stakes {
+    Chips ante = 0;                       // every player, unless seat_antes is set
+    std::vector<Chips> seat_antes;        // per seat (a big-blind ante); overrides `ante`
+    Chips small_blind = 0, big_blind = 0; // blinds; both 0 for a game without blinds
+    Chips bring_in = 0;                   // stud: the lowest up card's forced bet (0: none)
+    Chips small_bet = 0, big_bet = 0;     // fixed limit: the bets of early and late streets
+    Chips min_bet = 0;  // no and pot limit: the smallest bet (0: the big blind, else small_bet)
+    int max_raises = 3; // fixed limit: raises after the bet in one round
+};
+
+struct Rake {
+    int percent = 0;             // of each pot, rounded down
+    Chips cap = 0;               // per hand; 0: no cap
+    bool no_flop_no_drop = true; // no rake when the hand ends in its first betting round
+};
+
+struct HandConfig {
+    const Variant* variant = nullptr;
+    Structure structure = Structure::no_limit;
+    Stakes stakes;
+    Rake rake;
+    std::shared_ptr<const Ranking> ranking; // standard (with its wild option) or vertical
+    int max_discard = 5;                    // draw games: the table's most cards one may discard
+    int seats = 0;                          // 2..9 (2..8 for stud), seat numbers 0..seats-1
+    std::array<Chips, kMaxSeats> stacks{};  // 0: no player in the seat this hand
+    int button = 0;
+    std::vector<Card> deck; // dealt from the front
+    std::uint64_t reshuffle_seed = 0;
+};
+
+enum class Visibility : unsigned char { everyone, owner, nobody };
+
+enum class EventType : unsigned char {
+    ante,
+    blind,
+    bring_in, // forced bets: amount
+    deal_down,
+    deal_up,
+    deal_board, // cards
+    fold,
+    check,
+    call,
+    bet,
+    raise,  // amount: chips added (call) or total bet to (bet, raise)
+    all_in, // follows the action that put the seat all in
+    discard,
+    receive,
+    rollover,  // cards; discards and receipts are the owner's
+    reshuffle, // the discards become the stock (amount: its size)
+    street,    // a new street begins (amount: its index)
+    uncalled,  // chips returned to a seat
+    show,      // cards shown at showdown
+    rake,      // chips taken from a pot (amount)
+    win,       // amount won from pot `pot`
+    hand_end,
+};
+
+struct Event {
+    EventType type;
+    std::int8_t seat = -1;                        // -1: the table
+    Visibility visibility = Visibility::everyone; // of the cards; everything else is public
+    std::uint8_t count = 0;                       // cards
+    std::int8_t pot = -1;
+    std::array<Card, 9> cards{};
+    Chips amount = 0;
+};
+
+enum class ActionType : unsigned char {
+    fold,
+    check,
+    call,
+    bet,
+    raise,
+    bring_in,
+    discard,
+    rollover
+};
+
+struct Action {
+    ActionType type;
+    int seat = -1;
+    Chips amount = 0;        // bet and raise: the total this round the seat bets to
+    std::vector<Card> cards; // discard: the cards thrown; rollover: the cards turned up
+};
+
+enum class Phase : unsigned char { betting, drawing, rollover, done };
+
+// Who acts and what they may do.
+struct Legal {
+    Phase phase = Phase::done;
+    int seat = -1;
+    bool fold = false, check = false, call = false, bet = false, raise = false, bring_in = false;
+    Chips call_amount = 0;        // chips the call adds (less than owed when all in)
+    Chips min_to = 0, max_to = 0; // bet or raise: totals this round
+    Chips bring_in_amount = 0;
+    int min_discard = 0, max_discard = 0;
+    int rollover = 0; // cards to turn up
+};
+
+struct SeatState {
+    Chips stack = 0;
+    Chips bet = 0;        // this round
+    Chips total = 0;      // this hand
+    bool in_hand = false; // dealt in
+    bool folded = false;
+    bool acted = false;     // this round
+    int raises_seen = 0;    // full raises of the round when the seat last acted
+    std::uint8_t count = 0; // cards held
+    std::uint16_t up = 0;   // bit per card: face up
+    std::array<Card, 16> cards{};
+    bool all_in() const { return in_hand && !folded && stack == 0; }
+    bool live() const { return in_hand && !folded; }
+};
+
+struct HandState {
+    std::shared_ptr<const HandConfig> config;
+    std::array<SeatState, kMaxSeats> seats{};
+    std::array<Card, 8> board{};
+    int board_count = 0;
+    int next_card = 0;             // in the stock (config->deck, then the reshuffled discards)
+    std::vector<Card> stock_extra; // after a reshuffle: the new stock
+    std::vector<Card> discards;
+    int street = 0, step = 0;  // the current street and the step to do next
+    bool betting_done = false; // the current street's betting round is over
+    Phase phase = Phase::betting;
+    int actor = -1;
+    Chips current_bet = 0; // highest bet this round
+    Chips last_raise = 0;  // size of the largest bet or raise this round
+    int bets = 0;          // fixed limit: bets and raises this round
+    int full_raises = 0;   // bets and full raises this round
+    int rounds_played = 0; // betting rounds completed
+    bool bring_in_pending = false;
+    int live = 0;            // seats dealt in and not folded
+    int big_blind_seat = -1; // the first round starts left of it
+    Chips raked = 0;
+    std::array<Chips, kMaxSeats> won{};
+    Legal legal; // what the player to act may do: legal_actions()
+};
+
+// A configuration from names, as tools and tables give them: variant (builtin_variant_names()),
+// structure ("no-limit", "pot-limit", "fixed-limit"), ranking ("standard" or "vertical"), wild
+// (standard only: parse_wild's names), seats (2 to the variant's most). The deck is the ranking's
+// cards in order; stakes, stacks and button are left for the caller. Errors: bad_option.
+Result<HandConfig> named_config(std::string_view variant, std::string_view structure,
+                                std::string_view ranking, std::string_view wild, int seats);
+
+// Starts a hand: checks the configuration, posts antes and blinds, deals the first street.
+struct Applied {
+    HandState state;
+    std::vector<Event> events;
+};
+Result<Applied> start_hand(std::shared_ptr<const HandConfig> config);
+// The same into a state and an event list the caller keeps from hand to hand (for simulations:
+// no state is copied and no list allocated). `state` becomes the new hand's and `events` holds
+// just its events; on error both are unchanged.
+std::optional<Error> start_hand_in_place(std::shared_ptr<const HandConfig> config, HandState& state,
+                                         std::vector<Event>& events);
+
+const Legal& legal_actions(const HandState& state);
+
+// The next state and its events, or an error naming the problem; the given state is untouched.
+Result<Applied> apply(const HandState& state, const Action& action);
+
+// In place, for simulations: on error `state` and `events` are unchanged.
+std::optional<Error> apply_in_place(HandState& state, const Action& action,
+                                    std::vector<Event>& events);
+
+// Every chip of the hand: stacks, chips committed and not yet paid out, and the rake. It never
+// changes from the start of the hand to its end.
+Chips chips_in_play(const HandState& state);
+
+} // namespace felt::poker

@@ -1,0 +1,53 @@
+// Hand histories in PHH, the open Poker Hand History format (TOML; https://phh.readthedocs.io).
+//
+// Players p1..pN are the seats dealt in, from the left of the button round to the button.
+// Written: variant, antes (per player), blinds_or_straddles or bring_in, min_bet or
+// small_bet/big_bet, starting_stacks, actions, finishing_stacks; and, for what PHH cannot say,
+// fields of Felt's own (a leading underscore, which PHH leaves to users): _felt_variant,
+// _felt_structure, _felt_ranking, _felt_wild, _felt_max_discard, _felt_reshuffle_seed,
+// _felt_rake_percent, _felt_rake_cap. Heads-up, antes and blinds are written reversed, as PHH
+// has them.
+//
+// Variant codes: PHH's own where it has one (NT, FT: hold'em; F7S: fixed-limit stud); else the
+// same pattern, a structure letter (N, P, F) and a game: PT pot-limit hold'em, N7S and P7S stud,
+// N5CD/P5CD/F5CD five-card draw, N5CS/P5CS/F5CS straight poker, NMS/PMS/FMS Mexican stud,
+// NSD/PSD/FSD shrinking draw. Readers other than Felt know only PHH's codes.
+//
+// Actions: `d dh pN cards` for each player's cards of a deal (and for a draw's replacements),
+// `d db cards`, `pN pb` (bring-in), `pN cbr total`, `pN cc`, `pN f`, `pN sd [cards]`,
+// `pN sm cards` (shown at showdown).
+#pragma once
+
+#include "poker/hand.h"
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace felt::poker {
+
+// Who reads a history. kEveryCard: the record as dealt, every card written. A seat, or kNoSeat
+// for a reader who held none, sees what the hand made public (up cards, the board, the cards a
+// seat turned up or showed while holding them) and its own cards; every other card (face-down
+// cards never shown, discards, draws) is written "??", as PHH writes unknown cards.
+inline constexpr int kEveryCard = -2;
+inline constexpr int kNoSeat = -1;
+
+// A finished (or unfinished) hand as PHH text: its configuration and every event since the start,
+// as `reader` may see it.
+std::string to_phh(const HandConfig& config, std::span<const Event> events, const HandState& state,
+                   int reader = kEveryCard);
+
+struct Replay {
+    HandState state;
+    std::vector<Chips> finishing_stacks; // in PHH player order
+};
+
+// Plays a PHH hand through the engine: the dealing actions give the deck order. Refuses a file
+// that is not TOML, lacks a field, names a variant Felt cannot play, holds unknown cards, or whose
+// actions the engine refuses (the error names the action, its number and the reason); and one
+// whose finishing_stacks disagree with the engine's.
+Result<Replay> replay_phh(std::string_view text);
+
+} // namespace felt::poker

@@ -1,0 +1,171 @@
+#include "rankings/ranking.h"
+
+#include "rankings/evaluator.h"
+#include "rankings/melds.h"
+#include "rankings/pokem.h"
+
+#include <array>
+
+namespace felt {
+
+namespace {
+
+constexpr std::array<std::string_view, 5> kNames = {"standard", "vertical", "horizontal", "flush",
+                                                    "pokem"};
+
+// A ranking whose cards are those of a Deck.
+class DeckRanking : public Ranking {
+  public:
+    explicit DeckRanking(Deck deck) : deck_(std::move(deck)) {
+        for (Card c : deck_.cards()) ++copies_[c.code()];
+    }
+
+    std::vector<Card> cards() const override { return deck_.cards(); }
+    Result<std::vector<Card>> parse_cards(std::string_view text) const override {
+        return deck_.parse_cards(text);
+    }
+    std::string to_string(std::span<const Card> cards) const override {
+        return deck_.to_string(cards);
+    }
+
+  protected:
+    Deck deck_;
+};
+
+class StandardRanking final : public DeckRanking {
+  public:
+    explicit StandardRanking(Wild wild) : DeckRanking(deck_for(wild)), wild_(wild) {}
+
+    std::string_view name() const override { return kNames[0]; }
+    int min_cards() const override { return 3; }
+    int max_cards() const override { return kMaxHand; }
+
+    Result<Judgement> judge(std::span<const Card> cards) const override {
+        auto v = cards.size() > 7 ? best_five(cards) : evaluate_hand(cards, wild_);
+        if (!v) return v.error();
+        Judgement j;
+        j.strength.push(v->raw() >> 8);
+        j.strength.push(v->raw() & 0xFF);
+        j.category = std::string(category_name(v->category()));
+        return j;
+    }
+
+    Strength strength(std::span<const Card> cards) const override {
+        Strength out;
+        const std::size_t n = cards.size();
+        if (wild_ == Wild::none && n >= 5 && n <= 7) {
+            const HandValue v = evaluate(cards); // dealt cards: the checks are the deck's
+            out.push(v.raw() >> 8);
+            out.push(v.raw() & 0xFF);
+            return out;
+        }
+        return Ranking::strength(cards);
+    }
+
+  private:
+    // More than seven cards (shrinking draw): the best five, subset by subset.
+    static constexpr int kMaxHand = 16;
+    Result<HandValue> best_five(std::span<const Card> cards) const {
+        if (cards.size() > static_cast<std::size_t>(kMaxHand))
+            return make_error(Errc::wrong_count, "a hand has 3 to " + std::to_string(kMaxHand) +
+                                                     " cards, not " + std::to_string(cards.size()));
+        if (auto e = deck_.check(cards)) return *e;
+        HandValue best;
+        const int n = static_cast<int>(cards.size());
+        std::array<Card, 5> five{};
+        for (int a = 0; a < n; ++a)
+            for (int b = a + 1; b < n; ++b)
+                for (int c = b + 1; c < n; ++c)
+                    for (int d = c + 1; d < n; ++d)
+                        for (int e = d + 1; e < n; ++e) {
+                            const int pick[5] = {a, b, c, d, e};
+                            for (int i = 0; i < 5; ++i)
+                                five[static_cast<std::size_t>(i)] =
+                                    cards[static_cast<std::size_t>(pick[i])];
+                            best = std::max(best, evaluate_hand(five, wild_).value());
+                        }
+        return best;
+    }
+
+    Wild wild_;
+};
+
+// Vertical, horizontal and flush melds (melds.h): any hand of 1 to melds::kMaxCards cards.
+class MeldRanking final : public DeckRanking {
+  public:
+    MeldRanking(std::string_view name, Deck deck) : DeckRanking(std::move(deck)), name_(name) {}
+
+    std::string_view name() const override { return name_; }
+    int min_cards() const override { return 1; }
+    int max_cards() const override { return melds::kMaxCards; }
+
+    Result<Judgement> judge(std::span<const Card> cards) const override {
+        if (cards.empty() || cards.size() > static_cast<std::size_t>(melds::kMaxCards))
+            return make_error(Errc::wrong_count, "a " + std::string(name_) + " hand has 1 to " +
+                                                     std::to_string(melds::kMaxCards) +
+                                                     " cards, not " + std::to_string(cards.size()));
+        if (auto e = deck_.check(cards)) return *e;
+        Judgement j;
+        if (name_ == "flush") {
+            std::array<std::basic_string<std::uint8_t>, kMaxSuits> suits;
+            for (Card c : cards)
+                suits[static_cast<std::size_t>(c.suit().index())].push_back(
+                    static_cast<std::uint8_t>(c.rank().index()));
+            j.strength = melds::flush_strength(suits);
+            j.category = melds::category_name('f', j.strength);
+            return j;
+        }
+        std::array<std::uint8_t, kMaxRanks> counts{};
+        for (Card c : cards) ++counts[static_cast<std::size_t>(c.rank().index())];
+        const melds::RankCounts rc(counts.data(), static_cast<std::size_t>(deck_.ranks()));
+        const bool vertical = name_ == "vertical";
+        j.strength =
+            melds::encode(vertical ? melds::vertical_melds(rc) : melds::horizontal_melds(rc));
+        j.category = melds::category_name(vertical ? 'v' : 'h', j.strength);
+        return j;
+    }
+
+  private:
+    std::string_view name_;
+};
+
+} // namespace
+
+std::span<const std::string_view> ranking_names() {
+    return kNames;
+}
+
+Result<Deck> meld_deck(int ranks, int copies) {
+    if (ranks < 1 || ranks > kMaxRanks - 1)
+        return make_error(Errc::bad_deck, "a deck has 1 to " + std::to_string(kMaxRanks - 1) +
+                                              " ranks, not " + std::to_string(ranks));
+    if (copies < 1 || copies > kMaxSuits)
+        return make_error(Errc::bad_deck, "a deck has 1 to " + std::to_string(kMaxSuits) +
+                                              " cards per rank, not " + std::to_string(copies));
+    static constexpr std::string_view kStandardLabels[] = {"2", "3", "4", "5", "6", "7", "8",
+                                                           "9", "T", "J", "Q", "K", "A"};
+    std::vector<std::string> labels;
+    for (int r = 0; r < ranks; ++r)
+        labels.push_back(ranks <= 13 ? std::string(kStandardLabels[13 - ranks + r])
+                                     : std::to_string(r + 1));
+    return Deck::make(std::move(labels), std::string("shdcrgby").substr(0, copies));
+}
+
+Result<std::unique_ptr<const Ranking>> make_ranking(std::string_view name,
+                                                    const RankingOptions& options) {
+    if (name == "standard")
+        return std::unique_ptr<const Ranking>(new StandardRanking(options.wild));
+    if (name == "pokem") return make_pokem_ranking(options.quads_over_one_of_each);
+    for (std::string_view meld : {kNames[1], kNames[2], kNames[3]}) {
+        if (name != meld) continue;
+        auto deck = meld_deck(options.ranks, options.copies);
+        if (!deck) return deck.error();
+        return std::unique_ptr<const Ranking>(new MeldRanking(meld, std::move(deck).value()));
+    }
+    std::string known;
+    for (auto n : kNames) known += (known.empty() ? "" : ", ") + std::string(n);
+    return make_error(Errc::bad_option,
+                      "unknown ranking \"" + std::string(name) + "\" (known: " + known + ")");
+}
+
+} // namespace felt
