@@ -13,7 +13,7 @@ foreach(f ${files})
     string(APPEND body "    {${version}, \"${name}\", R\"felt_sql(${sql})felt_sql\"},\n")
 endforeach()
 file(WRITE ${OUT}.tmp "// Generated from migrations/ by cmake/embed_migrations.cmake: do not edit.
-#include \"migrate.h\"
+#include \"storage/migrate.h\"
 
 namespace felt::server {
 

@@ -1,8 +1,8 @@
 #include "state.h"
 
+#include "net/ws_session.h"
 #include "storage/sqlite_store.h"
-#include "table_base.h"
-#include "ws_session.h"
+#include "tables/table_base.h"
 
 namespace felt::server {
 

@@ -2,10 +2,10 @@
 // event loop), metrics, who is connected, the tables, and a pool for slow work (password hashing).
 #pragma once
 
-#include "accounts.h"
 #include "config.h"
 #include "messages.h"
 #include "metrics.h"
+#include "storage/accounts.h"
 #include "storage/storage.h"
 
 #include <boost/asio/io_context.hpp>

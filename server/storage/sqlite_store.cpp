@@ -1,7 +1,7 @@
 #include "storage/sqlite_store.h"
 
-#include "history.h"
-#include "migrate.h"
+#include "history/history.h"
+#include "storage/migrate.h"
 
 #include <spdlog/spdlog.h>
 

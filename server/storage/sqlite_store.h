@@ -1,8 +1,8 @@
 // The Store on SQLite: one connection, used by one thread at a time.
 #pragma once
 
-#include "accounts.h"
-#include "sqlite.h"
+#include "storage/accounts.h"
+#include "storage/sqlite.h"
 #include "storage/store.h"
 
 #include <string>

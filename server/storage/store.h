@@ -7,8 +7,8 @@
 // a time: storage/storage.h owns the threads. SQLite is the one engine today (sqlite_store.h).
 #pragma once
 
-#include "accounts.h"
 #include "messages.h"
+#include "storage/accounts.h"
 
 #include <cstdint>
 #include <optional>

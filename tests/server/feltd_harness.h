@@ -2,8 +2,8 @@
 // port, an HTTP getter and a WebSocket client speaking JSON, as a bot would.
 #pragma once
 
-#include "accounts.h"
-#include "sqlite.h"
+#include "storage/accounts.h"
+#include "storage/sqlite.h"
 
 #include <boost/asio.hpp>
 #include <boost/beast.hpp>

@@ -1,10 +1,10 @@
 // Integration: a real feltd on a free loopback port, driven through its WebSocket protocol and
 // HTTP endpoints by a Beast client, as a bot would.
-#include "accounts.h"
 #include "bot.h"
-#include "feltd_harness.h"
 #include "phh_cards.h"
-#include "sqlite.h"
+#include "server/feltd_harness.h"
+#include "storage/accounts.h"
+#include "storage/sqlite.h"
 
 #include <sodium.h>
 

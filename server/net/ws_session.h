@@ -1,11 +1,11 @@
 // One WebSocket connection: framing, limits, the write queue, and the protocol's requests.
 #pragma once
 
-#include "accounts.h"
 #include "messages.h"
-#include "net.h"
-#include "recipient.h"
+#include "net/net.h"
 #include "state.h"
+#include "storage/accounts.h"
+#include "tables/recipient.h"
 
 #include <chrono>
 #include <deque>

@@ -1,9 +1,9 @@
-#include "games.h"
+#include "tables/games.h"
 
-#include "chinese_table.h"
-#include "leap_table.h"
 #include "state.h"
-#include "table.h"
+#include "tables/chinese_table.h"
+#include "tables/leap_table.h"
+#include "tables/table.h"
 
 namespace felt::server {
 

@@ -1,6 +1,6 @@
 // A full disk under a running feltd: its database on a small tmpfs that the test fills mid-hand
 // and frees again. Needs root (to mount the tmpfs); elsewhere it says so and checks nothing.
-#include "feltd_harness.h"
+#include "server/feltd_harness.h"
 
 #include <doctest/doctest.h>
 

@@ -5,7 +5,7 @@
 
 #include "poker/hand.h"
 #include "poker_config.h"
-#include "table_base.h"
+#include "tables/table_base.h"
 
 #include <array>
 #include <cstdint>

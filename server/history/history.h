@@ -2,9 +2,9 @@
 // Hidden cards are shown only to the player who held them; cards shown at showdown are public.
 #pragma once
 
-#include "accounts.h"
 #include "messages.h"
-#include "sqlite.h"
+#include "storage/accounts.h"
+#include "storage/sqlite.h"
 
 #include <cstdint>
 

@@ -1,4 +1,4 @@
-#include "leap_table.h"
+#include "tables/leap_table.h"
 
 #include "state.h"
 

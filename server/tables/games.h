@@ -3,7 +3,7 @@
 #pragma once
 
 #include "config_reader.h"
-#include "table_base.h"
+#include "tables/table_base.h"
 
 #include <functional>
 #include <memory>

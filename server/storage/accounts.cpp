@@ -1,4 +1,4 @@
-#include "accounts.h"
+#include "storage/accounts.h"
 
 #include <sodium.h>
 

@@ -1,4 +1,4 @@
-#include "table.h"
+#include "tables/table.h"
 
 #include "poker_messages.h"
 

@@ -1,4 +1,4 @@
-#include "chinese_table.h"
+#include "tables/chinese_table.h"
 
 #include "cards/deck.h"
 #include "state.h"

@@ -1,9 +1,9 @@
-#include "server.h"
+#include "net/server.h"
 
-#include "http_session.h"
-#include "net.h"
+#include "net/http_session.h"
+#include "net/net.h"
 #include "state.h"
-#include "table.h"
+#include "tables/table.h"
 
 #include <fstream>
 #include <thread>

@@ -1,7 +1,7 @@
-#include "http_session.h"
+#include "net/http_session.h"
 
-#include "static_files.h"
-#include "ws_session.h"
+#include "net/static_files.h"
+#include "net/ws_session.h"
 
 #include <filesystem>
 

@@ -1,7 +1,7 @@
 // One HTTP connection: /healthz, /metrics, /api/..., static files, and the upgrade at /ws.
 #pragma once
 
-#include "net.h"
+#include "net/net.h"
 #include "state.h"
 
 #include <functional>

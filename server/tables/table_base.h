@@ -4,11 +4,11 @@
 // game: its configuration, its snapshot, its actions and when a hand starts.
 #pragma once
 
-#include "accounts.h"
 #include "cards/types.h"
 #include "messages.h"
-#include "net.h"
-#include "recipient.h"
+#include "net/net.h"
+#include "storage/accounts.h"
+#include "tables/recipient.h"
 
 #include <array>
 #include <atomic>

@@ -1,4 +1,4 @@
-#include "table_base.h"
+#include "tables/table_base.h"
 
 #include "state.h"
 

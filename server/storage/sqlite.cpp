@@ -1,4 +1,4 @@
-#include "sqlite.h"
+#include "storage/sqlite.h"
 
 #include <sqlite3.h>
 

@@ -1,12 +1,12 @@
 // Integration: Chinese poker tables on a real feltd. Players split through the protocol (after a
 // hint), one submits an illegal split first, one sleeps through a deal; a spectator checks that no
 // card or split shows before the reveal, and every deal's settlement is recomputed with the engine.
-#include "accounts.h"
 #include "cards/deck.h"
 #include "chinese/chinese.h"
-#include "feltd_harness.h"
 #include "rankings/evaluator.h"
-#include "sqlite.h"
+#include "server/feltd_harness.h"
+#include "storage/accounts.h"
+#include "storage/sqlite.h"
 
 #include <map>
 #include <set>

@@ -2,7 +2,7 @@
 // each applied in its own transaction that also records it in schema_migrations.
 #pragma once
 
-#include "sqlite.h"
+#include "storage/sqlite.h"
 
 #include <span>
 #include <stdexcept>

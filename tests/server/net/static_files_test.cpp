@@ -1,6 +1,6 @@
 // The static folder's path rules and opening, on a folder made here with files, symlinks and a
 // hard link around it.
-#include "static_files.h"
+#include "net/static_files.h"
 
 #include <doctest/doctest.h>
 

@@ -7,7 +7,7 @@
 #include "chinese/chinese.h"
 #include "chinese_config.h"
 #include "chinese_messages.h"
-#include "table_base.h"
+#include "tables/table_base.h"
 
 #include <array>
 #include <optional>

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "refusal.h"
-#include "sqlite.h"
+#include "storage/sqlite.h"
 
 #include <cstdint>
 #include <optional>

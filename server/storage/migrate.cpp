@@ -1,4 +1,4 @@
-#include "migrate.h"
+#include "storage/migrate.h"
 
 namespace felt::server {
 

@@ -1,4 +1,4 @@
-#include "history.h"
+#include "history/history.h"
 
 #include "cards/deck.h"
 #include "chinese/chinese.h"

@@ -9,7 +9,7 @@
 #include "leap/leap_game.h"
 #include "leap_config.h"
 #include "leap_messages.h"
-#include "table_base.h"
+#include "tables/table_base.h"
 
 #include <functional>
 #include <memory>

@@ -3,9 +3,9 @@
 // sleeps until the clock retires it. Every message is checked for cards its reader may not see,
 // every player's hand is tracked from what the server told it and checked against the public
 // hand sizes, and every finished game is replayed by the engine from the record.
-#include "feltd_harness.h"
 #include "leap/leap_game.h"
-#include "leap_table.h"
+#include "server/feltd_harness.h"
+#include "tables/leap_table.h"
 
 #include <map>
 #include <random>

@@ -1,11 +1,11 @@
-#include "ws_session.h"
+#include "net/ws_session.h"
 
-#include "games.h"
+#include "tables/games.h"
 
-#include "chinese_table.h"
-#include "history.h"
-#include "leap_table.h"
-#include "table.h"
+#include "history/history.h"
+#include "tables/chinese_table.h"
+#include "tables/leap_table.h"
+#include "tables/table.h"
 
 #include <set>
 

@@ -1,9 +1,9 @@
 // The database layer: migrations (fresh, re-run, newer database, a failing step), accounts,
 // sessions and the chip ledger; and storage off the event loop (storage/storage.h): group commit,
 // acknowledgement after the commit, order, and one failing write among others.
-#include "accounts.h"
-#include "migrate.h"
-#include "sqlite.h"
+#include "storage/accounts.h"
+#include "storage/migrate.h"
+#include "storage/sqlite.h"
 #include "storage/sqlite_store.h"
 #include "storage/storage.h"
 

@@ -1,4 +1,4 @@
-#include "static_files.h"
+#include "net/static_files.h"
 
 #include <algorithm>
 
