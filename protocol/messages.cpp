@@ -47,4 +47,30 @@ std::variant<std::string, Refusal> string_field(const Request& r, const char* na
     return s;
 }
 
+Outcome<std::int64_t> integer_field(const Request& r, const char* name,
+                                    std::optional<std::int64_t> fallback, std::int64_t lo,
+                                    std::int64_t hi) {
+    auto no = [&](std::string why) {
+        return Outcome<std::int64_t>{std::nullopt, {"bad_request", std::move(why), name}};
+    };
+    const std::string quoted = std::string("\"") + name + "\"";
+    auto it = r.body.find(name);
+    if (it == r.body.end()) {
+        if (fallback) return {fallback, {}};
+        return no("\"" + r.type + "\" needs an integer " + quoted);
+    }
+    const bool fits = it->is_number_integer() &&
+                      !(it->is_number_unsigned() &&
+                        it->get<std::uint64_t>() >
+                            static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()));
+    if (!fits) return no(quoted + " must be an integer");
+    const std::int64_t v = it->get<std::int64_t>();
+    if (v < lo || v > hi) {
+        if (hi == std::numeric_limits<std::int64_t>::max())
+            return no(quoted + " must be at least " + std::to_string(lo));
+        return no(quoted + " must be " + std::to_string(lo) + " to " + std::to_string(hi));
+    }
+    return {v, {}};
+}
+
 } // namespace felt::protocol

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,5 +40,12 @@ std::string error(const json& id, const Refusal& e);
 // naming the field.
 std::variant<std::string, Refusal> string_field(const Request& r, const char* name, std::size_t min,
                                                 std::size_t max);
+// An integer field of the request, within [lo, hi]: `fallback` when absent (refused when there is
+// no fallback). Present but not an integer (a string, 2.5, a number past 64 bits), or outside the
+// range: bad_request naming the field. Nothing is narrowed before the range is judged.
+Outcome<std::int64_t> integer_field(const Request& r, const char* name,
+                                    std::optional<std::int64_t> fallback,
+                                    std::int64_t lo = std::numeric_limits<std::int64_t>::min(),
+                                    std::int64_t hi = std::numeric_limits<std::int64_t>::max());
 
 } // namespace felt::protocol

@@ -415,22 +415,23 @@ void WsSession::table_request(const protocol::Request& r,
 
 // The history API over WebSocket: the same answers as GET /api/... (docs/protocol.md).
 void WsSession::history_request(const protocol::Request& r) {
-    auto integer = [&](const char* key, std::int64_t fallback) -> std::optional<std::int64_t> {
-        auto it = r.body.find(key);
-        if (it == r.body.end()) return fallback;
-        if (!it->is_number_integer()) return std::nullopt;
-        return it->get<std::int64_t>();
+    // An integer field, or nothing once the request has been refused for it.
+    auto integer = [&](const char* key, std::optional<std::int64_t> fallback,
+                       std::int64_t lo) -> std::optional<std::int64_t> {
+        auto v = protocol::integer_field(r, key, fallback, lo);
+        if (!v.ok()) refuse(r.id, v.refusal);
+        return v.value;
     };
     auto answer = [self = shared_from_this(), r](const Outcome<protocol::json>& o) {
         if (!o.ok()) return self->refuse(r.id, o.refusal);
         self->reply(r, *o.value);
     };
-    const auto limit = integer("limit", 20);
-    if (!limit) return refuse(r.id, "bad_request", "\"limit\" must be an integer");
+    const auto limit = integer("limit", 20, std::numeric_limits<std::int64_t>::min());
+    if (!limit) return;
     const int n = static_cast<int>(*limit);
     if (r.type == "my_hands") {
-        const auto before = integer("before", 0);
-        if (!before) return refuse(r.id, "bad_request", "\"before\" must be an integer");
+        const auto before = integer("before", 0, std::numeric_limits<std::int64_t>::min());
+        if (!before) return;
         return stored(
             r, Access::read,
             [me = account_->id, before = *before, n](Store& s) {
@@ -439,17 +440,15 @@ void WsSession::history_request(const protocol::Request& r) {
             answer);
     }
     if (r.type == "hand") {
-        const auto id = integer("hand", -1);
-        if (!id || *id < 0)
-            return refuse(r.id, "bad_request", "\"hand\" needs an integer \"hand\"");
+        const auto id = integer("hand", std::nullopt, 0);
+        if (!id) return;
         return stored(
             r, Access::read, [id = *id, me = account_->id](Store& s) { return s.hand(id, me); },
             answer);
     }
     if (r.type == "hand_phh") {
-        const auto id = integer("hand", -1);
-        if (!id || *id < 0)
-            return refuse(r.id, "bad_request", "\"hand_phh\" needs an integer \"hand\"");
+        const auto id = integer("hand", std::nullopt, 0);
+        if (!id) return;
         return stored(
             r, Access::read,
             [id = *id, me = account_->id](Store& s) {
@@ -461,9 +460,8 @@ void WsSession::history_request(const protocol::Request& r) {
             answer);
     }
     if (r.type == "table_hands") {
-        const auto id = integer("table", -1);
-        if (!id || *id < 0)
-            return refuse(r.id, "bad_request", "\"table_hands\" needs an integer \"table\"");
+        const auto id = integer("table", std::nullopt, 0);
+        if (!id) return;
         return stored(
             r, Access::read, [id = *id, n](Store& s) { return s.table_hands(id, n); }, answer);
     }

@@ -201,11 +201,10 @@ void ChineseTable::hint(std::shared_ptr<Recipient> s, Account a, protocol::Reque
             return self->refuse(s, r, "no_hints", "this table gives no hints");
         if (!self->in_running(*seat))
             return self->refuse(s, r, "not_in_hand", "you hold no cards in a running deal");
-        const Chips count = number(r.body, "count", 3);
-        if (count < 1 || count > 10)
-            return self->refuse(s, r, "bad_request", "\"count\" must be 1 to 10");
+        const auto count = protocol::integer_field(r, "count", 3, 1, 10);
+        if (!count.ok()) return self->refuse(s, r, count.refusal);
         auto best = chinese::arrange(self->entry(*seat).cards, self->config_.rules(),
-                                     self->config_.options.rules, static_cast<int>(count));
+                                     self->config_.options.rules, static_cast<int>(*count.value));
         if (!best) return self->refuse(s, r, "internal", best.error().message);
         json list = json::array();
         for (const chinese::Arrangement& a : best.value()) {

@@ -52,11 +52,6 @@ std::uint64_t random_seed() {
     return seed;
 }
 
-Chips number(const json& body, const char* key, Chips fallback) {
-    auto it = body.find(key);
-    return it != body.end() && it->is_number_integer() ? it->get<Chips>() : fallback;
-}
-
 TableBase::TableBase(std::int64_t id, Limits limits, SharedState& state, net::io_context& ioc)
     : id_(id), limits_(limits), state_(state), strand_(net::make_strand(ioc)), next_hand_(strand_),
       storage_retry_(strand_) {}
@@ -171,7 +166,9 @@ void TableBase::join(std::shared_ptr<Recipient> s, Account a, protocol::Request 
     net::post(strand_, [self = shared_from_this(), s, a, r] {
         const Limits& l = self->limits_;
         // A table with no chips at stake (max_buy_in 0) needs no buy-in.
-        const Chips buy_in = number(r.body, "buy_in", l.max_buy_in == 0 ? 0 : -1);
+        const auto asked = protocol::integer_field(r, "buy_in", l.max_buy_in == 0 ? 0 : -1);
+        if (!asked.ok()) return self->refuse(s, r, asked.refusal);
+        const Chips buy_in = *asked.value;
         if (self->stopping_) return self->refuse(s, r, "stopping", "the server is shutting down");
         if (self->seat_of(a.id) ||
             std::ranges::find(self->reserved_, a.id) != self->reserved_.end())
@@ -181,10 +178,10 @@ void TableBase::join(std::shared_ptr<Recipient> s, Account a, protocol::Request 
                                 "the buy-in is " + std::to_string(l.min_buy_in) + " to " +
                                     std::to_string(l.max_buy_in));
         int seat = -1;
-        if (auto it = r.body.find("seat"); it != r.body.end()) {
-            if (!it->is_number_integer() || it->get<int>() < 0 || it->get<int>() >= l.seats)
-                return self->refuse(s, r, "bad_request", "no such seat");
-            seat = it->get<int>();
+        if (r.body.contains("seat")) {
+            auto asked_seat = protocol::integer_field(r, "seat", std::nullopt, 0, l.seats - 1);
+            if (!asked_seat.ok()) return self->refuse(s, r, asked_seat.refusal);
+            seat = static_cast<int>(*asked_seat.value);
             if (!self->free(seat)) return self->refuse(s, r, "seat_taken", "that seat is taken");
         } else {
             for (int i = 0; i < l.seats && seat < 0; ++i)

@@ -45,9 +45,6 @@ void secure_shuffle(std::span<Card> deck);
 std::string random_salt();
 std::uint64_t random_seed();
 
-// An integer field of a request, or `fallback` when it is missing or not an integer.
-Chips number(const protocol::json& body, const char* key, Chips fallback);
-
 class TableBase : public std::enable_shared_from_this<TableBase> {
   public:
     struct Limits {

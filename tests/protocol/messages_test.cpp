@@ -2,6 +2,7 @@
 // random values, and every malformed field is refused with the code the protocol documents.
 #include "chinese_messages.h"
 #include "leap_messages.h"
+#include "messages.h"
 
 #include <doctest/doctest.h>
 
@@ -114,4 +115,27 @@ TEST_CASE("leap rummy messages: every action reads back as written, bad fields a
     CHECK(code({{"action", "extend"}, {"extensions", {{{"low", "3h"}}}}}) == "bad_request");
     CHECK(code({{"action", "discard"}, {"card", "3h 5h"}}) == "bad_request");
     CHECK(code({{"action", "discard"}}) == "bad_request");
+}
+
+TEST_CASE("integer fields: absent, wrong type, past 64 bits and out of range, each by name") {
+    auto field = [](const json& body, std::optional<std::int64_t> fallback, std::int64_t lo,
+                    std::int64_t hi) {
+        protocol::Request r{"hint", 1, body};
+        return protocol::integer_field(r, "count", fallback, lo, hi);
+    };
+    CHECK(*field(json::object(), 3, 1, 10).value == 3);
+    CHECK(*field({{"count", 10}}, 3, 1, 10).value == 10);
+    CHECK(*field({{"count", -7}}, 3, -7, 10).value == -7);
+    for (const json& bad :
+         {json{{"count", "3"}}, json{{"count", 2.5}}, json{{"count", nullptr}},
+          json{{"count", true}}, json{{"count", 11}}, json{{"count", 0}},
+          json{{"count", std::uint64_t{1} << 63}}, json{{"count", std::int64_t{4'294'967'299}}}}) {
+        auto got = field(bad, 3, 1, 10);
+        CHECK_FALSE(got.ok());
+        CHECK(got.refusal.code == "bad_request");
+        CHECK(got.refusal.field == "count");
+    }
+    auto missing = field(json::object(), std::nullopt, 0, 5);
+    CHECK(missing.refusal.message == "\"hint\" needs an integer \"count\"");
+    CHECK(field({{"count", 11}}, 3, 1, 10).refusal.message == "\"count\" must be 1 to 10");
 }

@@ -935,6 +935,19 @@ TEST_CASE("feltd: refused actions change nothing") {
     CHECK(a.call({{"type", "act"}, {"table", table}, {"action", "call"}})["code"] == "not_seated");
     CHECK(a.call({{"type", "join"}, {"table", 999}, {"buy_in", 100}})["code"] == "no_such_table");
     CHECK(a.call({{"type", "join"}, {"table", table}, {"buy_in", 20'000}})["code"] == "bad_amount");
+    // A field of the wrong type, or past 64 bits, is refused by name, never read as a default
+    // or narrowed: a buy-in of "100" or 100.0, seat 2^32 (which narrowed to seat 0).
+    for (const json& bad :
+         {json{{"buy_in", "100"}}, json{{"buy_in", 100.0}}, json{{"buy_in", 100}, {"seat", "0"}},
+          json{{"buy_in", 100}, {"seat", std::int64_t{4'294'967'296}}},
+          json{{"buy_in", std::uint64_t{18'446'744'073'709'551'615u}}}}) {
+        json req = bad;
+        req["type"] = "join";
+        req["table"] = table;
+        const json got = a.call(req);
+        CHECK(got["code"] == "bad_request");
+        CHECK(got["field"] == (bad.contains("seat") ? "seat" : "buy_in"));
+    }
     CHECK(a.call({{"type", "create_table"}, {"variant", "razz"}})["code"] == "bad_config");
     CHECK(a.call({{"type", "create_table"}, {"seats", 12}})["code"] == "bad_config");
     // Stricter since the configs moved to protocol/: past int, wrong type, unknown, by name.
@@ -1133,6 +1146,8 @@ TEST_CASE("feltd: history over WebSocket and HTTP shows each asker only their ow
     CHECK(http_phh.body.find("????") != std::string::npos); // no token: nobody's hole cards
     CHECK(a.call({{"type", "hand_phh"}, {"hand", 999999}})["code"] == "no_such_hand");
     CHECK(a.call({{"type", "hand"}, {"hand", "x"}})["code"] == "bad_request");
+    CHECK(a.call({{"type", "hand"}, {"hand", -3}})["field"] == "hand");
+    CHECK(a.call({{"type", "my_hands"}, {"limit", 2.5}})["field"] == "limit");
 }
 
 TEST_CASE("felt bot: bots play whole tables through the real protocol") {
