@@ -127,10 +127,13 @@ Outcome<leap::Action> parse_leap_action(const leap::Table& t, const json& body, 
     return {std::move(a), {}};
 }
 
+bool leap_event_told(const leap::Event& e) {
+    return e.type != leap::EventType::game_over && e.type != leap::EventType::dealt;
+}
+
 json leap_event_json(const leap::Table& t, const leap::Event& e, int seat, int hand) {
     static constexpr const char* kinds[] = {"dealt",    "drew",   "melded",    "took_token",
                                             "extended", "joined", "discarded", "retired"};
-    if (e.type == leap::EventType::game_over || e.type == leap::EventType::dealt) return nullptr;
     json m = {{"kind", kinds[static_cast<int>(e.type)]}, {"hand", hand}, {"seat", seat}};
     auto points = [](const std::vector<Card>& cards) {
         return leap::meld_points(static_cast<int>(cards.size()));

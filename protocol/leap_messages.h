@@ -22,8 +22,10 @@ Outcome<leap::Action> parse_leap_action(const leap::Table& t, const json& body, 
 // The action as the protocol writes it (the inverse of parse_leap_action).
 json leap_action_json(const leap::Table& t, const leap::Action& a);
 
-// An event as everyone watching sees it, in game `hand`, with the engine's player named by table
-// seat `seat`; null for the events the table does not tell one by one (the deal, the end).
+// Whether the table tells the event one by one: not the deal (its own message) nor the end.
+bool leap_event_told(const leap::Event& e);
+// An event the table tells, as everyone watching sees it, in game `hand`, with the engine's
+// player named by table seat `seat`.
 json leap_event_json(const leap::Table& t, const leap::Event& e, int seat, int hand);
 // What the owner's copy adds, for the events whose cards only the owner sees (a draw, a
 // discard): {"cards": ...} or {"card": ...}; null for the others.

@@ -339,10 +339,11 @@ std::optional<Error> LeapTable::play(const leap::Action& a, const char* by,
 }
 
 void LeapTable::tell(const leap::Event& e) {
+    // The end's event names no player: it is told by finish().
+    if (!protocol::leap_event_told(e)) return;
     const leap::Table& t = *game_->state.table;
     const int owner = seat_of_player(e.seat);
     json m = protocol::leap_event_json(t, e, owner, game_->number);
-    if (m.is_null()) return;
     json own = protocol::leap_event_own(t, e);
     if (own.is_null()) return broadcast(std::move(m));
     // Drawn and discarded cards: the owner's copy alone names them.

@@ -102,6 +102,13 @@ TEST_CASE("leap rummy messages: every action reads back as written, bad fields a
         CHECK(read.value->type == a.type);
         CHECK(protocol::leap_action_json(t, *read.value) == written);
     }
+    leap::Event over, dealt, drew;
+    over.type = leap::EventType::game_over;
+    dealt.type = leap::EventType::dealt;
+    drew.type = leap::EventType::drew;
+    CHECK_FALSE(protocol::leap_event_told(over)); // names no player: never told one by one
+    CHECK_FALSE(protocol::leap_event_told(dealt));
+    CHECK(protocol::leap_event_told(drew));
     auto code = [&](const json& body) {
         return protocol::parse_leap_action(t, body, 0).refusal.code;
     };
