@@ -17,10 +17,9 @@ int clamp_limit(int limit) {
     return limit < 1 ? 20 : limit > 100 ? 100 : limit;
 }
 
-json summary(const db::Statement& q) {
-    return {{"hand", q.column_int(0)},        {"table", q.column_int(1)},
-            {"number", q.column_int(2)},      {"status", q.column_text(3)},
-            {"started_at", q.column_text(4)}, {"ended_at", q.column_text(5)}};
+json summary(const HandSummary& h) {
+    return {{"hand", h.id},       {"table", h.table},           {"number", h.number},
+            {"status", h.status}, {"started_at", h.started_at}, {"ended_at", h.ended_at}};
 }
 
 // A finished Chinese poker deal settled again by the engine from its configuration and revealed
@@ -126,65 +125,51 @@ json replay_leap(const json& config, const std::string& deck, const json& log, c
 
 } // namespace
 
-json my_hands(db::Database& db, std::int64_t account, std::int64_t before, int limit) {
+json my_hands(Store& store, std::int64_t account, std::int64_t before, int limit) {
     limit = clamp_limit(limit);
-    db::Statement q(db, "SELECT h.id, h.table_id, h.number, h.status, h.started_at, "
-                        "COALESCE(h.ended_at, ''), s.seat, s.stack_start, s.stack_end "
-                        "FROM hand_seats s JOIN hands h ON h.id = s.hand_id "
-                        "WHERE s.account_id = ? AND (? = 0 OR h.id < ?) "
-                        "ORDER BY h.id DESC LIMIT ?");
-    q.bind(1, account).bind(2, before).bind(3, before).bind(4, limit + 1);
     json hands = json::array();
     json next = nullptr;
-    while (q.step()) {
+    for (const PlayerHand& p : store.hands_of(account, before, limit + 1)) {
         if (static_cast<int>(hands.size()) == limit) {
             next = hands.back()["hand"];
             break;
         }
-        json h = summary(q);
-        h["seat"] = q.column_int(6);
-        h["net"] = q.column_int(8) - q.column_int(7);
+        json h = summary(p.hand);
+        h["seat"] = p.seat;
+        h["net"] = p.end - p.start;
         hands.push_back(std::move(h));
     }
     return {{"hands", hands}, {"next", next}};
 }
 
-Outcome<json> hand(db::Database& db, std::int64_t hand_id, std::int64_t asker) {
-    db::Statement h(db, "SELECT id, table_id, number, status, started_at, "
-                        "COALESCE(ended_at, ''), config, commitment, deck, seed, salt "
-                        "FROM hands WHERE id = ?");
-    h.bind(1, hand_id);
-    if (!h.step())
+Outcome<json> hand(Store& store, std::int64_t hand_id, std::int64_t asker) {
+    auto record = store.hand_record(hand_id);
+    if (!record)
         return {std::nullopt, {"no_such_hand", "there is no hand " + std::to_string(hand_id)}};
-    json out = summary(h);
-    out["config"] = json::parse(h.column_text(6), nullptr, false);
-    out["commitment"] = h.column_text(7);
+    const HandRecord& h = *record;
+    json out = summary(h.summary);
+    out["config"] = json::parse(h.config, nullptr, false);
+    out["commitment"] = h.commitment;
     if (out["status"] == "finished") { // the reveal, for checking the commitment
-        out["deck"] = h.column_text(8);
-        out["seed"] = h.column_text(9);
-        out["salt"] = h.column_text(10);
+        out["deck"] = h.deck;
+        out["seed"] = h.seed;
+        out["salt"] = h.salt;
     }
     int my_seat = -1;
     json seats = json::array();
-    db::Statement s(db, "SELECT s.seat, a.name, s.account_id, s.stack_start, s.stack_end "
-                        "FROM hand_seats s JOIN accounts a ON a.id = s.account_id "
-                        "WHERE s.hand_id = ? ORDER BY s.seat");
-    s.bind(1, hand_id);
-    while (s.step()) {
-        if (asker != 0 && s.column_int(2) == asker) my_seat = static_cast<int>(s.column_int(0));
-        seats.push_back({{"seat", s.column_int(0)},
-                         {"name", s.column_text(1)},
-                         {"stack_start", s.column_int(3)},
-                         {"stack_end", s.column_int(4)},
-                         {"net", s.column_int(4) - s.column_int(3)}});
+    for (const HandRecord::Seat& s : h.seats) {
+        if (asker != 0 && s.account == asker) my_seat = s.seat;
+        seats.push_back({{"seat", s.seat},
+                         {"name", s.name},
+                         {"stack_start", s.start},
+                         {"stack_end", s.end},
+                         {"net", s.end - s.start}});
     }
     out["seats"] = seats;
     out["your_seat"] = my_seat >= 0 ? json(my_seat) : json(nullptr);
     json events = json::array(), log = json::array();
-    db::Statement e(db, "SELECT body FROM hand_events WHERE hand_id = ? ORDER BY seq");
-    e.bind(1, hand_id);
-    while (e.step()) {
-        json ev = json::parse(e.column_text(0), nullptr, false);
+    for (const std::string& body : h.events) {
+        json ev = json::parse(body, nullptr, false);
         if (ev.is_discarded()) continue;
         log.push_back(ev);
         const std::string vis = ev.value("visibility", "nobody");
@@ -206,52 +191,37 @@ Outcome<json> hand(db::Database& db, std::int64_t hand_id, std::int64_t asker) {
     return {out, {}};
 }
 
-Outcome<json> table_hands(db::Database& db, std::int64_t table, int limit) {
-    db::Statement t(db, "SELECT config FROM tables WHERE id = ?");
-    t.bind(1, table);
-    if (!t.step())
+Outcome<json> table_hands(Store& store, std::int64_t table, int limit) {
+    auto hands = store.finished_hands(table, clamp_limit(limit));
+    if (!hands)
         return {std::nullopt, {"no_such_table", "there is no table " + std::to_string(table)}};
-    db::Statement q(db, "SELECT id, table_id, number, status, started_at, COALESCE(ended_at, '') "
-                        "FROM hands WHERE table_id = ? AND status = 'finished' "
-                        "ORDER BY id DESC LIMIT ?");
-    q.bind(1, table).bind(2, clamp_limit(limit));
-    json hands = json::array();
-    while (q.step()) hands.push_back(summary(q));
-    return {json{{"table", table}, {"hands", hands}}, {}};
+    json list = json::array();
+    for (const HandSummary& h : *hands) list.push_back(summary(h));
+    return {json{{"table", table}, {"hands", list}}, {}};
 }
 
-Outcome<json> totals(db::Database& db, const std::string& name) {
-    db::Statement a(db, "SELECT id, name FROM accounts WHERE name = ?");
-    a.bind(1, name);
-    if (!a.step()) return {std::nullopt, {"no_such_player", "no player named \"" + name + "\""}};
-    const std::int64_t id = a.column_int(0);
-    db::Statement q(db, "SELECT COUNT(*), COALESCE(SUM(s.stack_end - s.stack_start), 0), "
-                        "COALESCE(SUM(s.stack_end > s.stack_start), 0), "
-                        "COALESCE(MAX(s.stack_end - s.stack_start), 0), "
-                        "COALESCE(MIN(s.stack_end - s.stack_start), 0) "
-                        "FROM hand_seats s JOIN hands h ON h.id = s.hand_id "
-                        "WHERE s.account_id = ? AND h.status = 'finished'");
-    q.bind(1, id);
-    q.step();
-    return {json{{"name", a.column_text(1)},
-                 {"hands", q.column_int(0)},
-                 {"net", q.column_int(1)},
-                 {"won", q.column_int(2)},
-                 {"biggest_win", q.column_int(3)},
-                 {"biggest_loss", q.column_int(4)}},
+Outcome<json> totals(Store& store, const std::string& name) {
+    auto t = store.totals_of(name);
+    if (!t) return {std::nullopt, {"no_such_player", "no player named \"" + name + "\""}};
+    return {json{{"name", t->name},
+                 {"hands", t->hands},
+                 {"net", t->net},
+                 {"won", t->won},
+                 {"biggest_win", t->biggest_win},
+                 {"biggest_loss", t->biggest_loss}},
             {}};
 }
 
-Outcome<std::string> hand_phh(db::Database& db, std::int64_t hand_id, std::int64_t asker) {
+Outcome<std::string> hand_phh(Store& store, std::int64_t hand_id, std::int64_t asker) {
     using R = Outcome<std::string>;
-    db::Statement h(db, "SELECT status, config, deck, seed FROM hands WHERE id = ?");
-    h.bind(1, hand_id);
-    if (!h.step())
+    auto record = store.hand_record(hand_id);
+    if (!record)
         return R{std::nullopt, {"no_such_hand", "there is no hand " + std::to_string(hand_id)}};
-    if (h.column_text(0) != "finished")
+    const HandRecord& h = *record;
+    if (h.summary.status != "finished")
         return R{std::nullopt,
                  {"not_finished", "hand " + std::to_string(hand_id) + " did not finish"}};
-    const json cfg = json::parse(h.column_text(1), nullptr, false);
+    const json cfg = json::parse(h.config, nullptr, false);
     auto mismatch = [&](const std::string& why) {
         return R{
             std::nullopt,
@@ -277,19 +247,21 @@ Outcome<std::string> hand_phh(db::Database& db, std::int64_t hand_id, std::int64
     c.button = cfg.value("button", 0);
     for (int i = 0; i < c.seats && i < static_cast<int>(cfg["stacks"].size()); ++i)
         c.stacks[static_cast<std::size_t>(i)] = cfg["stacks"][static_cast<std::size_t>(i)];
-    auto deck = c.ranking->parse_cards(h.column_text(2));
+    auto deck = c.ranking->parse_cards(h.deck);
     if (!deck) return mismatch(deck.error().message);
     c.deck = std::move(deck).value();
-    c.reshuffle_seed = std::stoull(h.column_text(3));
+    try {
+        c.reshuffle_seed = std::stoull(h.seed);
+    } catch (const std::exception&) {
+        return mismatch("its reshuffle seed is unreadable");
+    }
     auto config = std::make_shared<const poker::HandConfig>(c);
     auto started = poker::start_hand(config);
     if (!started) return mismatch(started.error().message);
     poker::HandState state = std::move(started.value().state);
     std::vector<poker::Event> events = started.value().events;
-    db::Statement e(db, "SELECT body FROM hand_events WHERE hand_id = ? ORDER BY seq");
-    e.bind(1, hand_id);
-    while (e.step()) {
-        json ev = json::parse(e.column_text(0), nullptr, false);
+    for (const std::string& body : h.events) {
+        json ev = json::parse(body, nullptr, false);
         if (ev.is_discarded() || ev.value("kind", "") != "action") continue;
         poker::Action a;
         a.seat = ev.value("seat", -1);
@@ -306,15 +278,14 @@ Outcome<std::string> hand_phh(db::Database& db, std::int64_t hand_id, std::int64
     }
     if (state.phase != poker::Phase::done) return mismatch("it does not reach its end");
     int my_seat = -1;
-    db::Statement s(db, "SELECT seat, account_id, stack_end FROM hand_seats WHERE hand_id = ?");
-    s.bind(1, hand_id);
-    while (s.step()) {
-        const auto seat = static_cast<std::size_t>(s.column_int(0));
-        if (state.seats[seat].stack != s.column_int(2))
+    for (const HandRecord::Seat& s : h.seats) {
+        const auto seat = static_cast<std::size_t>(s.seat);
+        if (seat >= state.seats.size() || state.seats[seat].stack != s.end)
             return mismatch("seat " + std::to_string(seat) + " ends with " +
-                            std::to_string(state.seats[seat].stack) + ", recorded " +
-                            std::to_string(s.column_int(2)));
-        if (asker != 0 && s.column_int(1) == asker) my_seat = static_cast<int>(seat);
+                            (seat < state.seats.size() ? std::to_string(state.seats[seat].stack)
+                                                       : std::string("nothing")) +
+                            ", recorded " + std::to_string(s.end));
+        if (asker != 0 && s.account == asker) my_seat = s.seat;
     }
     return R{poker::to_phh(c, events, state, my_seat >= 0 ? my_seat : poker::kNoSeat), {}};
 }

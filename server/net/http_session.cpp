@@ -1,5 +1,7 @@
 #include "net/http_session.h"
 
+#include "history/history.h"
+
 #include "net/static_files.h"
 #include "net/ws_session.h"
 
@@ -149,22 +151,23 @@ Answer api(Store& store, const std::string& target, const std::optional<std::str
         if (!asker)
             return json_answer(http::status::unauthorized, "unauthorized",
                                "send your session token as \"Authorization: Bearer TOKEN\"");
-        return answer({store.my_hands(asker, query_int(target, "before", 0), limit), {}});
+        return answer({history::my_hands(store, asker, query_int(target, "before", 0), limit), {}});
     }
     if (auto id = id_between(path, "/api/hands/", "/phh")) {
-        auto phh = store.hand_phh(*id, asker);
+        auto phh = history::hand_phh(store, *id, asker);
         if (!phh.ok())
             return json_answer(http::status::not_found, phh.refusal.code, phh.refusal.message);
         return {http::status::ok, "application/toml", *phh.value};
     }
-    if (auto id = id_between(path, "/api/hands/", "")) return answer(store.hand(*id, asker));
+    if (auto id = id_between(path, "/api/hands/", ""))
+        return answer(history::hand(store, *id, asker));
     if (auto id = id_between(path, "/api/tables/", "/hands"))
-        return answer(store.table_hands(*id, limit));
+        return answer(history::table_hands(store, *id, limit));
     const std::string_view players = "/api/players/", tot = "/totals";
     if (path.size() > players.size() + tot.size() && path.substr(0, players.size()) == players &&
         path.substr(path.size() - tot.size()) == tot) {
         std::string name(path.substr(players.size(), path.size() - players.size() - tot.size()));
-        return answer(store.totals(name));
+        return answer(history::totals(store, name));
     }
     return json_answer(http::status::not_found, "not_found", "no such API: " + std::string(path));
 }

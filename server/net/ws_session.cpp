@@ -435,7 +435,7 @@ void WsSession::history_request(const protocol::Request& r) {
         return stored(
             r, Access::read,
             [me = account_->id, before = *before, n](Store& s) {
-                return Outcome<protocol::json>{s.my_hands(me, before, n), {}};
+                return Outcome<protocol::json>{history::my_hands(s, me, before, n), {}};
             },
             answer);
     }
@@ -443,8 +443,8 @@ void WsSession::history_request(const protocol::Request& r) {
         const auto id = integer("hand", std::nullopt, 0);
         if (!id) return;
         return stored(
-            r, Access::read, [id = *id, me = account_->id](Store& s) { return s.hand(id, me); },
-            answer);
+            r, Access::read,
+            [id = *id, me = account_->id](Store& s) { return history::hand(s, id, me); }, answer);
     }
     if (r.type == "hand_phh") {
         const auto id = integer("hand", std::nullopt, 0);
@@ -452,7 +452,7 @@ void WsSession::history_request(const protocol::Request& r) {
         return stored(
             r, Access::read,
             [id = *id, me = account_->id](Store& s) {
-                auto phh = s.hand_phh(id, me);
+                auto phh = history::hand_phh(s, id, me);
                 if (!phh.ok()) return Outcome<protocol::json>{{}, phh.refusal};
                 return Outcome<protocol::json>{protocol::json{{"hand", id}, {"phh", *phh.value}},
                                                {}};
@@ -463,7 +463,8 @@ void WsSession::history_request(const protocol::Request& r) {
         const auto id = integer("table", std::nullopt, 0);
         if (!id) return;
         return stored(
-            r, Access::read, [id = *id, n](Store& s) { return s.table_hands(id, n); }, answer);
+            r, Access::read, [id = *id, n](Store& s) { return history::table_hands(s, id, n); },
+            answer);
     }
     std::string name = account_->name;
     if (auto it = r.body.find("name"); it != r.body.end()) {
@@ -471,7 +472,7 @@ void WsSession::history_request(const protocol::Request& r) {
         name = it->get<std::string>();
     }
     stored(
-        r, Access::read, [name](Store& s) { return s.totals(name); }, answer);
+        r, Access::read, [name](Store& s) { return history::totals(s, name); }, answer);
 }
 
 void WsSession::signed_in(const protocol::Request& r, const Account& a, const std::string& token) {

@@ -1,6 +1,5 @@
 #include "storage/sqlite_store.h"
 
-#include "history/history.h"
 #include "storage/migrate.h"
 
 #include <spdlog/spdlog.h>
@@ -165,24 +164,95 @@ void SqliteStore::void_hand(std::int64_t hand_id) {
 
 // ---- history ----
 
-protocol::json SqliteStore::my_hands(std::int64_t account, std::int64_t before, int limit) {
-    return history::my_hands(db_, account, before, limit);
+namespace {
+
+// The first six columns of a hands row: id, table_id, number, status, started_at, ended_at.
+HandSummary summary(const db::Statement& q) {
+    return {q.column_int(0),  q.column_int(1),  static_cast<int>(q.column_int(2)),
+            q.column_text(3), q.column_text(4), q.column_text(5)};
 }
 
-Outcome<protocol::json> SqliteStore::hand(std::int64_t hand_id, std::int64_t asker) {
-    return history::hand(db_, hand_id, asker);
+constexpr const char* kSummaryColumns =
+    "h.id, h.table_id, h.number, h.status, h.started_at, COALESCE(h.ended_at, '')";
+
+} // namespace
+
+std::vector<PlayerHand> SqliteStore::hands_of(std::int64_t account, std::int64_t before,
+                                              int limit) {
+    db::Statement q(db_, std::string("SELECT ") + kSummaryColumns +
+                             ", s.seat, s.stack_start, s.stack_end "
+                             "FROM hand_seats s JOIN hands h ON h.id = s.hand_id "
+                             "WHERE s.account_id = ? AND (? = 0 OR h.id < ?) "
+                             "ORDER BY h.id DESC LIMIT ?");
+    q.bind(1, account).bind(2, before).bind(3, before).bind(4, limit);
+    std::vector<PlayerHand> out;
+    while (q.step())
+        out.push_back(
+            {summary(q), static_cast<int>(q.column_int(6)), q.column_int(7), q.column_int(8)});
+    return out;
 }
 
-Outcome<protocol::json> SqliteStore::table_hands(std::int64_t table, int limit) {
-    return history::table_hands(db_, table, limit);
+std::optional<HandRecord> SqliteStore::hand_record(std::int64_t hand_id) {
+    db::Statement h(db_, std::string("SELECT ") + kSummaryColumns +
+                             ", h.config, h.commitment, COALESCE(h.deck, ''), "
+                             "COALESCE(h.seed, ''), COALESCE(h.salt, '') FROM hands h "
+                             "WHERE h.id = ?");
+    h.bind(1, hand_id);
+    if (!h.step()) return std::nullopt;
+    HandRecord r{summary(h),
+                 h.column_text(6),
+                 h.column_text(7),
+                 h.column_text(8),
+                 h.column_text(9),
+                 h.column_text(10),
+                 {},
+                 {}};
+    db::Statement s(db_, "SELECT s.seat, a.name, s.account_id, s.stack_start, s.stack_end "
+                         "FROM hand_seats s JOIN accounts a ON a.id = s.account_id "
+                         "WHERE s.hand_id = ? ORDER BY s.seat");
+    s.bind(1, hand_id);
+    while (s.step())
+        r.seats.push_back({static_cast<int>(s.column_int(0)), s.column_text(1), s.column_int(2),
+                           s.column_int(3), s.column_int(4)});
+    db::Statement e(db_, "SELECT body FROM hand_events WHERE hand_id = ? ORDER BY seq");
+    e.bind(1, hand_id);
+    while (e.step()) r.events.push_back(e.column_text(0));
+    return r;
 }
 
-Outcome<protocol::json> SqliteStore::totals(const std::string& name) {
-    return history::totals(db_, name);
+std::optional<std::vector<HandSummary>> SqliteStore::finished_hands(std::int64_t table, int limit) {
+    db::Statement t(db_, "SELECT 1 FROM tables WHERE id = ?");
+    t.bind(1, table);
+    if (!t.step()) return std::nullopt;
+    db::Statement q(db_, std::string("SELECT ") + kSummaryColumns +
+                             " FROM hands h WHERE h.table_id = ? AND h.status = 'finished' "
+                             "ORDER BY h.id DESC LIMIT ?");
+    q.bind(1, table).bind(2, limit);
+    std::vector<HandSummary> out;
+    while (q.step()) out.push_back(summary(q));
+    return out;
 }
 
-Outcome<std::string> SqliteStore::hand_phh(std::int64_t hand_id, std::int64_t asker) {
-    return history::hand_phh(db_, hand_id, asker);
+std::optional<PlayerTotals> SqliteStore::totals_of(const std::string& name) {
+    db::Statement a(db_, "SELECT id, name FROM accounts WHERE name = ?");
+    a.bind(1, name);
+    if (!a.step()) return std::nullopt;
+    db::Statement q(db_, "SELECT COUNT(*), COALESCE(SUM(s.stack_end - s.stack_start), 0), "
+                         "COALESCE(SUM(s.stack_end > s.stack_start), 0), "
+                         "COALESCE(MAX(s.stack_end - s.stack_start), 0), "
+                         "COALESCE(MIN(s.stack_end - s.stack_start), 0) "
+                         "FROM hand_seats s JOIN hands h ON h.id = s.hand_id "
+                         "WHERE s.account_id = ? AND h.status = 'finished'");
+    q.bind(1, a.column_int(0));
+    q.step();
+    PlayerTotals t;
+    t.name = a.column_text(1);
+    t.hands = q.column_int(0);
+    t.net = q.column_int(1);
+    t.won = q.column_int(2);
+    t.biggest_win = q.column_int(3);
+    t.biggest_loss = q.column_int(4);
+    return t;
 }
 
 // ---- health ----

@@ -37,11 +37,10 @@ class SqliteStore final : public Store {
     void finish_hand(const HandEnd& hand) override;
     void void_hand(std::int64_t hand_id) override;
 
-    protocol::json my_hands(std::int64_t account, std::int64_t before, int limit) override;
-    Outcome<protocol::json> hand(std::int64_t hand_id, std::int64_t asker) override;
-    Outcome<protocol::json> table_hands(std::int64_t table, int limit) override;
-    Outcome<protocol::json> totals(const std::string& name) override;
-    Outcome<std::string> hand_phh(std::int64_t hand_id, std::int64_t asker) override;
+    std::vector<PlayerHand> hands_of(std::int64_t account, std::int64_t before, int limit) override;
+    std::optional<HandRecord> hand_record(std::int64_t hand_id) override;
+    std::optional<std::vector<HandSummary>> finished_hands(std::int64_t table, int limit) override;
+    std::optional<PlayerTotals> totals_of(const std::string& name) override;
 
     void probe() override;
     void check() override;

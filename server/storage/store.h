@@ -44,6 +44,43 @@ struct HandEnd {
     std::vector<std::string> log;
 };
 
+// A hand as a list shows it.
+struct HandSummary {
+    std::int64_t id = 0, table = 0;
+    int number = 0;
+    std::string status;               // running, finished or void
+    std::string started_at, ended_at; // ISO 8601; ended_at "" while running
+};
+
+// A hand an account sat in, and how it went for them.
+struct PlayerHand {
+    HandSummary hand;
+    int seat = 0;
+    Chips start = 0, end = 0;
+};
+
+// One hand in full, as written: its row, its seats (with their players' names) and its events
+// (JSON, in order, with every card and its visibility).
+struct HandRecord {
+    struct Seat {
+        int seat = 0;
+        std::string name;
+        std::int64_t account = 0;
+        Chips start = 0, end = 0;
+    };
+    HandSummary summary;
+    std::string config, commitment, deck, seed, salt; // the reveal once finished
+    std::vector<Seat> seats;
+    std::vector<std::string> events;
+};
+
+// A player's totals over finished hands.
+struct PlayerTotals {
+    std::string name;
+    std::int64_t hands = 0, won = 0; // won: hands with a net gain
+    Chips net = 0, biggest_win = 0, biggest_loss = 0;
+};
+
 class Store {
   public:
     virtual ~Store() = default;
@@ -82,12 +119,18 @@ class Store {
     virtual void finish_hand(const HandEnd& hand) = 0;
     virtual void void_hand(std::int64_t hand_id) = 0;
 
-    // ---- history (history.h says what each answers) ----
-    virtual protocol::json my_hands(std::int64_t account, std::int64_t before, int limit) = 0;
-    virtual Outcome<protocol::json> hand(std::int64_t hand_id, std::int64_t asker) = 0;
-    virtual Outcome<protocol::json> table_hands(std::int64_t table, int limit) = 0;
-    virtual Outcome<protocol::json> totals(const std::string& name) = 0;
-    virtual Outcome<std::string> hand_phh(std::int64_t hand_id, std::int64_t asker) = 0;
+    // ---- history: the rows the history API is made from (history/history.h) ----
+    // The account's hands, newest first: at most `limit`, with an id below `before` (0: from
+    // the newest).
+    virtual std::vector<PlayerHand> hands_of(std::int64_t account, std::int64_t before,
+                                             int limit) = 0;
+    // One hand with its seats (by seat) and its events (in order); empty when there is none.
+    virtual std::optional<HandRecord> hand_record(std::int64_t hand_id) = 0;
+    // A table's finished hands, newest first, at most `limit`; empty when there is no table.
+    virtual std::optional<std::vector<HandSummary>> finished_hands(std::int64_t table,
+                                                                   int limit) = 0;
+    // A player's totals over finished hands; empty when no account has the name.
+    virtual std::optional<PlayerTotals> totals_of(const std::string& name) = 0;
 
     // ---- health ----
     // A small write: throws while storage takes no writes.
