@@ -20,7 +20,7 @@ ChineseTable::ChineseTable(std::int64_t id, ChineseConfig config, SharedState& s
                 {config.seats, config.min_buy_in, config.max_buy_in, config.sit_out_after,
                  config.hand_delay_ms},
                 state, ioc),
-      config_(std::move(config)), clock_(strand_) {
+      config_(std::move(config)) {
     // The odds behind hints and arranging are built once, on first use (a fifth of a second):
     // off the table's strand, before the first deal needs them.
     net::post(state.workers(), [] { chinese::win_tables(); });
@@ -79,13 +79,11 @@ void ChineseTable::start_hand() {
         if (ready(i)) seats.push_back(i);
     if (seats.size() < 2) return;
     // The deal moves to the next seat dealt in.
-    int dealer = dealer_;
-    do dealer = (dealer + 1) % limits_.seats;
-    while (!ready(dealer));
+    const int dealer = next_dealer();
     std::vector<Card> deck = chinese_pack().cards();
     secure_shuffle(deck);
     Deal d;
-    d.number = ++deals_;
+    d.number = ++hands_;
     d.dealer = dealer;
     d.seats = seats;
     d.reveal = {chinese_cards(deck), "", random_salt()};
@@ -340,7 +338,6 @@ void ChineseTable::settle() {
 }
 
 void ChineseTable::forget_running() {
-    clock_.cancel();
     deal_.reset();
 }
 

@@ -69,10 +69,7 @@ class ChineseTable final : public TableBase {
     void settle();
 
     ChineseConfig config_;
-    net::steady_timer clock_;
     std::optional<Deal> deal_;
-    int deals_ = 0;
-    int dealer_ = -1;
 };
 
 } // namespace felt::server

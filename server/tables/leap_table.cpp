@@ -86,7 +86,7 @@ LeapTable::LeapTable(std::int64_t id, LeapConfig config, SharedState& state, net
                 {config.seats, config.min_buy_in, config.max_buy_in, config.sit_out_after,
                  config.hand_delay_ms, config.time_bank_ms},
                 state, ioc),
-      config_(std::move(config)), clock_(strand_) {}
+      config_(std::move(config)) {}
 
 int LeapTable::player_of(int seat) const {
     if (!game_) return -1;
@@ -198,9 +198,7 @@ void LeapTable::start_hand() {
     for (int i = 0; i < limits_.seats; ++i)
         if (ready(i)) seats.push_back(i);
     if (seats.size() < 2) return;
-    int dealer = dealer_;
-    do dealer = (dealer + 1) % limits_.seats;
-    while (!ready(dealer));
+    const int dealer = next_dealer();
     auto table = leap::Table::make(config_.rules, static_cast<int>(seats.size()));
     if (!table) { // the configuration was checked for every player count: cannot happen
         spdlog::error("table {}: no leap rummy game for {} players: {}", id_, seats.size(),
@@ -218,7 +216,7 @@ void LeapTable::start_hand() {
         return;
     }
     Game g;
-    g.number = ++games_;
+    g.number = ++hands_;
     g.dealer = dealer;
     g.seats = seats;
     g.reveal = {t.deck().to_string(deck), "", random_salt()};
@@ -453,8 +451,6 @@ void LeapTable::finish() {
 }
 
 void LeapTable::forget_running() {
-    clock_.cancel();
-    bank_close();
     game_.reset();
 }
 

@@ -77,10 +77,7 @@ class LeapTable final : public TableBase {
     void finish();
 
     LeapConfig config_;
-    net::steady_timer clock_;
     std::optional<Game> game_;
-    int games_ = 0;
-    int dealer_ = -1;
 };
 
 } // namespace felt::server

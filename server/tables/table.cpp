@@ -17,7 +17,7 @@ Table::Table(std::int64_t id, PokerConfig config, poker::HandConfig base, Shared
                 {config.seats, config.min_buy_in, config.max_buy_in, config.sit_out_after,
                  config.hand_delay_ms, config.time_bank_ms},
                 state, ioc),
-      config_(std::move(config)), base_(std::move(base)), clock_(strand_) {
+      config_(std::move(config)), base_(std::move(base)) {
     static_assert(poker::kMaxSeats <= kMaxTableSeats);
 }
 
@@ -118,10 +118,8 @@ void Table::start_hand() {
     for (int i = 0; i < base_.seats; ++i)
         cfg->stacks[static_cast<std::size_t>(i)] = ready(i) ? seat(i)->stack : 0;
     if (ready_count() < 2) return;
-    // The button moves to the next seat with chips.
-    int b = button_;
-    do b = (b + 1) % base_.seats;
-    while (cfg->stacks[static_cast<std::size_t>(b)] == 0);
+    // The button moves to the next seat dealt in.
+    const int b = next_dealer();
     cfg->button = b;
     // A cryptographically secure shuffle, committed to before the deal.
     secure_shuffle(cfg->deck);
@@ -153,7 +151,7 @@ void Table::start_hand() {
               [self = self<Table>(), run = std::move(run), started = std::move(started).value(), b,
                stacks, commit](std::int64_t id) mutable {
                   run.hand_id = id;
-                  self->button_ = b;
+                  self->dealer_ = b;
                   run.state = std::move(started.state);
                   self->hand_ = std::move(run);
                   self->broadcast({{"kind", "hand_start"},
@@ -357,8 +355,6 @@ void Table::finish_hand() {
 }
 
 void Table::forget_running() {
-    clock_.cancel();
-    bank_close();
     hand_.reset();
 }
 

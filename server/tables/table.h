@@ -60,10 +60,7 @@ class Table final : public TableBase {
 
     PokerConfig config_;
     poker::HandConfig base_;
-    net::steady_timer clock_;
     std::optional<Running> hand_;
-    int hands_ = 0;    // hands dealt
-    int button_ = -1;  // the last hand's button
     int decision_ = 0; // decisions asked for, to tell a stale clock from the current one
 };
 

@@ -53,8 +53,15 @@ std::uint64_t random_seed() {
 }
 
 TableBase::TableBase(std::int64_t id, Limits limits, SharedState& state, net::io_context& ioc)
-    : id_(id), limits_(limits), state_(state), strand_(net::make_strand(ioc)), next_hand_(strand_),
-      storage_retry_(strand_) {}
+    : id_(id), limits_(limits), state_(state), strand_(net::make_strand(ioc)), clock_(strand_),
+      next_hand_(strand_), storage_retry_(strand_) {}
+
+int TableBase::next_dealer() const {
+    int d = dealer_;
+    do d = (d + 1) % limits_.seats;
+    while (!ready(d));
+    return d;
+}
 
 void TableBase::send(const std::shared_ptr<Recipient>& s, std::string text) {
     if (s) s->send(std::make_shared<const std::string>(std::move(text)));
@@ -519,6 +526,8 @@ void TableBase::void_and_close() {
             const std::int64_t id = self->running_id();
             self->record_void(id); // if it cannot be written, the next start voids it
             spdlog::info("table {}: hand {} void at shutdown", self->id_, id);
+            self->clock_.cancel();
+            self->bank_close();
             self->forget_running();
         }
         for (int i = 0; i < self->limits_.seats; ++i)

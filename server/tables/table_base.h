@@ -113,7 +113,7 @@ class TableBase : public std::enable_shared_from_this<TableBase> {
     virtual void leaving_in_hand(int seat) = 0;
     // Deals the next hand if two seats are still ready.
     virtual void start_hand() = 0;
-    // Shutdown: stop the running hand's clock and forget it (its row is already marked void).
+    // Shutdown: forget the running hand (its row is already marked void, its clock stopped).
     virtual void forget_running() = 0;
     // The running hand's id in the database (0: none).
     virtual std::int64_t running_id() const = 0;
@@ -202,6 +202,9 @@ class TableBase : public std::enable_shared_from_this<TableBase> {
     // After a hand: the leaving, the broke and everyone at shutdown are cashed out, then the next
     // hand is considered.
     void after_hand();
+    // The dealer of the next hand (the button, in poker): the first seat after the last hand's,
+    // clockwise, that is ready to be dealt in. Call with two or more seats ready.
+    int next_dealer() const;
 
     const std::int64_t id_;
     const Limits limits_;
@@ -212,6 +215,9 @@ class TableBase : public std::enable_shared_from_this<TableBase> {
     std::array<std::int64_t, kMaxTableSeats> reserved_{};
     std::int64_t seq_ = 0;
     bool stopping_ = false;
+    int dealer_ = -1;         // the last hand's dealer (poker: its button); -1 before the first
+    int hands_ = 0;           // hands (deals, games) dealt at this table
+    net::steady_timer clock_; // the running hand's clock: a decision, a turn or the whole deal
 
   private:
     // A seat that is neither taken nor held for a buy-in being written.
