@@ -51,13 +51,7 @@ std::string ChineseTable::snapshot(int seat) const {
         }
         seats.push_back(std::move(j));
     }
-    json out = {{"type", "table"},
-                {"table", id_},
-                {"seq", seq_},
-                {"kind", "snapshot"},
-                {"config", config_.to_json()},
-                {"seats", seats},
-                {"your_seat", seat >= 0 ? json(seat) : json(nullptr)}};
+    json out = snapshot_head(seat, std::move(seats));
     if (deal_) {
         json d = {{"hand", deal_->number},
                   {"hand_id", deal_->hand_id},
@@ -74,9 +68,7 @@ std::string ChineseTable::snapshot(int seat) const {
 }
 
 void ChineseTable::start_hand() {
-    std::vector<int> seats;
-    for (int i = 0; i < limits_.seats; ++i)
-        if (ready(i)) seats.push_back(i);
+    const std::vector<int> seats = ready_seats();
     if (seats.size() < 2) return;
     // The deal moves to the next seat dealt in.
     const int dealer = next_dealer();

@@ -9,78 +9,6 @@ namespace felt::server {
 
 using protocol::json;
 
-Outcome<leap::Action> parse_leap_action(const leap::Table& t, const json& body, int seat) {
-    using R = Outcome<leap::Action>;
-    auto no = [](const char* code, std::string m) { return R{std::nullopt, {code, std::move(m)}}; };
-    std::optional<Refusal> refused;
-    auto cards = [&](const json& at, const char* key) {
-        std::vector<Card> out;
-        auto it = at.find(key);
-        if (it == at.end() || refused) return out;
-        if (!it->is_string()) {
-            refused =
-                Refusal{"bad_request", std::string("\"") + key + "\" must be a string of cards"};
-            return out;
-        }
-        auto parsed = t.deck().parse_cards(it->get<std::string>());
-        if (!parsed)
-            refused = Refusal{"bad_card", parsed.error().message};
-        else
-            out = std::move(parsed).value();
-        return out;
-    };
-    leap::Action a;
-    a.seat = seat;
-    auto kind = body.find("action");
-    const std::string name =
-        kind != body.end() && kind->is_string() ? kind->get<std::string>() : "";
-    if (name == "pursue") {
-        a.type = leap::ActionType::pursue;
-    } else if (name == "retire") {
-        a.type = leap::ActionType::retire;
-    } else if (name == "meld") {
-        a.type = leap::ActionType::meld;
-        if (!body.contains("cards")) return no("bad_request", "a meld needs \"cards\"");
-        a.cards = cards(body, "cards");
-        if (auto it = body.find("leap"); it != body.end()) {
-            if (!it->is_number_integer() || it->get<int>() < 0 || it->get<int>() > leap::kMaxLeaps)
-                return no("bad_request", "\"leap\" must be a leap number (0: any)");
-            a.leap = it->get<int>();
-        }
-    } else if (name == "extend") {
-        a.type = leap::ActionType::extend;
-        auto list = body.find("extensions");
-        if (list == body.end() || !list->is_array() || list->empty() || list->size() > 64)
-            return no("bad_request", "an extension needs \"extensions\": a list of 1 to 64 "
-                                     "{\"meld\", \"low\", \"high\", \"cards\", \"join\"}");
-        for (const json& x : *list) {
-            if (!x.is_object() || !x.contains("meld") || !x["meld"].is_number_integer())
-                return no("bad_request", "each extension names its \"meld\" by id");
-            leap::Extension e;
-            e.meld = x["meld"].get<int>();
-            e.low = cards(x, "low");
-            e.high = cards(x, "high");
-            e.cards = cards(x, "cards");
-            if (auto j = x.find("join"); j != x.end()) {
-                if (!j->is_number_integer()) return no("bad_request", "\"join\" must be a meld id");
-                e.join = j->get<int>();
-            }
-            a.extensions.push_back(std::move(e));
-        }
-    } else if (name == "discard") {
-        a.type = leap::ActionType::discard;
-        std::vector<Card> card = cards(body, "card");
-        if (!refused && card.size() != 1)
-            return no("bad_request", "a discard needs \"card\": one card");
-        if (!refused) a.card = card.front();
-    } else {
-        return no("bad_request", "\"act\" at a leap rummy table needs \"action\": pursue, "
-                                 "retire, meld, extend or discard");
-    }
-    if (refused) return R{std::nullopt, *refused};
-    return {std::move(a), {}};
-}
-
 LeapTable::LeapTable(std::int64_t id, LeapConfig config, SharedState& state, net::io_context& ioc)
     : TableBase(id,
                 {config.seats, config.min_buy_in, config.max_buy_in, config.sit_out_after,
@@ -153,13 +81,7 @@ std::string LeapTable::snapshot(int seat) const {
                          {"time_bank_ms", st->time_bank_ms},
                          {"in_game", in_running(i)}});
     }
-    json out = {{"type", "table"},
-                {"table", id_},
-                {"seq", seq_},
-                {"kind", "snapshot"},
-                {"config", config_.to_json()},
-                {"seats", seats},
-                {"your_seat", seat >= 0 ? json(seat) : json(nullptr)}};
+    json out = snapshot_head(seat, std::move(seats));
     if (game_) {
         const leap::State& st = game_->state;
         const leap::Table& t = *st.table;
@@ -194,9 +116,7 @@ std::string LeapTable::snapshot(int seat) const {
 }
 
 void LeapTable::start_hand() {
-    std::vector<int> seats;
-    for (int i = 0; i < limits_.seats; ++i)
-        if (ready(i)) seats.push_back(i);
+    const std::vector<int> seats = ready_seats();
     if (seats.size() < 2) return;
     const int dealer = next_dealer();
     auto table = leap::Table::make(config_.rules, static_cast<int>(seats.size()));

@@ -48,13 +48,7 @@ std::string Table::snapshot(int seat) const {
         }
         seats.push_back(std::move(j));
     }
-    json out = {{"type", "table"},
-                {"table", id_},
-                {"seq", seq_},
-                {"kind", "snapshot"},
-                {"config", config_.to_json()},
-                {"seats", seats},
-                {"your_seat", seat >= 0 ? json(seat) : json(nullptr)}};
+    json out = snapshot_head(seat, std::move(seats));
     if (hand_) {
         out["hand"] = {{"number", hand_->number},
                        {"button", hand_->state.config->button},

@@ -118,6 +118,23 @@ bool TableBase::ready(int i) const {
     return st && st->stack >= stake_needed() && !st->leaving && !st->sitting_out;
 }
 
+std::vector<int> TableBase::ready_seats() const {
+    std::vector<int> out;
+    for (int i = 0; i < limits_.seats; ++i)
+        if (ready(i)) out.push_back(i);
+    return out;
+}
+
+json TableBase::snapshot_head(int seat, json seats) const {
+    return {{"type", "table"},
+            {"table", id_},
+            {"seq", seq_},
+            {"kind", "snapshot"},
+            {"config", config_json()},
+            {"seats", std::move(seats)},
+            {"your_seat", seat >= 0 ? json(seat) : json(nullptr)}};
+}
+
 int TableBase::ready_count() const {
     int n = 0;
     for (int i = 0; i < limits_.seats; ++i) n += ready(i);

@@ -161,6 +161,11 @@ class TableBase : public std::enable_shared_from_this<TableBase> {
     // Seats that may be dealt in: the stake needed, not leaving, not sitting out.
     bool ready(int i) const;
     int ready_count() const;
+    // The seats that may be dealt in, in order.
+    std::vector<int> ready_seats() const;
+    // What every snapshot begins with: the table, its configuration, its seats (as the game
+    // shows them) and the recipient's own seat (-1: a spectator, null).
+    protocol::json snapshot_head(int seat, protocol::json seats) const;
     // The clock played for `seat` in hand `hand`: a disconnected player who keeps missing hands
     // is sat out until they come back.
     void note_missed(int seat, int hand);
