@@ -86,6 +86,54 @@ json event_json(const poker::Event& e, const felt::Ranking& r, bool show_cards) 
     return j;
 }
 
+Outcome<poker::Action> parse_poker_action(const json& body, int seat, const Ranking& r) {
+    auto refuse = [](std::string code, std::string message) {
+        return Outcome<poker::Action>{std::nullopt, {std::move(code), std::move(message)}};
+    };
+    auto kind = body.find("action");
+    if (kind == body.end() || !kind->is_string())
+        return refuse("bad_request", "\"act\" needs a string \"action\"");
+    auto type = parse_action_type(kind->get_ref<const std::string&>());
+    if (!type)
+        return refuse("bad_request",
+                      "no action \"" + kind->get<std::string>() +
+                          "\" (fold, check, call, bet, raise, bring_in, discard, rollover)");
+    poker::Action act;
+    act.type = *type;
+    act.seat = seat;
+    if (auto amount = body.find("amount"); amount != body.end()) {
+        if (!amount->is_number_integer())
+            return refuse("bad_request", "\"amount\" must be an integer");
+        act.amount = amount->get<poker::Chips>();
+    }
+    if (auto cards = body.find("cards"); cards != body.end()) {
+        if (!cards->is_string()) return refuse("bad_request", "\"cards\" must be a string");
+        auto parsed = r.parse_cards(cards->get_ref<const std::string&>());
+        if (!parsed) return refuse("bad_card", parsed.error().message);
+        act.cards = std::move(parsed).value();
+    }
+    return {std::move(act), {}};
+}
+
+json legal_json(const poker::Legal& l) {
+    return {{"fold", l.fold},
+            {"check", l.check},
+            {"call", l.call},
+            {"bet", l.bet},
+            {"raise", l.raise},
+            {"bring_in", l.bring_in},
+            {"call_amount", l.call_amount},
+            {"min_to", l.min_to},
+            {"max_to", l.max_to},
+            {"bring_in_amount", l.bring_in_amount},
+            {"phase", l.phase == poker::Phase::drawing    ? "drawing"
+                      : l.phase == poker::Phase::rollover ? "rollover"
+                                                          : "betting"},
+            {"min_discard", l.min_discard},
+            {"max_discard", l.max_discard},
+            {"rollover", l.rollover}};
+}
+
 bool visible_to(const poker::Event& e, int seat) {
     switch (e.visibility) {
     case poker::Visibility::everyone:

@@ -4,6 +4,7 @@
 
 #include "poker/hand.h"
 #include "rankings/ranking.h"
+#include "refusal.h"
 
 #include <nlohmann/json.hpp>
 
@@ -19,6 +20,13 @@ const char* event_name(poker::EventType t);
 // "fold", "check", "call", "bet", "raise", "bring_in", "discard", "rollover".
 const char* action_name(poker::ActionType t);
 std::optional<poker::ActionType> parse_action_type(std::string_view name);
+
+// An `act` at a poker table, for `seat`: {"action": "raise", "amount": 40}, {"action": "discard",
+// "cards": "2c 7d"}. Refusals: bad_request (no such action, a field of the wrong type) and
+// bad_card. Whether the action is legal is the engine's to judge.
+Outcome<poker::Action> parse_poker_action(const json& body, int seat, const Ranking& r);
+// What the seat to act may do (docs/protocol.md, `legal`).
+json legal_json(const poker::Legal& l);
 
 // Whether the seat (-1: a spectator) may see the event's cards.
 bool visible_to(const poker::Event& e, int seat);

@@ -2,7 +2,7 @@
 
 #include "net/ws_session.h"
 #include "storage/sqlite_store.h"
-#include "tables/table_base.h"
+#include "tables/table.h"
 
 namespace felt::server {
 
@@ -22,13 +22,13 @@ std::unique_ptr<Storage> open_storage(const Config& c, Metrics& metrics) {
 SharedState::SharedState(Config config)
     : config_(std::move(config)), storage_(open_storage(config_, metrics_)) {}
 
-void SharedState::add_table(std::shared_ptr<TableBase> table) {
+void SharedState::add_table(std::shared_ptr<Table> table) {
     std::lock_guard lock(tables_mutex_);
     tables_[table->id()] = std::move(table);
     ++metrics_.tables;
 }
 
-std::shared_ptr<TableBase> SharedState::find_table(std::int64_t id) {
+std::shared_ptr<Table> SharedState::find_table(std::int64_t id) {
     std::lock_guard lock(tables_mutex_);
     auto it = tables_.find(id);
     return it == tables_.end() ? nullptr : it->second;
@@ -53,9 +53,9 @@ std::vector<std::int64_t> SharedState::seats_of(std::int64_t account) {
     return out;
 }
 
-std::vector<std::shared_ptr<TableBase>> SharedState::tables() {
+std::vector<std::shared_ptr<Table>> SharedState::tables() {
     std::lock_guard lock(tables_mutex_);
-    std::vector<std::shared_ptr<TableBase>> out;
+    std::vector<std::shared_ptr<Table>> out;
     for (auto& [id, t] : tables_) out.push_back(t);
     return out;
 }

@@ -22,7 +22,7 @@
 namespace felt::server {
 
 class WsSession;
-class TableBase;
+class Table;
 
 class SharedState {
   public:
@@ -47,9 +47,9 @@ class SharedState {
     // Tables. set_io() once, before the first table is added.
     void set_io(boost::asio::io_context* ioc) { ioc_ = ioc; }
     // A new table, once its row is written.
-    void add_table(std::shared_ptr<TableBase> table);
-    std::shared_ptr<TableBase> find_table(std::int64_t id);
-    std::vector<std::shared_ptr<TableBase>> tables();
+    void add_table(std::shared_ptr<Table> table);
+    std::shared_ptr<Table> find_table(std::int64_t id);
+    std::vector<std::shared_ptr<Table>> tables();
     boost::asio::io_context& io() { return *ioc_; }
 
     // Which tables an account has a seat at, for giving seats back on sign-in.
@@ -70,7 +70,7 @@ class SharedState {
     std::atomic<bool> stopping_{false};
     boost::asio::io_context* ioc_ = nullptr;
     std::mutex tables_mutex_;
-    std::map<std::int64_t, std::shared_ptr<TableBase>> tables_;
+    std::map<std::int64_t, std::shared_ptr<Table>> tables_;
     std::multimap<std::int64_t, std::int64_t> seated_; // account -> table
 };
 

@@ -3,8 +3,6 @@
 #include "tables/games.h"
 
 #include "history/history.h"
-#include "tables/chinese_table.h"
-#include "tables/leap_table.h"
 #include "tables/table.h"
 
 #include <set>
@@ -219,7 +217,7 @@ const std::map<std::string, WsSession::Handler, std::less<>>& WsSession::handler
     using N = Needs;
     using protocol::Request;
     auto at_table =
-        [](void (TableBase::*f)(std::shared_ptr<Recipient>, Account, protocol::Request)) {
+        [](void (Table::*f)(std::shared_ptr<Recipient>, Account, protocol::Request)) {
             return [f](WsSession& s, const protocol::Request& r) { s.table_request(r, f); };
         };
     auto history = [](WsSession& s, const protocol::Request& r) { s.history_request(r); };
@@ -235,12 +233,12 @@ const std::map<std::string, WsSession::Handler, std::less<>>& WsSession::handler
         {"tables", {N::account, [](WsSession& s, const Request& r) { s.on_tables(r); }}},
         {"create_table",
          {N::account, [](WsSession& s, const Request& r) { s.on_create_table(r); }}},
-        {"join", {N::account, at_table(&TableBase::join)}},
-        {"spectate", {N::account, at_table(&TableBase::spectate)}},
-        {"leave", {N::account, at_table(&TableBase::leave)}},
-        {"act", {N::account, at_table(&TableBase::act)}},
-        {"hint", {N::account, at_table(&TableBase::hint)}},
-        {"chat", {N::account, at_table(&TableBase::chat)}},
+        {"join", {N::account, at_table(&Table::join)}},
+        {"spectate", {N::account, at_table(&Table::spectate)}},
+        {"leave", {N::account, at_table(&Table::leave)}},
+        {"act", {N::account, at_table(&Table::act)}},
+        {"hint", {N::account, at_table(&Table::hint)}},
+        {"chat", {N::account, at_table(&Table::chat)}},
         {"my_hands", {N::account, history}},
         {"hand", {N::account, history}},
         {"table_hands", {N::account, history}},
@@ -380,7 +378,7 @@ void WsSession::on_create_table(const protocol::Request& r) {
     if (name != r.body.end() && !name->is_string())
         return refuse(r.id, {"bad_config", "\"game\" must be a string", "game"});
     const std::string game_name = name == r.body.end() ? "poker" : name->get<std::string>();
-    const Game* game = find_game(game_name);
+    const GameEntry* game = find_game(game_name);
     if (!game)
         return refuse(
             r.id, {"bad_config", "no game \"" + game_name + "\" (" + game_names() + ")", "game"});
@@ -402,7 +400,7 @@ void WsSession::on_create_table(const protocol::Request& r) {
 
 // A request to one table: join, spectate, leave, act, hint or chat. The table answers.
 void WsSession::table_request(const protocol::Request& r,
-                              void (TableBase::*f)(std::shared_ptr<Recipient>, Account,
+                              void (Table::*f)(std::shared_ptr<Recipient>, Account,
                                                    protocol::Request)) {
     auto id = r.body.find("table");
     if (id == r.body.end() || !id->is_number_integer())

@@ -72,7 +72,7 @@ class WsSession : public std::enable_shared_from_this<WsSession>, public Recipie
     void on_tables(const protocol::Request& r);
     void on_create_table(const protocol::Request& r);
     void table_request(const protocol::Request& r,
-                       void (TableBase::*f)(std::shared_ptr<Recipient>, Account,
+                       void (Table::*f)(std::shared_ptr<Recipient>, Account,
                                             protocol::Request));
     void reply(const protocol::Request& r, protocol::json fields = protocol::json::object());
     void refuse(const protocol::json& id, std::string code, std::string message);

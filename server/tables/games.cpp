@@ -1,9 +1,10 @@
 #include "tables/games.h"
 
+#include "chinese/chinese.h"
 #include "state.h"
-#include "tables/chinese_table.h"
-#include "tables/leap_table.h"
-#include "tables/table.h"
+#include "tables/chinese_game.h"
+#include "tables/leap_game.h"
+#include "tables/poker_game.h"
 
 namespace felt::server {
 
@@ -12,47 +13,56 @@ namespace {
 using protocol::json;
 using protocol::Outcome;
 
+// A table of a decoded configuration: `game(config)` makes its Game.
+template <class Config, class MakeGame>
+NewTable table_of(Config config, SharedState& state, MakeGame game) {
+    json shown = config.to_json();
+    return {std::move(shown), [config = std::move(config), &state, game](std::int64_t id) {
+                return std::make_shared<Table>(id, game(config), state, state.io());
+            }};
+}
+
 Outcome<NewTable> poker(const json& request, SharedState& state) {
     auto d = protocol::decode_poker_config(request);
     if (!d.ok()) return {std::nullopt, std::move(d.refusal)};
     auto [config, base] = std::move(*d.value);
-    json shown = config.to_json();
-    return {NewTable{std::move(shown),
-                     [config, base, &state](std::int64_t id) -> std::shared_ptr<TableBase> {
-                         return std::make_shared<Table>(id, config, base, state, state.io());
-                     }},
+    return {table_of(std::move(config), state,
+                     [base](const protocol::PokerConfig& c) { return poker_game(c, base); }),
             {}};
 }
 
-// A game whose table is made from its decoded configuration alone.
-template <class TableType, auto decode_config>
-Outcome<NewTable> game(const json& request, SharedState& state) {
-    auto d = decode_config(request);
+Outcome<NewTable> chinese(const json& request, SharedState& state) {
+    auto d = protocol::decode_chinese_config(request);
     if (!d.ok()) return {std::nullopt, std::move(d.refusal)};
-    return {NewTable{d.value->to_json(),
-                     [config = *d.value, &state](std::int64_t id) -> std::shared_ptr<TableBase> {
-                         return std::make_shared<TableType>(id, config, state, state.io());
-                     }},
-            {}};
+    // The odds behind hints and arranging are built once, on first use (a fifth of a second):
+    // off the tables' strands, before the first deal needs them.
+    net::post(state.workers(), [] { chinese::win_tables(); });
+    return {table_of(std::move(*d.value), state, chinese_game), {}};
 }
 
-constexpr Game kGames[] = {
+Outcome<NewTable> leap(const json& request, SharedState& state) {
+    auto d = protocol::decode_leap_config(request);
+    if (!d.ok()) return {std::nullopt, std::move(d.refusal)};
+    return {table_of(std::move(*d.value), state, leap_game), {}};
+}
+
+constexpr GameEntry kGames[] = {
     {"poker", poker},
-    {"chinese", game<ChineseTable, protocol::decode_chinese_config>},
-    {"leap", game<LeapTable, protocol::decode_leap_config>},
+    {"chinese", chinese},
+    {"leap", leap},
 };
 
 } // namespace
 
-const Game* find_game(std::string_view name) {
-    for (const Game& g : kGames)
+const GameEntry* find_game(std::string_view name) {
+    for (const GameEntry& g : kGames)
         if (name == g.name) return &g;
     return nullptr;
 }
 
 std::string game_names() {
     std::string out;
-    for (const Game& g : kGames) {
+    for (const GameEntry& g : kGames) {
         if (!out.empty()) out += ", ";
         out += g.name;
     }

@@ -1,9 +1,10 @@
-// The games a table can be, one registry line each: the name a create_table gives, and how its
-// configuration is decoded (protocol/) and its table made. A new game adds a line here.
+// The games a table can be, one registry line each: the name a create_table gives, how its
+// configuration is decoded (protocol/) and its Game made (tables/game.h). A new game adds a line
+// here.
 #pragma once
 
 #include "config_reader.h"
-#include "tables/table_base.h"
+#include "tables/table.h"
 
 #include <functional>
 #include <memory>
@@ -18,16 +19,16 @@ class SharedState;
 // once its row (and so its id) exists.
 struct NewTable {
     protocol::json config;
-    std::function<std::shared_ptr<TableBase>(std::int64_t id)> make;
+    std::function<std::shared_ptr<Table>(std::int64_t id)> make;
 };
 
-struct Game {
+struct GameEntry {
     const char* name;
     protocol::Outcome<NewTable> (*decode)(const protocol::json& request, SharedState& state);
 };
 
 // The game of this name, or null.
-const Game* find_game(std::string_view name);
+const GameEntry* find_game(std::string_view name);
 // "poker, chinese, leap": for messages.
 std::string game_names();
 

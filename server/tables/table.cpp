@@ -1,355 +1,683 @@
 #include "tables/table.h"
 
-#include "poker_messages.h"
-
 #include "state.h"
 
-#include <numeric>
+#include <algorithm>
+
+#include <sodium.h>
 
 namespace felt::server {
 
-using poker::Chips;
 using protocol::json;
 
-Table::Table(std::int64_t id, PokerConfig config, poker::HandConfig base, SharedState& state,
-             net::io_context& ioc)
-    : TableBase(id,
-                {config.seats, config.min_buy_in, config.max_buy_in, config.sit_out_after,
-                 config.hand_delay_ms, config.time_bank_ms},
-                state, ioc),
-      config_(std::move(config)), base_(std::move(base)) {
-    static_assert(poker::kMaxSeats <= kMaxTableSeats);
+namespace {
+
+std::string hex(const unsigned char* p, std::size_t n) {
+    std::string out(n * 2 + 1, '\0');
+    sodium_bin2hex(out.data(), out.size(), p, n);
+    out.pop_back();
+    return out;
 }
 
-std::string Table::snapshot(int seat) const {
+void init_sodium() {
+    if (sodium_init() < 0) throw std::runtime_error("libsodium could not be initialised");
+}
+
+} // namespace
+
+std::string Commitment::hash() const {
+    const std::string text = deck + "|" + seed + "|" + salt;
+    unsigned char h[crypto_hash_sha256_BYTES];
+    crypto_hash_sha256(h, reinterpret_cast<const unsigned char*>(text.data()), text.size());
+    return hex(h, sizeof h);
+}
+
+void secure_shuffle(std::span<Card> deck) {
+    init_sodium();
+    for (std::size_t i = deck.size(); i > 1; --i)
+        std::swap(deck[i - 1], deck[randombytes_uniform(static_cast<std::uint32_t>(i))]);
+}
+
+std::string random_salt() {
+    init_sodium();
+    unsigned char salt[16];
+    randombytes_buf(salt, sizeof salt);
+    return hex(salt, sizeof salt);
+}
+
+std::uint64_t random_seed() {
+    init_sodium();
+    std::uint64_t seed = 0;
+    randombytes_buf(&seed, sizeof seed);
+    return seed;
+}
+
+void Step::append(Step&& later) {
+    for (Told& t : later.told) told.push_back(std::move(t));
+    missed.insert(missed.end(), later.missed.begin(), later.missed.end());
+    if (later.end) end = std::move(later.end);
+}
+
+Table::Table(std::int64_t id, std::unique_ptr<Game> game, SharedState& state, net::io_context& ioc)
+    : id_(id), game_(std::move(game)), limits_(game_->limits()), state_(state),
+      strand_(net::make_strand(ioc)), clock_(strand_), next_hand_(strand_),
+      storage_retry_(strand_) {}
+
+int Table::next_dealer() const {
+    int d = dealer_;
+    do d = (d + 1) % limits_.seats;
+    while (!ready(d));
+    return d;
+}
+
+void Table::send(const std::shared_ptr<Recipient>& s, std::string text) {
+    if (s) s->send(std::make_shared<const std::string>(std::move(text)));
+}
+
+void Table::refuse(const std::shared_ptr<Recipient>& s, const protocol::Request& r,
+                   const std::string& code, const std::string& message) {
+    refuse(s, r, {code, message});
+}
+
+void Table::refuse(const std::shared_ptr<Recipient>& s, const protocol::Request& r,
+                   const Refusal& why) {
+    send(s, protocol::error(r.id, why));
+}
+
+void Table::publish(std::vector<Told>& told) {
+    for (Told& t : told) {
+        json& m = t.message;
+        m["type"] = "table";
+        m["table"] = id_;
+        m["seq"] = ++seq_;
+        if (t.clock) tell_clock(m[*t.clock]);
+        auto shared = std::make_shared<const std::string>(m.dump());
+        for_each_watcher([&](const std::shared_ptr<Recipient>& s, int seat) {
+            auto own = seat < 0 ? t.own.end()
+                                : std::ranges::find(t.own, seat, &std::pair<int, json>::first);
+            if (own == t.own.end()) return s->send(shared);
+            json copy = m;
+            copy.update(own->second);
+            if (t.clock) tell_clock(copy[*t.clock]);
+            send(s, copy.dump());
+        });
+    }
+}
+
+void Table::broadcast(json m) {
+    std::vector<Told> told{{std::move(m), {}, std::nullopt}};
+    publish(told);
+}
+
+std::optional<int> Table::seat_of(std::int64_t account) const {
+    for (int i = 0; i < limits_.seats; ++i)
+        if (const Seat* st = seat(i); st && st->account == account) return i;
+    return std::nullopt;
+}
+
+int Table::seat_of_session(const std::shared_ptr<Recipient>& s) const {
+    for (int i = 0; i < limits_.seats; ++i)
+        if (const Seat* st = seat(i); st && st->session.lock() == s) return i;
+    return -1;
+}
+
+bool Table::ready(int i) const {
+    const Seat* st = seat(i);
+    return st && st->stack >= game_->stake_needed() && !st->leaving && !st->sitting_out;
+}
+
+std::string Table::snapshot(int viewer) const {
     json seats = json::array();
-    for (int i = 0; i < base_.seats; ++i) {
-        const Seat* st = this->seat(i);
+    for (int i = 0; i < limits_.seats; ++i) {
+        const Seat* st = seat(i);
         if (!st) continue;
         json j = {{"seat", i},
                   {"name", st->name},
                   {"stack", st->stack},
                   {"sitting_out", st->sitting_out},
                   {"time_bank_ms", st->time_bank_ms}};
-        if (hand_) {
-            const poker::SeatState& p = hand_->state.seats[static_cast<std::size_t>(i)];
-            if (p.in_hand) {
-                j["stack"] = p.stack;
-                j["bet"] = p.bet;
-                j["in_hand"] = p.total;
-                j["folded"] = p.folded;
-                std::vector<Card> shown;
-                for (int c = 0; c < p.count; ++c)
-                    if (i == seat || (p.up >> c & 1))
-                        shown.push_back(p.cards[static_cast<std::size_t>(c)]);
-                j["cards"] = base_.ranking->to_string(shown);
-                j["card_count"] = p.count;
-            }
-        }
+        if (hand_)
+            hand_->seat_view(i, viewer, j);
+        else
+            game_->idle_seat_view(i, j);
         seats.push_back(std::move(j));
     }
-    json out = snapshot_head(seat, std::move(seats));
+    json out = {{"type", "table"},
+                {"table", id_},
+                {"seq", seq_},
+                {"kind", "snapshot"},
+                {"config", config_json()},
+                {"seats", std::move(seats)},
+                {"your_seat", viewer >= 0 ? json(viewer) : json(nullptr)}};
     if (hand_) {
-        out["hand"] = {{"number", hand_->number},
-                       {"button", hand_->state.config->button},
-                       {"board", base_.ranking->to_string(std::span(
-                                     hand_->state.board.data(),
-                                     static_cast<std::size_t>(hand_->state.board_count)))},
-                       {"to_act", hand_->state.legal.seat}};
-        if (seat >= 0 && hand_->state.legal.seat == seat) out["legal"] = legal_json();
+        const auto left = std::chrono::ceil<std::chrono::milliseconds>(
+            clock_.expiry() - net::steady_timer::clock_type::now());
+        hand_->view(viewer, static_cast<int>(std::max<long>(0, left.count())), out);
     }
     return out.dump();
 }
 
-bool Table::in_running(int seat) const {
-    return hand_ && hand_->state.seats[static_cast<std::size_t>(seat)].live();
-}
-
-void Table::leaving_in_hand(int seat) {
-    if (hand_->state.legal.seat == seat) act_for_leaving();
+int Table::ready_count() const {
+    int n = 0;
+    for (int i = 0; i < limits_.seats; ++i) n += ready(i);
+    return n;
 }
 
 void Table::act(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
-    net::post(strand_, [self = self<Table>(), s, a, r] {
+    net::post(strand_, [self = shared_from_this(), s, a, r] {
         auto seat = self->seat_of(a.id);
         if (!seat) return self->refuse(s, r, "not_seated", "you have no seat at this table");
-        if (!self->hand_) return self->refuse(s, r, "no_hand", "no hand is being played");
-        auto kind = r.body.find("action");
-        if (kind == r.body.end() || !kind->is_string())
-            return self->refuse(s, r, "bad_request", "\"act\" needs a string \"action\"");
-        auto type = protocol::parse_action_type(kind->get<std::string>());
-        if (!type)
-            return self->refuse(
-                s, r, "bad_request",
-                "no action \"" + kind->get<std::string>() +
-                    "\" (fold, check, call, bet, raise, bring_in, discard, rollover)");
-        poker::Action act;
-        act.type = *type;
-        act.seat = *seat;
-        if (auto amount = r.body.find("amount"); amount != r.body.end()) {
-            if (!amount->is_number_integer())
-                return self->refuse(s, r, "bad_request", "\"amount\" must be an integer");
-            act.amount = amount->get<Chips>();
-        }
-        if (auto cards = r.body.find("cards"); cards != r.body.end()) {
-            if (!cards->is_string())
-                return self->refuse(s, r, "bad_request", "\"cards\" must be a string");
-            auto parsed = self->base_.ranking->parse_cards(cards->get<std::string>());
-            if (!parsed) return self->refuse(s, r, "bad_card", parsed.error().message);
-            act.cards = std::move(parsed).value();
-        }
-        std::vector<poker::Event> events;
-        if (auto err = poker::apply_in_place(self->hand_->state, act, events))
-            return self->refuse(s, r, protocol::refusal(*err));
+        if (!self->hand_)
+            return self->refuse(s, r, "no_hand",
+                                std::string("no ") + self->game_->hand_noun() + " is being played");
+        auto step = self->hand_->act(*seat, r.body);
+        if (!step.ok()) return self->refuse(s, r, step.refusal);
         self->send(s, protocol::reply(r, {{"table", self->id_}}));
-        self->log_action(act, "player");
-        self->after_events(events, 0);
+        self->run(std::move(*step.value));
     });
+}
+
+void Table::hint(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
+    net::post(strand_, [self = shared_from_this(), s, a, r] {
+        auto seat = self->seat_of(a.id);
+        if (!seat) return self->refuse(s, r, "not_seated", "you have no seat at this table");
+        auto hint = self->game_->hint(self->hand_.get(), *seat, r);
+        if (!hint.ok()) return self->refuse(s, r, hint.refusal);
+        json fields = std::move(*hint.value);
+        fields["table"] = self->id_;
+        self->send(s, protocol::reply(r, std::move(fields)));
+    });
+}
+
+void Table::chat(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
+    net::post(strand_, [self = shared_from_this(), s, a, r] {
+        if (!self->watchers_.contains(s.get()))
+            return self->refuse(s, r, "not_watching",
+                                "sit or spectate at this table to chat at it");
+        auto it = r.body.find("text");
+        if (it == r.body.end() || !it->is_string())
+            return self->refuse(s, r, "bad_request", "\"chat\" needs \"text\", a string");
+        const std::string& text = it->get_ref<const std::string&>();
+        // The parser has checked the UTF-8; count code points, not bytes.
+        int chars = 0;
+        for (unsigned char c : text) {
+            if (c < 0x20 || c == 0x7F)
+                return self->refuse(s, r, "bad_request",
+                                    "chat text is one line without control characters");
+            chars += (c & 0xC0) != 0x80;
+        }
+        if (chars < 1 || chars > kChatMaxChars)
+            return self->refuse(s, r, "bad_request",
+                                "chat text is 1 to " + std::to_string(kChatMaxChars) +
+                                    " characters, not " + std::to_string(chars));
+        auto& times = self->chat_times_[a.id];
+        const auto now = std::chrono::steady_clock::now();
+        while (!times.empty() && now - times.front() >= std::chrono::seconds(kChatWindowS))
+            times.pop_front();
+        if (static_cast<int>(times.size()) >= kChatBurst)
+            return self->refuse(s, r, "rate_limited",
+                                "at most " + std::to_string(kChatBurst) + " lines of chat in " +
+                                    std::to_string(kChatWindowS) + " seconds");
+        times.push_back(now);
+        const int seat = self->seat_of_session(s);
+        self->send(s, protocol::reply(r, {{"table", self->id_}}));
+        self->broadcast({{"kind", "chat"},
+                         {"seat", seat >= 0 ? json(seat) : json(nullptr)},
+                         {"name", a.name},
+                         {"text", text}});
+    });
+}
+
+void Table::join(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
+    net::post(strand_, [self = shared_from_this(), s, a, r] {
+        const Limits& l = self->limits_;
+        // A table with no chips at stake (max_buy_in 0) needs no buy-in.
+        const auto asked = protocol::integer_field(r, "buy_in", l.max_buy_in == 0 ? 0 : -1);
+        if (!asked.ok()) return self->refuse(s, r, asked.refusal);
+        const Chips buy_in = *asked.value;
+        if (self->stopping_) return self->refuse(s, r, "stopping", "the server is shutting down");
+        if (self->seat_of(a.id) ||
+            std::ranges::find(self->reserved_, a.id) != self->reserved_.end())
+            return self->refuse(s, r, "already_seated", "you already have a seat here");
+        if (buy_in < l.min_buy_in || buy_in > l.max_buy_in)
+            return self->refuse(s, r, "bad_amount",
+                                "the buy-in is " + std::to_string(l.min_buy_in) + " to " +
+                                    std::to_string(l.max_buy_in));
+        int seat = -1;
+        if (r.body.contains("seat")) {
+            auto asked_seat = protocol::integer_field(r, "seat", std::nullopt, 0, l.seats - 1);
+            if (!asked_seat.ok()) return self->refuse(s, r, asked_seat.refusal);
+            seat = static_cast<int>(*asked_seat.value);
+            if (!self->free(seat)) return self->refuse(s, r, "seat_taken", "that seat is taken");
+        } else {
+            for (int i = 0; i < l.seats && seat < 0; ++i)
+                if (self->free(i)) seat = i;
+            if (seat < 0) return self->refuse(s, r, "table_full", "every seat is taken");
+        }
+        // The seat is held while the buy-in is written; the player sits once it is committed.
+        self->reserved_[static_cast<std::size_t>(seat)] = a.id;
+        self->state_.storage().write(
+            [table = self->id_, seat, account = a.id, buy_in](Store& st) {
+                return st.buy_in(table, seat, account, buy_in);
+            },
+            self->strand_,
+            [self, s, a, r, seat, buy_in](std::optional<std::optional<Refusal>> refused) {
+                self->reserved_[static_cast<std::size_t>(seat)] = 0;
+                if (!refused) // rolled back: nothing moved
+                    return self->refuse(s, r, "internal",
+                                        "the server cannot store your buy-in now; nothing moved");
+                if (*refused) return self->refuse(s, r, **refused);
+                self->sit(s, a, r, seat, buy_in);
+            });
+    });
+}
+
+void Table::sit(const std::shared_ptr<Recipient>& s, const Account& a, const protocol::Request& r,
+                int seat, Chips buy_in) {
+    seats_[static_cast<std::size_t>(seat)] = Seat{a.id, a.name, buy_in, s, false};
+    seats_[static_cast<std::size_t>(seat)]->time_bank_ms = limits_.time_bank_ms;
+    ++taken_;
+    state_.note_seat(a.id, id_, true);
+    watchers_[s.get()] = s;
+    spdlog::info("table {}: {} sits in seat {} with {}", id_, a.name, seat, buy_in);
+    send(s, protocol::reply(r, {{"table", id_}, {"seat", seat}, {"stack", buy_in}}));
+    broadcast({{"kind", "seated"}, {"seat", seat}, {"name", a.name}, {"stack", buy_in}});
+    send(s, snapshot(seat));
+    if (stopping_) return cash_out(seat, "shutdown"); // the server began to stop meanwhile
+    maybe_start();
+}
+
+bool Table::free(int seat) const {
+    return !this->seat(seat) && !reserved_[static_cast<std::size_t>(seat)];
+}
+
+void Table::spectate(std::shared_ptr<Recipient> s, Account, protocol::Request r) {
+    net::post(strand_, [self = shared_from_this(), s, r] {
+        self->watchers_[s.get()] = s;
+        self->send(s, protocol::reply(r, {{"table", self->id_}}));
+        self->send(s, self->snapshot(-1));
+    });
+}
+
+void Table::leave(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
+    net::post(strand_, [self = shared_from_this(), s, a, r] {
+        auto seat = self->seat_of(a.id);
+        if (!seat) {
+            self->watchers_.erase(s.get());
+            return self->send(s, protocol::reply(r, {{"table", self->id_}}));
+        }
+        Seat& st = *self->seat(*seat);
+        if (self->in_running(*seat) || self->pending_ || self->settling_ || st.cashing) {
+            // The game acts for the seat; cashed out once the hand's end is stored.
+            st.leaving = true;
+            self->send(s, protocol::reply(r, {{"table", self->id_}, {"after_hand", true}}));
+            if (self->in_running(*seat)) self->run(self->hand_->leave(*seat));
+            return;
+        }
+        const Chips stack = st.stack;
+        self->cash_out(*seat, "cash_out", [self, s, r, stack](bool ok) {
+            if (!ok)
+                return self->refuse(s, r, "internal",
+                                    "the server cannot store your cash-out now; your seat is "
+                                    "dealt no more hands and is cashed out as soon as it can be");
+            self->send(s, protocol::reply(r, {{"table", self->id_}, {"cashed_out", stack}}));
+        });
+    });
+}
+
+void Table::attach(std::shared_ptr<Recipient> s, Account a) {
+    net::post(strand_, [self = shared_from_this(), s, a] {
+        auto seat = self->seat_of(a.id);
+        if (!seat) return;
+        Seat& st = *self->seat(*seat);
+        st.session = s;
+        st.missed = 0;
+        if (st.sitting_out) {
+            st.sitting_out = false;
+            self->broadcast({{"kind", "sitting_in"}, {"seat", *seat}});
+            self->maybe_start();
+        }
+        self->watchers_[s.get()] = s;
+        self->send(s, self->snapshot(*seat));
+    });
+}
+
+void Table::disconnected(Recipient* s) {
+    net::post(strand_, [self = shared_from_this(), s] { self->watchers_.erase(s); });
+}
+
+void Table::note_missed(int seat, int hand) {
+    Seat* st = this->seat(seat);
+    if (!st || !st->session.expired() || st->missed_hand == hand) return;
+    st->missed_hand = hand;
+    if (++st->missed >= limits_.sit_out_after && !st->sitting_out) {
+        st->sitting_out = true;
+        spdlog::info("table {}: {} sits out after {} missed hands", id_, st->name, st->missed);
+        broadcast({{"kind", "sitting_out"}, {"seat", seat}});
+    }
+}
+
+void Table::cash_out(int seat, const char* reason, std::function<void(bool ok)> then) {
+    Seat& st = *this->seat(seat);
+    if (st.cashing) return; // already on its way
+    st.cashing = true;
+    st.leaving = true; // dealt no more hands
+    state_.storage().write(
+        [table = id_, seat, account = st.account, stack = st.stack,
+         reason = std::string(reason)](Store& store) {
+            store.cash_out(table, seat, account, stack, reason);
+            return true;
+        },
+        strand_,
+        [self = shared_from_this(), seat, reason, then = std::move(then)](std::optional<bool> ok) {
+            Seat& st = *self->seat(seat);
+            st.cashing = false;
+            if (!ok) {
+                // Rolled back: the chips stay in table_seats (recovered at a restart) and in the
+                // seat, which is dealt no more hands; the cash-out is tried again when storage
+                // works.
+                self->pause_for_storage();
+                if (then) then(false);
+                return;
+            }
+            const Seat gone = std::move(st);
+            self->seats_[static_cast<std::size_t>(seat)].reset();
+            --self->taken_;
+            self->state_.note_seat(gone.account, self->id_, false);
+            spdlog::info("table {}: {} leaves seat {} with {} ({})", self->id_, gone.name, seat,
+                         gone.stack, reason);
+            self->broadcast(
+                {{"kind", "left"}, {"seat", seat}, {"name", gone.name}, {"stack", gone.stack}});
+            if (then) then(true);
+            self->maybe_start();
+        });
 }
 
 void Table::start_hand() {
-    auto cfg = std::make_shared<poker::HandConfig>(base_);
-    for (int i = 0; i < base_.seats; ++i)
-        cfg->stacks[static_cast<std::size_t>(i)] = ready(i) ? seat(i)->stack : 0;
-    if (ready_count() < 2) return;
-    // The button moves to the next seat dealt in.
-    const int b = next_dealer();
-    cfg->button = b;
+    Deal d;
+    for (int i = 0; i < limits_.seats; ++i)
+        if (ready(i)) {
+            d.seats.push_back(i);
+            d.stacks[static_cast<std::size_t>(i)] = seat(i)->stack;
+            d.names[static_cast<std::size_t>(i)] = seat(i)->name;
+        }
+    if (d.seats.size() < 2) return;
+    d.number = hands_ + 1;
+    d.dealer = next_dealer();
     // A cryptographically secure shuffle, committed to before the deal.
-    secure_shuffle(cfg->deck);
-    cfg->reshuffle_seed = random_seed();
-    Running run;
-    run.reveal = {base_.ranking->to_string(cfg->deck), std::to_string(cfg->reshuffle_seed),
-                  random_salt()};
-    run.number = ++hands_;
-    run.start = cfg->stacks;
-    const std::string commit = run.reveal.hash();
-    auto started = poker::start_hand(cfg);
-    if (!started) {
-        spdlog::error("table {}: hand cannot start: {}", id_, started.error().message);
+    std::vector<Card> deck = game_->deck(d);
+    secure_shuffle(deck);
+    auto started = game_->start(d, std::move(deck), random_seed());
+    if (!started.ok()) { // a bug, or a configuration that cannot deal
+        spdlog::error("table {}: hand cannot start: {}", id_, started.refusal.message);
         return;
     }
+    ++hands_;
+    reveal_ = {std::move(started.value->deck), std::move(started.value->seed), random_salt()};
+    pending_ = std::move(started.value->hand);
+    deal_ = std::move(d);
     // The table's configuration, plus what this hand needs to be read or replayed alone.
-    json config = config_.to_json();
-    config["button"] = b;
+    json record = config_json();
+    record.update(started.value->record);
     json stacks = json::array(), names = json::array();
-    for (int i = 0; i < base_.seats; ++i) {
-        stacks.push_back(run.start[static_cast<std::size_t>(i)]);
-        names.push_back(run.start[static_cast<std::size_t>(i)] > 0 ? json(seat(i)->name)
-                                                                   : json(nullptr));
+    for (int i = 0; i < limits_.seats; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        stacks.push_back(deal_.stacks[k]);
+        names.push_back(deal_.stacks[k] > 0 ? json(deal_.names[k]) : json(nullptr));
     }
-    config["stacks"] = stacks;
-    config["names"] = names;
-    const int number = run.number;
-    open_hand(number, config, commit,
-              [self = self<Table>(), run = std::move(run), started = std::move(started).value(), b,
-               stacks, commit](std::int64_t id) mutable {
-                  run.hand_id = id;
-                  self->dealer_ = b;
-                  run.state = std::move(started.state);
-                  self->hand_ = std::move(run);
-                  self->broadcast({{"kind", "hand_start"},
-                                   {"hand", self->hand_->number},
-                                   {"hand_id", id},
-                                   {"button", b},
-                                   {"stacks", stacks},
-                                   {"commitment", commit}});
-                  self->after_events(started.events, 0);
-              });
-}
-
-void Table::after_events(const std::vector<poker::Event>& events, std::size_t from) {
-    bank_close();
-    const felt::Ranking& r = *base_.ranking;
-    for (std::size_t i = from; i < events.size(); ++i) {
-        const poker::Event& e = events[i];
-        json full = protocol::event_json(e, r, true);
-        full["visibility"] = e.visibility == poker::Visibility::everyone ? "everyone"
-                             : e.visibility == poker::Visibility::owner  ? "owner"
-                                                                         : "nobody";
-        hand_->log.push_back(full.dump());
-    }
-    const std::span<const poker::Event> batch(events.data() + from, events.size() - from);
-    if (hand_->state.phase == poker::Phase::done) {
-        publish(batch, nullptr);
-        return finish_hand();
-    }
-    const poker::Legal& l = hand_->state.legal;
-    if (const Seat* st = seat(l.seat);
-        st && st->leaving) { // a leaving player folds (or checks, or stands pat) at once
-        publish(batch, nullptr);
-        return act_for_leaving();
-    }
-    publish(batch, &l);
-    start_clock();
-}
-
-// One message per recipient for everything an action caused: its events and whose turn is next.
-// Recipients who see nothing of their own share one serialised copy.
-void Table::publish(std::span<const poker::Event> batch, const poker::Legal* turn) {
-    const felt::Ranking& r = *base_.ranking;
-    ++seq_;
-    auto make = [&](int seat) {
-        json events = json::array();
-        for (const poker::Event& e : batch)
-            events.push_back(protocol::event_json(e, r, protocol::visible_to(e, seat)));
-        json m = {{"type", "table"},
-                  {"table", id_},
-                  {"seq", seq_},
-                  {"kind", "update"},
-                  {"events", events}};
-        if (turn) {
-            const Seat* st = this->seat(turn->seat);
-            m["turn"] = {{"seat", turn->seat},
-                         {"deadline_ms", config_.decision_ms},
-                         {"time_bank_ms", st ? st->time_bank_ms : 0}};
-            if (seat == turn->seat) m["turn"]["legal"] = legal_json();
-        }
-        return m.dump();
-    };
-    auto own_view = [&](int seat) {
-        if (seat < 0) return false;
-        if (turn && turn->seat == seat) return true;
-        for (const poker::Event& e : batch)
-            if (e.visibility == poker::Visibility::owner && e.seat == seat && e.count > 0)
-                return true;
-        return false;
-    };
-    std::shared_ptr<const std::string> shared;
-    for_each_watcher([&](const std::shared_ptr<Recipient>& s, int seat) {
-        if (own_view(seat)) {
-            send(s, make(seat));
-        } else {
-            if (!shared) shared = std::make_shared<const std::string>(make(-1));
-            s->send(shared);
-        }
-    });
-}
-
-void Table::act_for_leaving() {
-    apply(stand_in(true));
-}
-
-// What the server does for the seat to act when the player does not: stand pat with the fewest
-// cards a draw allows, turn up the first face-down cards a rollover asks for, post a bring-in that
-// is due (a leaving player folds instead where it may), else check if possible, else fold. Each of
-// these is legal in its phase, so the hand always moves on.
-poker::Action Table::stand_in(bool leaving) const {
-    const poker::Legal& l = hand_->state.legal;
-    const poker::SeatState& p = hand_->state.seats[static_cast<std::size_t>(l.seat)];
-    poker::Action a;
-    a.seat = l.seat;
-    if (l.phase == poker::Phase::drawing) {
-        a.type = poker::ActionType::discard;
-        for (int i = 0; i < l.min_discard; ++i)
-            a.cards.push_back(p.cards[static_cast<std::size_t>(i)]);
-    } else if (l.phase == poker::Phase::rollover) {
-        a.type = poker::ActionType::rollover;
-        for (int i = 0, n = 0; i < p.count && n < l.rollover; ++i)
-            if (!(p.up >> i & 1)) {
-                a.cards.push_back(p.cards[static_cast<std::size_t>(i)]);
-                ++n;
+    record["stacks"] = std::move(stacks);
+    record["names"] = std::move(names);
+    HandStart h{state_.storage().next_hand_id(), id_, deal_.number, record.dump(), reveal_.hash()};
+    state_.storage().write(
+        [h = std::move(h)](Store& store) {
+            store.start_hand(h);
+            return true;
+        },
+        strand_,
+        [self = shared_from_this(), id = h.id](std::optional<bool> ok) {
+            if (!ok) { // nothing was dealt
+                self->pending_.reset();
+                return self->pause_for_storage();
             }
-    } else if (l.bring_in && !(leaving && l.fold)) {
-        a.type = poker::ActionType::bring_in;
-    } else {
-        a.type = l.check ? poker::ActionType::check : poker::ActionType::fold;
+            if (self->stopping_) { // shutdown began meanwhile: never dealt
+                self->pending_.reset();
+                self->record_void(id);
+                return self->after_hand();
+            }
+            self->deal(id);
+        });
+}
+
+void Table::deal(std::int64_t hand_id) {
+    hand_ = std::move(pending_);
+    hand_id_ = hand_id;
+    dealer_ = deal_.dealer;
+    run(hand_->deal(hand_id, reveal_.hash()));
+    // Players who asked to leave while the row was written: the game acts for them.
+    for (int i = 0; i < limits_.seats; ++i)
+        if (const Seat* st = seat(i); st && st->leaving && in_running(i)) run(hand_->leave(i));
+}
+
+void Table::run(Step step) {
+    for (int seat : step.missed) note_missed(seat, deal_.number);
+    if (step.end) {
+        clock_.cancel();
+        bank_close();
+        clock_key_ = 0;
+        publish(step.told);
+        return end_hand(std::move(*step.end));
     }
-    return a;
+    const Clock c = hand_->clock();
+    if (c.key != clock_key_) {
+        bank_close();
+        clock_key_ = c.key;
+        clock_seat_ = c.seat;
+        if (c.key == 0) {
+            clock_.cancel();
+        } else {
+            clock_.expires_after(std::chrono::milliseconds(c.ms));
+            clock_.async_wait([self = shared_from_this(), key = c.key](beast::error_code ec) {
+                if (!ec) self->on_clock(key);
+            });
+        }
+    }
+    publish(step.told);
 }
 
-json Table::legal_json() const {
-    const poker::Legal& l = hand_->state.legal;
-    return {{"fold", l.fold},
-            {"check", l.check},
-            {"call", l.call},
-            {"bet", l.bet},
-            {"raise", l.raise},
-            {"bring_in", l.bring_in},
-            {"call_amount", l.call_amount},
-            {"min_to", l.min_to},
-            {"max_to", l.max_to},
-            {"bring_in_amount", l.bring_in_amount},
-            {"phase", l.phase == poker::Phase::drawing    ? "drawing"
-                      : l.phase == poker::Phase::rollover ? "rollover"
-                                                          : "betting"},
-            {"min_discard", l.min_discard},
-            {"max_discard", l.max_discard},
-            {"rollover", l.rollover}};
+void Table::on_clock(long key) {
+    if (!hand_ || key != clock_key_) return;
+    if (clock_seat_ >= 0 &&
+        bank_start(clock_seat_, [self = shared_from_this(), key] { self->on_clock(key); }))
+        return;
+    spdlog::info("table {}: time is up in hand {} (seat {})", id_, deal_.number, clock_seat_);
+    run(hand_->time_out());
 }
 
-// The clock for the decision just published.
-void Table::start_clock() {
-    const int decision = ++decision_;
-    clock_.expires_after(std::chrono::milliseconds(config_.decision_ms));
-    clock_.async_wait([self = self<Table>(), hand = hand_->number, decision](beast::error_code ec) {
-        if (!ec) self->on_clock(hand, decision);
+void Table::tell_clock(json& j) const {
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(
+        clock_.expiry() - net::steady_timer::clock_type::now());
+    j["deadline_ms"] = std::max<long>(0, left.count());
+    const Seat* st = clock_seat_ >= 0 ? seat(clock_seat_) : nullptr;
+    j["time_bank_ms"] = st ? st->time_bank_ms : 0;
+}
+
+void Table::record_void(std::int64_t hand_id) {
+    state_.storage().write(
+        [hand_id](Store& store) {
+            store.void_hand(hand_id);
+            return true;
+        },
+        strand_,
+        [self = shared_from_this(), hand_id](std::optional<bool> ok) {
+            if (ok) return;
+            // The row stays 'running': written void when storage works, or at the next start.
+            self->unwritten_voids_.push_back(hand_id);
+            self->pause_for_storage();
+        });
+}
+
+void Table::void_hand(std::int64_t hand_id, int number, const char* reason) {
+    record_void(hand_id);
+    ++state_.metrics().hands_void;
+    json stacks = json::array();
+    for (int i = 0; i < limits_.seats; ++i) stacks.push_back(seat(i) ? seat(i)->stack : 0);
+    broadcast({{"kind", "hand_void"},
+               {"hand", number},
+               {"hand_id", hand_id},
+               {"reason", reason},
+               {"stacks", std::move(stacks)}});
+}
+
+void Table::pause_for_storage() {
+    paused_ = true;
+    if (retrying_) return;
+    retrying_ = true;
+    storage_retry_.expires_after(kStorageRetry);
+    storage_retry_.async_wait([self = shared_from_this()](beast::error_code ec) {
+        if (ec) {
+            self->retrying_ = false;
+            return;
+        }
+        self->state_.storage().write(
+            [](Store& store) {
+                store.probe();
+                return true;
+            },
+            self->strand_,
+            [self](std::optional<bool> ok) {
+                self->retrying_ = false;
+                if (!ok) return self->pause_for_storage();
+                self->paused_ = false;
+                auto voids = std::move(self->unwritten_voids_);
+                self->unwritten_voids_.clear();
+                for (std::int64_t id : voids) self->record_void(id);
+                if (!self->busy()) self->after_hand(); // cash-outs left over, then the next hand
+            });
     });
 }
 
-// Time is up: the time bank, if any is left, else the server acts for the seat (stand_in).
-void Table::on_clock(int hand, int decision) {
-    if (!hand_ || hand_->number != hand || decision != decision_) return;
-    const poker::Legal& l = hand_->state.legal;
-    // The decision's time is up: the seat's time bank, if it has one left, runs next.
-    if (bank_start(l.seat, hand, clock_,
-                   [self = self<Table>(), hand, decision] { self->on_clock(hand, decision); }))
-        return;
-    spdlog::info("table {}: seat {} timed out", id_, l.seat);
-    note_missed(l.seat, hand);
-    apply(stand_in(false));
-}
-
-void Table::apply(const poker::Action& a) {
-    std::vector<poker::Event> events;
-    if (auto err = poker::apply_in_place(hand_->state, a, events)) {
-        spdlog::error("table {}: the server's own action was refused: {}", id_, err->message);
-        return;
-    }
-    log_action(a, "server");
-    after_events(events, 0);
-}
-
-// An accepted action in the hand's record, for the history: who, what, and by whose hand (the
-// player's, or the server's for a clock or a leaving player). A discard's cards are its owner's.
-void Table::log_action(const poker::Action& a, const char* by) {
-    json j = {{"kind", "action"},
-              {"seat", a.seat},
-              {"action", protocol::action_name(a.type)},
-              {"by", by},
-              {"visibility", a.type == poker::ActionType::discard ? "owner" : "everyone"}};
-    if (a.amount) j["amount"] = a.amount;
-    if (!a.cards.empty()) j["cards"] = base_.ranking->to_string(a.cards);
-    hand_->log.push_back(j.dump());
-}
-
-void Table::finish_hand() {
-    clock_.cancel();
-    Running& h = *hand_;
-    // Seats dealt in end with the engine's stacks; the others keep theirs.
-    std::vector<SeatResult> results;
-    Chips before = 0, after = h.state.raked;
-    for (int i = 0; i < base_.seats; ++i) {
-        const auto idx = static_cast<std::size_t>(i);
-        if (!h.state.seats[idx].in_hand) continue;
-        results.push_back({i, h.start[idx], h.state.seats[idx].stack});
-        before += h.start[idx];
-        after += h.state.seats[idx].stack;
-    }
-    assert(before == after && "chips are conserved through a hand");
-    (void)before;
-    json net = json::array();
-    for (int i = 0; i < base_.seats; ++i) {
-        const auto idx = static_cast<std::size_t>(i);
-        net.push_back(h.state.seats[idx].in_hand ? h.state.seats[idx].stack - h.start[idx] : 0);
-    }
-    end_hand(h.hand_id, h.reveal, results, std::move(h.log),
-             {{"kind", "hand_end"}, {"hand", h.number}, {"hand_id", h.hand_id}, {"net", net}});
+void Table::end_hand(End end) {
     hand_.reset();
+    const std::int64_t hand_id = hand_id_;
+    if (end.void_reason) { // a bug, but nobody loses a chip
+        void_hand(hand_id, deal_.number, end.void_reason);
+        return after_hand();
+    }
+    HandEnd h{hand_id, id_, reveal_.deck, reveal_.seed, reveal_.salt, {}, std::move(end.log)};
+    for (const SeatResult& r : end.results)
+        h.seats.push_back({r.seat, seat(r.seat)->account, r.start, r.end});
+    settling_ = true;
+    state_.storage().write(
+        [h](Store& store) {
+            store.finish_hand(h);
+            return true;
+        },
+        strand_,
+        [self = shared_from_this(), h, reveal = reveal_, number = deal_.number,
+         message = std::move(end.message)](std::optional<bool> ok) mutable {
+            self->settling_ = false;
+            if (!ok) {
+                // Rolled back, and the seats keep the stacks from before the hand: it never
+                // happened.
+                self->void_hand(h.id, number, "storage");
+                self->pause_for_storage();
+                return self->after_hand();
+            }
+            ++self->state_.metrics().hands_played;
+            for (const HandSeat& r : h.seats) self->seat(r.seat)->stack = r.end;
+            json stacks = json::array();
+            for (int i = 0; i < self->limits_.seats; ++i)
+                stacks.push_back(self->seat(i) ? self->seat(i)->stack : 0);
+            message["stacks"] = std::move(stacks);
+            message["deck"] = reveal.deck;
+            message["seed"] = reveal.seed;
+            message["salt"] = reveal.salt;
+            self->broadcast(std::move(message));
+            self->after_hand();
+        });
 }
 
-void Table::forget_running() {
-    hand_.reset();
+bool Table::bank_start(int seat, std::function<void()> again) {
+    if (banking_) { // the bank ran out too
+        banking_ = false;
+        if (Seat* st = this->seat(bank_seat_)) st->time_bank_ms = 0;
+        return false;
+    }
+    Seat* st = this->seat(seat);
+    if (!st || st->time_bank_ms <= 0) return false;
+    banking_ = true;
+    bank_seat_ = seat;
+    bank_from_ = std::chrono::steady_clock::now();
+    broadcast({{"kind", "time_bank"},
+               {"hand", deal_.number},
+               {"seat", seat},
+               {"bank_ms", st->time_bank_ms}});
+    clock_.expires_after(std::chrono::milliseconds(st->time_bank_ms));
+    clock_.async_wait([again = std::move(again)](beast::error_code ec) {
+        if (!ec) again();
+    });
+    return true;
+}
+
+void Table::bank_close() {
+    if (!banking_) return;
+    banking_ = false;
+    Seat* st = seat(bank_seat_);
+    if (!st) return;
+    const auto used = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::steady_clock::now() - bank_from_)
+                          .count();
+    st->time_bank_ms = static_cast<int>(std::max<long>(0, st->time_bank_ms - used));
+}
+
+void Table::maybe_start() {
+    if (busy() || starting_ || stopping_ || paused_ || ready_count() < 2) return;
+    starting_ = true;
+    next_hand_.expires_after(std::chrono::milliseconds(limits_.hand_delay_ms));
+    next_hand_.async_wait([self = shared_from_this()](beast::error_code ec) {
+        self->starting_ = false;
+        if (ec || self->busy() || self->stopping_ || self->paused_) return;
+        self->start_hand();
+    });
+}
+
+void Table::after_hand() {
+    for (int i = 0; i < limits_.seats; ++i) {
+        const Seat* st = seat(i);
+        if (st && !st->cashing && (st->leaving || st->stack < game_->stake_needed() || stopping_))
+            cash_out(i, "cash_out");
+    }
+    maybe_start();
+}
+
+void Table::stop() {
+    net::post(strand_, [self = shared_from_this()] {
+        self->stopping_ = true;
+        self->next_hand_.cancel();
+        if (self->busy()) return; // cashed out when it ends
+        for (int i = 0; i < self->limits_.seats; ++i)
+            if (self->seat(i)) self->cash_out(i, "shutdown");
+    });
+}
+
+void Table::void_and_close() {
+    net::post(strand_, [self = shared_from_this()] {
+        self->stopping_ = true;
+        // A hand's start or end is being stored; everyone is cashed out after it.
+        if (self->pending_ || self->settling_) return;
+        if (self->hand_) {
+            // Stacks here and in table_seats are still those from before the hand: it never
+            // happened.
+            self->record_void(self->hand_id_); // if it cannot be written, the next start voids it
+            spdlog::info("table {}: hand {} void at shutdown", self->id_, self->hand_id_);
+            self->clock_.cancel();
+            self->bank_close();
+            self->clock_key_ = 0;
+            self->hand_.reset();
+        }
+        for (int i = 0; i < self->limits_.seats; ++i)
+            if (self->seat(i)) self->cash_out(i, "shutdown");
+    });
 }
 
 } // namespace felt::server

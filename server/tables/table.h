@@ -1,14 +1,24 @@
-// A poker table: one hand at a time, driven by the betting engine on the table's strand. Every
-// message it sends is built for its recipient: hole cards reach their owner only. Each hand is
-// committed to before the deal and revealed after; finished hands are written in one transaction.
+// A table, whatever its game: seats bought into from the ledger, players and spectators to tell,
+// per-table sequence numbers, sitting out, cashing out, the clock and time banks, the dealer's
+// rotation, the commitment to each deal, the hand's row in storage, and shutdown. Its Game
+// (tables/game.h) supplies the rules; every message goes out through one publish, which gives
+// each seat its own copy only where the game says so.
 #pragma once
 
-#include "poker/hand.h"
-#include "poker_config.h"
-#include "tables/table_base.h"
+#include "cards/types.h"
+#include "messages.h"
+#include "net/net.h"
+#include "storage/accounts.h"
+#include "tables/game.h"
+#include "tables/recipient.h"
 
 #include <array>
+#include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -17,51 +27,203 @@
 
 namespace felt::server {
 
-using protocol::PokerConfig;
+class SharedState;
 
-class Table final : public TableBase {
+inline constexpr int kChatMaxChars = 200; // characters (code points) in a line of chat
+inline constexpr int kChatBurst = 5;      // lines of chat a player may send ...
+inline constexpr int kChatWindowS = 10;   // ... in this many seconds
+
+// The commitment to a deal: the deck as text, the reshuffle seed ("" where a game has none) and a
+// random salt; the SHA-256 of the three joined by '|' is published before the deal and the three
+// after it (docs/protocol.md).
+struct Commitment {
+    std::string deck, seed, salt;
+    std::string hash() const;
+};
+
+// A cryptographically secure shuffle (libsodium) and a fresh salt for its commitment.
+void secure_shuffle(std::span<Card> deck);
+std::string random_salt();
+std::uint64_t random_seed();
+
+class Table : public std::enable_shared_from_this<Table> {
   public:
-    Table(std::int64_t id, PokerConfig config, poker::HandConfig base, SharedState& state,
-          net::io_context& ioc);
+    Table(std::int64_t id, std::unique_ptr<Game> game, SharedState& state, net::io_context& ioc);
 
-    protocol::json config_json() const override { return config_.to_json(); }
-    std::string describe() const override { return config_.structure + " " + config_.variant; }
+    std::int64_t id() const { return id_; }
+    // For the lobby and the database: the game and its settings.
+    protocol::json config_json() const { return game_->config(); }
+    // For the log: "no-limit holdem", "chinese classic".
+    std::string describe() const { return game_->describe(); }
+    // For the lobby, from any thread.
+    int seats_taken() const { return taken_.load(); }
 
-    void act(std::shared_ptr<Recipient> s, Account a, protocol::Request r) override;
+    // Requests, from any thread; each replies to the session (or errs) on the table's strand.
+    void join(std::shared_ptr<Recipient> s, Account a, protocol::Request r);
+    void spectate(std::shared_ptr<Recipient> s, Account a, protocol::Request r);
+    void leave(std::shared_ptr<Recipient> s, Account a, protocol::Request r);
+    void act(std::shared_ptr<Recipient> s, Account a, protocol::Request r);
+    void hint(std::shared_ptr<Recipient> s, Account a, protocol::Request r);
+    // A line of chat from a player or spectator of this table to everyone watching it.
+    void chat(std::shared_ptr<Recipient> s, Account a, protocol::Request r);
+    // A player signed in again: their seat now speaks to this session, which gets a snapshot
+    // (and, if it is their turn, what they may do).
+    void attach(std::shared_ptr<Recipient> s, Account a);
+    // A session has gone: its seat is held; the clock acts for it.
+    void disconnected(Recipient* s);
+    // Shutdown: no new hands; cash everyone out once the running hand ends.
+    void stop();
+    // Grace period over: a running hand is void (stacks as before it), everyone cashed out.
+    void void_and_close();
 
   private:
-    struct Running {
-        poker::HandState state;
-        std::int64_t hand_id = 0;
-        int number = 0;
-        Commitment reveal; // revealed at the end
-        std::array<poker::Chips, poker::kMaxSeats> start{};
-        std::vector<std::string> log; // every event with every card, for the database
+    struct Seat {
+        std::int64_t account = 0;
+        std::string name;
+        Chips stack = 0;
+        std::weak_ptr<Recipient> session;
+        bool leaving = false;
+        int missed = 0;           // hands in a row the clock played for a disconnected player
+        bool sitting_out = false; // dealt no hands until the player is back
+        int missed_hand = -1;     // the last hand counted in `missed`
+        int time_bank_ms = 0;     // extra time left for decisions, spent as used
+        bool cashing = false;     // its cash-out is being written
     };
 
-    std::string snapshot(int seat) const override;
-    bool running() const override { return hand_.has_value(); }
-    bool in_running(int seat) const override;
-    void leaving_in_hand(int seat) override;
-    void start_hand() override;
-    void forget_running() override;
-    std::int64_t running_id() const override { return hand_ ? hand_->hand_id : 0; }
+    void send(const std::shared_ptr<Recipient>& s, std::string text);
+    void refuse(const std::shared_ptr<Recipient>& s, const protocol::Request& r,
+                const std::string& code, const std::string& message);
+    void refuse(const std::shared_ptr<Recipient>& s, const protocol::Request& r,
+                const Refusal& why);
+    // Every message to the table's watchers: each one numbered, serialised once for everyone
+    // who sees it alike, and once more for each seat with its own copy.
+    void publish(std::vector<Told>& told);
+    // A message that is the same for everyone watching.
+    void broadcast(protocol::json message);
+    // Calls f(session, seat) for every live watcher (seat -1 for spectators).
+    template <class F>
+    void for_each_watcher(F&& f) {
+        for (auto it = watchers_.begin(); it != watchers_.end();) {
+            auto s = it->second.lock();
+            if (!s) {
+                it = watchers_.erase(it);
+                continue;
+            }
+            f(s, seat_of_session(s));
+            ++it;
+        }
+    }
+    int seat_of_session(const std::shared_ptr<Recipient>& s) const;
+    std::optional<int> seat_of(std::int64_t account) const;
+    Seat* seat(int i) {
+        return seats_[static_cast<std::size_t>(i)] ? &*seats_[static_cast<std::size_t>(i)]
+                                                   : nullptr;
+    }
+    const Seat* seat(int i) const {
+        return seats_[static_cast<std::size_t>(i)] ? &*seats_[static_cast<std::size_t>(i)]
+                                                   : nullptr;
+    }
+    // A seat that is neither taken nor held for a buy-in being written.
+    bool free(int seat) const;
+    // Seats the player once the buy-in is written.
+    void sit(const std::shared_ptr<Recipient>& s, const Account& a, const protocol::Request& r,
+             int seat, Chips buy_in);
+    // Seats that may be dealt in: the stake needed, not leaving, not sitting out.
+    bool ready(int i) const;
+    int ready_count() const;
+    // The whole table as `seat` (-1: a spectator) may see it.
+    std::string snapshot(int seat) const;
+    // The seat was dealt into the running hand and is still to play.
+    bool in_running(int seat) const { return hand_ && hand_->in(seat); }
+    // The clock played for `seat` in hand `hand`: a disconnected player who keeps missing hands
+    // is sat out until they come back.
+    void note_missed(int seat, int hand);
+    // Cashes a seat out to its owner's balance, once storage has written it; then(true) after
+    // the seat is freed. When storage fails nothing moves: the seat stays, marked leaving (dealt
+    // no more hands), the table pauses, the cash-out is tried again later, and then(false).
+    void cash_out(int seat, const char* reason, std::function<void(bool ok)> then = {});
 
-    void publish(std::span<const poker::Event> batch, const poker::Legal* turn);
-    void after_events(const std::vector<poker::Event>& events, std::size_t from);
-    void start_clock();
-    void act_for_leaving();
-    poker::Action stand_in(bool leaving) const;
-    protocol::json legal_json() const;
-    void on_clock(int hand, int decision);
-    void apply(const poker::Action& a);
-    void log_action(const poker::Action& a, const char* by);
-    void finish_hand();
+    // The hand. It is prepared from a shuffled deck and committed to, then dealt only once its
+    // row is written (as running, with its commitment), unless storage failed (the table pauses
+    // and nothing is dealt) or shutdown began (the row is void). Until then the table is busy: no
+    // other hand starts and a seat that leaves waits for the hand.
+    void start_hand();
+    void deal(std::int64_t hand_id);
+    // What a step of the hand caused: the seats the clock played for, the messages, then a new
+    // clock if the hand wants one, or the hand's end.
+    void run(Step step);
+    // The running clock expired: the seat's time bank, if any is left, else the hand's time-out.
+    void on_clock(long key);
+    // The time left on the running clock, and the bank of the seat on it, into `j`.
+    void tell_clock(protocol::json& j) const;
+    // A hand's end, with its seats and its log, is one write. The table is settling (no hand
+    // starts, a seat that leaves waits) until storage has committed it. Then the stacks are set,
+    // everyone gets the end with every seat's stack and the reveal (deck, seed, salt), and
+    // after_hand() runs. When the end cannot be written the hand is void instead (void_hand) and
+    // the table pauses until storage works.
+    void end_hand(End end);
+    // record_void keeps a void it could not write and writes it when storage works again.
+    void record_void(std::int64_t hand_id);
+    // A hand that cannot count (storage failed at its end, or a bug): written void, and everyone
+    // told with `hand_void` and the stacks, which are those from before the hand.
+    void void_hand(std::int64_t hand_id, int number, const char* reason);
+    // The time bank. A decision's clock ran out for `seat`: if the seat has bank left, announces
+    // it, runs the clock on it (calling `again` when it runs out too) and returns true. On the
+    // second expiry (or with no bank) returns false, and the bank is empty.
+    bool bank_start(int seat, std::function<void()> again);
+    // The decision was made: charges the bank in use, if any, with the time spent from it.
+    void bank_close();
+    // Starts the next hand after the pause when two or more seats are ready and storage works.
+    void maybe_start();
+    // Storage failed: no hand starts until a small write succeeds (tried every kStorageRetry);
+    // then the voids and cash-outs that could not be written are written, and play resumes.
+    void pause_for_storage();
+    // After a hand: the leaving, the broke and everyone at shutdown are cashed out, then the next
+    // hand is considered.
+    void after_hand();
+    // The dealer of the next hand (the button, in poker): the first seat after the last hand's,
+    // clockwise, that is ready to be dealt in. Call with two or more seats ready.
+    int next_dealer() const;
+    // A hand runs, or its start or end is being written.
+    bool busy() const { return hand_ || pending_ || settling_; }
 
-    PokerConfig config_;
-    poker::HandConfig base_;
-    std::optional<Running> hand_;
-    int decision_ = 0; // decisions asked for, to tell a stale clock from the current one
+    const std::int64_t id_;
+    const std::unique_ptr<const Game> game_;
+    const Limits limits_;
+    SharedState& state_;
+    net::strand<net::io_context::executor_type> strand_;
+    std::array<std::optional<Seat>, kMaxTableSeats> seats_;
+    // A seat whose buy-in is being written: the account it is held for (0: none).
+    std::array<std::int64_t, kMaxTableSeats> reserved_{};
+    std::map<Recipient*, std::weak_ptr<Recipient>> watchers_; // spectators and players
+    std::map<std::int64_t, std::deque<std::chrono::steady_clock::time_point>> chat_times_;
+    std::int64_t seq_ = 0;
+    bool stopping_ = false;
+    int dealer_ = -1; // the last hand's dealer (poker: its button); -1 before the first
+    int hands_ = 0;   // hands (deals, games) dealt at this table
+
+    // The running hand, or the one whose row is being written (pending_).
+    std::unique_ptr<Hand> hand_, pending_;
+    Deal deal_;                // what the running (or pending) hand was dealt from
+    std::int64_t hand_id_ = 0; // its row
+    Commitment reveal_;        // revealed at its end
+
+    net::steady_timer clock_; // the running hand's clock: a decision, a turn or the whole deal
+    long clock_key_ = 0;      // the hand's Clock::key it runs for (0: none)
+    int clock_seat_ = -1;     // the seat on it, if any
+    bool banking_ = false;    // the clock runs on bank_seat_'s time bank since bank_from_
+    int bank_seat_ = -1;
+    std::chrono::steady_clock::time_point bank_from_;
+
+    net::steady_timer next_hand_;
+    bool starting_ = false;
+    static constexpr std::chrono::seconds kStorageRetry{1};
+    net::steady_timer storage_retry_;
+    bool paused_ = false;   // storage failed: no hand starts
+    bool settling_ = false; // a hand's end is being written
+    bool retrying_ = false; // storage_retry_ is armed
+    std::vector<std::int64_t> unwritten_voids_;
+    std::atomic<int> taken_{0};
 };
 
 } // namespace felt::server

@@ -4,8 +4,9 @@
 // every player's hand is tracked from what the server told it and checked against the public
 // hand sizes, and every finished game is replayed by the engine from the record.
 #include "leap/leap_game.h"
+#include "leap_config.h"
+#include "leap_messages.h"
 #include "server/feltd_harness.h"
-#include "tables/leap_table.h"
 
 #include <map>
 #include <random>

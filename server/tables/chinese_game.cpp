@@ -1,0 +1,336 @@
+#include "tables/chinese_game.h"
+
+#include "chinese/chinese.h"
+#include "chinese_messages.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace felt::server {
+
+namespace {
+
+using protocol::chinese_cards;
+using protocol::chinese_pack;
+using protocol::chinese_split_json;
+using protocol::ChineseConfig;
+
+class ChineseGame final : public Game {
+  public:
+    explicit ChineseGame(ChineseConfig config) : config_(std::move(config)) {}
+
+    json config() const override { return config_.to_json(); }
+    std::string describe() const override { return "chinese " + config_.profile; }
+    Limits limits() const override {
+        return {config_.seats, config_.min_buy_in, config_.max_buy_in, config_.sit_out_after,
+                config_.hand_delay_ms};
+    }
+    const char* hand_noun() const override { return "deal"; }
+    Chips stake_needed() const override { return config_.stake_needed(); }
+    std::vector<Card> deck(const Deal&) const override { return chinese_pack().cards(); }
+    Outcome<Started> start(const Deal& d, std::vector<Card> deck,
+                           std::uint64_t seed) const override;
+    Outcome<json> hint(const Hand* hand, int seat, const protocol::Request& r) const override;
+
+    const ChineseConfig& settings() const { return config_; }
+
+  private:
+    ChineseConfig config_;
+};
+
+class ChineseHand final : public Hand {
+  public:
+    struct Entry { // a seat's part in the deal
+        std::array<Card, 13> cards{};
+        std::optional<chinese::Player> submitted; // split, declaration, surrender
+        bool by_server = false;                   // arranged by the engine (clock or leaving)
+        Chips start = 0;
+    };
+
+    ChineseHand(const ChineseGame& game, const Deal& d, std::span<const Card> deck);
+
+    Step deal(std::int64_t hand_id, const std::string& commitment) override;
+    bool in(int seat) const override { return dealt(seat) != nullptr; }
+    Outcome<Step> act(int seat, const json& body) override;
+    Step time_out() override;
+    Step leave(int seat) override;
+    Clock clock() const override { return {1, game_.settings().decision_ms, -1}; }
+    void seat_view(int seat, int viewer, json& j) const override;
+    void view(int viewer, int deadline_ms, json& out) const override;
+
+    // The seat's part in the deal, if it was dealt in.
+    const Entry* dealt(int seat) const {
+        const auto& e = entries_[static_cast<std::size_t>(seat)];
+        return e ? &*e : nullptr;
+    }
+
+  private:
+    Entry& entry(int seat) { return *entries_[static_cast<std::size_t>(seat)]; }
+    // Records a seat's submission and tells everyone (but not what it is).
+    void submit(int seat, chinese::Player p, bool by_server, Step& step);
+    // The engine's best arrangement for a seat that did not submit in time or left.
+    void arrange_for(int seat, Step& step);
+    // Settles once every seat has submitted.
+    void maybe_settle(Step& step);
+    End settle();
+
+    const ChineseGame& game_;
+    const Deal deal_;
+    std::int64_t hand_id_ = 0;
+    std::string commitment_;
+    std::array<std::optional<Entry>, kMaxTableSeats> entries_;
+    std::vector<std::string> log_;
+};
+
+Outcome<Started> ChineseGame::start(const Deal& d, std::vector<Card> deck, std::uint64_t) const {
+    return {Started{std::make_unique<ChineseHand>(*this, d, deck), chinese_cards(deck), "",
+                    json{{"dealer", d.dealer}}},
+            {}};
+}
+
+Outcome<json> ChineseGame::hint(const Hand* hand, int seat, const protocol::Request& r) const {
+    auto refuse = [](std::string code, std::string message) {
+        return Outcome<json>{std::nullopt, {std::move(code), std::move(message)}};
+    };
+    if (!config_.hints) return refuse("no_hints", "this table gives no hints");
+    const auto* e = hand ? static_cast<const ChineseHand*>(hand)->dealt(seat) : nullptr;
+    if (!e) return refuse("not_in_hand", "you hold no cards in a running deal");
+    const auto count = protocol::integer_field(r, "count", 3, 1, 10);
+    if (!count.ok()) return {std::nullopt, count.refusal};
+    auto best = chinese::arrange(e->cards, config_.rules(), config_.options.rules,
+                                 static_cast<int>(*count.value));
+    if (!best) return refuse("internal", best.error().message);
+    json list = json::array();
+    for (const chinese::Arrangement& a : best.value()) {
+        chinese::Player p;
+        p.split = a.split;
+        p.declare = a.declare;
+        json j = chinese_split_json(p);
+        j.erase("surrender");
+        j["expected_units"] = a.expected_units;
+        list.push_back(std::move(j));
+    }
+    return {json{{"arrangements", std::move(list)}}, {}};
+}
+
+// One card at a time, clockwise from the dealer's left, as at a real table.
+ChineseHand::ChineseHand(const ChineseGame& game, const Deal& d, std::span<const Card> deck)
+    : game_(game), deal_(d) {
+    const std::vector<int>& seats = d.seats;
+    const auto first = static_cast<std::size_t>(std::find(seats.begin(), seats.end(), d.dealer) -
+                                                seats.begin() + 1);
+    for (std::size_t k = 0, next = 0; k < 13; ++k)
+        for (std::size_t j = 0; j < seats.size(); ++j) {
+            auto& e = entries_[static_cast<std::size_t>(seats[(first + j) % seats.size()])];
+            if (!e) e.emplace();
+            e->cards[k] = deck[next++];
+        }
+    for (int s : seats) {
+        entry(s).start = d.stacks[static_cast<std::size_t>(s)];
+        log_.push_back(json{
+            {"kind", "deal"},
+            {"seat", s},
+            {"cards", chinese_cards(entry(s).cards)},
+            {"visibility",
+             "owner"}}.dump());
+    }
+}
+
+// The deal: one message, with each player's own 13 cards in their copy only.
+Step ChineseHand::deal(std::int64_t hand_id, const std::string& commitment) {
+    hand_id_ = hand_id;
+    commitment_ = commitment;
+    json stacks = json::array();
+    for (int i = 0; i < game_.settings().seats; ++i)
+        stacks.push_back(dealt(i) ? dealt(i)->start : 0);
+    Told t{{{"kind", "deal"},
+            {"hand", deal_.number},
+            {"hand_id", hand_id},
+            {"dealer", deal_.dealer},
+            {"seats", deal_.seats},
+            {"stacks", std::move(stacks)},
+            {"commitment", commitment},
+            {"deadline_ms", game_.settings().decision_ms}},
+           {},
+           std::nullopt};
+    for (int s : deal_.seats) t.own.emplace_back(s, json{{"cards", chinese_cards(entry(s).cards)}});
+    Step step;
+    step.told.push_back(std::move(t));
+    return step;
+}
+
+Outcome<Step> ChineseHand::act(int seat, const json& body) {
+    auto refuse = [](std::string code, std::string message) {
+        return Outcome<Step>{std::nullopt, {std::move(code), std::move(message)}};
+    };
+    if (!in(seat)) return refuse("not_in_hand", "you were not dealt into this deal");
+    Entry& e = entry(seat);
+    if (e.submitted) return refuse("already_submitted", "your split is in and cannot be changed");
+    auto parsed = protocol::parse_chinese_action(body);
+    if (!parsed.ok()) return {std::nullopt, parsed.refusal};
+    const ChineseConfig& config = game_.settings();
+    chinese::Player p = std::move(*parsed.value);
+    p.name = deal_.names[static_cast<std::size_t>(seat)];
+    p.stack = e.start;
+    if (p.surrender) {
+        if (!config.surrender) return refuse("no_surrender", "this table does not allow surrender");
+        p.split = chinese::baseline_split(e.cards); // never shown: it settles nothing
+    } else {
+        if (auto err = chinese::check_split(p.split, config.options.rules, e.cards))
+            return {std::nullopt, protocol::refusal(*err)};
+        if (p.declare) {
+            const std::string name(chinese::special_name(*p.declare));
+            const auto& specials = config.rules().specials;
+            if (std::none_of(specials.begin(), specials.end(),
+                             [&](const chinese::SpecialValue& v) { return v.kind == *p.declare; }))
+                return refuse("bad_declare", "the " + config.profile + " profile pays no " + name);
+            if (!chinese::has_special(p.split, *p.declare))
+                return refuse("bad_declare", "these cards (as split) do not form " + name);
+        }
+    }
+    Step step;
+    submit(seat, std::move(p), false, step);
+    maybe_settle(step);
+    return {std::move(step), {}};
+}
+
+void ChineseHand::submit(int seat, chinese::Player p, bool by_server, Step& step) {
+    Entry& e = entry(seat);
+    e.submitted = std::move(p);
+    e.by_server = by_server;
+    const char* by = by_server ? "server" : "player";
+    log_.push_back(
+        json{{"kind", "submitted"}, {"seat", seat}, {"by", by}, {"visibility", "everyone"}}.dump());
+    step.tell({{"kind", "submitted"}, {"hand", deal_.number}, {"seat", seat}, {"by", by}});
+}
+
+void ChineseHand::arrange_for(int seat, Step& step) {
+    Entry& e = entry(seat);
+    chinese::Player p;
+    p.name = deal_.names[static_cast<std::size_t>(seat)];
+    p.stack = e.start;
+    const ChineseConfig& config = game_.settings();
+    auto best = chinese::arrange(e.cards, config.rules(), config.options.rules, 1);
+    if (best) {
+        p.split = best.value().front().split;
+        p.declare = best.value().front().declare;
+    } else { // cannot happen with 13 cards of one pack; the baseline is always legal
+        p.split = chinese::baseline_split(e.cards);
+    }
+    submit(seat, std::move(p), true, step);
+}
+
+Step ChineseHand::leave(int seat) {
+    Step step;
+    if (entry(seat).submitted) return step;
+    arrange_for(seat, step);
+    maybe_settle(step);
+    return step;
+}
+
+Step ChineseHand::time_out() {
+    Step step;
+    for (int seat : deal_.seats)
+        if (!entry(seat).submitted) {
+            step.missed.push_back(seat);
+            arrange_for(seat, step);
+        }
+    maybe_settle(step);
+    return step;
+}
+
+void ChineseHand::maybe_settle(Step& step) {
+    for (int seat : deal_.seats)
+        if (!entry(seat).submitted) return;
+    step.end = settle();
+}
+
+End ChineseHand::settle() {
+    const std::vector<int>& seats = deal_.seats;
+    std::vector<chinese::Player> players;
+    for (int seat : seats) players.push_back(*entry(seat).submitted);
+    const int dealer =
+        static_cast<int>(std::find(seats.begin(), seats.end(), deal_.dealer) - seats.begin());
+    const ChineseConfig& config = game_.settings();
+    chinese::Options o = config.options;
+    if (config.banker) o.banker = dealer;
+    auto settled = chinese::settle(config.rules(), o, players, dealer);
+    // Every split was checked on the way in: a bug, but nobody loses a chip.
+    if (!settled) return End{{}, {}, {}, "unsettled"};
+    const chinese::Settlement& st = settled.value();
+    json arrangements = json::array(), payments = json::array();
+    json net = json::array(), rake = json::array();
+    for (int i = 0; i < config.seats; ++i) {
+        net.push_back(0);
+        rake.push_back(0);
+    }
+    End end;
+    Chips before = 0, after = 0;
+    for (std::size_t k = 0; k < seats.size(); ++k) {
+        const int seat = seats[k];
+        const Entry& e = entry(seat);
+        json a = chinese_split_json(*e.submitted);
+        a["seat"] = seat;
+        a["by"] = e.by_server ? "server" : "player";
+        arrangements.push_back(a);
+        a["kind"] = "reveal";
+        a["visibility"] = "everyone";
+        log_.push_back(a.dump());
+        net[static_cast<std::size_t>(seat)] = st.net[k];
+        rake[static_cast<std::size_t>(seat)] = st.rake[k];
+        end.results.push_back({seat, e.start, st.final_stacks[k]});
+        before += e.start;
+        after += st.final_stacks[k] + st.rake[k];
+    }
+    assert(before == after && "chips are conserved through a deal");
+    (void)before;
+    (void)after;
+    for (const chinese::Payment& p : st.payments) {
+        json j = {{"from", seats[static_cast<std::size_t>(p.from)]},
+                  {"to", seats[static_cast<std::size_t>(p.to)]},
+                  {"units", p.units},
+                  {"chips", p.chips},
+                  {"reason", p.reason}};
+        payments.push_back(j);
+        j["kind"] = "payment";
+        j["visibility"] = "everyone";
+        log_.push_back(j.dump());
+    }
+    log_.push_back(
+        json{{"kind", "deal_end"}, {"net", net}, {"rake", rake}, {"visibility", "everyone"}}
+            .dump());
+    end.log = std::move(log_);
+    end.message = {{"kind", "deal_end"},   {"hand", deal_.number},
+                   {"hand_id", hand_id_},  {"arrangements", arrangements},
+                   {"payments", payments}, {"net", net},
+                   {"rake", rake}};
+    return end;
+}
+
+void ChineseHand::seat_view(int seat, int, json& j) const {
+    if (const Entry* e = dealt(seat)) {
+        j["in_deal"] = true;
+        j["submitted"] = e->submitted.has_value();
+    }
+}
+
+void ChineseHand::view(int viewer, int, json& out) const {
+    json d = {{"hand", deal_.number},
+              {"hand_id", hand_id_},
+              {"dealer", deal_.dealer},
+              {"seats", deal_.seats},
+              {"commitment", commitment_}};
+    if (const Entry* e = viewer >= 0 ? dealt(viewer) : nullptr) {
+        d["cards"] = chinese_cards(e->cards);
+        if (e->submitted) d["your_split"] = chinese_split_json(*e->submitted);
+    }
+    out["deal"] = std::move(d);
+}
+
+} // namespace
+
+std::unique_ptr<Game> chinese_game(ChineseConfig config) {
+    return std::make_unique<ChineseGame>(std::move(config));
+}
+
+} // namespace felt::server

@@ -1,0 +1,157 @@
+// A game, as a table sees it. The table (tables/table.h) owns everything a game has in common:
+// seats, watchers, buy-ins and cash-outs, the clock and time banks, sitting out, the dealer's
+// rotation, the commitment and reveal, the hand's row in storage and one publish with one
+// visibility filter. A game supplies the rules: it starts a hand from the seats and a shuffled
+// deck, applies a seat's action, says what each seat may see, acts for a seat that timed out or
+// left, and settles. A game does no I/O, reads no clock and draws no random numbers; its messages
+// come from protocol/.
+//
+// A new game is a Game, a Hand, its codec in protocol/ and a line in tables/games.cpp.
+#pragma once
+
+#include "cards/types.h"
+#include "messages.h"
+#include "refusal.h"
+#include "storage/accounts.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace felt::server {
+
+using protocol::json;
+using protocol::Outcome;
+using protocol::Refusal;
+
+inline constexpr int kMaxTableSeats = 9; // the most any game seats (poker: 9)
+
+// What a table's game fixes about its seats and pace.
+struct Limits {
+    int seats = 6;
+    Chips min_buy_in = 0, max_buy_in = 0;
+    int sit_out_after = 3;     // deals a disconnected player misses before being sat out
+    int hand_delay_ms = 1'000; // pause between hands
+    int time_bank_ms = 0;      // a seat's time bank when it sits down (0: none)
+};
+
+// One message to everyone watching a table. Everyone gets `message`, except that a seat named in
+// `own` gets it with those fields replaced (its own cards, what it may do). `clock`, when set,
+// is where the table writes the running clock: deadline_ms (time left) and time_bank_ms (the
+// bank of the seat on the clock).
+struct Told {
+    json message;
+    std::vector<std::pair<int, json>> own;
+    std::optional<json::json_pointer> clock;
+};
+
+// A seat's part in a finished hand: its stack before and after.
+struct SeatResult {
+    int seat;
+    Chips start, end;
+};
+
+// A finished hand. The table writes it, sets the stacks, and tells everyone `message` with every
+// seat's stack and the reveal added; or, when `void_reason` is set (a bug: nobody loses a chip),
+// voids it instead.
+struct End {
+    std::vector<SeatResult> results;
+    std::vector<std::string> log; // every event with every card, for the history
+    json message;                 // hand_end, deal_end or game_end
+    const char* void_reason = nullptr;
+};
+
+// What a step of a hand (its deal, an action, a time-out, a seat leaving) caused.
+struct Step {
+    std::vector<Told> told;
+    std::vector<int> missed; // seats the clock played for
+    std::optional<End> end;
+
+    void tell(json message) { told.push_back({std::move(message), {}, std::nullopt}); }
+    void append(Step&& later);
+};
+
+// The clock a running hand wants. A new `key` starts a fresh clock of `ms`; the same key keeps the
+// one running (a leap rummy turn spans two decisions). `seat`, if any, may spend its time bank.
+struct Clock {
+    long key = 0;
+    int ms = 0;
+    int seat = -1;
+};
+
+// What a hand is dealt from.
+struct Deal {
+    int number = 0;                                // hands dealt at the table, this one included
+    int dealer = 0;                                // the dealer's (or button's) table seat
+    std::vector<int> seats;                        // dealt in, in table order
+    std::array<Chips, kMaxTableSeats> stacks{};    // by table seat; 0: not dealt in
+    std::array<std::string, kMaxTableSeats> names; // by table seat
+};
+
+class Hand;
+
+// A hand prepared from a shuffled deck, not yet dealt: what the commitment reveals (the deck and
+// any reshuffle seed as text) and what the hand's row records beside the table's configuration.
+struct Started {
+    std::unique_ptr<Hand> hand;
+    std::string deck, seed;
+    json record;
+};
+
+// One running hand (a deal, a game): pure state and rules.
+class Hand {
+  public:
+    virtual ~Hand() = default;
+    // The messages that deal the hand, once its row (hand_id) is written.
+    virtual Step deal(std::int64_t hand_id, const std::string& commitment) = 0;
+    // Whether the seat was dealt in and is still to play (folded poker seats are not).
+    virtual bool in(int seat) const = 0;
+    // The seat's `act` request: a refusal (nothing changes), or what it caused.
+    virtual Outcome<Step> act(int seat, const json& body) = 0;
+    // The clock ran out (on the key clock() named).
+    virtual Step time_out() = 0;
+    // The seat's player is leaving: the hand acts for it whenever it is to act, starting now.
+    virtual Step leave(int seat) = 0;
+    // The clock the hand wants now; key 0: none.
+    virtual Clock clock() const = 0;
+    // The seat's fields in a snapshot for `viewer` (-1: a spectator).
+    virtual void seat_view(int seat, int viewer, json& j) const = 0;
+    // The hand in a snapshot for `viewer`, added to `out`; `deadline_ms`: the clock's time left.
+    virtual void view(int viewer, int deadline_ms, json& out) const = 0;
+};
+
+// A table's game: its configuration and rules, and the hands it starts.
+class Game {
+  public:
+    virtual ~Game() = default;
+    // For the lobby and the database.
+    virtual json config() const = 0;
+    // For the log: "no-limit holdem", "chinese classic".
+    virtual std::string describe() const = 0;
+    virtual Limits limits() const = 0;
+    // What a hand is called in messages: "hand", "deal", "game".
+    virtual const char* hand_noun() const { return "hand"; }
+    // The chips a stack needs to be dealt in; a stack below it is cashed out after a hand.
+    virtual Chips stake_needed() const { return 1; }
+    // A fresh deck for the deal, in order; the table shuffles it.
+    virtual std::vector<Card> deck(const Deal& d) const = 0;
+    // Prepares a hand from the deal, the shuffled deck and a random seed (for a game that
+    // reshuffles). An error is a bug or a configuration that cannot deal: no hand starts.
+    virtual Outcome<Started> start(const Deal& d, std::vector<Card> deck,
+                                   std::uint64_t seed) const = 0;
+    // The seat's fields in a snapshot when no hand is running.
+    virtual void idle_seat_view(int, json&) const {}
+    // A `hint` request from a seat, with the running hand, if any.
+    virtual Outcome<json> hint(const Hand*, int, const protocol::Request&) const {
+        return {std::nullopt, Refusal{"no_hints", "this table's game gives no hints"}};
+    }
+};
+
+} // namespace felt::server

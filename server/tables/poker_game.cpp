@@ -1,0 +1,302 @@
+#include "tables/poker_game.h"
+
+#include "poker_messages.h"
+
+#include <algorithm>
+#include <cassert>
+#include <string>
+
+namespace felt::server {
+
+namespace {
+
+using protocol::PokerConfig;
+
+class PokerGame final : public Game {
+  public:
+    PokerGame(PokerConfig config, poker::HandConfig base)
+        : config_(std::move(config)), base_(std::move(base)) {
+        static_assert(poker::kMaxSeats <= kMaxTableSeats);
+    }
+
+    json config() const override { return config_.to_json(); }
+    std::string describe() const override { return config_.structure + " " + config_.variant; }
+    Limits limits() const override {
+        return {config_.seats,         config_.min_buy_in,    config_.max_buy_in,
+                config_.sit_out_after, config_.hand_delay_ms, config_.time_bank_ms};
+    }
+    std::vector<Card> deck(const Deal&) const override { return base_.deck; }
+    Outcome<Started> start(const Deal& d, std::vector<Card> deck,
+                           std::uint64_t seed) const override;
+
+    const PokerConfig& settings() const { return config_; }
+    const Ranking& ranking() const { return *base_.ranking; }
+
+  private:
+    PokerConfig config_;
+    poker::HandConfig base_;
+};
+
+class PokerHand final : public Hand {
+  public:
+    PokerHand(const PokerGame& game, const Deal& d, poker::Applied started)
+        : game_(game), number_(d.number), button_(d.dealer), state_(std::move(started.state)),
+          opening_(std::move(started.events)) {
+        for (int i = 0; i < kMaxTableSeats && i < poker::kMaxSeats; ++i)
+            start_[static_cast<std::size_t>(i)] = d.stacks[static_cast<std::size_t>(i)];
+    }
+
+    Step deal(std::int64_t hand_id, const std::string& commitment) override;
+    bool in(int seat) const override { return state_.seats[index(seat)].live(); }
+    Outcome<Step> act(int seat, const json& body) override;
+    Step time_out() override;
+    Step leave(int seat) override;
+    Clock clock() const override;
+    void seat_view(int seat, int viewer, json& j) const override;
+    void view(int viewer, int deadline_ms, json& out) const override;
+
+  private:
+    static std::size_t index(int seat) { return static_cast<std::size_t>(seat); }
+    // Logs the events, tells them in one update (with the next turn), acts at once for a
+    // leaving player to act, or ends the hand.
+    void after(const std::vector<poker::Event>& events, Step& step);
+    // The update for a batch of events: everyone sees it as a spectator would, except the seats
+    // that see cards of their own and the seat to act (`turn`), which also sees what it may do.
+    Told update(const std::vector<poker::Event>& batch, const poker::Legal* turn) const;
+    // An action by the server (for a clock or a leaving player); `step` gets what it caused.
+    void apply(const poker::Action& a, Step& step);
+    poker::Action stand_in(bool leaving) const;
+    void log_action(const poker::Action& a, const char* by);
+    End finish();
+
+    const PokerGame& game_;
+    const int number_, button_;
+    std::int64_t hand_id_ = 0;
+    poker::HandState state_;
+    std::vector<poker::Event> opening_; // the deal's events, told once the row is written
+    std::array<Chips, poker::kMaxSeats> start_{};
+    std::array<bool, poker::kMaxSeats> leaving_{};
+    std::vector<std::string> log_; // every event with every card, for the database
+    long decision_ = 0;            // turns announced; each has its own clock
+};
+
+Outcome<Started> PokerGame::start(const Deal& d, std::vector<Card> deck, std::uint64_t seed) const {
+    auto cfg = std::make_shared<poker::HandConfig>(base_);
+    cfg->stacks = {};
+    for (int s : d.seats)
+        cfg->stacks[static_cast<std::size_t>(s)] = d.stacks[static_cast<std::size_t>(s)];
+    cfg->button = d.dealer;
+    cfg->deck = std::move(deck);
+    cfg->reshuffle_seed = seed;
+    std::string deck_text = ranking().to_string(cfg->deck);
+    auto started = poker::start_hand(cfg);
+    if (!started) return {std::nullopt, protocol::refusal(started.error())};
+    return {Started{std::make_unique<PokerHand>(*this, d, std::move(started).value()),
+                    std::move(deck_text), std::to_string(seed), json{{"button", d.dealer}}},
+            {}};
+}
+
+Step PokerHand::deal(std::int64_t hand_id, const std::string& commitment) {
+    hand_id_ = hand_id;
+    json stacks = json::array();
+    for (int i = 0; i < game_.settings().seats; ++i) stacks.push_back(start_[index(i)]);
+    Step step;
+    step.tell({{"kind", "hand_start"},
+               {"hand", number_},
+               {"hand_id", hand_id},
+               {"button", button_},
+               {"stacks", std::move(stacks)},
+               {"commitment", commitment}});
+    after(opening_, step);
+    opening_.clear();
+    return step;
+}
+
+Outcome<Step> PokerHand::act(int seat, const json& body) {
+    auto action = protocol::parse_poker_action(body, seat, game_.ranking());
+    if (!action.ok()) return {std::nullopt, std::move(action.refusal)};
+    std::vector<poker::Event> events;
+    if (auto err = poker::apply_in_place(state_, *action.value, events))
+        return {std::nullopt, protocol::refusal(*err)};
+    log_action(*action.value, "player");
+    Step step;
+    after(events, step);
+    return {std::move(step), {}};
+}
+
+// Time is up (and the time bank, if any): the server acts for the seat (stand_in).
+Step PokerHand::time_out() {
+    Step step;
+    step.missed.push_back(state_.legal.seat);
+    apply(stand_in(false), step);
+    return step;
+}
+
+Step PokerHand::leave(int seat) {
+    leaving_[index(seat)] = true;
+    Step step;
+    if (state_.phase != poker::Phase::done && state_.legal.seat == seat)
+        apply(stand_in(true), step);
+    return step;
+}
+
+Clock PokerHand::clock() const {
+    if (state_.phase == poker::Phase::done) return {};
+    return {decision_, game_.settings().decision_ms, state_.legal.seat};
+}
+
+void PokerHand::after(const std::vector<poker::Event>& events, Step& step) {
+    const Ranking& r = game_.ranking();
+    for (const poker::Event& e : events) {
+        json full = protocol::event_json(e, r, true);
+        full["visibility"] = e.visibility == poker::Visibility::everyone ? "everyone"
+                             : e.visibility == poker::Visibility::owner  ? "owner"
+                                                                         : "nobody";
+        log_.push_back(full.dump());
+    }
+    if (state_.phase == poker::Phase::done) {
+        step.told.push_back(update(events, nullptr));
+        step.end = finish();
+        return;
+    }
+    const poker::Legal& l = state_.legal;
+    if (leaving_[index(l.seat)]) { // a leaving player folds (or checks, or stands pat) at once
+        step.told.push_back(update(events, nullptr));
+        return apply(stand_in(true), step);
+    }
+    ++decision_;
+    step.told.push_back(update(events, &l));
+}
+
+// One message per recipient for everything an action caused: its events and whose turn is next.
+// Recipients who see nothing of their own share one serialised copy.
+Told PokerHand::update(const std::vector<poker::Event>& batch, const poker::Legal* turn) const {
+    const Ranking& r = game_.ranking();
+    auto events_for = [&](int seat) {
+        json events = json::array();
+        for (const poker::Event& e : batch)
+            events.push_back(protocol::event_json(e, r, protocol::visible_to(e, seat)));
+        return events;
+    };
+    Told t{{{"kind", "update"}, {"events", events_for(-1)}}, {}, std::nullopt};
+    if (turn) {
+        t.message["turn"] = {{"seat", turn->seat}};
+        t.clock = json::json_pointer("/turn");
+    }
+    for (int seat = 0; seat < game_.settings().seats; ++seat) {
+        const bool to_act = turn && turn->seat == seat;
+        const bool sees = std::ranges::any_of(batch, [&](const poker::Event& e) {
+            return e.visibility == poker::Visibility::owner && e.seat == seat && e.count > 0;
+        });
+        if (!to_act && !sees) continue;
+        json own = {{"events", events_for(seat)}};
+        if (to_act) own["turn"] = {{"seat", seat}, {"legal", protocol::legal_json(*turn)}};
+        t.own.emplace_back(seat, std::move(own));
+    }
+    return t;
+}
+
+void PokerHand::apply(const poker::Action& a, Step& step) {
+    std::vector<poker::Event> events;
+    if (auto err = poker::apply_in_place(state_, a, events)) {
+        // A bug: the hand is void, and nobody loses a chip.
+        step.end = End{{}, {}, {}, "internal"};
+        return;
+    }
+    log_action(a, "server");
+    after(events, step);
+}
+
+// What the server does for the seat to act when the player does not: stand pat with the fewest
+// cards a draw allows, turn up the first face-down cards a rollover asks for, post a bring-in that
+// is due (a leaving player folds instead where it may), else check if possible, else fold. Each of
+// these is legal in its phase, so the hand always moves on.
+poker::Action PokerHand::stand_in(bool leaving) const {
+    const poker::Legal& l = state_.legal;
+    const poker::SeatState& p = state_.seats[index(l.seat)];
+    poker::Action a;
+    a.seat = l.seat;
+    if (l.phase == poker::Phase::drawing) {
+        a.type = poker::ActionType::discard;
+        for (int i = 0; i < l.min_discard; ++i) a.cards.push_back(p.cards[index(i)]);
+    } else if (l.phase == poker::Phase::rollover) {
+        a.type = poker::ActionType::rollover;
+        for (int i = 0, n = 0; i < p.count && n < l.rollover; ++i)
+            if (!(p.up >> i & 1)) {
+                a.cards.push_back(p.cards[index(i)]);
+                ++n;
+            }
+    } else if (l.bring_in && !(leaving && l.fold)) {
+        a.type = poker::ActionType::bring_in;
+    } else {
+        a.type = l.check ? poker::ActionType::check : poker::ActionType::fold;
+    }
+    return a;
+}
+
+// An accepted action in the hand's record, for the history: who, what, and by whose hand (the
+// player's, or the server's for a clock or a leaving player). A discard's cards are its owner's.
+void PokerHand::log_action(const poker::Action& a, const char* by) {
+    json j = {{"kind", "action"},
+              {"seat", a.seat},
+              {"action", protocol::action_name(a.type)},
+              {"by", by},
+              {"visibility", a.type == poker::ActionType::discard ? "owner" : "everyone"}};
+    if (a.amount) j["amount"] = a.amount;
+    if (!a.cards.empty()) j["cards"] = game_.ranking().to_string(a.cards);
+    log_.push_back(j.dump());
+}
+
+End PokerHand::finish() {
+    // Seats dealt in end with the engine's stacks; the others keep theirs.
+    End end;
+    Chips before = 0, after = state_.raked;
+    json net = json::array();
+    for (int i = 0; i < game_.settings().seats; ++i) {
+        const poker::SeatState& p = state_.seats[index(i)];
+        net.push_back(p.in_hand ? p.stack - start_[index(i)] : 0);
+        if (!p.in_hand) continue;
+        end.results.push_back({i, start_[index(i)], p.stack});
+        before += start_[index(i)];
+        after += p.stack;
+    }
+    assert(before == after && "chips are conserved through a hand");
+    (void)before;
+    (void)after;
+    end.log = std::move(log_);
+    end.message = {{"kind", "hand_end"}, {"hand", number_}, {"hand_id", hand_id_}, {"net", net}};
+    return end;
+}
+
+void PokerHand::seat_view(int seat, int viewer, json& j) const {
+    const poker::SeatState& p = state_.seats[index(seat)];
+    if (!p.in_hand) return;
+    j["stack"] = p.stack;
+    j["bet"] = p.bet;
+    j["in_hand"] = p.total;
+    j["folded"] = p.folded;
+    std::vector<Card> shown;
+    for (int c = 0; c < p.count; ++c)
+        if (seat == viewer || (p.up >> c & 1)) shown.push_back(p.cards[index(c)]);
+    j["cards"] = game_.ranking().to_string(shown);
+    j["card_count"] = p.count;
+}
+
+void PokerHand::view(int viewer, int, json& out) const {
+    out["hand"] = {
+        {"number", number_},
+        {"button", button_},
+        {"board", game_.ranking().to_string(std::span(
+                      state_.board.data(), static_cast<std::size_t>(state_.board_count)))},
+        {"to_act", state_.legal.seat}};
+    if (viewer >= 0 && state_.legal.seat == viewer)
+        out["legal"] = protocol::legal_json(state_.legal);
+}
+
+} // namespace
+
+std::unique_ptr<Game> poker_game(PokerConfig config, poker::HandConfig base) {
+    return std::make_unique<PokerGame>(std::move(config), std::move(base));
+}
+
+} // namespace felt::server

@@ -1,0 +1,16 @@
+// Poker as a table's game (betting.md): one hand at a time, driven by the betting engine. Hole
+// cards reach their owner only. Each action's events go out as one `update`, with whose turn is
+// next and, in that player's copy, what they may do.
+#pragma once
+
+#include "poker/hand.h"
+#include "poker_config.h"
+#include "tables/game.h"
+
+#include <memory>
+
+namespace felt::server {
+
+std::unique_ptr<Game> poker_game(protocol::PokerConfig config, poker::HandConfig base);
+
+} // namespace felt::server
