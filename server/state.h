@@ -1,5 +1,6 @@
 // What every connection shares: settings, storage (accounts, tables, hands and history, off the
-// event loop), metrics, who is connected, the tables, and a pool for slow work (password hashing).
+// event loop), metrics, who is connected, the lobby of tables, and a pool for slow work (password
+// hashing).
 #pragma once
 
 #include "config.h"
@@ -7,9 +8,7 @@
 #include "metrics.h"
 #include "storage/accounts.h"
 #include "storage/storage.h"
-
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/thread_pool.hpp>
+#include "tables/lobby.h"
 
 #include <functional>
 #include <map>
@@ -21,8 +20,12 @@
 
 namespace felt::server {
 
-class WsSession;
-class Table;
+// A connection the server may ask to close (at shutdown).
+class Connection {
+  public:
+    virtual ~Connection() = default;
+    virtual void close() = 0;
+};
 
 class SharedState {
   public:
@@ -30,7 +33,7 @@ class SharedState {
 
     const Config& config() const { return config_; }
     Metrics& metrics() { return metrics_; }
-    boost::asio::thread_pool& workers() { return workers_; }
+    net::thread_pool& workers() { return workers_; }
 
     // Accounts, tables, hands and history, off the event loop (storage/storage.h).
     Storage& storage() { return *storage_; }
@@ -39,22 +42,18 @@ class SharedState {
     bool admit(const std::string& address);
     void release(const std::string& address);
 
-    void join(WsSession* s, std::weak_ptr<WsSession> w);
-    void leave(WsSession* s);
+    void join(Connection* c, std::weak_ptr<Connection> w);
+    void leave(Connection* c);
     // Asks every open WebSocket to close; the number asked.
     int close_all();
 
-    // Tables. set_io() once, before the first table is added.
-    void set_io(boost::asio::io_context* ioc) { ioc_ = ioc; }
-    // A new table, once its row is written.
-    void add_table(std::shared_ptr<Table> table);
-    std::shared_ptr<Table> find_table(std::int64_t id);
-    std::vector<std::shared_ptr<Table>> tables();
-    boost::asio::io_context& io() { return *ioc_; }
-
-    // Which tables an account has a seat at, for giving seats back on sign-in.
-    void note_seat(std::int64_t account, std::int64_t table, bool seated);
-    std::vector<std::int64_t> seats_of(std::int64_t account);
+    // Every table, and who sits where.
+    Lobby& lobby() { return lobby_; }
+    // What tables use of the server. set_io() once, before the first table is made.
+    void set_io(net::io_context* ioc) {
+        services_.emplace(*storage_, metrics_, lobby_, *ioc, workers_);
+    }
+    Services& services() { return *services_; }
 
     bool stopping() const { return stopping_; }
     void set_stopping() { stopping_ = true; }
@@ -63,15 +62,13 @@ class SharedState {
     Config config_;
     Metrics metrics_;
     std::unique_ptr<Storage> storage_;
-    boost::asio::thread_pool workers_{2};
+    net::thread_pool workers_{2};
+    Lobby lobby_{metrics_};
+    std::optional<Services> services_;
     std::mutex sessions_mutex_;
-    std::map<WsSession*, std::weak_ptr<WsSession>> sessions_;
+    std::map<Connection*, std::weak_ptr<Connection>> sessions_;
     std::map<std::string, int> per_address_;
     std::atomic<bool> stopping_{false};
-    boost::asio::io_context* ioc_ = nullptr;
-    std::mutex tables_mutex_;
-    std::map<std::int64_t, std::shared_ptr<Table>> tables_;
-    std::multimap<std::int64_t, std::int64_t> seated_; // account -> table
 };
 
 } // namespace felt::server

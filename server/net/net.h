@@ -1,6 +1,8 @@
 // Names the network code shares.
 #pragma once
 
+#include "io.h"
+
 #include <boost/asio.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/beast.hpp>
@@ -10,7 +12,6 @@
 
 namespace felt::server {
 
-namespace net = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 namespace websocket = beast::websocket;

@@ -114,14 +114,14 @@ struct Server::Impl {
         if (state->stopping()) return;
         state->set_stopping();
         listener->stop();
-        for (auto& t : state->tables()) t->stop();
+        for (auto& t : state->lobby().all()) t->stop();
         spdlog::info("shutting down: {} table(s), {} connection(s), grace {} s",
-                     state->tables().size(), state->metrics().connections.load(),
+                     state->lobby().all().size(), state->metrics().connections.load(),
                      state->config().grace_seconds);
         grace.expires_after(std::chrono::seconds(state->config().grace_seconds));
         grace.async_wait([this](beast::error_code ec) {
             if (ec) return;
-            for (auto& t : state->tables()) t->void_and_close();
+            for (auto& t : state->lobby().all()) t->void_and_close();
             state->close_all();
             auto last = std::make_shared<net::steady_timer>(ioc, std::chrono::milliseconds(200));
             last->async_wait([this, last](beast::error_code) { ioc.stop(); });
@@ -135,7 +135,7 @@ struct Server::Impl {
         t->async_wait([this, t](beast::error_code ec) {
             if (ec) return;
             int seated = 0;
-            for (auto& table : state->tables()) seated += table->seats_taken();
+            for (auto& table : state->lobby().all()) seated += table->seats_taken();
             if (seated == 0 && !closing) {
                 closing = true;
                 state->close_all();

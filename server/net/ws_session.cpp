@@ -42,7 +42,7 @@ bool WsSession::is_open() const {
 
 WsSession::~WsSession() {
     for (std::int64_t id : tables_)
-        if (auto t = state_->find_table(id)) t->disconnected(this);
+        if (auto t = state_->lobby().find(id)) t->disconnected(this);
     state_->leave(this);
     state_->release(address_);
     if (open_) {
@@ -216,10 +216,9 @@ enum class WsSession::Needs { nothing, hello, account };
 const std::map<std::string, WsSession::Handler, std::less<>>& WsSession::handlers() {
     using N = Needs;
     using protocol::Request;
-    auto at_table =
-        [](void (Table::*f)(std::shared_ptr<Recipient>, Account, protocol::Request)) {
-            return [f](WsSession& s, const protocol::Request& r) { s.table_request(r, f); };
-        };
+    auto at_table = [](void (Table::*f)(std::shared_ptr<Recipient>, Account, protocol::Request)) {
+        return [f](WsSession& s, const protocol::Request& r) { s.table_request(r, f); };
+    };
     auto history = [](WsSession& s, const protocol::Request& r) { s.history_request(r); };
     static const std::map<std::string, Handler, std::less<>> table = {
         {"hello", {N::nothing, [](WsSession& s, const Request& r) { s.on_hello(r); }}},
@@ -361,7 +360,7 @@ void WsSession::on_logout(const protocol::Request& r) {
 
 void WsSession::on_tables(const protocol::Request& r) {
     protocol::json list = protocol::json::array();
-    for (auto& t : state_->tables()) {
+    for (auto& t : state_->lobby().all()) {
         protocol::json j = t->config_json();
         j["id"] = t->id();
         j["taken"] = t->seats_taken();
@@ -382,7 +381,7 @@ void WsSession::on_create_table(const protocol::Request& r) {
     if (!game)
         return refuse(
             r.id, {"bad_config", "no game \"" + game_name + "\" (" + game_names() + ")", "game"});
-    auto decoded = game->decode(r.body, *state_);
+    auto decoded = game->decode(r.body, state_->services());
     if (!decoded.ok()) return refuse(r.id, decoded.refusal);
     stored(
         r, Access::write,
@@ -391,7 +390,7 @@ void WsSession::on_create_table(const protocol::Request& r) {
         },
         [self = shared_from_this(), r, make = decoded.value->make](std::int64_t id) {
             auto t = make(id);
-            self->state_->add_table(t);
+            self->state_->lobby().add(t);
             spdlog::info("{} created table {} ({})", self->account_ ? self->account_->name : "?",
                          id, t->describe());
             self->reply(r, {{"table", id}, {"config", t->config_json()}});
@@ -401,11 +400,11 @@ void WsSession::on_create_table(const protocol::Request& r) {
 // A request to one table: join, spectate, leave, act, hint or chat. The table answers.
 void WsSession::table_request(const protocol::Request& r,
                               void (Table::*f)(std::shared_ptr<Recipient>, Account,
-                                                   protocol::Request)) {
+                                               protocol::Request)) {
     auto id = r.body.find("table");
     if (id == r.body.end() || !id->is_number_integer())
         return refuse(r.id, "bad_request", "\"" + r.type + "\" needs an integer \"table\"");
-    auto t = state_->find_table(id->get<std::int64_t>());
+    auto t = state_->lobby().find(id->get<std::int64_t>());
     if (!t) return refuse(r.id, "no_such_table", "there is no table " + id->dump());
     tables_.insert(t->id());
     ((*t).*f)(shared_from_this(), *account_, r);
@@ -481,8 +480,8 @@ void WsSession::signed_in(const protocol::Request& r, const Account& a, const st
                {{"id", a.id}, {"name", a.name}, {"guest", a.guest}, {"balance", a.balance}}},
               {"token", token}});
     // Seats held from an earlier connection come back, each with a snapshot after the reply.
-    for (std::int64_t id : state_->seats_of(a.id))
-        if (auto t = state_->find_table(id)) {
+    for (std::int64_t id : state_->lobby().seats_of(a.id))
+        if (auto t = state_->lobby().find(id)) {
             tables_.insert(id);
             t->attach(shared_from_this(), a);
         }

@@ -19,7 +19,9 @@
 
 namespace felt::server {
 
-class WsSession : public std::enable_shared_from_this<WsSession>, public Recipient {
+class WsSession : public std::enable_shared_from_this<WsSession>,
+                  public Recipient,
+                  public Connection {
   public:
     // Over plain TCP or TLS (after its handshake): the protocol is the same.
     WsSession(PlainStream&& stream, std::shared_ptr<SharedState> state, std::string address);
@@ -43,7 +45,7 @@ class WsSession : public std::enable_shared_from_this<WsSession>, public Recipie
     // Queues a text message; from any thread.
     void send(std::shared_ptr<const std::string> message) override;
     // Closes the connection (going away); from any thread.
-    void close();
+    void close() override;
 
   private:
     void on_accept(beast::error_code ec);
@@ -72,8 +74,7 @@ class WsSession : public std::enable_shared_from_this<WsSession>, public Recipie
     void on_tables(const protocol::Request& r);
     void on_create_table(const protocol::Request& r);
     void table_request(const protocol::Request& r,
-                       void (Table::*f)(std::shared_ptr<Recipient>, Account,
-                                            protocol::Request));
+                       void (Table::*f)(std::shared_ptr<Recipient>, Account, protocol::Request));
     void reply(const protocol::Request& r, protocol::json fields = protocol::json::object());
     void refuse(const protocol::json& id, std::string code, std::string message);
     void refuse(const protocol::json& id, const protocol::Refusal& why);

@@ -1,7 +1,6 @@
 #include "tables/games.h"
 
 #include "chinese/chinese.h"
-#include "state.h"
 #include "tables/chinese_game.h"
 #include "tables/leap_game.h"
 #include "tables/poker_game.h"
@@ -15,35 +14,35 @@ using protocol::Outcome;
 
 // A table of a decoded configuration: `game(config)` makes its Game.
 template <class Config, class MakeGame>
-NewTable table_of(Config config, SharedState& state, MakeGame game) {
+NewTable table_of(Config config, Services& services, MakeGame game) {
     json shown = config.to_json();
-    return {std::move(shown), [config = std::move(config), &state, game](std::int64_t id) {
-                return std::make_shared<Table>(id, game(config), state, state.io());
+    return {std::move(shown), [config = std::move(config), &services, game](std::int64_t id) {
+                return std::make_shared<Table>(id, game(config), services);
             }};
 }
 
-Outcome<NewTable> poker(const json& request, SharedState& state) {
+Outcome<NewTable> poker(const json& request, Services& services) {
     auto d = protocol::decode_poker_config(request);
     if (!d.ok()) return {std::nullopt, std::move(d.refusal)};
     auto [config, base] = std::move(*d.value);
-    return {table_of(std::move(config), state,
+    return {table_of(std::move(config), services,
                      [base](const protocol::PokerConfig& c) { return poker_game(c, base); }),
             {}};
 }
 
-Outcome<NewTable> chinese(const json& request, SharedState& state) {
+Outcome<NewTable> chinese(const json& request, Services& services) {
     auto d = protocol::decode_chinese_config(request);
     if (!d.ok()) return {std::nullopt, std::move(d.refusal)};
     // The odds behind hints and arranging are built once, on first use (a fifth of a second):
     // off the tables' strands, before the first deal needs them.
-    net::post(state.workers(), [] { chinese::win_tables(); });
-    return {table_of(std::move(*d.value), state, chinese_game), {}};
+    net::post(services.workers, [] { chinese::win_tables(); });
+    return {table_of(std::move(*d.value), services, chinese_game), {}};
 }
 
-Outcome<NewTable> leap(const json& request, SharedState& state) {
+Outcome<NewTable> leap(const json& request, Services& services) {
     auto d = protocol::decode_leap_config(request);
     if (!d.ok()) return {std::nullopt, std::move(d.refusal)};
-    return {table_of(std::move(*d.value), state, leap_game), {}};
+    return {table_of(std::move(*d.value), services, leap_game), {}};
 }
 
 constexpr GameEntry kGames[] = {

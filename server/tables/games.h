@@ -13,8 +13,6 @@
 
 namespace felt::server {
 
-class SharedState;
-
 // A configuration decoded: what the lobby and the database are shown, and how to make the table
 // once its row (and so its id) exists.
 struct NewTable {
@@ -24,7 +22,7 @@ struct NewTable {
 
 struct GameEntry {
     const char* name;
-    protocol::Outcome<NewTable> (*decode)(const protocol::json& request, SharedState& state);
+    protocol::Outcome<NewTable> (*decode)(const protocol::json& request, Services& services);
 };
 
 // The game of this name, or null.

@@ -1,6 +1,9 @@
 #include "tables/table.h"
 
-#include "state.h"
+#include "metrics.h"
+#include "storage/storage.h"
+
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 
@@ -58,9 +61,9 @@ void Step::append(Step&& later) {
     if (later.end) end = std::move(later.end);
 }
 
-Table::Table(std::int64_t id, std::unique_ptr<Game> game, SharedState& state, net::io_context& ioc)
-    : id_(id), game_(std::move(game)), limits_(game_->limits()), state_(state),
-      strand_(net::make_strand(ioc)), clock_(strand_), next_hand_(strand_),
+Table::Table(std::int64_t id, std::unique_ptr<Game> game, Services& services)
+    : id_(id), game_(std::move(game)), limits_(game_->limits()), services_(services),
+      strand_(net::make_strand(services.io)), clock_(strand_), next_hand_(strand_),
       storage_retry_(strand_) {}
 
 int Table::next_dealer() const {
@@ -256,7 +259,7 @@ void Table::join(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
         }
         // The seat is held while the buy-in is written; the player sits once it is committed.
         self->reserved_[static_cast<std::size_t>(seat)] = a.id;
-        self->state_.storage().write(
+        self->services_.storage.write(
             [table = self->id_, seat, account = a.id, buy_in](Store& st) {
                 return st.buy_in(table, seat, account, buy_in);
             },
@@ -277,7 +280,7 @@ void Table::sit(const std::shared_ptr<Recipient>& s, const Account& a, const pro
     seats_[static_cast<std::size_t>(seat)] = Seat{a.id, a.name, buy_in, s, false};
     seats_[static_cast<std::size_t>(seat)]->time_bank_ms = limits_.time_bank_ms;
     ++taken_;
-    state_.note_seat(a.id, id_, true);
+    services_.lobby.note_seat(a.id, id_, true);
     watchers_[s.get()] = s;
     spdlog::info("table {}: {} sits in seat {} with {}", id_, a.name, seat, buy_in);
     send(s, protocol::reply(r, {{"table", id_}, {"seat", seat}, {"stack", buy_in}}));
@@ -362,7 +365,7 @@ void Table::cash_out(int seat, const char* reason, std::function<void(bool ok)> 
     if (st.cashing) return; // already on its way
     st.cashing = true;
     st.leaving = true; // dealt no more hands
-    state_.storage().write(
+    services_.storage.write(
         [table = id_, seat, account = st.account, stack = st.stack,
          reason = std::string(reason)](Store& store) {
             store.cash_out(table, seat, account, stack, reason);
@@ -383,7 +386,7 @@ void Table::cash_out(int seat, const char* reason, std::function<void(bool ok)> 
             const Seat gone = std::move(st);
             self->seats_[static_cast<std::size_t>(seat)].reset();
             --self->taken_;
-            self->state_.note_seat(gone.account, self->id_, false);
+            self->services_.lobby.note_seat(gone.account, self->id_, false);
             spdlog::info("table {}: {} leaves seat {} with {} ({})", self->id_, gone.name, seat,
                          gone.stack, reason);
             self->broadcast(
@@ -427,8 +430,8 @@ void Table::start_hand() {
     }
     record["stacks"] = std::move(stacks);
     record["names"] = std::move(names);
-    HandStart h{state_.storage().next_hand_id(), id_, deal_.number, record.dump(), reveal_.hash()};
-    state_.storage().write(
+    HandStart h{services_.storage.next_hand_id(), id_, deal_.number, record.dump(), reveal_.hash()};
+    services_.storage.write(
         [h = std::move(h)](Store& store) {
             store.start_hand(h);
             return true;
@@ -476,7 +479,7 @@ void Table::run(Step step) {
             clock_.cancel();
         } else {
             clock_.expires_after(std::chrono::milliseconds(c.ms));
-            clock_.async_wait([self = shared_from_this(), key = c.key](beast::error_code ec) {
+            clock_.async_wait([self = shared_from_this(), key = c.key](error_code ec) {
                 if (!ec) self->on_clock(key);
             });
         }
@@ -502,7 +505,7 @@ void Table::tell_clock(json& j) const {
 }
 
 void Table::record_void(std::int64_t hand_id) {
-    state_.storage().write(
+    services_.storage.write(
         [hand_id](Store& store) {
             store.void_hand(hand_id);
             return true;
@@ -518,7 +521,7 @@ void Table::record_void(std::int64_t hand_id) {
 
 void Table::void_hand(std::int64_t hand_id, int number, const char* reason) {
     record_void(hand_id);
-    ++state_.metrics().hands_void;
+    ++services_.metrics.hands_void;
     json stacks = json::array();
     for (int i = 0; i < limits_.seats; ++i) stacks.push_back(seat(i) ? seat(i)->stack : 0);
     broadcast({{"kind", "hand_void"},
@@ -533,12 +536,12 @@ void Table::pause_for_storage() {
     if (retrying_) return;
     retrying_ = true;
     storage_retry_.expires_after(kStorageRetry);
-    storage_retry_.async_wait([self = shared_from_this()](beast::error_code ec) {
+    storage_retry_.async_wait([self = shared_from_this()](error_code ec) {
         if (ec) {
             self->retrying_ = false;
             return;
         }
-        self->state_.storage().write(
+        self->services_.storage.write(
             [](Store& store) {
                 store.probe();
                 return true;
@@ -560,6 +563,8 @@ void Table::end_hand(End end) {
     hand_.reset();
     const std::int64_t hand_id = hand_id_;
     if (end.void_reason) { // a bug, but nobody loses a chip
+        spdlog::error("table {}: hand {} cannot go on ({}); it is void", id_, hand_id,
+                      end.void_reason);
         void_hand(hand_id, deal_.number, end.void_reason);
         return after_hand();
     }
@@ -567,7 +572,7 @@ void Table::end_hand(End end) {
     for (const SeatResult& r : end.results)
         h.seats.push_back({r.seat, seat(r.seat)->account, r.start, r.end});
     settling_ = true;
-    state_.storage().write(
+    services_.storage.write(
         [h](Store& store) {
             store.finish_hand(h);
             return true;
@@ -583,7 +588,7 @@ void Table::end_hand(End end) {
                 self->pause_for_storage();
                 return self->after_hand();
             }
-            ++self->state_.metrics().hands_played;
+            ++self->services_.metrics.hands_played;
             for (const HandSeat& r : h.seats) self->seat(r.seat)->stack = r.end;
             json stacks = json::array();
             for (int i = 0; i < self->limits_.seats; ++i)
@@ -613,7 +618,7 @@ bool Table::bank_start(int seat, std::function<void()> again) {
                {"seat", seat},
                {"bank_ms", st->time_bank_ms}});
     clock_.expires_after(std::chrono::milliseconds(st->time_bank_ms));
-    clock_.async_wait([again = std::move(again)](beast::error_code ec) {
+    clock_.async_wait([again = std::move(again)](error_code ec) {
         if (!ec) again();
     });
     return true;
@@ -634,7 +639,7 @@ void Table::maybe_start() {
     if (busy() || starting_ || stopping_ || paused_ || ready_count() < 2) return;
     starting_ = true;
     next_hand_.expires_after(std::chrono::milliseconds(limits_.hand_delay_ms));
-    next_hand_.async_wait([self = shared_from_this()](beast::error_code ec) {
+    next_hand_.async_wait([self = shared_from_this()](error_code ec) {
         self->starting_ = false;
         if (ec || self->busy() || self->stopping_ || self->paused_) return;
         self->start_hand();

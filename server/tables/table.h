@@ -6,10 +6,11 @@
 #pragma once
 
 #include "cards/types.h"
+#include "io.h"
 #include "messages.h"
-#include "net/net.h"
 #include "storage/accounts.h"
 #include "tables/game.h"
+#include "tables/lobby.h"
 #include "tables/recipient.h"
 
 #include <array>
@@ -26,8 +27,6 @@
 #include <vector>
 
 namespace felt::server {
-
-class SharedState;
 
 inline constexpr int kChatMaxChars = 200; // characters (code points) in a line of chat
 inline constexpr int kChatBurst = 5;      // lines of chat a player may send ...
@@ -48,7 +47,7 @@ std::uint64_t random_seed();
 
 class Table : public std::enable_shared_from_this<Table> {
   public:
-    Table(std::int64_t id, std::unique_ptr<Game> game, SharedState& state, net::io_context& ioc);
+    Table(std::int64_t id, std::unique_ptr<Game> game, Services& services);
 
     std::int64_t id() const { return id_; }
     // For the lobby and the database: the game and its settings.
@@ -190,7 +189,7 @@ class Table : public std::enable_shared_from_this<Table> {
     const std::int64_t id_;
     const std::unique_ptr<const Game> game_;
     const Limits limits_;
-    SharedState& state_;
+    Services& services_;
     net::strand<net::io_context::executor_type> strand_;
     std::array<std::optional<Seat>, kMaxTableSeats> seats_;
     // A seat whose buy-in is being written: the account it is held for (0: none).
