@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
             } while (check_split(s, SplitRules{}));
             Player p;
             p.name = std::string(1, static_cast<char>('A' + i));
-            p.stack = 50;
+            p.stack = Chips(50);
             p.split = s;
             ps.push_back(p);
         }
@@ -104,13 +104,13 @@ int main(int argc, char** argv) {
         declared += a[0].declare.has_value();
         std::vector<Player> ps(2);
         ps[0].name = "auto";
-        ps[0].stack = 1000;
+        ps[0].stack = Chips(1000);
         ps[0].split = a[0].split;
         ps[0].declare = a[0].declare;
         ps[1].name = "baseline";
-        ps[1].stack = 1000;
+        ps[1].stack = Chips(1000);
         ps[1].split = baseline_split(theirs);
-        units += static_cast<double>(settle(classic, Options{}, ps, 0).value().net[0]);
+        units += static_cast<double>(settle(classic, Options{}, ps, 0).value().net[0].value());
     }
     if (arranged > 0) {
         std::sort(ms.begin(), ms.end());

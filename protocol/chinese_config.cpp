@@ -2,8 +2,8 @@
 
 namespace felt::protocol {
 
-std::int64_t ChineseConfig::stake_needed() const {
-    if (options.chip_limit) return 1;
+Chips ChineseConfig::stake_needed() const {
+    if (options.chip_limit) return Chips(1);
     return chinese::max_loss_units(rules(), options.aces, seats - 1) * options.unit + options.rake;
 }
 
@@ -52,18 +52,18 @@ Outcome<ChineseConfig> decode_chinese_config(const json& body) {
     if (c.surrender && profile->scoring != chinese::Scoring::scoop)
         in.refuse("surrender", "surrender belongs to the scoop profile");
     c.seats = static_cast<int>(in.integer("seats", c.seats, 2, 4));
-    c.options.unit = in.integer("unit", 1, 1, 1'000'000);
-    c.options.rake = in.integer("rake", 0, 0, 1'000'000);
-    const std::int64_t needed = c.stake_needed();
-    c.min_buy_in = in.integer("min_buy_in", c.options.chip_limit ? 20 * c.options.unit : needed, 1,
-                              1'000'000'000'000);
-    c.max_buy_in = in.integer("max_buy_in", 10 * c.min_buy_in, 1, 1'000'000'000'000);
+    c.options.unit = in.chips("unit", Chips(1), 1, 1'000'000);
+    c.options.rake = in.chips("rake", 0, 0, 1'000'000);
+    const Chips needed = c.stake_needed();
+    c.min_buy_in = in.chips("min_buy_in", c.options.chip_limit ? 20 * c.options.unit : needed, 1,
+                            1'000'000'000'000);
+    c.max_buy_in = in.chips("max_buy_in", 10 * c.min_buy_in, 1, 1'000'000'000'000);
     if (c.min_buy_in < needed)
         in.refuse("min_buy_in", "without the chip limit a buy-in must cover the most a player "
                                 "can lose in a deal: min_buy_in at least " +
-                                    std::to_string(needed));
+                                    to_string(needed));
     if (c.max_buy_in < c.min_buy_in) in.refuse("max_buy_in", "max_buy_in is below min_buy_in");
-    if (c.max_buy_in > 1'000'000'000'000)
+    if (c.max_buy_in > Chips(1'000'000'000'000))
         in.refuse("max_buy_in", "max_buy_in (by default ten times min_buy_in) is above "
                                 "1000000000000");
     c.decision_ms = static_cast<int>(in.integer("decision_ms", c.decision_ms, 100, 3'600'000));

@@ -16,7 +16,7 @@ struct ChineseConfig {
     bool banker = false;      // the dealer is the bank (always so under the banker profile)
     bool surrender = false;   // the scoop profile only
     bool hints = true;
-    std::int64_t min_buy_in = 0, max_buy_in = 0;
+    Chips min_buy_in, max_buy_in;
     int decision_ms = 60'000; // time to submit a split before the engine arranges one
     int sit_out_after = 3;
     int hand_delay_ms = 1'000;
@@ -24,7 +24,7 @@ struct ChineseConfig {
     const chinese::Profile& rules() const { return *chinese::find_profile(profile); }
     // The chips a stack needs to be dealt in: 1, or with the chip limit off, enough to cover the
     // most the player can lose (chinese::max_loss_units) and the rake.
-    std::int64_t stake_needed() const;
+    Chips stake_needed() const;
     json to_json() const;
 };
 

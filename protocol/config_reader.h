@@ -32,6 +32,10 @@ class ConfigReader {
 
     // An integer from lo to hi, or `fallback` when the field is absent.
     std::int64_t integer(const char* key, std::int64_t fallback, std::int64_t lo, std::int64_t hi);
+    // An amount of chips from lo to hi, or `fallback` when the field is absent.
+    Chips chips(const char* key, Chips fallback, std::int64_t lo, std::int64_t hi) {
+        return Chips(integer(key, fallback.value(), lo, hi));
+    }
     bool boolean(const char* key, bool fallback);
     // One of `allowed`, or `fallback` when absent.
     std::string choice(const char* key, std::string fallback,

@@ -49,7 +49,7 @@ Outcome<LeapConfig> decode_leap_config(const json& body) {
     c.rules.packs = static_cast<int>(in.integer("packs", 0, 0, 4));
     c.rules.jokers = static_cast<int>(in.integer("jokers", 0, 0, 8));
     c.rules.hand_size = static_cast<int>(in.integer("hand_size", 5, 1, 20));
-    c.chips_per_point = in.integer("chips_per_point", 0, 0, 1'000'000);
+    c.chips_per_point = in.chips("chips_per_point", 0, 0, 1'000'000);
     c.turn_ms = static_cast<int>(in.integer("turn_ms", c.turn_ms, 100, 3'600'000));
     c.time_bank_ms = static_cast<int>(in.integer("time_bank_ms", c.time_bank_ms, 0, 3'600'000));
     c.retire_after = static_cast<int>(in.integer("retire_after", c.retire_after, 1, 100));
@@ -70,10 +70,10 @@ Outcome<LeapConfig> decode_leap_config(const json& body) {
         if (in.integer("min_buy_in", 0, 0, 0) != 0 || in.integer("max_buy_in", 0, 0, 0) != 0)
             in.refuse("min_buy_in", "a game for points alone takes no buy-in");
     } else {
-        c.min_buy_in = in.integer("min_buy_in", 100 * c.chips_per_point, 1, 1'000'000'000'000);
-        c.max_buy_in = in.integer("max_buy_in", 10 * c.min_buy_in, 1, 1'000'000'000'000);
+        c.min_buy_in = in.chips("min_buy_in", 100 * c.chips_per_point, 1, 1'000'000'000'000);
+        c.max_buy_in = in.chips("max_buy_in", 10 * c.min_buy_in, 1, 1'000'000'000'000);
         if (c.max_buy_in < c.min_buy_in) in.refuse("max_buy_in", "max_buy_in is below min_buy_in");
-        if (c.max_buy_in > 1'000'000'000'000)
+        if (c.max_buy_in > Chips(1'000'000'000'000))
             in.refuse("max_buy_in", "max_buy_in (by default ten times min_buy_in) is above "
                                     "1000000000000");
     }

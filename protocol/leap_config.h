@@ -10,8 +10,8 @@ namespace felt::protocol {
 struct LeapConfig {
     int seats = 4;
     leap::Rules rules;
-    std::int64_t chips_per_point = 0; // 0: a game for points alone
-    std::int64_t min_buy_in = 0, max_buy_in = 0;
+    Chips chips_per_point; // 0: a game for points alone
+    Chips min_buy_in, max_buy_in;
     int turn_ms = 30'000;  // time for a whole turn before the server plays it
     int time_bank_ms = 0;  // extra time each seat may spend, in all, once turn_ms is up
     int retire_after = 3;  // time-outs in a row that retire a player
@@ -20,7 +20,7 @@ struct LeapConfig {
 
     // With chips at stake a player needs one chip to be dealt in (they never pay more than they
     // have); without, none.
-    std::int64_t stake_needed() const { return chips_per_point > 0 ? 1 : 0; }
+    Chips stake_needed() const { return Chips(chips_per_point > 0 ? 1 : 0); }
     json to_json() const;
 };
 

@@ -69,19 +69,19 @@ Outcome<std::pair<PokerConfig, poker::HandConfig>> decode_poker_config(const jso
     }
     const bool stud = named && named.value().variant->opener == poker::Opener::showing;
     poker::Stakes& s = c.stakes;
-    s.ante = in.integer("ante", stud ? 1 : 0, 0, kMaxStake);
-    s.small_blind = in.integer("small_blind", stud ? 0 : 1, 0, kMaxStake);
-    s.big_blind = in.integer("big_blind", stud ? 0 : 2, 0, kMaxStake);
-    s.bring_in = in.integer("bring_in", stud ? 2 : 0, 0, kMaxStake);
-    s.small_bet = in.integer("small_bet", stud ? 4 : 2, 1, kMaxStake);
-    s.big_bet = in.integer("big_bet", stud ? 8 : 4, 1, kMaxStake);
+    s.ante = in.chips("ante", Chips(stud ? 1 : 0), 0, kMaxStake);
+    s.small_blind = in.chips("small_blind", Chips(stud ? 0 : 1), 0, kMaxStake);
+    s.big_blind = in.chips("big_blind", Chips(stud ? 0 : 2), 0, kMaxStake);
+    s.bring_in = in.chips("bring_in", Chips(stud ? 2 : 0), 0, kMaxStake);
+    s.small_bet = in.chips("small_bet", Chips(stud ? 4 : 2), 1, kMaxStake);
+    s.big_bet = in.chips("big_bet", Chips(stud ? 8 : 4), 1, kMaxStake);
     if (s.small_blind > s.big_blind)
         in.refuse("small_blind", "the small blind is above the big blind");
     if (s.big_bet < s.small_bet) in.refuse("big_bet", "the big bet is below the small bet");
     const poker::Chips unit = stud || c.structure == "fixed-limit" ? s.big_bet : s.big_blind;
-    c.min_buy_in = in.integer("min_buy_in", 40 * unit, 1, kMaxBuyIn);
-    c.max_buy_in = in.integer("max_buy_in", 200 * unit, 1, kMaxBuyIn);
-    if (c.min_buy_in < 1)
+    c.min_buy_in = in.chips("min_buy_in", 40 * unit, 1, kMaxBuyIn);
+    c.max_buy_in = in.chips("max_buy_in", 200 * unit, 1, kMaxBuyIn);
+    if (c.min_buy_in <= 0)
         in.refuse("min_buy_in", "min_buy_in must be at least 1 (by default it is 40 big blinds, "
                                 "or big bets)");
     if (c.max_buy_in < c.min_buy_in) in.refuse("max_buy_in", "max_buy_in is below min_buy_in");

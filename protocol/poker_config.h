@@ -17,7 +17,7 @@ struct PokerConfig {
     std::string wild = "none";
     int seats = 6;
     poker::Stakes stakes;
-    poker::Chips min_buy_in = 0, max_buy_in = 0;
+    poker::Chips min_buy_in{}, max_buy_in{};
     int decision_ms = 30'000;  // time to act before the server acts (check, else fold)
     int time_bank_ms = 0;      // extra time each seat may spend, in all, once decision_ms is up
     int sit_out_after = 3;     // hands a disconnected player misses before being sat out

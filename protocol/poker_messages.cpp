@@ -77,7 +77,10 @@ std::optional<poker::ActionType> parse_action_type(std::string_view s) {
 json event_json(const poker::Event& e, const felt::Ranking& r, bool show_cards) {
     json j = {{"kind", event_name(e.type)}};
     if (e.seat >= 0) j["seat"] = e.seat;
-    if (e.amount) j["amount"] = e.amount;
+    if (e.amount)
+        j["amount"] = e.amount;
+    else if (e.number)
+        j["amount"] = e.number; // a street's index, a stock's size, cards moved
     if (e.pot >= 0) j["pot"] = e.pot;
     if (e.count) {
         j["count"] = e.count;

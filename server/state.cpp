@@ -7,11 +7,11 @@ namespace felt::server {
 namespace {
 
 std::unique_ptr<Storage> open_storage(const Config& c, Metrics& metrics) {
-    auto writer = std::make_unique<SqliteStore>(c.db, c.grant, SqliteStore::Role::writer);
+    auto writer = std::make_unique<SqliteStore>(c.db, Chips(c.grant), SqliteStore::Role::writer);
     // A second connection reads beside the writer (WAL); an in-memory database has only one.
     std::unique_ptr<Store> reader;
     if (c.db != ":memory:")
-        reader = std::make_unique<SqliteStore>(c.db, c.grant, SqliteStore::Role::reader);
+        reader = std::make_unique<SqliteStore>(c.db, Chips(c.grant), SqliteStore::Role::reader);
     return std::make_unique<Storage>(std::move(writer), std::move(reader), metrics);
 }
 

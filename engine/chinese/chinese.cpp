@@ -423,7 +423,7 @@ Result<Settlement> settle(const Profile& profile, const Options& o,
         for (const Owed& w : *phase) {
             const std::size_t f = static_cast<std::size_t>(w.from),
                               t = static_cast<std::size_t>(w.to);
-            Chips chips = static_cast<Chips>(w.units) * o.unit;
+            Chips chips = o.unit * w.units;
             if (o.chip_limit) {
                 chips = std::min({chips, backing[f], backing[t]});
                 backing[f] -= chips;

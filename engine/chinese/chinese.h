@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cards/types.h"
+#include "chips.h"
 #include "rankings/hand_value.h"
 #include "result.h"
 
@@ -16,7 +17,7 @@
 
 namespace felt::chinese {
 
-using Chips = std::int64_t;
+using felt::Chips;
 
 enum class Row : unsigned char { front, middle, back };
 std::string_view row_name(Row r);
@@ -109,15 +110,15 @@ std::vector<std::string_view> profile_names();
 struct Options {
     bool chip_limit = false; // nobody wins or loses more than their starting stack
     bool aces = false;       // the aces side bet
-    Chips unit = 1;          // chips per unit
-    Chips rake = 0;          // per player per hand, before settlement
+    Chips unit{1};           // chips per unit
+    Chips rake{};            // per player per hand, before settlement
     int banker = -1;         // seat of the bank (-1: none; the banker profile uses the dealer)
     SplitRules rules;
 };
 
 struct Player {
     std::string name;
-    Chips stack = 0;
+    Chips stack{};
     Split split;
     std::optional<Special> declare;
     bool surrender = false;

@@ -416,20 +416,18 @@ View view_for(const State& s, int seat) {
     return v;
 }
 
-std::vector<std::int64_t> settle_chips(std::span<const int> scores,
-                                       std::span<const std::int64_t> stacks,
-                                       std::int64_t per_point) {
+std::vector<Chips> settle_chips(std::span<const int> scores, std::span<const Chips> stacks,
+                                Chips per_point) {
     assert(scores.size() == stacks.size());
-    std::vector<std::int64_t> out(stacks.begin(), stacks.end());
+    std::vector<Chips> out(stacks.begin(), stacks.end());
     for (std::size_t i = 0; i < out.size(); ++i)
         for (std::size_t j = i + 1; j < out.size(); ++j) {
             if (scores[i] == scores[j]) continue;
             const bool i_wins = scores[i] > scores[j];
-            std::int64_t& payer = i_wins ? out[j] : out[i];
-            std::int64_t& payee = i_wins ? out[i] : out[j];
-            const std::int64_t owed =
-                per_point * (i_wins ? scores[i] - scores[j] : scores[j] - scores[i]);
-            const std::int64_t paid = std::min(owed, payer);
+            Chips& payer = i_wins ? out[j] : out[i];
+            Chips& payee = i_wins ? out[i] : out[j];
+            const Chips owed = per_point * (i_wins ? scores[i] - scores[j] : scores[j] - scores[i]);
+            const Chips paid = std::min(owed, payer);
             payer -= paid;
             payee += paid;
         }

@@ -8,6 +8,7 @@
 // empty. The game ends when every player has retired.
 #pragma once
 
+#include "chips.h"
 #include "leap/leap.h"
 
 #include <array>
@@ -135,9 +136,8 @@ int score(const State& state, int seat);
 // the difference of their scores, pair by pair in seat order (0-1, 0-2, ..., 1-2, ...), and a
 // player who runs out pays what they have left. With stacks deep enough, a seat's net is
 // per_point x (n x its score - the sum of all scores). Chips are conserved; none goes negative.
-std::vector<std::int64_t> settle_chips(std::span<const int> scores,
-                                       std::span<const std::int64_t> stacks,
-                                       std::int64_t per_point);
+std::vector<Chips> settle_chips(std::span<const int> scores, std::span<const Chips> stacks,
+                                Chips per_point);
 
 // What one seat may see (seat -1: a spectator): no stock order, no other hand.
 struct View {

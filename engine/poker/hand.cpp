@@ -99,7 +99,7 @@ void reshuffle(HandState& s, Events& ev) {
     s.discards.clear();
     for (std::size_t i = stock.size(); i > 1; --i) std::swap(stock[i - 1], stock[next() % i]);
     s.stock_extra.insert(s.stock_extra.end(), stock.begin(), stock.end());
-    emit(ev, EventType::reshuffle, -1, static_cast<Chips>(s.stock_extra.size()));
+    emit(ev, EventType::reshuffle, -1).number = static_cast<std::int16_t>(s.stock_extra.size());
 }
 
 int stock_size(const HandState& s) {
@@ -288,7 +288,7 @@ void start_round(HandState& s) {
 // Returns the part of the highest bet no one matched.
 void return_uncalled(HandState& s, Events& ev) {
     int top = -1;
-    Chips first = 0, second = 0;
+    Chips first{}, second{};
     for (int i = 0; i < seat_count(s); ++i) {
         const Chips b = seat(s, i).bet;
         if (b > first) {
@@ -456,7 +456,7 @@ void advance_dealer(HandState& s, Events& ev) {
         ++s.street;
         s.step = 0;
         s.betting_done = false;
-        emit(ev, EventType::street, -1, s.street);
+        emit(ev, EventType::street, -1).number = static_cast<std::int16_t>(s.street);
     }
 }
 
@@ -694,7 +694,7 @@ void compute_legal(HandState& s) {
             min_to = s.bets == 0 ? std::max(unit, s.current_bet + s.last_raise)
                                  : s.current_bet + std::max(s.last_raise, unit);
             if (c.structure == Structure::pot_limit) {
-                Chips pot = 0;
+                Chips pot{};
                 for (int i = 0; i < c.seats; ++i) pot += seat(s, i).total;
                 max_to = s.current_bet + pot + owed;
             } else {
@@ -734,7 +734,7 @@ std::optional<Error> apply_draw(HandState& s, const Action& a, const Legal& l, S
     e.visibility = draw ? Visibility::owner : Visibility::everyone;
     for (Card c : a.cards)
         if (e.count < 9) e.cards[e.count++] = c;
-    e.amount = n;
+    e.number = static_cast<std::int16_t>(n);
     if (draw) {
         // Keep the cards not thrown, in order; then receive.
         std::array<Card, 16> kept{};
@@ -758,7 +758,7 @@ std::optional<Error> apply_draw(HandState& s, const Action& a, const Legal& l, S
             p.cards[p.count++] = c;
             r.cards[r.count++] = c;
         }
-        r.amount = r.count;
+        r.number = r.count;
         ev.push_back(r);
         // This player's discards join the pile after the draw: only earlier players' discards
         // make a new stock.
@@ -785,7 +785,7 @@ std::optional<Error> apply_bet(HandState& s, const Action& a, const Legal& l, Se
         break;
     case ActionType::check:
         if (!l.check)
-            return fail(Errc::cannot_check, std::to_string(owed) + " to call: call, raise or fold");
+            return fail(Errc::cannot_check, to_string(owed) + " to call: call, raise or fold");
         emit(ev, EventType::check, a.seat);
         break;
     case ActionType::call: {
@@ -822,10 +822,10 @@ std::optional<Error> apply_bet(HandState& s, const Action& a, const Legal& l, Se
         }
         if (a.amount < l.min_to || a.amount > l.max_to)
             return fail(Errc::bad_amount,
-                        (l.min_to == l.max_to ? "the amount must be " + std::to_string(l.min_to)
-                                              : "the amount must be " + std::to_string(l.min_to) +
-                                                    " to " + std::to_string(l.max_to)) +
-                            ", not " + std::to_string(a.amount));
+                        (l.min_to == l.max_to ? "the amount must be " + to_string(l.min_to)
+                                              : "the amount must be " + to_string(l.min_to) +
+                                                    " to " + to_string(l.max_to)) +
+                            ", not " + to_string(a.amount));
         const Chips add = a.amount - p.bet;
         const Chips increase = a.amount - s.current_bet;
         const Chips required = s.bets == 0 ? bet_unit(s) : std::max(s.last_raise, bet_unit(s));

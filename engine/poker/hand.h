@@ -26,18 +26,18 @@ namespace felt::poker {
 enum class Structure : unsigned char { no_limit, pot_limit, fixed_limit };
 
 struct Stakes {
-    Chips ante = 0;                       // every player, unless seat_antes is set
-    std::vector<Chips> seat_antes;        // per seat (a big-blind ante); overrides `ante`
-    Chips small_blind = 0, big_blind = 0; // blinds; both 0 for a game without blinds
-    Chips bring_in = 0;                   // stud: the lowest up card's forced bet (0: none)
-    Chips small_bet = 0, big_bet = 0;     // fixed limit: the bets of early and late streets
-    Chips min_bet = 0;  // no and pot limit: the smallest bet (0: the big blind, else small_bet)
+    Chips ante{};                     // every player, unless seat_antes is set
+    std::vector<Chips> seat_antes;    // per seat (a big-blind ante); overrides `ante`
+    Chips small_blind{}, big_blind{}; // blinds; both 0 for a game without blinds
+    Chips bring_in{};                 // stud: the lowest up card's forced bet (0: none)
+    Chips small_bet{}, big_bet{};     // fixed limit: the bets of early and late streets
+    Chips min_bet{};    // no and pot limit: the smallest bet (0: the big blind, else small_bet)
     int max_raises = 3; // fixed limit: raises after the bet in one round
 };
 
 struct Rake {
     int percent = 0;             // of each pot, rounded down
-    Chips cap = 0;               // per hand; 0: no cap
+    Chips cap{};                 // per hand; 0: no cap
     bool no_flop_no_drop = true; // no rake when the hand ends in its first betting round
 };
 
@@ -73,8 +73,8 @@ enum class EventType : unsigned char {
     discard,
     receive,
     rollover,  // cards; discards and receipts are the owner's
-    reshuffle, // the discards become the stock (amount: its size)
-    street,    // a new street begins (amount: its index)
+    reshuffle, // the discards become the stock (number: its size)
+    street,    // a new street begins (number: its index)
     uncalled,  // chips returned to a seat
     show,      // cards shown at showdown
     rake,      // chips taken from a pot (amount)
@@ -89,7 +89,10 @@ struct Event {
     std::uint8_t count = 0;                       // cards
     std::int8_t pot = -1;
     std::array<Card, 9> cards{};
-    Chips amount = 0;
+    Chips amount{};
+    // Not chips: street: its index; reshuffle: the new stock's size; discard, rollover, receive:
+    // the cards moved. The protocol writes it as `amount`.
+    std::int16_t number = 0;
 };
 
 enum class ActionType : unsigned char {
@@ -106,7 +109,7 @@ enum class ActionType : unsigned char {
 struct Action {
     ActionType type;
     int seat = -1;
-    Chips amount = 0;        // bet and raise: the total this round the seat bets to
+    Chips amount{};          // bet and raise: the total this round the seat bets to
     std::vector<Card> cards; // discard: the cards thrown; rollover: the cards turned up
 };
 
@@ -117,17 +120,17 @@ struct Legal {
     Phase phase = Phase::done;
     int seat = -1;
     bool fold = false, check = false, call = false, bet = false, raise = false, bring_in = false;
-    Chips call_amount = 0;        // chips the call adds (less than owed when all in)
-    Chips min_to = 0, max_to = 0; // bet or raise: totals this round
-    Chips bring_in_amount = 0;
+    Chips call_amount{};      // chips the call adds (less than owed when all in)
+    Chips min_to{}, max_to{}; // bet or raise: totals this round
+    Chips bring_in_amount{};
     int min_discard = 0, max_discard = 0;
     int rollover = 0; // cards to turn up
 };
 
 struct SeatState {
-    Chips stack = 0;
-    Chips bet = 0;        // this round
-    Chips total = 0;      // this hand
+    Chips stack{};
+    Chips bet{};          // this round
+    Chips total{};        // this hand
     bool in_hand = false; // dealt in
     bool folded = false;
     bool acted = false;     // this round
@@ -151,15 +154,15 @@ struct HandState {
     bool betting_done = false; // the current street's betting round is over
     Phase phase = Phase::betting;
     int actor = -1;
-    Chips current_bet = 0; // highest bet this round
-    Chips last_raise = 0;  // size of the largest bet or raise this round
+    Chips current_bet{};   // highest bet this round
+    Chips last_raise{};    // size of the largest bet or raise this round
     int bets = 0;          // fixed limit: bets and raises this round
     int full_raises = 0;   // bets and full raises this round
     int rounds_played = 0; // betting rounds completed
     bool bring_in_pending = false;
     int live = 0;            // seats dealt in and not folded
     int big_blind_seat = -1; // the first round starts left of it
-    Chips raked = 0;
+    Chips raked{};
     std::array<Chips, kMaxSeats> won{};
     Legal legal; // what the player to act may do: legal_actions()
 };

@@ -110,13 +110,13 @@ Result<std::vector<Chips>> numbers(const toml::table& t, const char* key, std::s
     for (const toml::node& v : *a) {
         auto i = v.value<std::int64_t>();
         if (!i || !v.is_integer()) return bad(std::string(key) + ": whole numbers of chips only");
-        out.push_back(*i);
+        out.push_back(Chips(*i));
     }
     return out;
 }
 
 Chips number(const toml::table& t, const char* key) {
-    return t[key].value<std::int64_t>().value_or(0);
+    return Chips(t[key].value<std::int64_t>().value_or(0));
 }
 
 } // namespace
@@ -146,26 +146,30 @@ std::string to_phh(const HandConfig& c, std::span<const Event> events, const Han
         ante_list.push_back(c.stakes.seat_antes.empty()
                                 ? c.stakes.ante
                                 : c.stakes.seat_antes[static_cast<std::size_t>(k)]);
-        starting.push_back(c.stacks[static_cast<std::size_t>(k)]);
-        finishing.push_back(state.seats[static_cast<std::size_t>(k)].stack);
+        starting.push_back(c.stacks[static_cast<std::size_t>(k)].value());
+        finishing.push_back(state.seats[static_cast<std::size_t>(k)].stack.value());
     }
     if (heads_up) std::reverse(ante_list.begin(), ante_list.end());
-    for (Chips x : ante_list) antes.push_back(x);
+    for (Chips x : ante_list) antes.push_back(x.value());
     t.insert("antes", antes);
     if (blinds_game(c)) {
         for (std::size_t i = 0; i < n; ++i)
-            blinds.push_back(i == 0 ? c.stakes.small_blind : i == 1 ? c.stakes.big_blind : 0);
+            blinds.push_back((i == 0   ? c.stakes.small_blind
+                              : i == 1 ? c.stakes.big_blind
+                                       : 0)
+                                 .value());
         t.insert("blinds_or_straddles", blinds);
     } else {
-        t.insert("bring_in", c.stakes.bring_in);
+        t.insert("bring_in", c.stakes.bring_in.value());
     }
     if (c.structure == Structure::fixed_limit) {
-        t.insert("small_bet", c.stakes.small_bet);
-        t.insert("big_bet", c.stakes.big_bet);
+        t.insert("small_bet", c.stakes.small_bet.value());
+        t.insert("big_bet", c.stakes.big_bet.value());
     } else {
-        t.insert("min_bet", c.stakes.min_bet > 0     ? c.stakes.min_bet
-                            : c.stakes.big_blind > 0 ? c.stakes.big_blind
-                                                     : c.stakes.small_bet);
+        t.insert("min_bet", (c.stakes.min_bet > 0     ? c.stakes.min_bet
+                             : c.stakes.big_blind > 0 ? c.stakes.big_blind
+                                                      : c.stakes.small_bet)
+                                .value());
     }
     t.insert("starting_stacks", starting);
 
@@ -213,7 +217,7 @@ std::string to_phh(const HandConfig& c, std::span<const Event> events, const Han
             break;
         case EventType::bet:
         case EventType::raise:
-            actions.push_back(words({player(e.seat), "cbr", std::to_string(e.amount)}));
+            actions.push_back(words({player(e.seat), "cbr", to_string(e.amount)}));
             break;
         case EventType::check:
         case EventType::call:
@@ -245,7 +249,7 @@ std::string to_phh(const HandConfig& c, std::span<const Event> events, const Han
     t.insert("_felt_reshuffle_seed", std::to_string(c.reshuffle_seed));
     if (c.rake.percent > 0) {
         t.insert("_felt_rake_percent", c.rake.percent);
-        t.insert("_felt_rake_cap", c.rake.cap);
+        t.insert("_felt_rake_cap", c.rake.cap.value());
     }
     std::ostringstream out;
     out << t << "\n";
@@ -337,7 +341,7 @@ Result<Replay> replay_phh(std::string_view text) {
         return bad("_felt_reshuffle_seed: a whole number");
     }
     c.rake.percent = static_cast<int>(t["_felt_rake_percent"].value<std::int64_t>().value_or(0));
-    c.rake.cap = t["_felt_rake_cap"].value<std::int64_t>().value_or(0);
+    c.rake.cap = Chips(t["_felt_rake_cap"].value<std::int64_t>().value_or(0));
 
     // The actions, and the deck they deal: every dealt card in order, until one comes back from
     // the discards (a reshuffle, which the seed repeats), then the rest of the pack.
@@ -405,7 +409,7 @@ Result<Replay> replay_phh(std::string_view text) {
             a.type = l.bet ? ActionType::bet : ActionType::raise;
             try {
                 std::size_t used = 0;
-                a.amount = std::stoll(arg, &used);
+                a.amount = Chips(std::stoll(arg, &used));
                 if (used != arg.size()) throw std::invalid_argument(arg);
             } catch (const std::exception&) {
                 return bad(where + "cbr needs a whole number of chips");
@@ -433,8 +437,7 @@ Result<Replay> replay_phh(std::string_view text) {
         if (!want) return want.error();
         if (want.value() != out.finishing_stacks) {
             std::string got;
-            for (Chips x : out.finishing_stacks)
-                got += (got.empty() ? "" : ", ") + std::to_string(x);
+            for (Chips x : out.finishing_stacks) got += (got.empty() ? "" : ", ") + to_string(x);
             return bad("finishing_stacks disagree with the engine's [" + got + "]");
         }
     }

@@ -10,7 +10,7 @@ Pots build_pots(const std::array<Chips, kMaxSeats>& contributed, std::uint16_t f
     std::array<Chips, kMaxSeats> left = contributed;
     while (true) {
         // The next level: the smallest remaining contribution of a live player.
-        Chips level = 0;
+        Chips level{};
         for (int s = 0; s < seats; ++s)
             if (!(folded >> s & 1) && left[static_cast<std::size_t>(s)] > 0)
                 level = level == 0 ? left[static_cast<std::size_t>(s)]
@@ -26,7 +26,7 @@ Pots build_pots(const std::array<Chips, kMaxSeats>& contributed, std::uint16_t f
         }
         pots.items[static_cast<std::size_t>(pots.count++)] = pot;
     }
-    Chips rest = 0;
+    Chips rest{};
     for (int s = 0; s < seats; ++s) rest += left[static_cast<std::size_t>(s)];
     if (rest > 0) {
         if (pots.empty()) pots.count = 1;

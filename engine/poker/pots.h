@@ -2,17 +2,19 @@
 // each pot to the best eligible hand, odd chips from the first seat left of the button.
 #pragma once
 
+#include "chips.h"
+
 #include <array>
 #include <cstdint>
 #include <vector>
 
 namespace felt::poker {
 
-using Chips = std::int64_t;
+using felt::Chips;
 inline constexpr int kMaxSeats = 9;
 
 struct Pot {
-    Chips amount = 0;
+    Chips amount{};
     std::uint16_t eligible = 0; // bit per seat: not folded and contributed up to this level
 };
 

@@ -55,10 +55,10 @@ json replay_chinese(const json& config, const json& events, const json& seats) {
         for (std::size_t k = 0; k < order.size(); ++k) {
             const Chips want = settled.value().final_stacks[k];
             for (const json& s : seats)
-                if (s.at("seat") == order[k] && s.at("stack_end") != want)
+                if (s.at("seat") == order[k] && s.at("stack_end").get<Chips>() != want)
                     return differs("seat " + std::to_string(order[k]) + " ends with " +
                                    s.at("stack_end").dump() + ", the engine says " +
-                                   std::to_string(want));
+                                   to_string(want));
         }
         return {{"matches", true}};
     } catch (const json::exception&) {
@@ -102,18 +102,20 @@ json replay_leap(const json& config, const std::string& deck, const json& log, c
         }
         if (state.phase != leap::Phase::over) return differs("the game does not reach its end");
         std::vector<int> scores;
-        std::vector<std::int64_t> start;
+        std::vector<Chips> start;
         for (std::size_t i = 0; i < players.size(); ++i) {
             scores.push_back(leap::score(state, static_cast<int>(i)));
-            start.push_back(config.at("stacks").at(static_cast<std::size_t>(players[i])));
+            start.push_back(
+                config.at("stacks").at(static_cast<std::size_t>(players[i])).get<Chips>());
         }
-        const auto end = leap::settle_chips(scores, start, config.at("chips_per_point"));
+        const auto end =
+            leap::settle_chips(scores, start, config.at("chips_per_point").get<Chips>());
         for (std::size_t i = 0; i < players.size(); ++i)
             for (const json& s : seats)
-                if (s.at("seat") == players[i] && s.at("stack_end") != end[i])
+                if (s.at("seat") == players[i] && s.at("stack_end").get<Chips>() != end[i])
                     return differs("seat " + std::to_string(players[i]) + " ends with " +
                                    s.at("stack_end").dump() + ", the engine says " +
-                                   std::to_string(end[i]));
+                                   to_string(end[i]));
         json result = {{"matches", true}, {"scores", json::object()}};
         for (std::size_t i = 0; i < players.size(); ++i)
             result["scores"][std::to_string(players[i])] = scores[i];
@@ -238,12 +240,12 @@ Outcome<std::string> hand_phh(Store& store, std::int64_t hand_id, std::int64_t a
     if (!named) return mismatch(named.error().message);
     poker::HandConfig c = std::move(named).value();
     const json& st = cfg["stakes"];
-    c.stakes.ante = st.value("ante", 0);
-    c.stakes.small_blind = st.value("small_blind", 0);
-    c.stakes.big_blind = st.value("big_blind", 0);
-    c.stakes.bring_in = st.value("bring_in", 0);
-    c.stakes.small_bet = st.value("small_bet", 0);
-    c.stakes.big_bet = st.value("big_bet", 0);
+    c.stakes.ante = st.value("ante", Chips());
+    c.stakes.small_blind = st.value("small_blind", Chips());
+    c.stakes.big_blind = st.value("big_blind", Chips());
+    c.stakes.bring_in = st.value("bring_in", Chips());
+    c.stakes.small_bet = st.value("small_bet", Chips());
+    c.stakes.big_bet = st.value("big_bet", Chips());
     c.button = cfg.value("button", 0);
     for (int i = 0; i < c.seats && i < static_cast<int>(cfg["stacks"].size()); ++i)
         c.stacks[static_cast<std::size_t>(i)] = cfg["stacks"][static_cast<std::size_t>(i)];
@@ -268,7 +270,7 @@ Outcome<std::string> hand_phh(Store& store, std::int64_t hand_id, std::int64_t a
         auto type = protocol::parse_action_type(ev.value("action", ""));
         if (!type) return mismatch("an unknown action");
         a.type = *type;
-        a.amount = ev.value("amount", poker::Chips{0});
+        a.amount = ev.value("amount", poker::Chips());
         if (ev.contains("cards")) {
             auto cards = c.ranking->parse_cards(ev["cards"].get<std::string>());
             if (!cards) return mismatch(cards.error().message);
@@ -282,9 +284,9 @@ Outcome<std::string> hand_phh(Store& store, std::int64_t hand_id, std::int64_t a
         const auto seat = static_cast<std::size_t>(s.seat);
         if (seat >= state.seats.size() || state.seats[seat].stack != s.end)
             return mismatch("seat " + std::to_string(seat) + " ends with " +
-                            (seat < state.seats.size() ? std::to_string(state.seats[seat].stack)
+                            (seat < state.seats.size() ? to_string(state.seats[seat].stack)
                                                        : std::string("nothing")) +
-                            ", recorded " + std::to_string(s.end));
+                            ", recorded " + to_string(s.end));
         if (asker != 0 && s.account == asker) my_seat = s.seat;
     }
     return R{poker::to_phh(c, events, state, my_seat >= 0 ? my_seat : poker::kNoSeat), {}};

@@ -33,7 +33,7 @@ Account read_account(const db::Statement& q) {
     a.id = q.column_int(0);
     a.name = q.column_text(1);
     a.guest = q.column_int(2) != 0;
-    a.balance = q.column_int(3);
+    a.balance = Chips(q.column_int(3));
     return a;
 }
 
@@ -160,15 +160,15 @@ void Accounts::revoke(std::string_view token) {
     q.bind(1, token_hash(token)).run();
 }
 
-std::optional<Refusal> Accounts::move_chips(std::int64_t account_id, std::int64_t amount,
+std::optional<Refusal> Accounts::move_chips(std::int64_t account_id, Chips amount,
                                             std::string_view reason) {
     db::Statement bal(db_, "SELECT balance FROM accounts WHERE id = ?");
     bal.bind(1, account_id);
     if (!bal.step()) return Refusal{"no_such_account", "no such account"};
-    const std::int64_t after = bal.column_int(0) + amount;
+    const Chips after = bal.column_chips(0) + amount;
     if (after < 0)
-        return Refusal{"insufficient_chips", "the balance is " + std::to_string(after - amount) +
-                                                 ", short of " + std::to_string(-amount)};
+        return Refusal{"insufficient_chips", "the balance is " + to_string(after - amount) +
+                                                 ", short of " + to_string(-amount)};
     db::Statement up(db_, "UPDATE accounts SET balance = ? WHERE id = ?");
     up.bind(1, after).bind(2, account_id).run();
     db::Statement row(db_, "INSERT INTO ledger (account_id, amount, balance_after, reason) "
@@ -177,11 +177,11 @@ std::optional<Refusal> Accounts::move_chips(std::int64_t account_id, std::int64_
     return std::nullopt;
 }
 
-std::int64_t Accounts::ledger_sum(std::int64_t account_id) {
+Chips Accounts::ledger_sum(std::int64_t account_id) {
     db::Statement q(db_, "SELECT COALESCE(SUM(amount), 0) FROM ledger WHERE account_id = ?");
     q.bind(1, account_id);
     q.step();
-    return q.column_int(0);
+    return q.column_chips(0);
 }
 
 } // namespace felt::server

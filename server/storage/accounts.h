@@ -8,6 +8,8 @@
 #include "refusal.h"
 #include "storage/sqlite.h"
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -15,14 +17,14 @@
 
 namespace felt::server {
 
-// An amount of chips: a balance, a stack, a bet.
-using Chips = std::int64_t;
+// An amount of chips: a balance, a stack, a bet (engine/chips.h).
+using felt::Chips;
 
 struct Account {
     std::int64_t id = 0;
     std::string name;
     bool guest = false;
-    std::int64_t balance = 0;
+    Chips balance;
 };
 
 using protocol::Outcome;
@@ -42,7 +44,7 @@ std::string new_token();
 class Accounts {
   public:
     // `grant`: chips a new account starts with (a ledger row of reason "grant").
-    Accounts(db::Database& db, std::int64_t grant) : db_(db), grant_(grant) {}
+    Accounts(db::Database& db, Chips grant) : db_(db), grant_(grant) {}
 
     // With a hash from hash_password(). Refusals: name_taken.
     Outcome<Account> create(std::string_view name, const std::string& password_hash);
@@ -59,16 +61,25 @@ class Accounts {
 
     // Moves chips into (amount > 0) or out of an account, with a ledger row, in the caller's
     // transaction. Refusals: insufficient_chips (the balance would go below zero).
-    std::optional<Refusal> move_chips(std::int64_t account_id, std::int64_t amount,
+    std::optional<Refusal> move_chips(std::int64_t account_id, Chips amount,
                                       std::string_view reason);
     // The sum of every ledger row of the account: equal to its balance, always.
-    std::int64_t ledger_sum(std::int64_t account_id);
+    Chips ledger_sum(std::int64_t account_id);
 
   private:
     Account insert(std::string_view name, const std::string* hash, bool guest);
 
     db::Database& db_;
-    std::int64_t grant_;
+    Chips grant_;
 };
 
 } // namespace felt::server
+
+// Chips in the log: the number.
+template <>
+struct fmt::formatter<felt::Chips> : fmt::formatter<std::int64_t> {
+    template <class Context>
+    auto format(felt::Chips c, Context& ctx) const {
+        return fmt::formatter<std::int64_t>::format(c.value(), ctx);
+    }
+};

@@ -3,6 +3,8 @@
 // exception type that keeps the SQLite code. <sqlite3.h> stays out of this header.
 #pragma once
 
+#include "chips.h"
+
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -50,6 +52,7 @@ class Statement {
 
     // Parameters count from 1, as in SQLite.
     Statement& bind(int index, std::int64_t value);
+    Statement& bind(int index, Chips value) { return bind(index, value.value()); }
     Statement& bind(int index, std::string_view value);
     Statement& bind_null(int index);
     // True while there is a row to read; false when done.
@@ -59,6 +62,7 @@ class Statement {
     void reset();
 
     std::int64_t column_int(int index) const; // columns count from 0
+    Chips column_chips(int index) const { return Chips(column_int(index)); }
     std::string column_text(int index) const;
     bool column_null(int index) const;
 

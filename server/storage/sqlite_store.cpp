@@ -39,7 +39,7 @@ void SqliteStore::recover() {
         db::Statement q(db_, "SELECT account_id, stack FROM table_seats");
         while (q.step()) {
             if (q.column_int(1) > 0)
-                accounts_.move_chips(q.column_int(0), q.column_int(1), "recovered");
+                accounts_.move_chips(q.column_int(0), q.column_chips(1), "recovered");
             ++seats;
         }
     }
@@ -188,7 +188,7 @@ std::vector<PlayerHand> SqliteStore::hands_of(std::int64_t account, std::int64_t
     std::vector<PlayerHand> out;
     while (q.step())
         out.push_back(
-            {summary(q), static_cast<int>(q.column_int(6)), q.column_int(7), q.column_int(8)});
+            {summary(q), static_cast<int>(q.column_int(6)), q.column_chips(7), q.column_chips(8)});
     return out;
 }
 
@@ -213,7 +213,7 @@ std::optional<HandRecord> SqliteStore::hand_record(std::int64_t hand_id) {
     s.bind(1, hand_id);
     while (s.step())
         r.seats.push_back({static_cast<int>(s.column_int(0)), s.column_text(1), s.column_int(2),
-                           s.column_int(3), s.column_int(4)});
+                           s.column_chips(3), s.column_chips(4)});
     db::Statement e(db_, "SELECT body FROM hand_events WHERE hand_id = ? ORDER BY seq");
     e.bind(1, hand_id);
     while (e.step()) r.events.push_back(e.column_text(0));
@@ -248,10 +248,10 @@ std::optional<PlayerTotals> SqliteStore::totals_of(const std::string& name) {
     PlayerTotals t;
     t.name = a.column_text(1);
     t.hands = q.column_int(0);
-    t.net = q.column_int(1);
+    t.net = q.column_chips(1);
     t.won = q.column_int(2);
-    t.biggest_win = q.column_int(3);
-    t.biggest_loss = q.column_int(4);
+    t.biggest_win = q.column_chips(3);
+    t.biggest_loss = q.column_chips(4);
     return t;
 }
 

@@ -32,7 +32,7 @@ struct HandStart {
 struct HandSeat {
     int seat = 0;
     std::int64_t account = 0;
-    Chips start = 0, end = 0;
+    Chips start{}, end{};
 };
 
 // A finished hand: its reveal, every seat's result (written to the seat's stack on the table
@@ -56,7 +56,7 @@ struct HandSummary {
 struct PlayerHand {
     HandSummary hand;
     int seat = 0;
-    Chips start = 0, end = 0;
+    Chips start{}, end{};
 };
 
 // One hand in full, as written: its row, its seats (with their players' names) and its events
@@ -66,7 +66,7 @@ struct HandRecord {
         int seat = 0;
         std::string name;
         std::int64_t account = 0;
-        Chips start = 0, end = 0;
+        Chips start{}, end{};
     };
     HandSummary summary;
     std::string config, commitment, deck, seed, salt; // the reveal once finished
@@ -78,7 +78,7 @@ struct HandRecord {
 struct PlayerTotals {
     std::string name;
     std::int64_t hands = 0, won = 0; // won: hands with a net gain
-    Chips net = 0, biggest_win = 0, biggest_loss = 0;
+    Chips net{}, biggest_win{}, biggest_loss{};
 };
 
 class Store {

@@ -44,7 +44,7 @@ class ChineseHand final : public Hand {
         std::array<Card, 13> cards{};
         std::optional<chinese::Player> submitted; // split, declaration, surrender
         bool by_server = false;                   // arranged by the engine (clock or leaving)
-        Chips start = 0;
+        Chips start{};
     };
 
     ChineseHand(const ChineseGame& game, const Deal& d, std::span<const Card> deck);
@@ -265,7 +265,7 @@ End ChineseHand::settle() {
         rake.push_back(0);
     }
     End end;
-    Chips before = 0, after = 0;
+    Chips before{}, after{};
     for (std::size_t k = 0; k < seats.size(); ++k) {
         const int seat = seats[k];
         const Entry& e = entry(seat);

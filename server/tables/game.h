@@ -36,7 +36,7 @@ inline constexpr int kMaxTableSeats = 9; // the most any game seats (poker: 9)
 // What a table's game fixes about its seats and pace.
 struct Limits {
     int seats = 6;
-    Chips min_buy_in = 0, max_buy_in = 0;
+    Chips min_buy_in{}, max_buy_in{};
     int sit_out_after = 3;     // deals a disconnected player misses before being sat out
     int hand_delay_ms = 1'000; // pause between hands
     int time_bank_ms = 0;      // a seat's time bank when it sits down (0: none)
@@ -139,7 +139,7 @@ class Game {
     // What a hand is called in messages: "hand", "deal", "game".
     virtual const char* hand_noun() const { return "hand"; }
     // The chips a stack needs to be dealt in; a stack below it is cashed out after a hand.
-    virtual Chips stake_needed() const { return 1; }
+    virtual Chips stake_needed() const { return Chips(1); }
     // A fresh deck for the deal, in order; the table shuffles it.
     virtual std::vector<Card> deck(const Deal& d) const = 0;
     // Prepares a hand from the deal, the shuffled deck and a random seed (for a game that

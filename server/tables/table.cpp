@@ -237,15 +237,15 @@ void Table::join(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
         // A table with no chips at stake (max_buy_in 0) needs no buy-in.
         const auto asked = protocol::integer_field(r, "buy_in", l.max_buy_in == 0 ? 0 : -1);
         if (!asked.ok()) return self->refuse(s, r, asked.refusal);
-        const Chips buy_in = *asked.value;
+        const Chips buy_in = Chips(*asked.value);
         if (self->stopping_) return self->refuse(s, r, "stopping", "the server is shutting down");
         if (self->seat_of(a.id) ||
             std::ranges::find(self->reserved_, a.id) != self->reserved_.end())
             return self->refuse(s, r, "already_seated", "you already have a seat here");
         if (buy_in < l.min_buy_in || buy_in > l.max_buy_in)
             return self->refuse(s, r, "bad_amount",
-                                "the buy-in is " + std::to_string(l.min_buy_in) + " to " +
-                                    std::to_string(l.max_buy_in));
+                                "the buy-in is " + to_string(l.min_buy_in) + " to " +
+                                    to_string(l.max_buy_in));
         int seat = -1;
         if (r.body.contains("seat")) {
             auto asked_seat = protocol::integer_field(r, "seat", std::nullopt, 0, l.seats - 1);

@@ -79,7 +79,7 @@ class Table : public std::enable_shared_from_this<Table> {
     struct Seat {
         std::int64_t account = 0;
         std::string name;
-        Chips stack = 0;
+        Chips stack{};
         std::weak_ptr<Recipient> session;
         bool leaving = false;
         int missed = 0;           // hands in a row the clock played for a disconnected player

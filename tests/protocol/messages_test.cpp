@@ -146,3 +146,15 @@ TEST_CASE("integer fields: absent, wrong type, past 64 bits and out of range, ea
     CHECK(missing.refusal.message == "\"hint\" needs an integer \"count\"");
     CHECK(field({{"count", 11}}, 3, 1, 10).refusal.message == "\"count\" must be 1 to 10");
 }
+
+TEST_CASE("chips in JSON: a plain integer both ways, in json and ordered_json") {
+    for (std::int64_t n : {std::int64_t{-5}, std::int64_t{0}, std::int64_t{4'000'000'000'000}}) {
+        const nlohmann::json j = felt::Chips(n);
+        CHECK(j.is_number_integer());
+        CHECK(j.get<std::int64_t>() == n);
+        CHECK(j.get<felt::Chips>() == felt::Chips(n));
+        const nlohmann::ordered_json o = {{"stack", felt::Chips(n)}};
+        CHECK(o.dump() == "{\"stack\":" + std::to_string(n) + "}");
+    }
+    CHECK_THROWS(nlohmann::json("40").get<felt::Chips>());
+}

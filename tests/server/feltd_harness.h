@@ -251,7 +251,7 @@ inline void check_database(const std::string& dir, int accounts, int finished) {
     CHECK(one("SELECT COUNT(*) FROM hands WHERE status = 'finished'") >= finished);
     CHECK(one("SELECT COUNT(*) FROM hands WHERE status <> 'finished'") == 0);
     felt::db::Statement q(db, "SELECT id, balance FROM accounts");
-    while (q.step()) CHECK(acc.ledger_sum(q.column_int(0)) == q.column_int(1));
+    while (q.step()) CHECK(acc.ledger_sum(q.column_int(0)) == q.column_chips(1));
 }
 
 } // namespace feltd_test

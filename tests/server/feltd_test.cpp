@@ -547,7 +547,7 @@ TEST_CASE("feltd: three bots play hands to the end in every betting structure") 
                       "HAVING SUM(stack_start) <> SUM(stack_end))") == 0);
             CHECK(one("SELECT COUNT(*) FROM hand_events") > kHands * 10);
             felt::db::Statement q(db, "SELECT id, balance FROM accounts");
-            while (q.step()) CHECK(accounts.ledger_sum(q.column_int(0)) == q.column_int(1));
+            while (q.step()) CHECK(accounts.ledger_sum(q.column_int(0)) == q.column_chips(1));
         }
         std::filesystem::remove_all(dir);
     }

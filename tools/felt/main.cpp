@@ -12,6 +12,7 @@
 #include "bot.h"
 #include "cards/deck.h"
 #include "chinese/chinese.h"
+#include "chips_json.h"
 #include "cli.h"
 #include "leap_cmd.h"
 #include "poker/phh.h"
@@ -356,7 +357,7 @@ int run_replay(const std::string& path, bool as_json) {
     }
     std::cout << (r.state.phase == poker::Phase::done ? "finished" : "unfinished")
               << "; stacks (p1 first):";
-    for (poker::Chips c : r.finishing_stacks) std::cout << " " << c;
+    for (poker::Chips c : r.finishing_stacks) std::cout << " " << c.value();
     std::cout << "\n";
     return 0;
 }
@@ -389,8 +390,8 @@ int run_chinese_settle(bool pretty) {
         const json opts = doc.value("options", json::object());
         o.chip_limit = opts.value("chip_limit", false);
         o.aces = opts.value("aces", false);
-        o.unit = opts.value("unit", chinese::Chips{1});
-        o.rake = opts.value("rake", chinese::Chips{0});
+        o.unit = opts.value("unit", chinese::Chips(1));
+        o.rake = opts.value("rake", chinese::Chips());
         o.rules.strict_order = opts.value("strict_order", false);
         o.rules.short_kickers_lowest = opts.value("short_kickers_lowest", false);
         const json& list = field(doc, "players", "document");

@@ -18,7 +18,7 @@ void hash_event(Hash& f, const Event& e) {
     f.add(static_cast<std::uint64_t>(e.type) | static_cast<std::uint64_t>(e.seat + 1) << 8 |
           static_cast<std::uint64_t>(e.visibility) << 16 |
           static_cast<std::uint64_t>(e.count) << 20 | static_cast<std::uint64_t>(e.pot + 1) << 24 |
-          static_cast<std::uint64_t>(e.amount) << 32);
+          static_cast<std::uint64_t>(e.amount.value() + e.number) << 32);
     if (e.count == 0) return;
     static_assert(sizeof(Card) == 1);
     std::uint64_t cards;
@@ -68,8 +68,8 @@ Action choose(const HandState& s, const Legal& l, Rng& rng) {
         // Mostly the minimum, sometimes anything up to all in.
         a.amount = rng.below(3) != 0
                        ? l.min_to
-                       : l.min_to + static_cast<Chips>(rng.below(
-                                        static_cast<std::uint64_t>(l.max_to - l.min_to + 1)));
+                       : l.min_to + static_cast<Chips>(rng.below(static_cast<std::uint64_t>(
+                                        (l.max_to - l.min_to).value() + 1)));
     } else {
         a.type = l.check ? ActionType::check : ActionType::call;
     }
@@ -104,18 +104,18 @@ Result<HandConfig> table_config(const Options& o) {
     if (!named) return named.error();
     HandConfig c = std::move(named).value();
     if (c.variant->opener == Opener::showing) {
-        c.stakes.ante = 1;
-        c.stakes.bring_in = 2;
-        c.stakes.small_bet = 4;
-        c.stakes.big_bet = 8;
+        c.stakes.ante = Chips(1);
+        c.stakes.bring_in = Chips(2);
+        c.stakes.small_bet = Chips(4);
+        c.stakes.big_bet = Chips(8);
     } else {
-        c.stakes.small_blind = 1;
-        c.stakes.big_blind = 2;
-        c.stakes.small_bet = 2;
-        c.stakes.big_bet = 4;
+        c.stakes.small_blind = Chips(1);
+        c.stakes.big_blind = Chips(2);
+        c.stakes.small_bet = Chips(2);
+        c.stakes.big_bet = Chips(4);
     }
     c.rake.percent = o.rake_percent;
-    c.rake.cap = 10;
+    c.rake.cap = Chips(10);
     return c;
 }
 
@@ -138,11 +138,11 @@ Result<Report> simulate(const Options& o) {
         config->button = static_cast<int>(h % o.players);
         for (int i = 0; i < o.players; ++i)
             config->stacks[static_cast<std::size_t>(i)] =
-                unit * (1 + static_cast<Chips>(rng.below(200)));
+                unit * (1 + static_cast<std::int64_t>(rng.below(200)));
         // Our own Fisher-Yates: std::shuffle's index choice is the library's to change.
         shuffle(std::span<Card>(config->deck), rng);
         config->reshuffle_seed = rng();
-        Chips before = 0;
+        Chips before{};
         for (Chips st : config->stacks) before += st;
 
         if (auto err = start_hand_in_place(config, state, events)) {
@@ -189,7 +189,7 @@ Result<Report> simulate(const Options& o) {
             rep.failure = "hand " + std::to_string(h) + ": chips not conserved at the end";
             break;
         }
-        for (const SeatState& p : state.seats) sig.add(static_cast<std::uint64_t>(p.stack));
+        for (const SeatState& p : state.seats) sig.add(static_cast<std::uint64_t>(p.stack.value()));
         ++rep.hands;
     }
     rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -16,6 +16,13 @@ using namespace felt::chinese;
 
 namespace {
 
+// Amounts written as plain numbers, for expected values.
+std::vector<felt::Chips> chips_of(std::initializer_list<std::int64_t> amounts) {
+    std::vector<felt::Chips> out;
+    for (std::int64_t a : amounts) out.emplace_back(a);
+    return out;
+}
+
 Split split(const char* front, const char* middle, const char* back) {
     const Deck pack = Deck::standard();
     Split s;
@@ -31,10 +38,10 @@ Split split(const char* front, const char* middle, const char* back) {
     return s;
 }
 
-Player player(const char* name, Chips stack, Split s, std::optional<Special> declare = {}) {
+Player player(const char* name, std::int64_t stack, Split s, std::optional<Special> declare = {}) {
     Player p;
     p.name = name;
-    p.stack = stack;
+    p.stack = Chips(stack);
     p.split = s;
     p.declare = declare;
     return p;
@@ -42,7 +49,7 @@ Player player(const char* name, Chips stack, Split s, std::optional<Special> dec
 
 // The three-player deal of the README: A trips in front and two full houses, B aces in front, a
 // flush and four sevens, C little.
-std::vector<Player> deal_abc(Chips a = 100, Chips b = 100, Chips c = 100) {
+std::vector<Player> deal_abc(std::int64_t a = 100, std::int64_t b = 100, std::int64_t c = 100) {
     return {player("A", a, split("6s 6h 6d", "4s 4h 4d 9c 9d", "Ks Kh Kd 8c 8d")),
             player("B", b, split("As Ah 2c", "Qs Js Ts 9s 2s", "7h 7d 7c 7s 3h")),
             player("C", c, split("Kc Qc 2d", "5c 5d 3c 3d 4c", "Ac Ad Qh Qd Jh"))};
@@ -95,20 +102,20 @@ TEST_CASE("chinese: the order of the rows, with both switches") {
 TEST_CASE("chinese: every profile on one hand-made deal") {
     // Worked out by hand from the profiles' tables (see the comments).
     // basic: A-B 2-1 rows: A +1; A-C A +3; B-C B +3.
-    CHECK(nets("basic", deal_abc()) == std::vector<Chips>{4, 2, -6});
+    CHECK(nets("basic", deal_abc()) == chips_of({4, 2, -6}));
     // classic: instead of 1: front trips 3, middle full house 2, back four of a kind 4.
-    CHECK(nets("classic", deal_abc()) == std::vector<Chips>{7, 5, -12});
+    CHECK(nets("classic", deal_abc()) == chips_of({7, 5, -12}));
     // extras-a, on top: 1+2, 1+1, 1+3.
-    CHECK(nets("extras-a", deal_abc()) == std::vector<Chips>{7, 5, -12});
+    CHECK(nets("extras-a", deal_abc()) == chips_of({7, 5, -12}));
     // extras-b, on top: 1+2, 1+2, back four of a kind 1+4.
-    CHECK(nets("extras-b", deal_abc()) == std::vector<Chips>{8, 6, -14});
-    CHECK(nets("asian", deal_abc()) == std::vector<Chips>{7, 5, -12});
-    CHECK(nets("asian-colour", deal_abc()) == std::vector<Chips>{7, 5, -12});
+    CHECK(nets("extras-b", deal_abc()) == chips_of({8, 6, -14}));
+    CHECK(nets("asian", deal_abc()) == chips_of({7, 5, -12}));
+    CHECK(nets("asian-colour", deal_abc()) == chips_of({7, 5, -12}));
     // banker: the dealer A is the bank; B and C settle with A only (extras-b royalties).
-    CHECK(nets("banker", deal_abc()) == std::vector<Chips>{8, -1, -7});
+    CHECK(nets("banker", deal_abc()) == chips_of({8, -1, -7}));
     // scoop: A beats B 2-1 (1) plus royalties 3 + 2 - 4; A sweeps C but not B (6) plus 3 + 2;
     // B sweeps C (6) plus 4.
-    CHECK(nets("scoop", deal_abc()) == std::vector<Chips>{13, 8, -21});
+    CHECK(nets("scoop", deal_abc()) == chips_of({13, 8, -21}));
 }
 
 TEST_CASE("chinese: special hands, declared, against each other and against ordinary hands") {
@@ -125,10 +132,10 @@ TEST_CASE("chinese: special hands, declared, against each other and against ordi
     std::vector<Player> ps = {player("A", 100, dragon, Special::complete_straight),
                               player("B", 100, pairs, Special::six_pairs),
                               player("C", 100, flushes)};
-    CHECK(nets("classic", ps) == std::vector<Chips>{26, -10, -16});
+    CHECK(nets("classic", ps) == chips_of({26, -10, -16}));
     // C declares too: the dragon beats both; three flushes beat six pairs.
     ps[2].declare = Special::three_flushes;
-    CHECK(nets("classic", ps) == std::vector<Chips>{26, -16, -10});
+    CHECK(nets("classic", ps) == chips_of({26, -16, -10}));
     // Banker (A the bank): specials on both sides, the higher wins the difference of values.
     ps[0].declare.reset();
     ps[2].declare = Special::three_flushes;
@@ -136,7 +143,7 @@ TEST_CASE("chinese: special hands, declared, against each other and against ordi
     o.banker = 1; // B is the bank
     // banker profile: three flushes 3, six pairs 4: B (six pairs) over C (three flushes) by 1;
     // B's six pairs beats A, who declared nothing: 4.
-    CHECK(nets("banker", ps, o) == std::vector<Chips>{-4, 5, -1});
+    CHECK(nets("banker", ps, o) == chips_of({-4, 5, -1}));
 
     // Refusals: a special the cards do not hold, or the profile does not know.
     ps[0].declare = Special::six_pairs;
@@ -162,7 +169,7 @@ TEST_CASE("chinese: surrender and the aces side bet") {
     std::vector<Player> ps = deal_abc();
     ps[2].surrender = true;
     // scoop: C pays 3 to each; A and B settle as before (A over B by 2).
-    CHECK(nets("scoop", ps) == std::vector<Chips>{5, 1, -6});
+    CHECK(nets("scoop", ps) == chips_of({5, 1, -6}));
     ps[2].surrender = false;
     auto r = settle(
         *find_profile("classic"), Options{},
@@ -176,7 +183,7 @@ TEST_CASE("chinese: surrender and the aces side bet") {
     // Aces: A has none, B two (2 points), C two (2 points): A pays 2 to each.
     Options o;
     o.aces = true;
-    CHECK(nets("basic", deal_abc(), o) == std::vector<Chips>{0, 4, -4});
+    CHECK(nets("basic", deal_abc(), o) == chips_of({0, 4, -4}));
 }
 
 TEST_CASE("chinese: chip-limited settlement, a short stack running out part-way") {
@@ -187,19 +194,19 @@ TEST_CASE("chinese: chip-limited settlement, a short stack running out part-way"
     o.chip_limit = true;
     auto s = settle(*find_profile("classic"), o, deal_abc(100, 100, 5), 0);
     REQUIRE(s.ok());
-    CHECK(s.value().net == std::vector<Chips>{6, -1, -5});
-    CHECK(s.value().final_stacks == std::vector<Chips>{106, 99, 0});
+    CHECK(s.value().net == chips_of({6, -1, -5}));
+    CHECK(s.value().final_stacks == chips_of({106, 99, 0}));
     int unpaid = 0;
     for (const Payment& p : s.value().payments)
-        if (p.chips < p.units) ++unpaid;
+        if (p.chips.value() < p.units) ++unpaid;
     CHECK(unpaid == 4); // C's back to A, and its three payments to B
     // The unit multiplies; the rake comes first.
     o.chip_limit = false;
-    o.unit = 10;
-    o.rake = 2;
+    o.unit = Chips(10);
+    o.rake = Chips(2);
     s = settle(*find_profile("basic"), o, deal_abc(), 0);
     REQUIRE(s.ok());
-    CHECK(s.value().net == std::vector<Chips>{38, 18, -62});
+    CHECK(s.value().net == chips_of({38, 18, -62}));
 }
 
 TEST_CASE("chinese: nets sum to minus the rake and no stack goes negative, random deals") {
@@ -241,14 +248,14 @@ TEST_CASE("chinese: nets sum to minus the rake and no stack goes negative, rando
             Options o;
             o.chip_limit = rng() % 2 == 0;
             o.aces = rng() % 2 == 0;
-            o.unit = 1 + static_cast<Chips>(rng() % 3);
+            o.unit = Chips(1 + static_cast<std::int64_t>(rng() % 3));
             o.rake = static_cast<Chips>(rng() % 2);
             auto r = settle(profile, o, ps, static_cast<int>(rng() % static_cast<unsigned>(n)));
             if (!r.ok()) {
                 ++bad;
                 continue;
             }
-            Chips sum = 0, rake = 0;
+            Chips sum{}, rake{};
             const Chips cover = max_loss_units(profile, o.aces, n - 1) * o.unit;
             for (int i = 0; i < n; ++i) {
                 sum += r.value().net[static_cast<std::size_t>(i)];
@@ -294,7 +301,7 @@ TEST_CASE("chinese: auto-arrange is legal, declares a special hand when it pays,
             std::vector<Player> ps = {
                 player("auto", 1000, a.value()[0].split, a.value()[0].declare),
                 player("base", 1000, baseline_split(theirs))};
-            units += static_cast<double>(settle(classic, Options{}, ps, 0).value().net[0]);
+            units += static_cast<double>(settle(classic, Options{}, ps, 0).value().net[0].value());
         }
     }
     CHECK(illegal == 0);
@@ -372,13 +379,13 @@ TEST_CASE("chinese: the most a player can lose in a deal, reached") {
     CHECK(max_loss_units(classic, false, 1) == 13);
     auto st = settle(classic, Options{}, {player("A", 100, top), player("B", 100, weak)}, 0);
     REQUIRE(st.ok());
-    CHECK(st.value().net[1] == -13);
+    CHECK(st.value().net[1] == Chips(-13));
     // extras-b pays on top of the row: 1 + 2, 1 + 8, 1 + 6; asian-colour's best natural is 39.
     CHECK(max_loss_units(*find_profile("extras-b"), false, 1) == 19);
     st = settle(*find_profile("extras-b"), Options{},
                 {player("A", 100, top), player("B", 100, weak)}, 0);
     REQUIRE(st.ok());
-    CHECK(st.value().net[1] == -19);
+    CHECK(st.value().net[1] == Chips(-19));
     CHECK(max_loss_units(*find_profile("asian-colour"), true, 3) == (39 + 8) * 3);
     // scoop: 9 from each when sweeping everyone, plus the royalties 3 + 10 + 5.
     CHECK(max_loss_units(*find_profile("scoop"), false, 2) == 27 * 2);
@@ -443,7 +450,7 @@ TEST_CASE("chinese: every profile's royalties and special hands pay their listed
                 settle(profile, Options{},
                        {player("A", 100, a, sv.kind), player("B", 100, baseline_split(rest))}, 0);
             REQUIRE_MESSAGE(st.ok(), (st.ok() ? "" : st.error().message));
-            CHECK(st.value().net[0] == sv.units);
+            CHECK(st.value().net[0] == Chips(sv.units));
             ++checked;
         }
     }

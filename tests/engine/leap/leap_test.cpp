@@ -15,6 +15,13 @@ using namespace felt::leap;
 
 namespace {
 
+// Amounts written as plain numbers, for expected values.
+std::vector<felt::Chips> chips_of(std::initializer_list<std::int64_t> amounts) {
+    std::vector<felt::Chips> out;
+    for (std::int64_t a : amounts) out.emplace_back(a);
+    return out;
+}
+
 std::shared_ptr<const Table> table(Rules r = {}, int players = 2) {
     auto t = Table::make(r, players);
     REQUIRE(t.ok());
@@ -675,21 +682,21 @@ TEST_CASE("settling chips: pair by pair, never more than a player has") {
     for (int round = 0; round < 10'000; ++round) {
         const auto n = static_cast<std::size_t>(2 + rng.below(5));
         std::vector<int> scores(n);
-        std::vector<std::int64_t> deep(n), shallow(n);
+        std::vector<Chips> deep(n), shallow(n);
         for (std::size_t i = 0; i < n; ++i) {
             scores[i] = rng.below(400) - 250;
-            deep[i] = 1'000'000;
-            shallow[i] = rng.below(300);
+            deep[i] = Chips(1'000'000);
+            shallow[i] = Chips(rng.below(300));
         }
-        const std::int64_t per_point = 1 + rng.below(5);
+        const Chips per_point(1 + rng.below(5));
         const int sum = std::accumulate(scores.begin(), scores.end(), 0);
         auto out = settle_chips(scores, deep, per_point);
         for (std::size_t i = 0; i < n; ++i)
             CHECK(out[i] - deep[i] == per_point * (static_cast<int>(n) * scores[i] - sum));
         // Shallow stacks: conserved, never negative, and nobody with the best score loses.
         out = settle_chips(scores, shallow, per_point);
-        CHECK(std::accumulate(out.begin(), out.end(), std::int64_t{0}) ==
-              std::accumulate(shallow.begin(), shallow.end(), std::int64_t{0}));
+        CHECK(std::accumulate(out.begin(), out.end(), Chips()) ==
+              std::accumulate(shallow.begin(), shallow.end(), Chips()));
         const int best = *std::max_element(scores.begin(), scores.end());
         for (std::size_t i = 0; i < n; ++i) {
             CHECK(out[i] >= 0);
@@ -699,6 +706,6 @@ TEST_CASE("settling chips: pair by pair, never more than a player has") {
     // Worked by hand: scores 10, -5, 3 at 2 a point; seat 1 has 20 chips. 0-1: seat 1 owes 30,
     // pays its 20. 0-2: seat 2 pays 14. 1-2: seat 1 owes 16 and has nothing left.
     const int scores[] = {10, -5, 3};
-    const std::int64_t stacks[] = {100, 20, 100};
-    CHECK(settle_chips(scores, stacks, 2) == std::vector<std::int64_t>{134, 0, 86});
+    const std::vector<Chips> stacks = chips_of({100, 20, 100});
+    CHECK(settle_chips(scores, stacks, Chips(2)) == chips_of({134, 0, 86}));
 }

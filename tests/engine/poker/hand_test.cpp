@@ -17,19 +17,19 @@ struct Table {
     HandState state;
     std::vector<Event> events; // every event so far
 
-    Table(const char* variant, Structure structure, std::vector<Chips> stacks, int button = 0,
-          const char* ranking = "standard") {
+    Table(const char* variant, Structure structure, std::vector<std::int64_t> stacks,
+          int button = 0, const char* ranking = "standard") {
         config.variant = builtin_variant(variant);
         REQUIRE(config.variant);
         config.structure = structure;
         config.ranking = std::shared_ptr<const Ranking>(make_ranking(ranking).value());
         config.seats = static_cast<int>(stacks.size());
-        for (std::size_t i = 0; i < stacks.size(); ++i) config.stacks[i] = stacks[i];
+        for (std::size_t i = 0; i < stacks.size(); ++i) config.stacks[i] = Chips(stacks[i]);
         config.button = button;
-        config.stakes.small_blind = 1;
-        config.stakes.big_blind = 2;
-        config.stakes.small_bet = 2;
-        config.stakes.big_bet = 4;
+        config.stakes.small_blind = Chips(1);
+        config.stakes.big_blind = Chips(2);
+        config.stakes.small_bet = Chips(2);
+        config.stakes.big_bet = Chips(4);
     }
 
     // The deck: these cards first, in dealing order, then the rest of the pack.
@@ -48,8 +48,8 @@ struct Table {
         events = s.value().events;
     }
 
-    void act(int seat, ActionType t, Chips amount = 0, const char* cards = "") {
-        Action a{t, seat, amount, Deck::standard().parse_cards(cards).value()};
+    void act(int seat, ActionType t, std::int64_t amount = 0, const char* cards = "") {
+        Action a{t, seat, Chips(amount), Deck::standard().parse_cards(cards).value()};
         auto r = apply(state, a);
         REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
         state = r.value().state;
@@ -57,8 +57,8 @@ struct Table {
     }
 
     // The action is refused with `code`, and nothing changes.
-    void refuse(int seat, ActionType t, Chips amount, Errc code, const char* cards = "") {
-        Action a{t, seat, amount, Deck::standard().parse_cards(cards).value()};
+    void refuse(int seat, ActionType t, std::int64_t amount, Errc code, const char* cards = "") {
+        Action a{t, seat, Chips(amount), Deck::standard().parse_cards(cards).value()};
         const HandState before = state;
         auto r = apply(state, a);
         REQUIRE_FALSE(r.ok());
@@ -97,11 +97,11 @@ TEST_CASE("hold'em: blinds, order of play, uncalled bet returned") {
     // Seat 1 small blind, seat 2 big blind, seat 0 (button) first before the flop.
     const auto blinds = t.of(EventType::blind);
     REQUIRE(blinds.size() == 2);
-    CHECK((blinds[0].seat == 1 && blinds[0].amount == 1));
-    CHECK((blinds[1].seat == 2 && blinds[1].amount == 2));
+    CHECK((blinds[0].seat == 1 && blinds[0].amount == Chips(1)));
+    CHECK((blinds[1].seat == 2 && blinds[1].amount == Chips(2)));
     CHECK(t.legal().seat == 0);
-    CHECK(t.legal().call_amount == 2);
-    CHECK(t.legal().min_to == 4); // a raise by at least the big blind
+    CHECK(t.legal().call_amount == Chips(2));
+    CHECK(t.legal().min_to == Chips(4)); // a raise by at least the big blind
     t.act(0, ActionType::raise, 10);
     t.act(1, ActionType::fold);
     t.act(2, ActionType::fold);
@@ -109,8 +109,8 @@ TEST_CASE("hold'em: blinds, order of play, uncalled bet returned") {
     const auto back = t.of(EventType::uncalled);
     REQUIRE(back.size() == 1);
     CHECK(back[0].seat == 0);
-    CHECK(back[0].amount == 8);
-    CHECK(t.stack(0) == 103);
+    CHECK(back[0].amount == Chips(8));
+    CHECK(t.stack(0) == Chips(103));
     CHECK(t.state.phase == Phase::done);
     CHECK(t.of(EventType::show).empty());
 }
@@ -120,8 +120,8 @@ TEST_CASE("hold'em heads-up: the button posts the small blind, acts first before
     Table t("holdem", Structure::no_limit, {100, 100}, 1);
     t.start();
     const auto blinds = t.of(EventType::blind);
-    CHECK((blinds[0].seat == 1 && blinds[0].amount == 1));
-    CHECK((blinds[1].seat == 0 && blinds[1].amount == 2));
+    CHECK((blinds[0].seat == 1 && blinds[0].amount == Chips(1)));
+    CHECK((blinds[1].seat == 0 && blinds[1].amount == Chips(2)));
     CHECK(t.legal().seat == 1);
     t.act(1, ActionType::call);
     CHECK(t.legal().seat == 0); // the big blind's option
@@ -135,11 +135,11 @@ TEST_CASE("no limit: minimum raises grow with the largest raise") {
     Table t("holdem", Structure::no_limit, {1000, 1000, 1000, 1000}, 0);
     t.start();
     t.act(3, ActionType::raise, 10); // by 8
-    CHECK(t.legal().min_to == 18);
+    CHECK(t.legal().min_to == Chips(18));
     t.refuse(0, ActionType::raise, 17, Errc::bad_amount);
     t.act(0, ActionType::raise, 30); // by 20
-    CHECK(t.legal().min_to == 50);
-    CHECK(t.legal().max_to == 1000);
+    CHECK(t.legal().min_to == Chips(50));
+    CHECK(t.legal().max_to == Chips(1000));
 }
 
 TEST_CASE("a short all-in does not reopen the betting") {
@@ -151,14 +151,14 @@ TEST_CASE("a short all-in does not reopen the betting") {
     t.act(1, ActionType::fold);
     t.act(2, ActionType::fold);
     CHECK(t.legal().seat == 3);
-    CHECK(t.legal().max_to == 150);
-    CHECK(t.legal().min_to == 150); // all in for less than the 198 a full raise needs
+    CHECK(t.legal().max_to == Chips(150));
+    CHECK(t.legal().min_to == Chips(150)); // all in for less than the 198 a full raise needs
     t.act(3, ActionType::raise, 150);
     // Back to seat 0, who already acted: call or fold only.
     const Legal l = t.legal();
     CHECK(l.seat == 0);
     CHECK(l.call);
-    CHECK(l.call_amount == 50);
+    CHECK(l.call_amount == Chips(50));
     CHECK_FALSE(l.raise);
     t.refuse(0, ActionType::raise, 300, Errc::illegal_action);
     t.act(0, ActionType::call);
@@ -179,21 +179,21 @@ TEST_CASE("pot limit: the largest raise is the call plus the pot after it") {
     Table t("holdem", Structure::pot_limit, {1000, 1000, 1000}, 0);
     t.start();
     // Blinds 1 and 2: seat 0 calls 2, the pot after the call is 5, so the raise is to 7.
-    CHECK(t.legal().max_to == 7);
+    CHECK(t.legal().max_to == Chips(7));
     t.refuse(0, ActionType::raise, 8, Errc::bad_amount);
     t.act(0, ActionType::call);
     // Seat 1 owes 1; the pot after that call is 6; the raise is to 2 + 6 = 8.
-    CHECK(t.legal().max_to == 8);
+    CHECK(t.legal().max_to == Chips(8));
     t.act(1, ActionType::raise, 8);
     // Seat 2 owes 6: pot 2 + 8 + 2 = 12, after the call 18; to 8 + 18 = 26.
-    CHECK(t.legal().max_to == 26);
+    CHECK(t.legal().max_to == Chips(26));
 }
 
 TEST_CASE("fixed limit: one bet and three raises, lifted heads-up; the big bet on the turn") {
     Table t("holdem", Structure::fixed_limit, {1000, 1000, 1000}, 0);
     t.start();
-    CHECK(t.legal().min_to == 4);
-    CHECK(t.legal().max_to == 4);
+    CHECK(t.legal().min_to == Chips(4));
+    CHECK(t.legal().max_to == Chips(4));
     t.refuse(0, ActionType::raise, 5, Errc::bad_amount);
     t.act(0, ActionType::raise, 4);
     t.act(1, ActionType::raise, 6);
@@ -209,18 +209,18 @@ TEST_CASE("fixed limit: one bet and three raises, lifted heads-up; the big bet o
     CHECK(t.legal().raise);
     t.act(t.legal().seat, ActionType::call);
     // Turn: the big bet.
-    CHECK(t.legal().min_to == 4);
+    CHECK(t.legal().min_to == Chips(4));
     t.act(t.legal().seat, ActionType::bet, 4);
-    CHECK(t.legal().min_to == 8);
+    CHECK(t.legal().min_to == Chips(8));
 }
 
 TEST_CASE("stud: antes, bring-in by the lowest up card, ties by suit, then the best showing hand") {
     Table t("stud", Structure::fixed_limit, {100, 100, 100}, 0);
     t.config.stakes = Stakes{};
-    t.config.stakes.ante = 1;
-    t.config.stakes.bring_in = 1;
-    t.config.stakes.small_bet = 4;
-    t.config.stakes.big_bet = 8;
+    t.config.stakes.ante = Chips(1);
+    t.config.stakes.bring_in = Chips(1);
+    t.config.stakes.small_bet = Chips(4);
+    t.config.stakes.big_bet = Chips(8);
     // Dealing starts left of the button (seat 1): two down and one up to each in turn.
     // Up cards: seat 1 3h, seat 2 3c, seat 0 Ks. The threes tie; clubs is lower.
     t.deck("2s 2h 3h  4s 4h 3c  5s 5h Ks  9c Kh 2d");
@@ -229,15 +229,15 @@ TEST_CASE("stud: antes, bring-in by the lowest up card, ties by suit, then the b
     const Legal l = t.legal();
     CHECK(l.seat == 2);
     CHECK(l.bring_in);
-    CHECK(l.bring_in_amount == 1);
+    CHECK(l.bring_in_amount == Chips(1));
     CHECK(l.bet);
-    CHECK(l.min_to == 4); // or complete to the small bet
+    CHECK(l.min_to == Chips(4)); // or complete to the small bet
     CHECK_FALSE(l.fold);
     t.act(2, ActionType::bring_in);
     CHECK(t.legal().seat == 0);
-    CHECK(t.legal().call_amount == 1);
+    CHECK(t.legal().call_amount == Chips(1));
     CHECK(t.legal().raise);
-    CHECK(t.legal().min_to == 4); // completing
+    CHECK(t.legal().min_to == Chips(4)); // completing
     t.act(0, ActionType::raise, 4);
     t.act(1, ActionType::call);
     t.act(2, ActionType::call);
@@ -255,7 +255,7 @@ TEST_CASE("stud with eight players: the last card is a shared board card when th
     auto c = sim::table_config(o);
     REQUIRE(c.ok());
     HandConfig config = c.value();
-    for (int i = 0; i < 8; ++i) config.stacks[static_cast<std::size_t>(i)] = 10'000;
+    for (int i = 0; i < 8; ++i) config.stacks[static_cast<std::size_t>(i)] = Chips(10'000);
     auto s = start_hand(std::make_shared<HandConfig>(config));
     REQUIRE(s.ok());
     HandState state = s.value().state;
@@ -315,9 +315,9 @@ TEST_CASE("the odd chip of a split pot goes to the first winner left of the butt
     for (int street = 0; street < 3; ++street)
         for (int i = 0; i < 2; ++i) t.act(t.legal().seat, ActionType::check);
     REQUIRE(t.state.phase == Phase::done);
-    CHECK(t.stack(0) == 100);
-    CHECK(t.stack(1) == 99);
-    CHECK(t.stack(2) == 101);
+    CHECK(t.stack(0) == Chips(100));
+    CHECK(t.stack(1) == Chips(99));
+    CHECK(t.stack(2) == Chips(101));
 }
 
 TEST_CASE("side pots at showdown: three all-ins of different sizes, with a fold in between") {
@@ -335,38 +335,38 @@ TEST_CASE("side pots at showdown: three all-ins of different sizes, with a fold 
     t.act(4, ActionType::fold); // leaves 200 in the pots
     REQUIRE(t.state.phase == Phase::done);
     // Pots: 250 (seats 0-3), 400 (seats 1-3, with 100 of the folded seat's), 350 (seats 2-3).
-    CHECK(t.stack(0) == 0);
-    CHECK(t.stack(1) == 650);
-    CHECK(t.stack(2) == 0);
-    CHECK(t.stack(3) == 1050);
-    CHECK(t.stack(4) == 300);
+    CHECK(t.stack(0) == Chips(0));
+    CHECK(t.stack(1) == Chips(650));
+    CHECK(t.stack(2) == Chips(0));
+    CHECK(t.stack(3) == Chips(1050));
+    CHECK(t.stack(4) == Chips(300));
     const auto wins = t.of(EventType::win);
     REQUIRE(wins.size() == 3);
-    CHECK((wins[0].seat == 1 && wins[0].amount == 250));
-    CHECK((wins[1].seat == 1 && wins[1].amount == 400));
-    CHECK((wins[2].seat == 3 && wins[2].amount == 350));
+    CHECK((wins[0].seat == 1 && wins[0].amount == Chips(250)));
+    CHECK((wins[1].seat == 1 && wins[1].amount == Chips(400)));
+    CHECK((wins[2].seat == 3 && wins[2].amount == Chips(350)));
 }
 
 TEST_CASE("rake: a percentage of each pot with a cap; no flop, no drop") {
     Table t("holdem", Structure::no_limit, {100, 100}, 0);
     t.config.rake.percent = 10;
-    t.config.rake.cap = 3;
+    t.config.rake.cap = Chips(3);
     t.start();
     t.act(0, ActionType::raise, 10);
     t.act(1, ActionType::fold);
     CHECK(t.of(EventType::rake).empty()); // ended before the flop
     Table u("holdem", Structure::no_limit, {100, 100}, 0);
     u.config.rake.percent = 10;
-    u.config.rake.cap = 3;
+    u.config.rake.cap = Chips(3);
     u.start();
     u.act(0, ActionType::raise, 20);
     u.act(1, ActionType::call);
     u.act(1, ActionType::bet, 20);
     u.act(0, ActionType::fold);
-    Chips rake = 0;
+    Chips rake{};
     for (const Event& e : u.of(EventType::rake)) rake += e.amount;
-    CHECK(rake == 3); // 10% of 40 is 4, capped at 3
-    CHECK(u.stack(0) + u.stack(1) + rake == 200);
+    CHECK(rake == Chips(3)); // 10% of 40 is 4, capped at 3
+    CHECK(u.stack(0) + u.stack(1) + rake == Chips(200));
 }
 
 TEST_CASE("bad input changes nothing and names the problem") {
@@ -427,7 +427,7 @@ TEST_CASE("vertical showdown: every card a player holds is the hand") {
     }
     CHECK(t.of(EventType::show).size() == 2);
     CHECK(t.state.seats[0].count == 6); // 9, then three draws of two for one
-    CHECK(t.stack(0) + t.stack(1) == 200);
+    CHECK(t.stack(0) + t.stack(1) == Chips(200));
 }
 
 TEST_CASE("properties over random hands: every variant and structure") {

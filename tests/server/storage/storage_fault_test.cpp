@@ -194,7 +194,7 @@ TEST_CASE("feltd: a full disk voids the hand it cannot store, pauses the table, 
         CHECK(one("SELECT COUNT(*) FROM hand_seats WHERE hand_id = " + std::to_string(void_id)) ==
               0);
         felt::db::Statement q(db, "SELECT id, balance FROM accounts");
-        while (q.step()) CHECK(acc.ledger_sum(q.column_int(0)) == q.column_int(1));
+        while (q.step()) CHECK(acc.ledger_sum(q.column_int(0)) == q.column_chips(1));
     }
     CHECK(::umount2(dir.c_str(), MNT_DETACH) == 0);
     std::filesystem::remove(dir);

@@ -109,7 +109,7 @@ TEST_CASE("migrations: fresh database, second run, newer database, failing step"
 TEST_CASE("accounts, sessions and the ledger") {
     db::Database db(":memory:");
     migrate(db);
-    Accounts accounts(db, 1000);
+    Accounts accounts(db, Chips(1000));
     const std::string hash = hash_password("correct horse");
     CHECK(verify_password(hash, "correct horse"));
     CHECK_FALSE(verify_password(hash, "wrong horse"));
@@ -117,7 +117,7 @@ TEST_CASE("accounts, sessions and the ledger") {
 
     auto ann = accounts.create("ann", hash);
     REQUIRE(ann.ok());
-    CHECK(ann.value->balance == 1000);
+    CHECK(ann.value->balance == Chips(1000));
     CHECK(accounts.create("ANN", hash).refusal.code == "name_taken"); // names ignore case
     auto found = accounts.find_with_hash("ann");
     REQUIRE(found.has_value());
@@ -139,20 +139,21 @@ TEST_CASE("accounts, sessions and the ledger") {
 
     {
         db::Transaction t(db);
-        CHECK_FALSE(accounts.move_chips(ann.value->id, -400, "buy_in"));
-        CHECK(accounts.move_chips(ann.value->id, -601, "buy_in")->code == "insufficient_chips");
-        CHECK_FALSE(accounts.move_chips(ann.value->id, 150, "cash_out"));
+        CHECK_FALSE(accounts.move_chips(ann.value->id, Chips(-400), "buy_in"));
+        CHECK(accounts.move_chips(ann.value->id, Chips(-601), "buy_in")->code ==
+              "insufficient_chips");
+        CHECK_FALSE(accounts.move_chips(ann.value->id, Chips(150), "cash_out"));
         t.commit();
     }
-    CHECK(accounts.find(ann.value->id)->balance == 750);
-    CHECK(accounts.ledger_sum(ann.value->id) == 750);
+    CHECK(accounts.find(ann.value->id)->balance == Chips(750));
+    CHECK(accounts.ledger_sum(ann.value->id) == Chips(750));
     // The schema itself refuses a negative balance, whatever the code does.
     CHECK_THROWS_AS(db.exec("UPDATE accounts SET balance = -1 WHERE name = 'ann'"), db::Error);
     {
         db::Transaction t(db); // rolled back: never committed
-        CHECK_FALSE(accounts.move_chips(ann.value->id, -750, "buy_in"));
+        CHECK_FALSE(accounts.move_chips(ann.value->id, Chips(-750), "buy_in"));
     }
-    CHECK(accounts.find(ann.value->id)->balance == 750);
+    CHECK(accounts.find(ann.value->id)->balance == Chips(750));
 
     CHECK_FALSE(check_name("ann"));
     CHECK(check_name("an")->code == "bad_name");
@@ -169,9 +170,9 @@ namespace {
 struct StorageRig {
     TempDb file;
     Metrics metrics;
-    Storage storage{std::make_unique<SqliteStore>(file.path, 1000, SqliteStore::Role::writer),
-                    std::make_unique<SqliteStore>(file.path, 1000, SqliteStore::Role::reader),
-                    metrics};
+    Storage storage{
+        std::make_unique<SqliteStore>(file.path, Chips(1000), SqliteStore::Role::writer),
+        std::make_unique<SqliteStore>(file.path, Chips(1000), SqliteStore::Role::reader), metrics};
     boost::asio::io_context results;
     boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work =
         boost::asio::make_work_guard(results);
@@ -246,7 +247,7 @@ TEST_CASE("storage: writes queued together commit as one group, each acknowledge
     const auto read = read_back.get_future().get();
     REQUIRE(read);
     REQUIRE(*read);
-    CHECK((*read)->balance == 1000);
+    CHECK((*read)->balance == Chips(1000));
 }
 
 TEST_CASE("storage: a refused buy-in in a group undoes itself only; a failing write fails alone") {
@@ -265,9 +266,9 @@ TEST_CASE("storage: a refused buy-in in a group undoes itself only; a failing wr
     // B's buy-in that fits.
     rig.hold();
     std::optional<std::optional<Refusal>> too_much, fits;
-    rig.storage.write([&](Store& s) { return s.buy_in(table, 0, a, 5000); },
+    rig.storage.write([&](Store& s) { return s.buy_in(table, 0, a, Chips(5000)); },
                       rig.results.get_executor(), [&](auto r) { too_much = r; });
-    rig.storage.write([&](Store& s) { return s.buy_in(table, 1, b, 300); },
+    rig.storage.write([&](Store& s) { return s.buy_in(table, 1, b, Chips(300)); },
                       rig.results.get_executor(), [&](auto r) { fits = r; });
     const auto commits = rig.metrics.storage_commits.load();
     rig.go();
@@ -286,7 +287,7 @@ TEST_CASE("storage: a refused buy-in in a group undoes itself only; a failing wr
     std::optional<bool> first, broken, second;
     rig.storage.write(
         [&](Store& s) {
-            s.cash_out(table, 1, b, 200, "cash_out");
+            s.cash_out(table, 1, b, Chips(200), "cash_out");
             return true;
         },
         rig.results.get_executor(), [&](auto r) { first = r; });
@@ -304,8 +305,8 @@ TEST_CASE("storage: a refused buy-in in a group undoes itself only; a failing wr
 
     db::Database db(rig.file.path);
     Accounts accounts(db, 0);
-    CHECK(accounts.find(a)->balance == 1000);
-    CHECK(accounts.find(b)->balance == 1000 - 300 + 200);
+    CHECK(accounts.find(a)->balance == Chips(1000));
+    CHECK(accounts.find(b)->balance == Chips(1000 - 300 + 200));
     CHECK(accounts.ledger_sum(a) == accounts.find(a)->balance);
     CHECK(accounts.ledger_sum(b) == accounts.find(b)->balance);
     CHECK(count(db, "SELECT COUNT(*) FROM table_seats") == 0);

@@ -180,8 +180,8 @@ void check_settlement(const json& config, const json& deal, const json& end) {
     REQUIRE(st.ok());
     for (std::size_t k = 0; k < seats.size(); ++k) {
         const auto seat = static_cast<std::size_t>(seats[k]);
-        CHECK(end["net"][seat] == st.value().net[k]);
-        CHECK(end["stacks"][seat] == st.value().final_stacks[k]);
+        CHECK(end["net"][seat].get<felt::Chips>() == st.value().net[k]);
+        CHECK(end["stacks"][seat].get<felt::Chips>() == st.value().final_stacks[k]);
     }
 }
 

@@ -357,15 +357,15 @@ Watch watch(Client& w, int players, std::int64_t per_point) {
                          "|" + msg["salt"].get<std::string>()) == deal["commitment"]);
         // Chips move as the scores say: pair by pair at chips_per_point.
         std::vector<int> scores;
-        std::vector<std::int64_t> stacks;
+        std::vector<felt::Chips> stacks;
         for (int s : deal["players"]) {
             scores.push_back(msg["scores"][static_cast<std::size_t>(s)]);
-            stacks.push_back(deal["stacks"][static_cast<std::size_t>(s)]);
+            stacks.push_back(deal["stacks"][static_cast<std::size_t>(s)].get<felt::Chips>());
         }
-        const auto end = leap::settle_chips(scores, stacks, per_point);
+        const auto end = leap::settle_chips(scores, stacks, felt::Chips(per_point));
         std::size_t i = 0;
         for (int s : deal["players"]) {
-            CHECK(msg["net"][static_cast<std::size_t>(s)] == end[i] - stacks[i]);
+            CHECK(msg["net"][static_cast<std::size_t>(s)].get<felt::Chips>() == end[i] - stacks[i]);
             ++i;
         }
         out.hands.push_back(msg["hand_id"]);

@@ -36,7 +36,7 @@ const Deck& pack() {
 }
 
 constexpr int kClockMs = 150;
-constexpr Chips kAnte = 1;
+constexpr Chips kAnte{1};
 
 class HighCardHand final : public Hand {
   public:
@@ -112,7 +112,7 @@ class HighCardHand final : public Hand {
             if (choice(s) == "show" && (winner < 0 || card_[static_cast<std::size_t>(s)] >
                                                           card_[static_cast<std::size_t>(winner)]))
                 winner = s;
-        const Chips pot = kAnte * static_cast<Chips>(deal_.seats.size());
+        const Chips pot = kAnte * static_cast<std::int64_t>(deal_.seats.size());
         End end;
         json net = json::array();
         for (int s = 0; s < kMaxTableSeats; ++s) {
@@ -141,7 +141,7 @@ class HighCardGame final : public Game {
   public:
     json config() const override { return {{"game", "high_card"}, {"seats", 3}}; }
     std::string describe() const override { return "high card"; }
-    Limits limits() const override { return {3, 10, 100, 2, 5, 0}; }
+    Limits limits() const override { return {3, Chips(10), Chips(100), 2, 5, 0}; }
     const char* hand_noun() const override { return "round"; }
     std::vector<Card> deck(const Deal&) const override { return pack().cards(); }
     Outcome<Started> start(const Deal& d, std::vector<Card> deck, std::uint64_t) const override {
@@ -178,7 +178,7 @@ struct TempDb {
 };
 
 struct Rig {
-    static constexpr Chips kGrant = 1000;
+    static constexpr Chips kGrant{1000};
     TempDb file;
     Metrics metrics;
     Storage storage{std::make_unique<SqliteStore>(file.path, kGrant, SqliteStore::Role::writer),
@@ -259,7 +259,7 @@ TEST_CASE("table: a fourth game written as a Game alone; visibility, order, cloc
     CHECK((*answer(*players[0], 2))["code"] == "not_seated");
     CHECK((*answer(*players[0], 3))["code"] == "bad_amount");
 
-    const Chips buy_in[] = {40, 50, 60};
+    const Chips buy_in[] = {Chips(40), Chips(50), Chips(60)};
     for (int i = 0; i < 3; ++i)
         table->join(players[static_cast<std::size_t>(i)], accounts[static_cast<std::size_t>(i)],
                     request("join", 10 + i, {{"buy_in", buy_in[i]}, {"seat", i}}));
@@ -353,18 +353,18 @@ TEST_CASE("table: a fourth game written as a Game alone; visibility, order, cloc
     for (const json& m : spectator->got())
         if (m.value("kind", "") == "round_end") {
             ++rounds;
-            Chips nets = 0, stacks = 0;
+            Chips nets{}, stacks{};
             for (const json& v : m["net"]) nets += v.get<Chips>();
             for (const json& v : m["stacks"]) stacks += v.get<Chips>();
             CHECK(nets == 0);
             CHECK(stacks == buy_in[0] + buy_in[1] + buy_in[2]);
         }
     CHECK(rounds >= kRounds);
-    Chips left_with = 0;
+    Chips left_with{};
     for (const json& m : spectator->got())
         if (m.value("kind", "") == "left") left_with += m["stack"].get<Chips>();
     CHECK(left_with == buy_in[0] + buy_in[1] + buy_in[2]);
-    Chips balances = 0;
+    Chips balances{};
     for (const Account& a : accounts) {
         auto now = rig.stored([&](Store& s) { return s.find_account(a.id); });
         REQUIRE(now);
