@@ -30,7 +30,7 @@ class ChineseGame final : public Game {
     std::vector<Card> deck(const Deal&) const override { return chinese_pack().cards(); }
     Outcome<Started> start(const Deal& d, std::vector<Card> deck,
                            std::uint64_t seed) const override;
-    Outcome<json> hint(const Hand* hand, int seat, const protocol::Request& r) const override;
+    Outcome<json> hint(const Hand* hand, Seat seat, const protocol::Request& r) const override;
 
     const ChineseConfig& settings() const { return config_; }
 
@@ -50,26 +50,26 @@ class ChineseHand final : public Hand {
     ChineseHand(const ChineseGame& game, const Deal& d, std::span<const Card> deck);
 
     Step deal(std::int64_t hand_id, const std::string& commitment) override;
-    bool in(int seat) const override { return dealt(seat) != nullptr; }
-    Outcome<Step> act(int seat, const json& body) override;
+    bool in(Seat seat) const override { return dealt(seat) != nullptr; }
+    Outcome<Step> act(Seat seat, const json& body) override;
     Step time_out() override;
-    Step leave(int seat) override;
-    Clock clock() const override { return {1, game_.settings().decision_ms, -1}; }
-    void seat_view(int seat, int viewer, json& j) const override;
-    void view(int viewer, int deadline_ms, json& out) const override;
+    Step leave(Seat seat) override;
+    Clock clock() const override { return {1, game_.settings().decision_ms, std::nullopt}; }
+    void seat_view(Seat seat, std::optional<Seat> viewer, json& j) const override;
+    void view(std::optional<Seat> viewer, int deadline_ms, json& out) const override;
 
     // The seat's part in the deal, if it was dealt in.
-    const Entry* dealt(int seat) const {
-        const auto& e = entries_[static_cast<std::size_t>(seat)];
+    const Entry* dealt(Seat seat) const {
+        const auto& e = entries_[seat.at()];
         return e ? &*e : nullptr;
     }
 
   private:
-    Entry& entry(int seat) { return *entries_[static_cast<std::size_t>(seat)]; }
+    Entry& entry(Seat seat) { return *entries_[seat.at()]; }
     // Records a seat's submission and tells everyone (but not what it is).
-    void submit(int seat, chinese::Player p, bool by_server, Step& step);
+    void submit(Seat seat, chinese::Player p, bool by_server, Step& step);
     // The engine's best arrangement for a seat that did not submit in time or left.
-    void arrange_for(int seat, Step& step);
+    void arrange_for(Seat seat, Step& step);
     // Settles once every seat has submitted.
     void maybe_settle(Step& step);
     End settle();
@@ -88,7 +88,7 @@ Outcome<Started> ChineseGame::start(const Deal& d, std::vector<Card> deck, std::
             {}};
 }
 
-Outcome<json> ChineseGame::hint(const Hand* hand, int seat, const protocol::Request& r) const {
+Outcome<json> ChineseGame::hint(const Hand* hand, Seat seat, const protocol::Request& r) const {
     auto refuse = [](std::string code, std::string message) {
         return Outcome<json>{std::nullopt, {std::move(code), std::move(message)}};
     };
@@ -116,17 +116,17 @@ Outcome<json> ChineseGame::hint(const Hand* hand, int seat, const protocol::Requ
 // One card at a time, clockwise from the dealer's left, as at a real table.
 ChineseHand::ChineseHand(const ChineseGame& game, const Deal& d, std::span<const Card> deck)
     : game_(game), deal_(d) {
-    const std::vector<int>& seats = d.seats;
+    const std::vector<Seat>& seats = d.seats;
     const auto first = static_cast<std::size_t>(std::find(seats.begin(), seats.end(), d.dealer) -
                                                 seats.begin() + 1);
     for (std::size_t k = 0, next = 0; k < 13; ++k)
         for (std::size_t j = 0; j < seats.size(); ++j) {
-            auto& e = entries_[static_cast<std::size_t>(seats[(first + j) % seats.size()])];
+            auto& e = entries_[seats[(first + j) % seats.size()].at()];
             if (!e) e.emplace();
             e->cards[k] = deck[next++];
         }
-    for (int s : seats) {
-        entry(s).start = d.stacks[static_cast<std::size_t>(s)];
+    for (Seat s : seats) {
+        entry(s).start = d.stacks[s.at()];
         log_.push_back(json{
             {"kind", "deal"},
             {"seat", s},
@@ -142,7 +142,7 @@ Step ChineseHand::deal(std::int64_t hand_id, const std::string& commitment) {
     commitment_ = commitment;
     json stacks = json::array();
     for (int i = 0; i < game_.settings().seats; ++i)
-        stacks.push_back(dealt(i) ? dealt(i)->start : 0);
+        stacks.push_back(dealt(Seat(i)) ? dealt(Seat(i))->start : 0);
     Told t{{{"kind", "deal"},
             {"hand", deal_.number},
             {"hand_id", hand_id},
@@ -153,13 +153,14 @@ Step ChineseHand::deal(std::int64_t hand_id, const std::string& commitment) {
             {"deadline_ms", game_.settings().decision_ms}},
            {},
            std::nullopt};
-    for (int s : deal_.seats) t.own.emplace_back(s, json{{"cards", chinese_cards(entry(s).cards)}});
+    for (Seat s : deal_.seats)
+        t.own.emplace_back(s, json{{"cards", chinese_cards(entry(s).cards)}});
     Step step;
     step.told.push_back(std::move(t));
     return step;
 }
 
-Outcome<Step> ChineseHand::act(int seat, const json& body) {
+Outcome<Step> ChineseHand::act(Seat seat, const json& body) {
     auto refuse = [](std::string code, std::string message) {
         return Outcome<Step>{std::nullopt, {std::move(code), std::move(message)}};
     };
@@ -170,7 +171,7 @@ Outcome<Step> ChineseHand::act(int seat, const json& body) {
     if (!parsed.ok()) return {std::nullopt, parsed.refusal};
     const ChineseConfig& config = game_.settings();
     chinese::Player p = std::move(*parsed.value);
-    p.name = deal_.names[static_cast<std::size_t>(seat)];
+    p.name = deal_.names[seat.at()];
     p.stack = e.start;
     if (p.surrender) {
         if (!config.surrender) return refuse("no_surrender", "this table does not allow surrender");
@@ -194,7 +195,7 @@ Outcome<Step> ChineseHand::act(int seat, const json& body) {
     return {std::move(step), {}};
 }
 
-void ChineseHand::submit(int seat, chinese::Player p, bool by_server, Step& step) {
+void ChineseHand::submit(Seat seat, chinese::Player p, bool by_server, Step& step) {
     Entry& e = entry(seat);
     e.submitted = std::move(p);
     e.by_server = by_server;
@@ -204,10 +205,10 @@ void ChineseHand::submit(int seat, chinese::Player p, bool by_server, Step& step
     step.tell({{"kind", "submitted"}, {"hand", deal_.number}, {"seat", seat}, {"by", by}});
 }
 
-void ChineseHand::arrange_for(int seat, Step& step) {
+void ChineseHand::arrange_for(Seat seat, Step& step) {
     Entry& e = entry(seat);
     chinese::Player p;
-    p.name = deal_.names[static_cast<std::size_t>(seat)];
+    p.name = deal_.names[seat.at()];
     p.stack = e.start;
     const ChineseConfig& config = game_.settings();
     auto best = chinese::arrange(e.cards, config.rules(), config.options.rules, 1);
@@ -220,7 +221,7 @@ void ChineseHand::arrange_for(int seat, Step& step) {
     submit(seat, std::move(p), true, step);
 }
 
-Step ChineseHand::leave(int seat) {
+Step ChineseHand::leave(Seat seat) {
     Step step;
     if (entry(seat).submitted) return step;
     arrange_for(seat, step);
@@ -230,7 +231,7 @@ Step ChineseHand::leave(int seat) {
 
 Step ChineseHand::time_out() {
     Step step;
-    for (int seat : deal_.seats)
+    for (Seat seat : deal_.seats)
         if (!entry(seat).submitted) {
             step.missed.push_back(seat);
             arrange_for(seat, step);
@@ -240,15 +241,15 @@ Step ChineseHand::time_out() {
 }
 
 void ChineseHand::maybe_settle(Step& step) {
-    for (int seat : deal_.seats)
+    for (Seat seat : deal_.seats)
         if (!entry(seat).submitted) return;
     step.end = settle();
 }
 
 End ChineseHand::settle() {
-    const std::vector<int>& seats = deal_.seats;
+    const std::vector<Seat>& seats = deal_.seats;
     std::vector<chinese::Player> players;
-    for (int seat : seats) players.push_back(*entry(seat).submitted);
+    for (Seat seat : seats) players.push_back(*entry(seat).submitted);
     const int dealer =
         static_cast<int>(std::find(seats.begin(), seats.end(), deal_.dealer) - seats.begin());
     const ChineseConfig& config = game_.settings();
@@ -267,7 +268,7 @@ End ChineseHand::settle() {
     End end;
     Chips before{}, after{};
     for (std::size_t k = 0; k < seats.size(); ++k) {
-        const int seat = seats[k];
+        const Seat seat = seats[k];
         const Entry& e = entry(seat);
         json a = chinese_split_json(*e.submitted);
         a["seat"] = seat;
@@ -276,8 +277,8 @@ End ChineseHand::settle() {
         a["kind"] = "reveal";
         a["visibility"] = "everyone";
         log_.push_back(a.dump());
-        net[static_cast<std::size_t>(seat)] = st.net[k];
-        rake[static_cast<std::size_t>(seat)] = st.rake[k];
+        net[seat.at()] = st.net[k];
+        rake[seat.at()] = st.rake[k];
         end.results.push_back({seat, e.start, st.final_stacks[k]});
         before += e.start;
         after += st.final_stacks[k] + st.rake[k];
@@ -307,20 +308,20 @@ End ChineseHand::settle() {
     return end;
 }
 
-void ChineseHand::seat_view(int seat, int, json& j) const {
+void ChineseHand::seat_view(Seat seat, std::optional<Seat>, json& j) const {
     if (const Entry* e = dealt(seat)) {
         j["in_deal"] = true;
         j["submitted"] = e->submitted.has_value();
     }
 }
 
-void ChineseHand::view(int viewer, int, json& out) const {
+void ChineseHand::view(std::optional<Seat> viewer, int, json& out) const {
     json d = {{"hand", deal_.number},
               {"hand_id", hand_id_},
               {"dealer", deal_.dealer},
               {"seats", deal_.seats},
               {"commitment", commitment_}};
-    if (const Entry* e = viewer >= 0 ? dealt(viewer) : nullptr) {
+    if (const Entry* e = viewer ? dealt(*viewer) : nullptr) {
         d["cards"] = chinese_cards(e->cards);
         if (e->submitted) d["your_split"] = chinese_split_json(*e->submitted);
     }

@@ -33,6 +33,32 @@ using protocol::Refusal;
 
 inline constexpr int kMaxTableSeats = 9; // the most any game seats (poker: 9)
 
+// A seat at a table, 0 to kMaxTableSeats - 1. A strong type: a seat is never an engine's player
+// number (leap rummy numbers its players from the dealer's left, Chinese poker by the players
+// dealt in), a count or an amount by accident. Games convert where they meet their engine.
+class Seat {
+  public:
+    constexpr explicit Seat(int index) : index_(index) {}
+    constexpr int index() const { return index_; }
+    // For arrays indexed by seat.
+    constexpr std::size_t at() const { return static_cast<std::size_t>(index_); }
+    friend constexpr auto operator<=>(Seat, Seat) = default;
+
+  private:
+    int index_;
+};
+
+inline void to_json(json& j, Seat s) {
+    j = s.index();
+}
+
+// The seats of a table, for `for (Seat s : seats_of(n))`.
+inline std::vector<Seat> seats_of(int count) {
+    std::vector<Seat> out;
+    for (int i = 0; i < count; ++i) out.emplace_back(i);
+    return out;
+}
+
 // What a table's game fixes about its seats and pace.
 struct Limits {
     int seats = 6;
@@ -48,13 +74,13 @@ struct Limits {
 // bank of the seat on the clock).
 struct Told {
     json message;
-    std::vector<std::pair<int, json>> own;
+    std::vector<std::pair<Seat, json>> own;
     std::optional<json::json_pointer> clock;
 };
 
 // A seat's part in a finished hand: its stack before and after.
 struct SeatResult {
-    int seat;
+    Seat seat;
     Chips start, end;
 };
 
@@ -71,7 +97,7 @@ struct End {
 // What a step of a hand (its deal, an action, a time-out, a seat leaving) caused.
 struct Step {
     std::vector<Told> told;
-    std::vector<int> missed; // seats the clock played for
+    std::vector<Seat> missed; // seats the clock played for
     std::optional<End> end;
 
     void tell(json message) { told.push_back({std::move(message), {}, std::nullopt}); }
@@ -83,14 +109,14 @@ struct Step {
 struct Clock {
     long key = 0;
     int ms = 0;
-    int seat = -1;
+    std::optional<Seat> seat;
 };
 
 // What a hand is dealt from.
 struct Deal {
     int number = 0;                                // hands dealt at the table, this one included
-    int dealer = 0;                                // the dealer's (or button's) table seat
-    std::vector<int> seats;                        // dealt in, in table order
+    Seat dealer{0};                                // the dealer's (or button's) table seat
+    std::vector<Seat> seats;                       // dealt in, in table order
     std::array<Chips, kMaxTableSeats> stacks{};    // by table seat; 0: not dealt in
     std::array<std::string, kMaxTableSeats> names; // by table seat
 };
@@ -112,19 +138,19 @@ class Hand {
     // The messages that deal the hand, once its row (hand_id) is written.
     virtual Step deal(std::int64_t hand_id, const std::string& commitment) = 0;
     // Whether the seat was dealt in and is still to play (folded poker seats are not).
-    virtual bool in(int seat) const = 0;
+    virtual bool in(Seat seat) const = 0;
     // The seat's `act` request: a refusal (nothing changes), or what it caused.
-    virtual Outcome<Step> act(int seat, const json& body) = 0;
+    virtual Outcome<Step> act(Seat seat, const json& body) = 0;
     // The clock ran out (on the key clock() named).
     virtual Step time_out() = 0;
     // The seat's player is leaving: the hand acts for it whenever it is to act, starting now.
-    virtual Step leave(int seat) = 0;
+    virtual Step leave(Seat seat) = 0;
     // The clock the hand wants now; key 0: none.
     virtual Clock clock() const = 0;
-    // The seat's fields in a snapshot for `viewer` (-1: a spectator).
-    virtual void seat_view(int seat, int viewer, json& j) const = 0;
+    // The seat's fields in a snapshot for `viewer` (none: a spectator).
+    virtual void seat_view(Seat seat, std::optional<Seat> viewer, json& j) const = 0;
     // The hand in a snapshot for `viewer`, added to `out`; `deadline_ms`: the clock's time left.
-    virtual void view(int viewer, int deadline_ms, json& out) const = 0;
+    virtual void view(std::optional<Seat> viewer, int deadline_ms, json& out) const = 0;
 };
 
 // A table's game: its configuration and rules, and the hands it starts.
@@ -147,9 +173,9 @@ class Game {
     virtual Outcome<Started> start(const Deal& d, std::vector<Card> deck,
                                    std::uint64_t seed) const = 0;
     // The seat's fields in a snapshot when no hand is running.
-    virtual void idle_seat_view(int, json&) const {}
+    virtual void idle_seat_view(Seat, json&) const {}
     // A `hint` request from a seat, with the running hand, if any.
-    virtual Outcome<json> hint(const Hand*, int, const protocol::Request&) const {
+    virtual Outcome<json> hint(const Hand*, Seat, const protocol::Request&) const {
         return {std::nullopt, Refusal{"no_hints", "this table's game gives no hints"}};
     }
 };

@@ -41,7 +41,7 @@ class LeapGame final : public Game {
     }
     Outcome<Started> start(const Deal& d, std::vector<Card> deck,
                            std::uint64_t seed) const override;
-    void idle_seat_view(int, json& j) const override { j["in_game"] = false; }
+    void idle_seat_view(Seat, json& j) const override { j["in_game"] = false; }
 
     const LeapConfig& settings() const { return config_; }
 
@@ -59,18 +59,20 @@ class LeapHand final : public Hand {
     LeapHand(const LeapGame& game, const Deal& d, leap::Applied started);
 
     Step deal(std::int64_t hand_id, const std::string& commitment) override;
-    bool in(int seat) const override { return player_of(seat) >= 0; }
-    Outcome<Step> act(int seat, const json& body) override;
+    bool in(Seat seat) const override { return player_of(seat) >= 0; }
+    Outcome<Step> act(Seat seat, const json& body) override;
     Step time_out() override;
-    Step leave(int seat) override;
+    Step leave(Seat seat) override;
     Clock clock() const override;
-    void seat_view(int seat, int, json& j) const override { j["in_game"] = in(seat); }
-    void view(int viewer, int deadline_ms, json& out) const override;
+    void seat_view(Seat seat, std::optional<Seat>, json& j) const override {
+        j["in_game"] = in(seat);
+    }
+    void view(std::optional<Seat> viewer, int deadline_ms, json& out) const override;
 
   private:
-    // The engine player in table seat `seat`, or -1.
-    int player_of(int seat) const;
-    int seat_of_player(int player) const { return deal_.seats[static_cast<std::size_t>(player)]; }
+    // The engine player in table seat `seat`, or -1; the table seat of engine player `player`.
+    int player_of(Seat seat) const;
+    Seat seat_of_player(int player) const { return deal_.seats[static_cast<std::size_t>(player)]; }
     // The engine's message with its "seat N" (engine players) named by table seat and name.
     std::string table_words(const std::string& message) const;
     // The public state of the game: whose turn, the stock, hand sizes, scores, retirements.
@@ -118,21 +120,18 @@ Outcome<Started> LeapGame::start(const Deal& d, std::vector<Card> deck, std::uin
 LeapHand::LeapHand(const LeapGame& game, const Deal& d, leap::Applied started)
     : game_(game), deal_(d), timeouts_(d.seats.size(), 0), state_(std::move(started.state)),
       hands_(kMaxTableSeats) {
-    for (int s : d.seats) start_.push_back(d.stacks[static_cast<std::size_t>(s)]);
+    for (Seat s : d.seats) start_.push_back(d.stacks[s.at()]);
     const leap::Table& t = *state_.table;
     for (const leap::Event& e : started.events) {
-        const int s = seat_of_player(e.seat);
-        hands_[static_cast<std::size_t>(s)] = t.deck().to_string(e.cards);
-        log_.push_back(json{
-            {"kind", "deal"},
-            {"seat", s},
-            {"cards", hands_[static_cast<std::size_t>(s)]},
-            {"visibility",
-             "owner"}}.dump());
+        const Seat s = seat_of_player(e.seat);
+        hands_[s.at()] = t.deck().to_string(e.cards);
+        log_.push_back(
+            json{{"kind", "deal"}, {"seat", s}, {"cards", hands_[s.at()]}, {"visibility", "owner"}}
+                .dump());
     }
 }
 
-int LeapHand::player_of(int seat) const {
+int LeapHand::player_of(Seat seat) const {
     auto it = std::find(deal_.seats.begin(), deal_.seats.end(), seat);
     return it == deal_.seats.end() ? -1 : static_cast<int>(it - deal_.seats.begin());
 }
@@ -153,8 +152,8 @@ std::string LeapHand::table_words(const std::string& message) const {
         if (player < 0 || player >= static_cast<int>(deal_.seats.size())) {
             out += message.substr(i, end - i);
         } else {
-            const int at = seat_of_player(player);
-            out += deal_.names[static_cast<std::size_t>(at)] + " (seat " + std::to_string(at) + ")";
+            const Seat at = seat_of_player(player);
+            out += deal_.names[at.at()] + " (seat " + std::to_string(at.index()) + ")";
         }
         i = end;
     }
@@ -165,7 +164,7 @@ json LeapHand::public_state() const {
     const leap::State& st = state_;
     json sizes = json::array(), scores = json::array(), retired = json::array();
     for (int i = 0; i < game_.settings().seats; ++i) {
-        const int p = player_of(i);
+        const int p = player_of(Seat(i));
         const auto& ps = p >= 0 ? &st.players[static_cast<std::size_t>(p)] : nullptr;
         sizes.push_back(ps ? json(ps->hand.size()) : json(nullptr));
         scores.push_back(ps ? json(leap::score(st, p)) : json(nullptr));
@@ -184,7 +183,7 @@ json LeapHand::public_state() const {
             {"retired", retired}};
 }
 
-void LeapHand::view(int viewer, int deadline_ms, json& out) const {
+void LeapHand::view(std::optional<Seat> viewer, int deadline_ms, json& out) const {
     const leap::State& st = state_;
     const leap::Table& t = *st.table;
     json g = public_state();
@@ -208,7 +207,7 @@ void LeapHand::view(int viewer, int deadline_ms, json& out) const {
     }
     g["tokens"] = tokens;
     g["deadline_ms"] = deadline_ms;
-    if (const int p = viewer >= 0 ? player_of(viewer) : -1; p >= 0)
+    if (const int p = viewer ? player_of(*viewer) : -1; p >= 0)
         g["your_hand"] = t.deck().to_string(st.players[static_cast<std::size_t>(p)].hand);
     out["game"] = std::move(g);
 }
@@ -219,7 +218,7 @@ Step LeapHand::deal(std::int64_t hand_id, const std::string& commitment) {
     commitment_ = commitment;
     json stacks = json::array();
     for (int i = 0; i < game_.settings().seats; ++i)
-        stacks.push_back(in(i) ? deal_.stacks[static_cast<std::size_t>(i)] : 0);
+        stacks.push_back(in(Seat(i)) ? deal_.stacks[static_cast<std::size_t>(i)] : 0);
     Told t{{{"kind", "deal"},
             {"hand", deal_.number},
             {"hand_id", hand_id},
@@ -231,15 +230,14 @@ Step LeapHand::deal(std::int64_t hand_id, const std::string& commitment) {
             {"commitment", commitment}},
            {},
            std::nullopt};
-    for (int s : deal_.seats)
-        t.own.emplace_back(s, json{{"cards", hands_[static_cast<std::size_t>(s)]}});
+    for (Seat s : deal_.seats) t.own.emplace_back(s, json{{"cards", hands_[s.at()]}});
     Step step;
     step.told.push_back(std::move(t));
     next_turn(step);
     return step;
 }
 
-Outcome<Step> LeapHand::act(int seat, const json& body) {
+Outcome<Step> LeapHand::act(Seat seat, const json& body) {
     const int player = player_of(seat);
     if (player < 0) return {std::nullopt, {"not_in_hand", "you were not dealt into this game"}};
     auto action = protocol::parse_leap_action(*state_.table, body, player);
@@ -258,7 +256,7 @@ std::optional<Error> LeapHand::play(const leap::Action& a, const char* by, Step&
     const leap::Table& t = *state_.table;
     std::vector<leap::Event> events;
     if (auto err = leap::apply_in_place(state_, a, events)) return err;
-    const int s = seat_of_player(a.seat);
+    const Seat s = seat_of_player(a.seat);
     json entry = protocol::leap_action_json(t, a);
     entry["kind"] = "action";
     entry["seat"] = s;
@@ -295,8 +293,8 @@ void LeapHand::tell(const leap::Event& e, Step& step) const {
     // The end's event names no player: the game's end tells it.
     if (!protocol::leap_event_told(e)) return;
     const leap::Table& t = *state_.table;
-    const int owner = seat_of_player(e.seat);
-    Told told{protocol::leap_event_json(t, e, owner, deal_.number), {}, std::nullopt};
+    const Seat owner = seat_of_player(e.seat);
+    Told told{protocol::leap_event_json(t, e, owner.index(), deal_.number), {}, std::nullopt};
     // Drawn and discarded cards: the owner's copy alone names them.
     if (json own = protocol::leap_event_own(t, e); !own.is_null())
         told.own.emplace_back(owner, std::move(own));
@@ -321,8 +319,8 @@ leap::Action LeapHand::auto_action(bool retire) const {
 }
 
 void LeapHand::next_turn(Step& step) {
-    const int seat = seat_of_player(state_.to_act);
-    if (leaving_[static_cast<std::size_t>(seat)]) // the player has left: their turns end their game
+    const Seat seat = seat_of_player(state_.to_act);
+    if (leaving_[seat.at()]) // the player has left: their turns end their game
         return play_for(auto_action(true), "server", step);
     json m = public_state();
     m["kind"] = "turn";
@@ -349,8 +347,8 @@ Step LeapHand::time_out() {
     return step;
 }
 
-Step LeapHand::leave(int seat) {
-    leaving_[static_cast<std::size_t>(seat)] = true;
+Step LeapHand::leave(Seat seat) {
+    leaving_[seat.at()] = true;
     Step step;
     const int player = player_of(seat);
     if (state_.players[static_cast<std::size_t>(player)].retired || state_.to_act != player)
@@ -368,8 +366,8 @@ End LeapHand::finish() {
     End end;
     json by_seat = json::array(), net = json::array();
     for (int i = 0; i < game_.settings().seats; ++i) {
-        const auto p = static_cast<std::size_t>(player_of(i));
-        const bool in_game = player_of(i) >= 0;
+        const auto p = static_cast<std::size_t>(player_of(Seat(i)));
+        const bool in_game = player_of(Seat(i)) >= 0;
         by_seat.push_back(in_game ? json(scores[p]) : json(nullptr));
         net.push_back(in_game ? stacks[p] - start_[p] : 0);
     }

@@ -40,22 +40,23 @@ class PokerGame final : public Game {
 class PokerHand final : public Hand {
   public:
     PokerHand(const PokerGame& game, const Deal& d, poker::Applied started)
-        : game_(game), number_(d.number), button_(d.dealer), state_(std::move(started.state)),
-          opening_(std::move(started.events)) {
+        : game_(game), number_(d.number), button_(d.dealer.index()),
+          state_(std::move(started.state)), opening_(std::move(started.events)) {
         for (int i = 0; i < kMaxTableSeats && i < poker::kMaxSeats; ++i)
             start_[static_cast<std::size_t>(i)] = d.stacks[static_cast<std::size_t>(i)];
     }
 
     Step deal(std::int64_t hand_id, const std::string& commitment) override;
-    bool in(int seat) const override { return state_.seats[index(seat)].live(); }
-    Outcome<Step> act(int seat, const json& body) override;
+    bool in(Seat seat) const override { return state_.seats[seat.at()].live(); }
+    Outcome<Step> act(Seat seat, const json& body) override;
     Step time_out() override;
-    Step leave(int seat) override;
+    Step leave(Seat seat) override;
     Clock clock() const override;
-    void seat_view(int seat, int viewer, json& j) const override;
-    void view(int viewer, int deadline_ms, json& out) const override;
+    void seat_view(Seat seat, std::optional<Seat> viewer, json& j) const override;
+    void view(std::optional<Seat> viewer, int deadline_ms, json& out) const override;
 
   private:
+    // Table seats are the engine's seats at a poker table.
     static std::size_t index(int seat) { return static_cast<std::size_t>(seat); }
     // Logs the events, tells them in one update (with the next turn), acts at once for a
     // leaving player to act, or ends the hand.
@@ -83,16 +84,15 @@ class PokerHand final : public Hand {
 Outcome<Started> PokerGame::start(const Deal& d, std::vector<Card> deck, std::uint64_t seed) const {
     auto cfg = std::make_shared<poker::HandConfig>(base_);
     cfg->stacks = {};
-    for (int s : d.seats)
-        cfg->stacks[static_cast<std::size_t>(s)] = d.stacks[static_cast<std::size_t>(s)];
-    cfg->button = d.dealer;
+    for (Seat s : d.seats) cfg->stacks[s.at()] = d.stacks[s.at()];
+    cfg->button = d.dealer.index();
     cfg->deck = std::move(deck);
     cfg->reshuffle_seed = seed;
     std::string deck_text = ranking().to_string(cfg->deck);
     auto started = poker::start_hand(cfg);
     if (!started) return {std::nullopt, protocol::refusal(started.error())};
     return {Started{std::make_unique<PokerHand>(*this, d, std::move(started).value()),
-                    std::move(deck_text), std::to_string(seed), json{{"button", d.dealer}}},
+                    std::move(deck_text), std::to_string(seed), json{{"button", d.dealer.index()}}},
             {}};
 }
 
@@ -112,8 +112,8 @@ Step PokerHand::deal(std::int64_t hand_id, const std::string& commitment) {
     return step;
 }
 
-Outcome<Step> PokerHand::act(int seat, const json& body) {
-    auto action = protocol::parse_poker_action(body, seat, game_.ranking());
+Outcome<Step> PokerHand::act(Seat seat, const json& body) {
+    auto action = protocol::parse_poker_action(body, seat.index(), game_.ranking());
     if (!action.ok()) return {std::nullopt, std::move(action.refusal)};
     std::vector<poker::Event> events;
     if (auto err = poker::apply_in_place(state_, *action.value, events))
@@ -127,22 +127,22 @@ Outcome<Step> PokerHand::act(int seat, const json& body) {
 // Time is up (and the time bank, if any): the server acts for the seat (stand_in).
 Step PokerHand::time_out() {
     Step step;
-    step.missed.push_back(state_.legal.seat);
+    step.missed.emplace_back(state_.legal.seat);
     apply(stand_in(false), step);
     return step;
 }
 
-Step PokerHand::leave(int seat) {
-    leaving_[index(seat)] = true;
+Step PokerHand::leave(Seat seat) {
+    leaving_[seat.at()] = true;
     Step step;
-    if (state_.phase != poker::Phase::done && state_.legal.seat == seat)
+    if (state_.phase != poker::Phase::done && state_.legal.seat == seat.index())
         apply(stand_in(true), step);
     return step;
 }
 
 Clock PokerHand::clock() const {
     if (state_.phase == poker::Phase::done) return {};
-    return {decision_, game_.settings().decision_ms, state_.legal.seat};
+    return {decision_, game_.settings().decision_ms, Seat(state_.legal.seat)};
 }
 
 void PokerHand::after(const std::vector<poker::Event>& events, Step& step) {
@@ -191,7 +191,7 @@ Told PokerHand::update(const std::vector<poker::Event>& batch, const poker::Lega
         if (!to_act && !sees) continue;
         json own = {{"events", events_for(seat)}};
         if (to_act) own["turn"] = {{"seat", seat}, {"legal", protocol::legal_json(*turn)}};
-        t.own.emplace_back(seat, std::move(own));
+        t.own.emplace_back(Seat(seat), std::move(own));
     }
     return t;
 }
@@ -256,7 +256,7 @@ End PokerHand::finish() {
         const poker::SeatState& p = state_.seats[index(i)];
         net.push_back(p.in_hand ? p.stack - start_[index(i)] : 0);
         if (!p.in_hand) continue;
-        end.results.push_back({i, start_[index(i)], p.stack});
+        end.results.push_back({Seat(i), start_[index(i)], p.stack});
         before += start_[index(i)];
         after += p.stack;
     }
@@ -268,8 +268,8 @@ End PokerHand::finish() {
     return end;
 }
 
-void PokerHand::seat_view(int seat, int viewer, json& j) const {
-    const poker::SeatState& p = state_.seats[index(seat)];
+void PokerHand::seat_view(Seat seat, std::optional<Seat> viewer, json& j) const {
+    const poker::SeatState& p = state_.seats[seat.at()];
     if (!p.in_hand) return;
     j["stack"] = p.stack;
     j["bet"] = p.bet;
@@ -282,14 +282,14 @@ void PokerHand::seat_view(int seat, int viewer, json& j) const {
     j["card_count"] = p.count;
 }
 
-void PokerHand::view(int viewer, int, json& out) const {
+void PokerHand::view(std::optional<Seat> viewer, int, json& out) const {
     out["hand"] = {
         {"number", number_},
         {"button", button_},
         {"board", game_.ranking().to_string(std::span(
                       state_.board.data(), static_cast<std::size_t>(state_.board_count)))},
         {"to_act", state_.legal.seat}};
-    if (viewer >= 0 && state_.legal.seat == viewer)
+    if (viewer && state_.legal.seat == viewer->index())
         out["legal"] = protocol::legal_json(state_.legal);
 }
 

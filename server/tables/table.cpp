@@ -96,8 +96,9 @@ void Table::publish(std::vector<Told>& told) {
         if (t.clock) tell_clock(m[*t.clock]);
         auto shared = std::make_shared<const std::string>(m.dump());
         for_each_watcher([&](const std::shared_ptr<Recipient>& s, int seat) {
-            auto own = seat < 0 ? t.own.end()
-                                : std::ranges::find(t.own, seat, &std::pair<int, json>::first);
+            auto own = seat < 0
+                           ? t.own.end()
+                           : std::ranges::find(t.own, Seat(seat), &std::pair<Seat, json>::first);
             if (own == t.own.end()) return s->send(shared);
             json copy = m;
             copy.update(own->second);
@@ -114,25 +115,27 @@ void Table::broadcast(json m) {
 
 std::optional<int> Table::seat_of(std::int64_t account) const {
     for (int i = 0; i < limits_.seats; ++i)
-        if (const Seat* st = seat(i); st && st->account == account) return i;
+        if (const Occupant* st = seat(i); st && st->account == account) return i;
     return std::nullopt;
 }
 
 int Table::seat_of_session(const std::shared_ptr<Recipient>& s) const {
     for (int i = 0; i < limits_.seats; ++i)
-        if (const Seat* st = seat(i); st && st->session.lock() == s) return i;
+        if (const Occupant* st = seat(i); st && st->session.lock() == s) return i;
     return -1;
 }
 
 bool Table::ready(int i) const {
-    const Seat* st = seat(i);
+    const Occupant* st = seat(i);
     return st && st->stack >= game_->stake_needed() && !st->leaving && !st->sitting_out;
 }
 
 std::string Table::snapshot(int viewer) const {
+    const std::optional<Seat> seen_by =
+        viewer >= 0 ? std::optional<Seat>(Seat(viewer)) : std::nullopt;
     json seats = json::array();
     for (int i = 0; i < limits_.seats; ++i) {
-        const Seat* st = seat(i);
+        const Occupant* st = seat(i);
         if (!st) continue;
         json j = {{"seat", i},
                   {"name", st->name},
@@ -140,9 +143,9 @@ std::string Table::snapshot(int viewer) const {
                   {"sitting_out", st->sitting_out},
                   {"time_bank_ms", st->time_bank_ms}};
         if (hand_)
-            hand_->seat_view(i, viewer, j);
+            hand_->seat_view(Seat(i), seen_by, j);
         else
-            game_->idle_seat_view(i, j);
+            game_->idle_seat_view(Seat(i), j);
         seats.push_back(std::move(j));
     }
     json out = {{"type", "table"},
@@ -155,7 +158,7 @@ std::string Table::snapshot(int viewer) const {
     if (hand_) {
         const auto left = std::chrono::ceil<std::chrono::milliseconds>(
             clock_.expiry() - net::steady_timer::clock_type::now());
-        hand_->view(viewer, static_cast<int>(std::max<long>(0, left.count())), out);
+        hand_->view(seen_by, static_cast<int>(std::max<long>(0, left.count())), out);
     }
     return out.dump();
 }
@@ -173,7 +176,7 @@ void Table::act(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
         if (!self->hand_)
             return self->refuse(s, r, "no_hand",
                                 std::string("no ") + self->game_->hand_noun() + " is being played");
-        auto step = self->hand_->act(*seat, r.body);
+        auto step = self->hand_->act(Seat(*seat), r.body);
         if (!step.ok()) return self->refuse(s, r, step.refusal);
         self->send(s, protocol::reply(r, {{"table", self->id_}}));
         self->run(std::move(*step.value));
@@ -184,7 +187,7 @@ void Table::hint(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
     net::post(strand_, [self = shared_from_this(), s, a, r] {
         auto seat = self->seat_of(a.id);
         if (!seat) return self->refuse(s, r, "not_seated", "you have no seat at this table");
-        auto hint = self->game_->hint(self->hand_.get(), *seat, r);
+        auto hint = self->game_->hint(self->hand_.get(), Seat(*seat), r);
         if (!hint.ok()) return self->refuse(s, r, hint.refusal);
         json fields = std::move(*hint.value);
         fields["table"] = self->id_;
@@ -277,7 +280,7 @@ void Table::join(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
 
 void Table::sit(const std::shared_ptr<Recipient>& s, const Account& a, const protocol::Request& r,
                 int seat, Chips buy_in) {
-    seats_[static_cast<std::size_t>(seat)] = Seat{a.id, a.name, buy_in, s, false};
+    seats_[static_cast<std::size_t>(seat)] = Occupant{a.id, a.name, buy_in, s, false};
     seats_[static_cast<std::size_t>(seat)]->time_bank_ms = limits_.time_bank_ms;
     ++taken_;
     services_.lobby.note_seat(a.id, id_, true);
@@ -309,12 +312,12 @@ void Table::leave(std::shared_ptr<Recipient> s, Account a, protocol::Request r) 
             self->watchers_.erase(s.get());
             return self->send(s, protocol::reply(r, {{"table", self->id_}}));
         }
-        Seat& st = *self->seat(*seat);
+        Occupant& st = *self->seat(*seat);
         if (self->in_running(*seat) || self->pending_ || self->settling_ || st.cashing) {
             // The game acts for the seat; cashed out once the hand's end is stored.
             st.leaving = true;
             self->send(s, protocol::reply(r, {{"table", self->id_}, {"after_hand", true}}));
-            if (self->in_running(*seat)) self->run(self->hand_->leave(*seat));
+            if (self->in_running(*seat)) self->run(self->hand_->leave(Seat(*seat)));
             return;
         }
         const Chips stack = st.stack;
@@ -332,7 +335,7 @@ void Table::attach(std::shared_ptr<Recipient> s, Account a) {
     net::post(strand_, [self = shared_from_this(), s, a] {
         auto seat = self->seat_of(a.id);
         if (!seat) return;
-        Seat& st = *self->seat(*seat);
+        Occupant& st = *self->seat(*seat);
         st.session = s;
         st.missed = 0;
         if (st.sitting_out) {
@@ -350,7 +353,7 @@ void Table::disconnected(Recipient* s) {
 }
 
 void Table::note_missed(int seat, int hand) {
-    Seat* st = this->seat(seat);
+    Occupant* st = this->seat(seat);
     if (!st || !st->session.expired() || st->missed_hand == hand) return;
     st->missed_hand = hand;
     if (++st->missed >= limits_.sit_out_after && !st->sitting_out) {
@@ -361,7 +364,7 @@ void Table::note_missed(int seat, int hand) {
 }
 
 void Table::cash_out(int seat, const char* reason, std::function<void(bool ok)> then) {
-    Seat& st = *this->seat(seat);
+    Occupant& st = *this->seat(seat);
     if (st.cashing) return; // already on its way
     st.cashing = true;
     st.leaving = true; // dealt no more hands
@@ -373,7 +376,7 @@ void Table::cash_out(int seat, const char* reason, std::function<void(bool ok)> 
         },
         strand_,
         [self = shared_from_this(), seat, reason, then = std::move(then)](std::optional<bool> ok) {
-            Seat& st = *self->seat(seat);
+            Occupant& st = *self->seat(seat);
             st.cashing = false;
             if (!ok) {
                 // Rolled back: the chips stay in table_seats (recovered at a restart) and in the
@@ -383,7 +386,7 @@ void Table::cash_out(int seat, const char* reason, std::function<void(bool ok)> 
                 if (then) then(false);
                 return;
             }
-            const Seat gone = std::move(st);
+            const Occupant gone = std::move(st);
             self->seats_[static_cast<std::size_t>(seat)].reset();
             --self->taken_;
             self->services_.lobby.note_seat(gone.account, self->id_, false);
@@ -400,13 +403,13 @@ void Table::start_hand() {
     Deal d;
     for (int i = 0; i < limits_.seats; ++i)
         if (ready(i)) {
-            d.seats.push_back(i);
+            d.seats.emplace_back(i);
             d.stacks[static_cast<std::size_t>(i)] = seat(i)->stack;
             d.names[static_cast<std::size_t>(i)] = seat(i)->name;
         }
     if (d.seats.size() < 2) return;
     d.number = hands_ + 1;
-    d.dealer = next_dealer();
+    d.dealer = Seat(next_dealer());
     // A cryptographically secure shuffle, committed to before the deal.
     std::vector<Card> deck = game_->deck(d);
     secure_shuffle(deck);
@@ -454,15 +457,16 @@ void Table::start_hand() {
 void Table::deal(std::int64_t hand_id) {
     hand_ = std::move(pending_);
     hand_id_ = hand_id;
-    dealer_ = deal_.dealer;
+    dealer_ = deal_.dealer.index();
     run(hand_->deal(hand_id, reveal_.hash()));
     // Players who asked to leave while the row was written: the game acts for them.
     for (int i = 0; i < limits_.seats; ++i)
-        if (const Seat* st = seat(i); st && st->leaving && in_running(i)) run(hand_->leave(i));
+        if (const Occupant* st = seat(i); st && st->leaving && in_running(i))
+            run(hand_->leave(Seat(i)));
 }
 
 void Table::run(Step step) {
-    for (int seat : step.missed) note_missed(seat, deal_.number);
+    for (Seat seat : step.missed) note_missed(seat.index(), deal_.number);
     if (step.end) {
         clock_.cancel();
         bank_close();
@@ -474,7 +478,7 @@ void Table::run(Step step) {
     if (c.key != clock_key_) {
         bank_close();
         clock_key_ = c.key;
-        clock_seat_ = c.seat;
+        clock_seat_ = c.seat ? c.seat->index() : -1;
         if (c.key == 0) {
             clock_.cancel();
         } else {
@@ -500,7 +504,7 @@ void Table::tell_clock(json& j) const {
     const auto left = std::chrono::ceil<std::chrono::milliseconds>(
         clock_.expiry() - net::steady_timer::clock_type::now());
     j["deadline_ms"] = std::max<long>(0, left.count());
-    const Seat* st = clock_seat_ >= 0 ? seat(clock_seat_) : nullptr;
+    const Occupant* st = clock_seat_ >= 0 ? seat(clock_seat_) : nullptr;
     j["time_bank_ms"] = st ? st->time_bank_ms : 0;
 }
 
@@ -570,7 +574,7 @@ void Table::end_hand(End end) {
     }
     HandEnd h{hand_id, id_, reveal_.deck, reveal_.seed, reveal_.salt, {}, std::move(end.log)};
     for (const SeatResult& r : end.results)
-        h.seats.push_back({r.seat, seat(r.seat)->account, r.start, r.end});
+        h.seats.push_back({r.seat.index(), seat(r.seat.index())->account, r.start, r.end});
     settling_ = true;
     services_.storage.write(
         [h](Store& store) {
@@ -605,10 +609,10 @@ void Table::end_hand(End end) {
 bool Table::bank_start(int seat, std::function<void()> again) {
     if (banking_) { // the bank ran out too
         banking_ = false;
-        if (Seat* st = this->seat(bank_seat_)) st->time_bank_ms = 0;
+        if (Occupant* st = this->seat(bank_seat_)) st->time_bank_ms = 0;
         return false;
     }
-    Seat* st = this->seat(seat);
+    Occupant* st = this->seat(seat);
     if (!st || st->time_bank_ms <= 0) return false;
     banking_ = true;
     bank_seat_ = seat;
@@ -627,7 +631,7 @@ bool Table::bank_start(int seat, std::function<void()> again) {
 void Table::bank_close() {
     if (!banking_) return;
     banking_ = false;
-    Seat* st = seat(bank_seat_);
+    Occupant* st = seat(bank_seat_);
     if (!st) return;
     const auto used = std::chrono::duration_cast<std::chrono::milliseconds>(
                           std::chrono::steady_clock::now() - bank_from_)
@@ -648,7 +652,7 @@ void Table::maybe_start() {
 
 void Table::after_hand() {
     for (int i = 0; i < limits_.seats; ++i) {
-        const Seat* st = seat(i);
+        const Occupant* st = seat(i);
         if (st && !st->cashing && (st->leaving || st->stack < game_->stake_needed() || stopping_))
             cash_out(i, "cash_out");
     }

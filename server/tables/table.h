@@ -76,7 +76,8 @@ class Table : public std::enable_shared_from_this<Table> {
     void void_and_close();
 
   private:
-    struct Seat {
+    // Who sits in a seat, and how they stand.
+    struct Occupant {
         std::int64_t account = 0;
         std::string name;
         Chips stack{};
@@ -114,11 +115,11 @@ class Table : public std::enable_shared_from_this<Table> {
     }
     int seat_of_session(const std::shared_ptr<Recipient>& s) const;
     std::optional<int> seat_of(std::int64_t account) const;
-    Seat* seat(int i) {
+    Occupant* seat(int i) {
         return seats_[static_cast<std::size_t>(i)] ? &*seats_[static_cast<std::size_t>(i)]
                                                    : nullptr;
     }
-    const Seat* seat(int i) const {
+    const Occupant* seat(int i) const {
         return seats_[static_cast<std::size_t>(i)] ? &*seats_[static_cast<std::size_t>(i)]
                                                    : nullptr;
     }
@@ -133,7 +134,7 @@ class Table : public std::enable_shared_from_this<Table> {
     // The whole table as `seat` (-1: a spectator) may see it.
     std::string snapshot(int seat) const;
     // The seat was dealt into the running hand and is still to play.
-    bool in_running(int seat) const { return hand_ && hand_->in(seat); }
+    bool in_running(int seat) const { return hand_ && hand_->in(Seat(seat)); }
     // The clock played for `seat` in hand `hand`: a disconnected player who keeps missing hands
     // is sat out until they come back.
     void note_missed(int seat, int hand);
@@ -191,7 +192,7 @@ class Table : public std::enable_shared_from_this<Table> {
     const Limits limits_;
     Services& services_;
     net::strand<net::io_context::executor_type> strand_;
-    std::array<std::optional<Seat>, kMaxTableSeats> seats_;
+    std::array<std::optional<Occupant>, kMaxTableSeats> seats_;
     // A seat whose buy-in is being written: the account it is held for (0: none).
     std::array<std::int64_t, kMaxTableSeats> reserved_{};
     std::map<Recipient*, std::weak_ptr<Recipient>> watchers_; // spectators and players

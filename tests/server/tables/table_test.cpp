@@ -23,6 +23,7 @@
 #include <future>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 
 using namespace felt;
 using namespace felt::server;
@@ -35,14 +36,18 @@ const Deck& pack() {
     return d;
 }
 
+// A seat is never an engine's player number or a count by accident, nor a number a seat.
+static_assert(!std::is_convertible_v<int, Seat>);
+static_assert(!std::is_convertible_v<Seat, int>);
+static_assert(!std::is_convertible_v<Seat, Chips> && !std::is_convertible_v<Chips, Seat>);
+
 constexpr int kClockMs = 150;
 constexpr Chips kAnte{1};
 
 class HighCardHand final : public Hand {
   public:
     HighCardHand(const Deal& d, std::span<const Card> deck) : deal_(d) {
-        for (std::size_t k = 0; k < d.seats.size(); ++k)
-            card_[static_cast<std::size_t>(d.seats[k])] = deck[k];
+        for (std::size_t k = 0; k < d.seats.size(); ++k) card_[d.seats[k].at()] = deck[k];
     }
 
     Step deal(std::int64_t hand_id, const std::string& commitment) override {
@@ -53,13 +58,13 @@ class HighCardHand final : public Hand {
                 {"commitment", commitment}},
                {},
                std::nullopt};
-        for (int s : deal_.seats) t.own.emplace_back(s, json{{"card", card(s)}});
+        for (Seat s : deal_.seats) t.own.emplace_back(s, json{{"card", card(s)}});
         Step step;
         step.told.push_back(std::move(t));
         return step;
     }
-    bool in(int seat) const override { return dealt(seat) && choice(seat) != "fold"; }
-    Outcome<Step> act(int seat, const json& body) override {
+    bool in(Seat seat) const override { return dealt(seat) && choice(seat) != "fold"; }
+    Outcome<Step> act(Seat seat, const json& body) override {
         if (!dealt(seat)) return {std::nullopt, {"not_in_hand", "you hold no card"}};
         if (!choice(seat).empty()) return {std::nullopt, {"already_acted", "you have acted"}};
         const std::string a = body.value("action", "");
@@ -71,62 +76,61 @@ class HighCardHand final : public Hand {
     }
     Step time_out() override {
         Step step;
-        for (int s : deal_.seats)
+        for (Seat s : deal_.seats)
             if (choice(s).empty()) {
                 step.missed.push_back(s);
                 decide(s, "show", step);
             }
         return step;
     }
-    Step leave(int seat) override {
+    Step leave(Seat seat) override {
         Step step;
         if (choice(seat).empty()) decide(seat, "fold", step);
         return step;
     }
-    Clock clock() const override { return {1, kClockMs, -1}; }
-    void seat_view(int seat, int viewer, json& j) const override {
+    Clock clock() const override { return {1, kClockMs, std::nullopt}; }
+    void seat_view(Seat seat, std::optional<Seat> viewer, json& j) const override {
         j["acted"] = !choice(seat).empty();
         if (seat == viewer && dealt(seat)) j["card"] = card(seat);
     }
-    void view(int, int deadline_ms, json& out) const override {
+    void view(std::optional<Seat>, int deadline_ms, json& out) const override {
         out["round"] = {{"hand", deal_.number}, {"deadline_ms", deadline_ms}};
     }
 
   private:
-    bool dealt(int seat) const { return std::ranges::find(deal_.seats, seat) != deal_.seats.end(); }
-    std::string card(int seat) const {
-        return pack().to_string(card_[static_cast<std::size_t>(seat)]);
+    bool dealt(Seat seat) const {
+        return std::ranges::find(deal_.seats, seat) != deal_.seats.end();
     }
-    const std::string& choice(int seat) const { return choice_[static_cast<std::size_t>(seat)]; }
+    std::string card(Seat seat) const { return pack().to_string(card_[seat.at()]); }
+    const std::string& choice(Seat seat) const { return choice_[seat.at()]; }
 
-    void decide(int seat, const std::string& a, Step& step) {
-        choice_[static_cast<std::size_t>(seat)] = a;
+    void decide(Seat seat, const std::string& a, Step& step) {
+        choice_[seat.at()] = a;
         step.tell({{"kind", "acted"}, {"hand", deal_.number}, {"seat", seat}, {"action", a}});
-        for (int s : deal_.seats)
+        for (Seat s : deal_.seats)
             if (choice(s).empty()) return;
         step.end = settle();
     }
     End settle() {
-        int winner = -1;
-        for (int s : deal_.seats)
-            if (choice(s) == "show" && (winner < 0 || card_[static_cast<std::size_t>(s)] >
-                                                          card_[static_cast<std::size_t>(winner)]))
-                winner = s;
+        std::optional<Seat> winner;
+        for (Seat s : deal_.seats)
+            if (choice(s) == "show" && (!winner || card_[s.at()] > card_[winner->at()])) winner = s;
         const Chips pot = kAnte * static_cast<std::int64_t>(deal_.seats.size());
         End end;
         json net = json::array();
-        for (int s = 0; s < kMaxTableSeats; ++s) {
+        for (Seat s : seats_of(kMaxTableSeats)) {
             if (!dealt(s)) continue;
-            const Chips start = deal_.stacks[static_cast<std::size_t>(s)];
-            const Chips won = winner < 0 ? kAnte : s == winner ? pot : 0;
+            const Chips start = deal_.stacks[s.at()];
+            const Chips won = !winner ? kAnte : s == *winner ? pot : 0;
             end.results.push_back({s, start, start - kAnte + won});
             net.push_back(won - kAnte);
         }
-        end.log.push_back(json{{"kind", "round"}, {"winner", winner}}.dump());
+        end.log.push_back(
+            json{{"kind", "round"}, {"winner", winner ? winner->index() : -1}}.dump());
         end.message = {{"kind", "round_end"},
                        {"hand", deal_.number},
                        {"hand_id", hand_id_},
-                       {"winner", winner >= 0 ? json(winner) : json(nullptr)},
+                       {"winner", winner ? json(*winner) : json(nullptr)},
                        {"net", net}};
         return end;
     }
