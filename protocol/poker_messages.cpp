@@ -1,5 +1,6 @@
 #include "poker_messages.h"
 
+#include <algorithm>
 #include <array>
 
 namespace felt::protocol {
@@ -147,6 +148,74 @@ bool visible_to(const poker::Event& e, int seat) {
         return false;
     }
     return false;
+}
+
+json hand_start_json(int hand, std::int64_t hand_id, int button, std::span<const Chips> stacks,
+                     const std::string& commitment) {
+    return {{"kind", "hand_start"}, {"hand", hand},     {"hand_id", hand_id},
+            {"button", button},     {"stacks", stacks}, {"commitment", commitment}};
+}
+
+json update_json(std::span<const poker::Event> batch, const poker::Legal* turn, const Ranking& r,
+                 int seat) {
+    json events = json::array();
+    for (const poker::Event& e : batch) events.push_back(event_json(e, r, visible_to(e, seat)));
+    json m = {{"kind", "update"}, {"events", std::move(events)}};
+    if (turn) {
+        m["turn"] = {{"seat", turn->seat}};
+        if (seat >= 0 && turn->seat == seat) m["turn"]["legal"] = legal_json(*turn);
+    }
+    return m;
+}
+
+bool own_update(std::span<const poker::Event> batch, const poker::Legal* turn, int seat) {
+    if (turn && turn->seat == seat) return true;
+    return std::ranges::any_of(batch, [&](const poker::Event& e) {
+        return e.visibility == poker::Visibility::owner && e.seat == seat && e.count > 0;
+    });
+}
+
+json hand_end_json(int hand, std::int64_t hand_id, std::span<const Chips> net) {
+    return {{"kind", "hand_end"}, {"hand", hand}, {"hand_id", hand_id}, {"net", net}};
+}
+
+void seat_view_json(const poker::SeatState& p, bool own, const Ranking& r, json& j) {
+    j["stack"] = p.stack;
+    j["bet"] = p.bet;
+    j["in_hand"] = p.total;
+    j["folded"] = p.folded;
+    std::vector<Card> shown;
+    for (int c = 0; c < p.count; ++c)
+        if (own || (p.up >> c & 1)) shown.push_back(p.cards[static_cast<std::size_t>(c)]);
+    j["cards"] = r.to_string(shown);
+    j["card_count"] = p.count;
+}
+
+json hand_view_json(int hand, int button, const poker::HandState& s, const Ranking& r) {
+    return {
+        {"number", hand},
+        {"button", button},
+        {"board", r.to_string(std::span(s.board.data(), static_cast<std::size_t>(s.board_count)))},
+        {"to_act", s.legal.seat}};
+}
+
+std::string event_record(const poker::Event& e, const Ranking& r) {
+    json full = event_json(e, r, true);
+    full["visibility"] = e.visibility == poker::Visibility::everyone ? "everyone"
+                         : e.visibility == poker::Visibility::owner  ? "owner"
+                                                                     : "nobody";
+    return full.dump();
+}
+
+std::string action_record(const poker::Action& a, const Ranking& r, const char* by) {
+    json j = {{"kind", "action"},
+              {"seat", a.seat},
+              {"action", action_name(a.type)},
+              {"by", by},
+              {"visibility", a.type == poker::ActionType::discard ? "owner" : "everyone"}};
+    if (a.amount) j["amount"] = a.amount;
+    if (!a.cards.empty()) j["cards"] = r.to_string(a.cards);
+    return j.dump();
 }
 
 } // namespace felt::protocol

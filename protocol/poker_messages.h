@@ -8,7 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <optional>
+#include <span>
+#include <string>
 #include <string_view>
 
 namespace felt::protocol {
@@ -32,5 +35,27 @@ json legal_json(const poker::Legal& l);
 bool visible_to(const poker::Event& e, int seat);
 // An event as JSON: its kind, seat, amount, pot and card count, and the cards when shown.
 json event_json(const poker::Event& e, const Ranking& r, bool show_cards);
+
+// The table messages of a poker hand (docs/protocol.md, "Table messages"), without the envelope
+// (type, table, seq), which the table adds.
+json hand_start_json(int hand, std::int64_t hand_id, int button, std::span<const Chips> stacks,
+                     const std::string& commitment);
+// An `update` as `seat` (-1: a spectator) sees it: the batch's events, and `turn` when someone
+// is to act next, with what they may do in their own copy. The clock's fields in `turn` are the
+// table's to add.
+json update_json(std::span<const poker::Event> batch, const poker::Legal* turn, const Ranking& r,
+                 int seat);
+// Whether `seat`'s update differs from a spectator's: it sees cards of its own, or it is to act.
+bool own_update(std::span<const poker::Event> batch, const poker::Legal* turn, int seat);
+json hand_end_json(int hand, std::int64_t hand_id, std::span<const Chips> net);
+// A snapshot's fields for a seat dealt into the hand (`own`: the recipient's seat, whose cards
+// all show), and for the hand.
+void seat_view_json(const poker::SeatState& p, bool own, const Ranking& r, json& j);
+json hand_view_json(int hand, int button, const poker::HandState& s, const Ranking& r);
+
+// The hand's record for the history, one line an entry: every event with every card and who may
+// see them; and an accepted action, by "player" or "server". A discard's cards are its owner's.
+std::string event_record(const poker::Event& e, const Ranking& r);
+std::string action_record(const poker::Action& a, const Ranking& r, const char* by);
 
 } // namespace felt::protocol

@@ -98,15 +98,10 @@ Outcome<Started> PokerGame::start(const Deal& d, std::vector<Card> deck, std::ui
 
 Step PokerHand::deal(std::int64_t hand_id, const std::string& commitment) {
     hand_id_ = hand_id;
-    json stacks = json::array();
-    for (int i = 0; i < game_.settings().seats; ++i) stacks.push_back(start_[index(i)]);
+    const auto seats = static_cast<std::size_t>(game_.settings().seats);
     Step step;
-    step.tell({{"kind", "hand_start"},
-               {"hand", number_},
-               {"hand_id", hand_id},
-               {"button", button_},
-               {"stacks", std::move(stacks)},
-               {"commitment", commitment}});
+    step.tell(protocol::hand_start_json(number_, hand_id, button_, std::span(start_).first(seats),
+                                        commitment));
     after(opening_, step);
     opening_.clear();
     return step;
@@ -146,14 +141,7 @@ Clock PokerHand::clock() const {
 }
 
 void PokerHand::after(const std::vector<poker::Event>& events, Step& step) {
-    const Ranking& r = game_.ranking();
-    for (const poker::Event& e : events) {
-        json full = protocol::event_json(e, r, true);
-        full["visibility"] = e.visibility == poker::Visibility::everyone ? "everyone"
-                             : e.visibility == poker::Visibility::owner  ? "owner"
-                                                                         : "nobody";
-        log_.push_back(full.dump());
-    }
+    for (const poker::Event& e : events) log_.push_back(protocol::event_record(e, game_.ranking()));
     if (state_.phase == poker::Phase::done) {
         step.told.push_back(update(events, nullptr));
         step.end = finish();
@@ -168,31 +156,15 @@ void PokerHand::after(const std::vector<poker::Event>& events, Step& step) {
     step.told.push_back(update(events, &l));
 }
 
-// One message per recipient for everything an action caused: its events and whose turn is next.
-// Recipients who see nothing of their own share one serialised copy.
+// One message for everything an action caused: its events and whose turn is next. Recipients who
+// see nothing of their own share the spectators' copy.
 Told PokerHand::update(const std::vector<poker::Event>& batch, const poker::Legal* turn) const {
     const Ranking& r = game_.ranking();
-    auto events_for = [&](int seat) {
-        json events = json::array();
-        for (const poker::Event& e : batch)
-            events.push_back(protocol::event_json(e, r, protocol::visible_to(e, seat)));
-        return events;
-    };
-    Told t{{{"kind", "update"}, {"events", events_for(-1)}}, {}, std::nullopt};
-    if (turn) {
-        t.message["turn"] = {{"seat", turn->seat}};
-        t.clock = json::json_pointer("/turn");
-    }
-    for (int seat = 0; seat < game_.settings().seats; ++seat) {
-        const bool to_act = turn && turn->seat == seat;
-        const bool sees = std::ranges::any_of(batch, [&](const poker::Event& e) {
-            return e.visibility == poker::Visibility::owner && e.seat == seat && e.count > 0;
-        });
-        if (!to_act && !sees) continue;
-        json own = {{"events", events_for(seat)}};
-        if (to_act) own["turn"] = {{"seat", seat}, {"legal", protocol::legal_json(*turn)}};
-        t.own.emplace_back(Seat(seat), std::move(own));
-    }
+    Told t{protocol::update_json(batch, turn, r, -1), {}, std::nullopt};
+    if (turn) t.clock = json::json_pointer("/turn");
+    for (int seat = 0; seat < game_.settings().seats; ++seat)
+        if (protocol::own_update(batch, turn, seat))
+            t.own.emplace_back(Seat(seat), protocol::update_json(batch, turn, r, seat));
     return t;
 }
 
@@ -237,21 +209,14 @@ poker::Action PokerHand::stand_in(bool leaving) const {
 // An accepted action in the hand's record, for the history: who, what, and by whose hand (the
 // player's, or the server's for a clock or a leaving player). A discard's cards are its owner's.
 void PokerHand::log_action(const poker::Action& a, const char* by) {
-    json j = {{"kind", "action"},
-              {"seat", a.seat},
-              {"action", protocol::action_name(a.type)},
-              {"by", by},
-              {"visibility", a.type == poker::ActionType::discard ? "owner" : "everyone"}};
-    if (a.amount) j["amount"] = a.amount;
-    if (!a.cards.empty()) j["cards"] = game_.ranking().to_string(a.cards);
-    log_.push_back(j.dump());
+    log_.push_back(protocol::action_record(a, game_.ranking(), by));
 }
 
 End PokerHand::finish() {
     // Seats dealt in end with the engine's stacks; the others keep theirs.
     End end;
     Chips before = 0, after = state_.raked;
-    json net = json::array();
+    std::vector<Chips> net;
     for (int i = 0; i < game_.settings().seats; ++i) {
         const poker::SeatState& p = state_.seats[index(i)];
         net.push_back(p.in_hand ? p.stack - start_[index(i)] : 0);
@@ -264,31 +229,17 @@ End PokerHand::finish() {
     (void)before;
     (void)after;
     end.log = std::move(log_);
-    end.message = {{"kind", "hand_end"}, {"hand", number_}, {"hand_id", hand_id_}, {"net", net}};
+    end.message = protocol::hand_end_json(number_, hand_id_, net);
     return end;
 }
 
 void PokerHand::seat_view(Seat seat, std::optional<Seat> viewer, json& j) const {
     const poker::SeatState& p = state_.seats[seat.at()];
-    if (!p.in_hand) return;
-    j["stack"] = p.stack;
-    j["bet"] = p.bet;
-    j["in_hand"] = p.total;
-    j["folded"] = p.folded;
-    std::vector<Card> shown;
-    for (int c = 0; c < p.count; ++c)
-        if (seat == viewer || (p.up >> c & 1)) shown.push_back(p.cards[index(c)]);
-    j["cards"] = game_.ranking().to_string(shown);
-    j["card_count"] = p.count;
+    if (p.in_hand) protocol::seat_view_json(p, seat == viewer, game_.ranking(), j);
 }
 
 void PokerHand::view(std::optional<Seat> viewer, int, json& out) const {
-    out["hand"] = {
-        {"number", number_},
-        {"button", button_},
-        {"board", game_.ranking().to_string(std::span(
-                      state_.board.data(), static_cast<std::size_t>(state_.board_count)))},
-        {"to_act", state_.legal.seat}};
+    out["hand"] = protocol::hand_view_json(number_, button_, state_, game_.ranking());
     if (viewer && state_.legal.seat == viewer->index())
         out["legal"] = protocol::legal_json(state_.legal);
 }

@@ -3,6 +3,8 @@
 #include "chinese_messages.h"
 #include "leap_messages.h"
 #include "messages.h"
+#include "poker_messages.h"
+#include "rankings/ranking.h"
 
 #include <doctest/doctest.h>
 
@@ -157,4 +159,43 @@ TEST_CASE("chips in JSON: a plain integer both ways, in json and ordered_json") 
         CHECK(o.dump() == "{\"stack\":" + std::to_string(n) + "}");
     }
     CHECK_THROWS(nlohmann::json("40").get<felt::Chips>());
+}
+
+TEST_CASE("poker update: each recipient sees its own cards, the seat to act its choices") {
+    auto ranking = felt::make_ranking("standard").value();
+    const felt::Deck pack = felt::Deck::standard();
+    auto cards = [&](const char* text) { return pack.parse_cards(text).value(); };
+    std::vector<felt::poker::Event> batch(3);
+    batch[0].type = felt::poker::EventType::deal_down;
+    batch[0].seat = 1;
+    batch[0].visibility = felt::poker::Visibility::owner;
+    batch[0].count = 2;
+    std::ranges::copy(cards("As Kd"), batch[0].cards.begin());
+    batch[1].type = felt::poker::EventType::deal_down;
+    batch[1].seat = 2;
+    batch[1].visibility = felt::poker::Visibility::owner;
+    batch[1].count = 2;
+    std::ranges::copy(cards("7c 7d"), batch[1].cards.begin());
+    batch[2].type = felt::poker::EventType::deal_board;
+    batch[2].count = 1;
+    std::ranges::copy(cards("2h"), batch[2].cards.begin());
+    felt::poker::Legal turn;
+    turn.seat = 0;
+    turn.fold = true;
+    turn.call_amount = felt::Chips(2);
+    for (int seat = -1; seat < 4; ++seat) {
+        CAPTURE(seat);
+        const json m = felt::protocol::update_json(batch, &turn, *ranking, seat);
+        CHECK(m["kind"] == "update");
+        CHECK(m["events"][0].contains("cards") == (seat == 1));
+        CHECK(m["events"][1].contains("cards") == (seat == 2));
+        CHECK(m["events"][2]["cards"] == "2h"); // the board is everyone's
+        CHECK(m["events"][0]["count"] == 2);
+        CHECK(m["turn"]["seat"] == 0);
+        CHECK(m["turn"].contains("legal") == (seat == 0));
+        // A recipient gets a copy of its own exactly when it differs from a spectator's.
+        CHECK(felt::protocol::own_update(batch, &turn, seat) ==
+              (m != felt::protocol::update_json(batch, &turn, *ranking, -1)));
+    }
+    CHECK_FALSE(felt::protocol::update_json(batch, nullptr, *ranking, 0).contains("turn"));
 }
