@@ -66,4 +66,86 @@ Outcome<chinese::Player> parse_chinese_action(const json& body) {
     return {std::move(p), {}};
 }
 
+json chinese_deal_json(int hand, std::int64_t hand_id, int dealer, const std::vector<int>& seats,
+                       std::span<const Chips> stacks, const std::string& commitment,
+                       int deadline_ms) {
+    return {{"kind", "deal"},           {"hand", hand},
+            {"hand_id", hand_id},       {"dealer", dealer},
+            {"seats", seats},           {"stacks", stacks},
+            {"commitment", commitment}, {"deadline_ms", deadline_ms}};
+}
+
+json chinese_cards_json(std::span<const Card> cards) {
+    return {{"cards", chinese_cards(cards)}};
+}
+
+json chinese_dealt_json(int seat, std::span<const Card> cards) {
+    return {{"kind", "deal"}, {"seat", seat}, {"cards", chinese_cards(cards)}};
+}
+
+json chinese_submitted_json(int hand, int seat, bool by_server) {
+    return {{"kind", "submitted"},
+            {"hand", hand},
+            {"seat", seat},
+            {"by", by_server ? "server" : "player"}};
+}
+
+json chinese_hint_json(std::span<const chinese::Arrangement> best) {
+    json list = json::array();
+    for (const chinese::Arrangement& a : best) {
+        chinese::Player p;
+        p.split = a.split;
+        p.declare = a.declare;
+        json j = chinese_split_json(p);
+        j.erase("surrender");
+        j["expected_units"] = a.expected_units;
+        list.push_back(std::move(j));
+    }
+    return {{"arrangements", std::move(list)}};
+}
+
+json chinese_reveal_json(const chinese::Player& p, int seat, bool by_server) {
+    json a = chinese_split_json(p);
+    a["seat"] = seat;
+    a["by"] = by_server ? "server" : "player";
+    return a;
+}
+
+json chinese_payment_json(const chinese::Payment& p, const std::vector<int>& seats) {
+    return {{"from", seats[static_cast<std::size_t>(p.from)]},
+            {"to", seats[static_cast<std::size_t>(p.to)]},
+            {"units", p.units},
+            {"chips", p.chips},
+            {"reason", p.reason}};
+}
+
+json chinese_totals_json(std::span<const Chips> net, std::span<const Chips> rake) {
+    return {{"kind", "deal_end"}, {"net", net}, {"rake", rake}};
+}
+
+json chinese_deal_end_json(int hand, std::int64_t hand_id, json arrangements, json payments,
+                           std::span<const Chips> net, std::span<const Chips> rake) {
+    return {{"kind", "deal_end"},
+            {"hand", hand},
+            {"hand_id", hand_id},
+            {"arrangements", std::move(arrangements)},
+            {"payments", std::move(payments)},
+            {"net", net},
+            {"rake", rake}};
+}
+
+json chinese_deal_view_json(int hand, std::int64_t hand_id, int dealer,
+                            const std::vector<int>& seats, const std::string& commitment) {
+    return {{"hand", hand},
+            {"hand_id", hand_id},
+            {"dealer", dealer},
+            {"seats", seats},
+            {"commitment", commitment}};
+}
+
+void chinese_own_view(std::span<const Card> cards, const chinese::Player* split, json& view) {
+    view["cards"] = chinese_cards(cards);
+    if (split) view["your_split"] = chinese_split_json(*split);
+}
+
 } // namespace felt::protocol

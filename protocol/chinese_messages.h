@@ -8,8 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace felt::protocol {
 
@@ -31,5 +33,31 @@ Outcome<chinese::Player> parse_chinese_split(const json& body);
 // {"action": "surrender"} (a Player with `surrender` set and no rows). Refusals: bad_request and
 // those of parse_chinese_split.
 Outcome<chinese::Player> parse_chinese_action(const json& body);
+
+// The table messages of a Chinese poker deal (docs/protocol.md, "Table messages of a Chinese
+// poker table"), without the envelope, which the table adds; seats are table seats. Each is
+// also, with its visibility, a line of the deal's record.
+json chinese_deal_json(int hand, std::int64_t hand_id, int dealer, const std::vector<int>& seats,
+                       std::span<const Chips> stacks, const std::string& commitment,
+                       int deadline_ms);
+// A seat's 13 cards: its own copy of the deal, and its record ("deal").
+json chinese_cards_json(std::span<const Card> cards);
+json chinese_dealt_json(int seat, std::span<const Card> cards);
+json chinese_submitted_json(int hand, int seat, bool by_server);
+// A `hint`'s answer: the arrangements, best first, with their expected units.
+json chinese_hint_json(std::span<const chinese::Arrangement> best);
+// At the end: a seat's split as revealed, a payment between table seats (`seats`: the table seat
+// of each player the engine settled), and the deal's end.
+json chinese_reveal_json(const chinese::Player& p, int seat, bool by_server);
+json chinese_payment_json(const chinese::Payment& p, const std::vector<int>& seats);
+// The deal's end in its record: every seat's net and rake.
+json chinese_totals_json(std::span<const Chips> net, std::span<const Chips> rake);
+json chinese_deal_end_json(int hand, std::int64_t hand_id, json arrangements, json payments,
+                           std::span<const Chips> net, std::span<const Chips> rake);
+// The running deal in a snapshot; `own` (the recipient's cards and split, if dealt in) added by
+// chinese_own_view.
+json chinese_deal_view_json(int hand, std::int64_t hand_id, int dealer,
+                            const std::vector<int>& seats, const std::string& commitment);
+void chinese_own_view(std::span<const Card> cards, const chinese::Player* split, json& view);
 
 } // namespace felt::protocol

@@ -1,5 +1,8 @@
 #include "leap_messages.h"
 
+#include "messages.h"
+
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <utility>
@@ -176,6 +179,127 @@ json leap_event_json(const leap::Table& t, const leap::Event& e, int seat, int h
 json leap_event_own(const leap::Table& t, const leap::Event& e) {
     if (!e.private_cards) return nullptr;
     return {{e.type == leap::EventType::discarded ? "card" : "cards", t.deck().to_string(e.cards)}};
+}
+
+namespace {
+
+json by_seat(const std::vector<std::optional<int>>& values) {
+    json out = json::array();
+    for (const auto& v : values) out.push_back(v ? json(*v) : json(nullptr));
+    return out;
+}
+
+} // namespace
+
+json leap_deal_json(int hand, std::int64_t hand_id, int dealer, const std::vector<int>& players,
+                    std::span<const Chips> stacks, int hand_size, int stock,
+                    const std::string& commitment) {
+    return {{"kind", "deal"},         {"hand", hand},       {"hand_id", hand_id},
+            {"dealer", dealer},       {"players", players}, {"stacks", stacks},
+            {"hand_size", hand_size}, {"stock", stock},     {"commitment", commitment}};
+}
+
+json leap_cards_json(const std::string& cards) {
+    return {{"cards", cards}};
+}
+
+json leap_dealt_json(int seat, const std::string& cards) {
+    return {{"kind", "deal"}, {"seat", seat}, {"cards", cards}};
+}
+
+json leap_public_json(const leap::State& st, const std::vector<int>& players, int seats) {
+    json sizes = json::array(), scores = json::array(), retired = json::array();
+    for (int i = 0; i < seats; ++i) {
+        const auto it = std::find(players.begin(), players.end(), i);
+        const int p = it == players.end() ? -1 : static_cast<int>(it - players.begin());
+        const auto* ps = p >= 0 ? &st.players[static_cast<std::size_t>(p)] : nullptr;
+        sizes.push_back(ps ? json(ps->hand.size()) : json(nullptr));
+        scores.push_back(ps ? json(leap::score(st, p)) : json(nullptr));
+        retired.push_back(ps ? json(ps->retired) : json(nullptr));
+    }
+    const bool acting = st.phase != leap::Phase::over;
+    return {{"turn", st.turn},
+            {"seat", acting ? json(players[static_cast<std::size_t>(st.to_act)]) : json(nullptr)},
+            {"phase", phase_name(st.phase)},
+            {"may_meld", st.phase == leap::Phase::melding && !st.melded},
+            {"open_leaps", acting ? leap_list(leap::open_leaps(st, st.to_act)) : json::array()},
+            {"stock", st.stock.size()},
+            {"hand_sizes", sizes},
+            {"scores", scores},
+            {"retired", retired}};
+}
+
+json leap_turn_json(const leap::State& st, const std::vector<int>& players, int seats, int hand) {
+    json m = leap_public_json(st, players, seats);
+    m["kind"] = "turn";
+    m["hand"] = hand;
+    return m;
+}
+
+json leap_game_view_json(const leap::State& st, const std::vector<int>& players, int seats,
+                         int hand, std::int64_t hand_id, int dealer, const std::string& commitment,
+                         int deadline_ms, int viewer) {
+    const leap::Table& t = *st.table;
+    auto seat_of = [&](int player) { return players[static_cast<std::size_t>(player)]; };
+    json g = leap_public_json(st, players, seats);
+    g["hand"] = hand;
+    g["hand_id"] = hand_id;
+    g["dealer"] = dealer;
+    g["players"] = players;
+    g["commitment"] = commitment;
+    json melds = json::array();
+    for (const leap::Meld& m : st.melds)
+        melds.push_back({{"meld", m.id},
+                         {"seat", seat_of(m.owner)},
+                         {"leap", m.leap},
+                         {"cards", t.deck().to_string(m.cards)},
+                         {"points", m.points()}});
+    g["melds"] = std::move(melds);
+    json tokens = json::array();
+    for (int k = 1; k <= t.leaps(); ++k) {
+        const int holder = st.holder[static_cast<std::size_t>(k)];
+        tokens.push_back(holder >= 0 ? json(seat_of(holder)) : json(nullptr));
+    }
+    g["tokens"] = std::move(tokens);
+    g["deadline_ms"] = deadline_ms;
+    if (viewer >= 0)
+        g["your_hand"] = t.deck().to_string(st.players[static_cast<std::size_t>(viewer)].hand);
+    return g;
+}
+
+json leap_game_end_json(int hand, std::int64_t hand_id,
+                        const std::vector<std::optional<int>>& scores, std::span<const Chips> net) {
+    return {{"kind", "game_end"},
+            {"hand", hand},
+            {"hand_id", hand_id},
+            {"scores", by_seat(scores)},
+            {"net", net}};
+}
+
+std::string leap_action_record(const leap::Table& t, const leap::Action& a, int seat,
+                               const char* by) {
+    json entry = leap_action_json(t, a);
+    entry["kind"] = "action";
+    entry["seat"] = seat;
+    entry["by"] = by;
+    return record(std::move(entry), a.type == leap::ActionType::discard ? "owner" : "everyone");
+}
+
+std::string leap_drew_record(const leap::Table& t, const leap::Event& e, int seat) {
+    return record({{"kind", "drew"},
+                   {"seat", seat},
+                   {"count", e.count},
+                   {"cards", t.deck().to_string(e.cards)}},
+                  "owner");
+}
+
+std::string leap_retired_record(const leap::Event& e, int seat) {
+    return record({{"kind", "retired"}, {"seat", seat}, {"score", e.score}}, "everyone");
+}
+
+std::string leap_end_record(const std::vector<std::optional<int>>& scores,
+                            std::span<const Chips> net) {
+    return record({{"kind", "game_end"}, {"scores", by_seat(scores)}, {"net", net}}, "everyone");
 }
 
 } // namespace felt::protocol

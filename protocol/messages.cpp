@@ -73,4 +73,9 @@ Outcome<std::int64_t> integer_field(const Request& r, const char* name,
     return {v, {}};
 }
 
+std::string record(json entry, const char* visibility) {
+    entry["visibility"] = visibility;
+    return entry.dump();
+}
+
 } // namespace felt::protocol

@@ -32,6 +32,10 @@ std::variant<Request, Refusal> parse_request(std::string_view frame);
 
 // {"type": <request type>, "id": <id>, "ok": true, ...fields}
 std::string reply(const Request& request, json fields = json::object());
+// One line of a hand's record for the history: `entry` with who may see it ("everyone", "owner",
+// "nobody"), as text.
+std::string record(json entry, const char* visibility);
+
 // {"type": "error", "id": <id or null>, "code": ..., "message": ...}, and "field" when the error
 // names one
 std::string error(const json& id, const Refusal& e);

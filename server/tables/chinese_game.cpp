@@ -100,17 +100,7 @@ Outcome<json> ChineseGame::hint(const Hand* hand, Seat seat, const protocol::Req
     auto best = chinese::arrange(e->cards, config_.rules(), config_.options.rules,
                                  static_cast<int>(*count.value));
     if (!best) return refuse("internal", best.error().message);
-    json list = json::array();
-    for (const chinese::Arrangement& a : best.value()) {
-        chinese::Player p;
-        p.split = a.split;
-        p.declare = a.declare;
-        json j = chinese_split_json(p);
-        j.erase("surrender");
-        j["expected_units"] = a.expected_units;
-        list.push_back(std::move(j));
-    }
-    return {json{{"arrangements", std::move(list)}}, {}};
+    return {protocol::chinese_hint_json(best.value()), {}};
 }
 
 // One card at a time, clockwise from the dealer's left, as at a real table.
@@ -127,12 +117,8 @@ ChineseHand::ChineseHand(const ChineseGame& game, const Deal& d, std::span<const
         }
     for (Seat s : seats) {
         entry(s).start = d.stacks[s.at()];
-        log_.push_back(json{
-            {"kind", "deal"},
-            {"seat", s},
-            {"cards", chinese_cards(entry(s).cards)},
-            {"visibility",
-             "owner"}}.dump());
+        log_.push_back(
+            protocol::record(protocol::chinese_dealt_json(s.index(), entry(s).cards), "owner"));
     }
 }
 
@@ -140,21 +126,15 @@ ChineseHand::ChineseHand(const ChineseGame& game, const Deal& d, std::span<const
 Step ChineseHand::deal(std::int64_t hand_id, const std::string& commitment) {
     hand_id_ = hand_id;
     commitment_ = commitment;
-    json stacks = json::array();
-    for (int i = 0; i < game_.settings().seats; ++i)
-        stacks.push_back(dealt(Seat(i)) ? dealt(Seat(i))->start : 0);
-    Told t{{{"kind", "deal"},
-            {"hand", deal_.number},
-            {"hand_id", hand_id},
-            {"dealer", deal_.dealer},
-            {"seats", deal_.seats},
-            {"stacks", std::move(stacks)},
-            {"commitment", commitment},
-            {"deadline_ms", game_.settings().decision_ms}},
+    std::vector<Chips> stacks;
+    for (Seat s : seats_of(game_.settings().seats))
+        stacks.push_back(dealt(s) ? dealt(s)->start : 0);
+    Told t{protocol::chinese_deal_json(deal_.number, hand_id, deal_.dealer.index(),
+                                       indices(deal_.seats), stacks, commitment,
+                                       game_.settings().decision_ms),
            {},
            std::nullopt};
-    for (Seat s : deal_.seats)
-        t.own.emplace_back(s, json{{"cards", chinese_cards(entry(s).cards)}});
+    for (Seat s : deal_.seats) t.own.emplace_back(s, protocol::chinese_cards_json(entry(s).cards));
     Step step;
     step.told.push_back(std::move(t));
     return step;
@@ -199,10 +179,11 @@ void ChineseHand::submit(Seat seat, chinese::Player p, bool by_server, Step& ste
     Entry& e = entry(seat);
     e.submitted = std::move(p);
     e.by_server = by_server;
-    const char* by = by_server ? "server" : "player";
-    log_.push_back(
-        json{{"kind", "submitted"}, {"seat", seat}, {"by", by}, {"visibility", "everyone"}}.dump());
-    step.tell({{"kind", "submitted"}, {"hand", deal_.number}, {"seat", seat}, {"by", by}});
+    json told = protocol::chinese_submitted_json(deal_.number, seat.index(), by_server);
+    json line = told;
+    line.erase("hand");
+    log_.push_back(protocol::record(std::move(line), "everyone"));
+    step.tell(std::move(told));
 }
 
 void ChineseHand::arrange_for(Seat seat, Step& step) {
@@ -260,23 +241,16 @@ End ChineseHand::settle() {
     if (!settled) return End{{}, {}, {}, "unsettled"};
     const chinese::Settlement& st = settled.value();
     json arrangements = json::array(), payments = json::array();
-    json net = json::array(), rake = json::array();
-    for (int i = 0; i < config.seats; ++i) {
-        net.push_back(0);
-        rake.push_back(0);
-    }
+    std::vector<Chips> net(static_cast<std::size_t>(config.seats)), rake(net);
     End end;
     Chips before{}, after{};
     for (std::size_t k = 0; k < seats.size(); ++k) {
         const Seat seat = seats[k];
         const Entry& e = entry(seat);
-        json a = chinese_split_json(*e.submitted);
-        a["seat"] = seat;
-        a["by"] = e.by_server ? "server" : "player";
+        json a = protocol::chinese_reveal_json(*e.submitted, seat.index(), e.by_server);
         arrangements.push_back(a);
         a["kind"] = "reveal";
-        a["visibility"] = "everyone";
-        log_.push_back(a.dump());
+        log_.push_back(protocol::record(std::move(a), "everyone"));
         net[seat.at()] = st.net[k];
         rake[seat.at()] = st.rake[k];
         end.results.push_back({seat, e.start, st.final_stacks[k]});
@@ -286,25 +260,17 @@ End ChineseHand::settle() {
     assert(before == after && "chips are conserved through a deal");
     (void)before;
     (void)after;
+    const std::vector<int> at = indices(seats);
     for (const chinese::Payment& p : st.payments) {
-        json j = {{"from", seats[static_cast<std::size_t>(p.from)]},
-                  {"to", seats[static_cast<std::size_t>(p.to)]},
-                  {"units", p.units},
-                  {"chips", p.chips},
-                  {"reason", p.reason}};
+        json j = protocol::chinese_payment_json(p, at);
         payments.push_back(j);
         j["kind"] = "payment";
-        j["visibility"] = "everyone";
-        log_.push_back(j.dump());
+        log_.push_back(protocol::record(std::move(j), "everyone"));
     }
-    log_.push_back(
-        json{{"kind", "deal_end"}, {"net", net}, {"rake", rake}, {"visibility", "everyone"}}
-            .dump());
+    log_.push_back(protocol::record(protocol::chinese_totals_json(net, rake), "everyone"));
     end.log = std::move(log_);
-    end.message = {{"kind", "deal_end"},   {"hand", deal_.number},
-                   {"hand_id", hand_id_},  {"arrangements", arrangements},
-                   {"payments", payments}, {"net", net},
-                   {"rake", rake}};
+    end.message = protocol::chinese_deal_end_json(deal_.number, hand_id_, std::move(arrangements),
+                                                  std::move(payments), net, rake);
     return end;
 }
 
@@ -316,15 +282,10 @@ void ChineseHand::seat_view(Seat seat, std::optional<Seat>, json& j) const {
 }
 
 void ChineseHand::view(std::optional<Seat> viewer, int, json& out) const {
-    json d = {{"hand", deal_.number},
-              {"hand_id", hand_id_},
-              {"dealer", deal_.dealer},
-              {"seats", deal_.seats},
-              {"commitment", commitment_}};
-    if (const Entry* e = viewer ? dealt(*viewer) : nullptr) {
-        d["cards"] = chinese_cards(e->cards);
-        if (e->submitted) d["your_split"] = chinese_split_json(*e->submitted);
-    }
+    json d = protocol::chinese_deal_view_json(deal_.number, hand_id_, deal_.dealer.index(),
+                                              indices(deal_.seats), commitment_);
+    if (const Entry* e = viewer ? dealt(*viewer) : nullptr)
+        protocol::chinese_own_view(e->cards, e->submitted ? &*e->submitted : nullptr, d);
     out["deal"] = std::move(d);
 }
 

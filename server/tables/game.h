@@ -52,6 +52,13 @@ inline void to_json(json& j, Seat s) {
     j = s.index();
 }
 
+// Seats as the protocol writes them.
+inline std::vector<int> indices(const std::vector<Seat>& seats) {
+    std::vector<int> out;
+    for (Seat s : seats) out.push_back(s.index());
+    return out;
+}
+
 // The seats of a table, for `for (Seat s : seats_of(n))`.
 inline std::vector<Seat> seats_of(int count) {
     std::vector<Seat> out;

@@ -75,8 +75,6 @@ class LeapHand final : public Hand {
     Seat seat_of_player(int player) const { return deal_.seats[static_cast<std::size_t>(player)]; }
     // The engine's message with its "seat N" (engine players) named by table seat and name.
     std::string table_words(const std::string& message) const;
-    // The public state of the game: whose turn, the stock, hand sizes, scores, retirements.
-    json public_state() const;
     // Applies an action (checked by the engine), logs it, tells everyone what happened, then
     // plays for leaving players and announces the turn, or ends the game.
     std::optional<Error> play(const leap::Action& a, const char* by, Step& step);
@@ -126,8 +124,7 @@ LeapHand::LeapHand(const LeapGame& game, const Deal& d, leap::Applied started)
         const Seat s = seat_of_player(e.seat);
         hands_[s.at()] = t.deck().to_string(e.cards);
         log_.push_back(
-            json{{"kind", "deal"}, {"seat", s}, {"cards", hands_[s.at()]}, {"visibility", "owner"}}
-                .dump());
+            protocol::record(protocol::leap_dealt_json(s.index(), hands_[s.at()]), "owner"));
     }
 }
 
@@ -160,77 +157,25 @@ std::string LeapHand::table_words(const std::string& message) const {
     return out;
 }
 
-json LeapHand::public_state() const {
-    const leap::State& st = state_;
-    json sizes = json::array(), scores = json::array(), retired = json::array();
-    for (int i = 0; i < game_.settings().seats; ++i) {
-        const int p = player_of(Seat(i));
-        const auto& ps = p >= 0 ? &st.players[static_cast<std::size_t>(p)] : nullptr;
-        sizes.push_back(ps ? json(ps->hand.size()) : json(nullptr));
-        scores.push_back(ps ? json(leap::score(st, p)) : json(nullptr));
-        retired.push_back(ps ? json(ps->retired) : json(nullptr));
-    }
-    const bool acting = st.phase != leap::Phase::over;
-    return {{"turn", st.turn},
-            {"seat", acting ? json(seat_of_player(st.to_act)) : json(nullptr)},
-            {"phase", protocol::phase_name(st.phase)},
-            {"may_meld", st.phase == leap::Phase::melding && !st.melded},
-            {"open_leaps",
-             acting ? protocol::leap_list(leap::open_leaps(st, st.to_act)) : json::array()},
-            {"stock", st.stock.size()},
-            {"hand_sizes", sizes},
-            {"scores", scores},
-            {"retired", retired}};
-}
-
 void LeapHand::view(std::optional<Seat> viewer, int deadline_ms, json& out) const {
-    const leap::State& st = state_;
-    const leap::Table& t = *st.table;
-    json g = public_state();
-    g["hand"] = deal_.number;
-    g["hand_id"] = hand_id_;
-    g["dealer"] = deal_.dealer;
-    g["players"] = deal_.seats;
-    g["commitment"] = commitment_;
-    json melds = json::array();
-    for (const leap::Meld& m : st.melds)
-        melds.push_back({{"meld", m.id},
-                         {"seat", seat_of_player(m.owner)},
-                         {"leap", m.leap},
-                         {"cards", t.deck().to_string(m.cards)},
-                         {"points", m.points()}});
-    g["melds"] = melds;
-    json tokens = json::array();
-    for (int k = 1; k <= t.leaps(); ++k) {
-        const int holder = st.holder[static_cast<std::size_t>(k)];
-        tokens.push_back(holder >= 0 ? json(seat_of_player(holder)) : json(nullptr));
-    }
-    g["tokens"] = tokens;
-    g["deadline_ms"] = deadline_ms;
-    if (const int p = viewer ? player_of(*viewer) : -1; p >= 0)
-        g["your_hand"] = t.deck().to_string(st.players[static_cast<std::size_t>(p)].hand);
-    out["game"] = std::move(g);
+    out["game"] = protocol::leap_game_view_json(
+        state_, indices(deal_.seats), game_.settings().seats, deal_.number, hand_id_,
+        deal_.dealer.index(), commitment_, deadline_ms, viewer ? player_of(*viewer) : -1);
 }
 
 // The deal: each player's own hand in their copy only; then the first turn.
 Step LeapHand::deal(std::int64_t hand_id, const std::string& commitment) {
     hand_id_ = hand_id;
     commitment_ = commitment;
-    json stacks = json::array();
-    for (int i = 0; i < game_.settings().seats; ++i)
-        stacks.push_back(in(Seat(i)) ? deal_.stacks[static_cast<std::size_t>(i)] : 0);
-    Told t{{{"kind", "deal"},
-            {"hand", deal_.number},
-            {"hand_id", hand_id},
-            {"dealer", deal_.dealer},
-            {"players", deal_.seats},
-            {"stacks", std::move(stacks)},
-            {"hand_size", game_.settings().rules.hand_size},
-            {"stock", state_.stock.size()},
-            {"commitment", commitment}},
+    std::vector<Chips> stacks;
+    for (Seat s : seats_of(game_.settings().seats))
+        stacks.push_back(in(s) ? deal_.stacks[s.at()] : 0);
+    Told t{protocol::leap_deal_json(deal_.number, hand_id, deal_.dealer.index(),
+                                    indices(deal_.seats), stacks, game_.settings().rules.hand_size,
+                                    static_cast<int>(state_.stock.size()), commitment),
            {},
            std::nullopt};
-    for (Seat s : deal_.seats) t.own.emplace_back(s, json{{"cards", hands_[s.at()]}});
+    for (Seat s : deal_.seats) t.own.emplace_back(s, protocol::leap_cards_json(hands_[s.at()]));
     Step step;
     step.told.push_back(std::move(t));
     next_turn(step);
@@ -257,25 +202,12 @@ std::optional<Error> LeapHand::play(const leap::Action& a, const char* by, Step&
     std::vector<leap::Event> events;
     if (auto err = leap::apply_in_place(state_, a, events)) return err;
     const Seat s = seat_of_player(a.seat);
-    json entry = protocol::leap_action_json(t, a);
-    entry["kind"] = "action";
-    entry["seat"] = s;
-    entry["by"] = by;
-    entry["visibility"] = a.type == leap::ActionType::discard ? "owner" : "everyone";
-    log_.push_back(entry.dump());
+    log_.push_back(protocol::leap_action_record(t, a, s.index(), by));
     for (const leap::Event& e : events) {
         if (e.type == leap::EventType::drew)
-            log_.push_back(json{
-                {"kind", "drew"},
-                {"seat", s},
-                {"count", e.count},
-                {"cards", t.deck().to_string(e.cards)},
-                {"visibility",
-                 "owner"}}.dump());
+            log_.push_back(protocol::leap_drew_record(t, e, s.index()));
         if (e.type == leap::EventType::retired)
-            log_.push_back(json{
-                {"kind", "retired"}, {"seat", s}, {"score", e.score}, {"visibility", "everyone"}}
-                               .dump());
+            log_.push_back(protocol::leap_retired_record(e, s.index()));
         tell(e, step);
     }
     if (state_.phase == leap::Phase::over)
@@ -322,10 +254,10 @@ void LeapHand::next_turn(Step& step) {
     const Seat seat = seat_of_player(state_.to_act);
     if (leaving_[seat.at()]) // the player has left: their turns end their game
         return play_for(auto_action(true), "server", step);
-    json m = public_state();
-    m["kind"] = "turn";
-    m["hand"] = deal_.number;
-    step.told.push_back({std::move(m), {}, json::json_pointer("")});
+    step.told.push_back({protocol::leap_turn_json(state_, indices(deal_.seats),
+                                                  game_.settings().seats, deal_.number),
+                         {},
+                         json::json_pointer("")});
 }
 
 Clock LeapHand::clock() const {
@@ -364,24 +296,19 @@ End LeapHand::finish() {
     const std::vector<Chips> stacks =
         leap::settle_chips(scores, start_, game_.settings().chips_per_point);
     End end;
-    json by_seat = json::array(), net = json::array();
-    for (int i = 0; i < game_.settings().seats; ++i) {
-        const auto p = static_cast<std::size_t>(player_of(Seat(i)));
-        const bool in_game = player_of(Seat(i)) >= 0;
-        by_seat.push_back(in_game ? json(scores[p]) : json(nullptr));
-        net.push_back(in_game ? stacks[p] - start_[p] : 0);
+    std::vector<std::optional<int>> by_seat;
+    std::vector<Chips> net;
+    for (Seat seat : seats_of(game_.settings().seats)) {
+        const int p = player_of(seat);
+        const auto k = static_cast<std::size_t>(p);
+        by_seat.push_back(p >= 0 ? std::optional<int>(scores[k]) : std::nullopt);
+        net.push_back(p >= 0 ? stacks[k] - start_[k] : 0);
     }
     for (std::size_t i = 0; i < n; ++i)
         end.results.push_back({deal_.seats[i], start_[i], stacks[i]});
-    log_.push_back(
-        json{{"kind", "game_end"}, {"scores", by_seat}, {"net", net}, {"visibility", "everyone"}}
-            .dump());
+    log_.push_back(protocol::leap_end_record(by_seat, net));
     end.log = std::move(log_);
-    end.message = {{"kind", "game_end"},
-                   {"hand", deal_.number},
-                   {"hand_id", hand_id_},
-                   {"scores", by_seat},
-                   {"net", net}};
+    end.message = protocol::leap_game_end_json(deal_.number, hand_id_, by_seat, net);
     return end;
 }
 

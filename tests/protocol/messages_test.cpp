@@ -199,3 +199,27 @@ TEST_CASE("poker update: each recipient sees its own cards, the seat to act its 
     }
     CHECK_FALSE(felt::protocol::update_json(batch, nullptr, *ranking, 0).contains("turn"));
 }
+
+TEST_CASE("leap public state: engine players are told by their table seats") {
+    auto made = leap::Table::make(leap::Rules{}, 2);
+    REQUIRE(made.ok());
+    std::vector<Card> deck = made.value()->deck().cards();
+    std::mt19937_64 rng(7);
+    std::shuffle(deck.begin(), deck.end(), rng);
+    auto started = leap::start_game(made.value(), 0, deck);
+    REQUIRE(started.ok());
+    const leap::State& st = started.value().state;
+    // Engine player 0 sits in table seat 2, player 1 in seat 0; seat 1 is empty.
+    const std::vector<int> players = {2, 0};
+    const json pub = felt::protocol::leap_public_json(st, players, 3);
+    CHECK(pub["hand_sizes"][2] == st.players[0].hand.size());
+    CHECK(pub["hand_sizes"][0] == st.players[1].hand.size());
+    CHECK(pub["hand_sizes"][1].is_null());
+    CHECK(pub["scores"][1].is_null());
+    CHECK(pub["seat"] == players[static_cast<std::size_t>(st.to_act)]);
+    const json view = felt::protocol::leap_game_view_json(st, players, 3, 1, 9, 2, "c", 100, 1);
+    CHECK(view["your_hand"] == made.value()->deck().to_string(st.players[1].hand));
+    CHECK(view["players"] == json(players));
+    CHECK_FALSE(felt::protocol::leap_game_view_json(st, players, 3, 1, 9, 2, "c", 100, -1)
+                    .contains("your_hand"));
+}
