@@ -2,6 +2,7 @@
 
 #include "metrics.h"
 #include "storage/storage.h"
+#include "table_messages.h"
 
 #include <spdlog/spdlog.h>
 
@@ -137,24 +138,14 @@ std::string Table::snapshot(int viewer) const {
     for (int i = 0; i < limits_.seats; ++i) {
         const Occupant* st = seat(i);
         if (!st) continue;
-        json j = {{"seat", i},
-                  {"name", st->name},
-                  {"stack", st->stack},
-                  {"sitting_out", st->sitting_out},
-                  {"time_bank_ms", st->time_bank_ms}};
+        json j = protocol::seat_json(i, st->name, st->stack, st->sitting_out, st->time_bank_ms);
         if (hand_)
             hand_->seat_view(Seat(i), seen_by, j);
         else
             game_->idle_seat_view(Seat(i), j);
         seats.push_back(std::move(j));
     }
-    json out = {{"type", "table"},
-                {"table", id_},
-                {"seq", seq_},
-                {"kind", "snapshot"},
-                {"config", config_json()},
-                {"seats", std::move(seats)},
-                {"your_seat", viewer >= 0 ? json(viewer) : json(nullptr)}};
+    json out = protocol::snapshot_json(id_, seq_, config_json(), std::move(seats), viewer);
     if (hand_) {
         const auto left = std::chrono::ceil<std::chrono::milliseconds>(
             clock_.expiry() - net::steady_timer::clock_type::now());
@@ -227,10 +218,7 @@ void Table::chat(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
         times.push_back(now);
         const int seat = self->seat_of_session(s);
         self->send(s, protocol::reply(r, {{"table", self->id_}}));
-        self->broadcast({{"kind", "chat"},
-                         {"seat", seat >= 0 ? json(seat) : json(nullptr)},
-                         {"name", a.name},
-                         {"text", text}});
+        self->broadcast(protocol::chat_json(seat, a.name, text));
     });
 }
 
@@ -287,7 +275,7 @@ void Table::sit(const std::shared_ptr<Recipient>& s, const Account& a, const pro
     watchers_[s.get()] = s;
     spdlog::info("table {}: {} sits in seat {} with {}", id_, a.name, seat, buy_in);
     send(s, protocol::reply(r, {{"table", id_}, {"seat", seat}, {"stack", buy_in}}));
-    broadcast({{"kind", "seated"}, {"seat", seat}, {"name", a.name}, {"stack", buy_in}});
+    broadcast(protocol::seated_json(seat, a.name, buy_in));
     send(s, snapshot(seat));
     if (stopping_) return cash_out(seat, "shutdown"); // the server began to stop meanwhile
     maybe_start();
@@ -340,7 +328,7 @@ void Table::attach(std::shared_ptr<Recipient> s, Account a) {
         st.missed = 0;
         if (st.sitting_out) {
             st.sitting_out = false;
-            self->broadcast({{"kind", "sitting_in"}, {"seat", *seat}});
+            self->broadcast(protocol::sitting_json(*seat, false));
             self->maybe_start();
         }
         self->watchers_[s.get()] = s;
@@ -359,7 +347,7 @@ void Table::note_missed(int seat, int hand) {
     if (++st->missed >= limits_.sit_out_after && !st->sitting_out) {
         st->sitting_out = true;
         spdlog::info("table {}: {} sits out after {} missed hands", id_, st->name, st->missed);
-        broadcast({{"kind", "sitting_out"}, {"seat", seat}});
+        broadcast(protocol::sitting_json(seat, true));
     }
 }
 
@@ -392,8 +380,7 @@ void Table::cash_out(int seat, const char* reason, std::function<void(bool ok)> 
             self->services_.lobby.note_seat(gone.account, self->id_, false);
             spdlog::info("table {}: {} leaves seat {} with {} ({})", self->id_, gone.name, seat,
                          gone.stack, reason);
-            self->broadcast(
-                {{"kind", "left"}, {"seat", seat}, {"name", gone.name}, {"stack", gone.stack}});
+            self->broadcast(protocol::left_json(seat, gone.name, gone.stack));
             if (then) then(true);
             self->maybe_start();
         });
@@ -526,13 +513,9 @@ void Table::record_void(std::int64_t hand_id) {
 void Table::void_hand(std::int64_t hand_id, int number, const char* reason) {
     record_void(hand_id);
     ++services_.metrics.hands_void;
-    json stacks = json::array();
+    std::vector<Chips> stacks;
     for (int i = 0; i < limits_.seats; ++i) stacks.push_back(seat(i) ? seat(i)->stack : 0);
-    broadcast({{"kind", "hand_void"},
-               {"hand", number},
-               {"hand_id", hand_id},
-               {"reason", reason},
-               {"stacks", std::move(stacks)}});
+    broadcast(protocol::hand_void_json(number, hand_id, reason, stacks));
 }
 
 void Table::pause_for_storage() {
@@ -594,13 +577,10 @@ void Table::end_hand(End end) {
             }
             ++self->services_.metrics.hands_played;
             for (const HandSeat& r : h.seats) self->seat(r.seat)->stack = r.end;
-            json stacks = json::array();
+            std::vector<Chips> stacks;
             for (int i = 0; i < self->limits_.seats; ++i)
                 stacks.push_back(self->seat(i) ? self->seat(i)->stack : 0);
-            message["stacks"] = std::move(stacks);
-            message["deck"] = reveal.deck;
-            message["seed"] = reveal.seed;
-            message["salt"] = reveal.salt;
+            protocol::add_reveal(message, stacks, reveal.deck, reveal.seed, reveal.salt);
             self->broadcast(std::move(message));
             self->after_hand();
         });
@@ -617,10 +597,7 @@ bool Table::bank_start(int seat, std::function<void()> again) {
     banking_ = true;
     bank_seat_ = seat;
     bank_from_ = std::chrono::steady_clock::now();
-    broadcast({{"kind", "time_bank"},
-               {"hand", deal_.number},
-               {"seat", seat},
-               {"bank_ms", st->time_bank_ms}});
+    broadcast(protocol::time_bank_json(deal_.number, seat, st->time_bank_ms));
     clock_.expires_after(std::chrono::milliseconds(st->time_bank_ms));
     clock_.async_wait([again = std::move(again)](error_code ec) {
         if (!ec) again();

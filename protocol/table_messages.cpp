@@ -1,0 +1,68 @@
+#include "table_messages.h"
+
+namespace felt::protocol {
+
+namespace {
+
+json seat_or_null(int seat) {
+    return seat >= 0 ? json(seat) : json(nullptr);
+}
+
+} // namespace
+
+json seated_json(int seat, const std::string& name, Chips stack) {
+    return {{"kind", "seated"}, {"seat", seat}, {"name", name}, {"stack", stack}};
+}
+
+json left_json(int seat, const std::string& name, Chips stack) {
+    return {{"kind", "left"}, {"seat", seat}, {"name", name}, {"stack", stack}};
+}
+
+json chat_json(int seat, const std::string& name, const std::string& text) {
+    return {{"kind", "chat"}, {"seat", seat_or_null(seat)}, {"name", name}, {"text", text}};
+}
+
+json sitting_json(int seat, bool out) {
+    return {{"kind", out ? "sitting_out" : "sitting_in"}, {"seat", seat}};
+}
+
+json time_bank_json(int hand, int seat, int bank_ms) {
+    return {{"kind", "time_bank"}, {"hand", hand}, {"seat", seat}, {"bank_ms", bank_ms}};
+}
+
+json hand_void_json(int hand, std::int64_t hand_id, const char* reason,
+                    std::span<const Chips> stacks) {
+    return {{"kind", "hand_void"},
+            {"hand", hand},
+            {"hand_id", hand_id},
+            {"reason", reason},
+            {"stacks", stacks}};
+}
+
+void add_reveal(json& end, std::span<const Chips> stacks, const std::string& deck,
+                const std::string& seed, const std::string& salt) {
+    end["stacks"] = stacks;
+    end["deck"] = deck;
+    end["seed"] = seed;
+    end["salt"] = salt;
+}
+
+json seat_json(int seat, const std::string& name, Chips stack, bool sitting_out, int time_bank_ms) {
+    return {{"seat", seat},
+            {"name", name},
+            {"stack", stack},
+            {"sitting_out", sitting_out},
+            {"time_bank_ms", time_bank_ms}};
+}
+
+json snapshot_json(std::int64_t table, std::int64_t seq, json config, json seats, int your_seat) {
+    return {{"type", "table"},
+            {"table", table},
+            {"seq", seq},
+            {"kind", "snapshot"},
+            {"config", std::move(config)},
+            {"seats", std::move(seats)},
+            {"your_seat", seat_or_null(your_seat)}};
+}
+
+} // namespace felt::protocol
