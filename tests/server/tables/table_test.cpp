@@ -188,9 +188,9 @@ struct Rig {
     Storage storage{std::make_unique<SqliteStore>(file.path, kGrant, SqliteStore::Role::writer),
                     std::make_unique<SqliteStore>(file.path, kGrant, SqliteStore::Role::reader),
                     metrics};
-    Lobby lobby{metrics};
     net::io_context io;
     net::thread_pool workers{1};
+    Lobby lobby{metrics}; // after the loop: its tables (and their timers) go first
     Services services{storage, metrics, lobby, io, workers};
     boost::asio::executor_work_guard<net::io_context::executor_type> work =
         boost::asio::make_work_guard(io);
