@@ -18,7 +18,7 @@ namespace felt::protocol {
 using json = nlohmann::json;
 
 // The protocol version this server speaks; a client states its own in `hello`.
-inline constexpr int kVersion = 1;
+inline constexpr int kVersion = 2;
 
 struct Request {
     std::string type;

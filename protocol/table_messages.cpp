@@ -39,12 +39,14 @@ json hand_void_json(int hand, std::int64_t hand_id, const char* reason,
             {"stacks", stacks}};
 }
 
-void add_reveal(json& end, std::span<const Chips> stacks, const std::string& deck,
-                const std::string& seed, const std::string& salt) {
+void add_reveal(json& end, std::span<const Chips> stacks, const Sealed& sealed,
+                std::span<const Sight> seen, bool seed_used) {
     end["stacks"] = stacks;
-    end["deck"] = deck;
-    end["seed"] = seed;
-    end["salt"] = salt;
+    end["fairness"] = reveal_json(sealed, seen, seed_used, -1);
+}
+
+json own_reveal(const Sealed& sealed, std::span<const Sight> seen, bool seed_used, int seat) {
+    return {{"fairness", reveal_json(sealed, seen, seed_used, seat)}};
 }
 
 json seat_json(int seat, const std::string& name, Chips stack, bool sitting_out, int time_bank_ms) {

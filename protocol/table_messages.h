@@ -3,6 +3,7 @@
 #pragma once
 
 #include "chips.h"
+#include "fairness.h"
 #include "refusal.h"
 
 #include <nlohmann/json.hpp>
@@ -24,9 +25,11 @@ json time_bank_json(int hand, int seat, int bank_ms);
 json hand_void_json(int hand, std::int64_t hand_id, const char* reason,
                     std::span<const Chips> stacks);
 // The end of a hand (hand_end, deal_end, game_end, as its game writes it) completed with every
-// seat's stack and the reveal of the commitment.
-void add_reveal(json& end, std::span<const Chips> stacks, const std::string& deck,
-                const std::string& seed, const std::string& salt);
+// seat's stack and the fairness reveal as everyone sees it; and what replaces it in the copy of a
+// seat dealt in (`fairness` with the seat's own cards).
+void add_reveal(json& end, std::span<const Chips> stacks, const Sealed& sealed,
+                std::span<const Sight> seen, bool seed_used);
+json own_reveal(const Sealed& sealed, std::span<const Sight> seen, bool seed_used, int seat);
 // A snapshot's common fields: a seat's, and the whole table's head.
 json seat_json(int seat, const std::string& name, Chips stack, bool sitting_out, int time_bank_ms);
 json snapshot_json(std::int64_t table, std::int64_t seq, json config, json seats, int your_seat);

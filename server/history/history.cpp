@@ -4,6 +4,7 @@
 #include "chinese/chinese.h"
 #include "chinese_config.h"
 #include "chinese_messages.h"
+#include "fairness.h"
 #include "leap_config.h"
 #include "leap_messages.h"
 #include "poker/phh.h"
@@ -152,11 +153,6 @@ Outcome<json> hand(Store& store, std::int64_t hand_id, std::int64_t asker) {
     json out = summary(h.summary);
     out["config"] = json::parse(h.config, nullptr, false);
     out["commitment"] = h.commitment;
-    if (out["status"] == "finished") { // the reveal, for checking the commitment
-        out["deck"] = h.deck;
-        out["seed"] = h.seed;
-        out["salt"] = h.salt;
-    }
     int my_seat = -1;
     json seats = json::array();
     for (const HandRecord::Seat& s : h.seats) {
@@ -169,6 +165,15 @@ Outcome<json> hand(Store& store, std::int64_t hand_id, std::int64_t asker) {
     }
     out["seats"] = seats;
     out["your_seat"] = my_seat >= 0 ? json(my_seat) : json(nullptr);
+    if (out["status"] == "finished") {
+        // The reveal opens what the asker may see, as the live end did. A hand committed to under
+        // protocol 1 (one salt over the whole deck) has none: its deck would show mucked cards.
+        auto opened =
+            h.fairness.empty() ? std::nullopt : protocol::read_opened(h.deck, h.seed, h.fairness);
+        out["fairness"] =
+            opened ? protocol::reveal_json(opened->sealed, opened->seen, opened->seed_used, my_seat)
+                   : json(nullptr);
+    }
     json events = json::array(), log = json::array();
     for (const std::string& body : h.events) {
         json ev = json::parse(body, nullptr, false);
@@ -189,7 +194,7 @@ Outcome<json> hand(Store& store, std::int64_t hand_id, std::int64_t asker) {
     if (out["status"] == "finished" && game == "chinese")
         out["replay"] = replay_chinese(out["config"], events, seats);
     if (out["status"] == "finished" && game == "leap")
-        out["replay"] = replay_leap(out["config"], out["deck"], log, seats);
+        out["replay"] = replay_leap(out["config"], h.deck, log, seats);
     return {out, {}};
 }
 
@@ -252,8 +257,8 @@ Outcome<std::string> hand_phh(Store& store, std::int64_t hand_id, std::int64_t a
     auto deck = c.ranking->parse_cards(h.deck);
     if (!deck) return mismatch(deck.error().message);
     c.deck = std::move(deck).value();
-    try {
-        c.reshuffle_seed = std::stoull(h.seed);
+    try { // a variant that never draws has no seed
+        c.reshuffle_seed = h.seed.empty() ? 0 : std::stoull(h.seed);
     } catch (const std::exception&) {
         return mismatch("its reshuffle seed is unreadable");
     }

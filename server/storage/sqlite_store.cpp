@@ -131,10 +131,10 @@ void SqliteStore::start_hand(const HandStart& h) {
 
 void SqliteStore::finish_hand(const HandEnd& h) {
     db::Transaction t(db_);
-    db::Statement hand(db_, "UPDATE hands SET status = 'finished', deck = ?, seed = ?, salt = ?, "
+    db::Statement hand(db_, "UPDATE hands SET status = 'finished', deck = ?, seed = ?, fairness = ?, "
                             "ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
                             "WHERE id = ? AND status = 'running'");
-    hand.bind(1, h.deck).bind(2, h.seed).bind(3, h.salt).bind(4, h.id).run();
+    hand.bind(1, h.deck).bind(2, h.seed).bind(3, h.fairness).bind(4, h.id).run();
     if (db_.changes() != 1)
         throw db::Error(0, "hand " + std::to_string(h.id) + " has no running row to finish");
     // Each statement is prepared once and reset for every row.
@@ -195,7 +195,7 @@ std::vector<PlayerHand> SqliteStore::hands_of(std::int64_t account, std::int64_t
 std::optional<HandRecord> SqliteStore::hand_record(std::int64_t hand_id) {
     db::Statement h(db_, std::string("SELECT ") + kSummaryColumns +
                              ", h.config, h.commitment, COALESCE(h.deck, ''), "
-                             "COALESCE(h.seed, ''), COALESCE(h.salt, '') FROM hands h "
+                             "COALESCE(h.seed, ''), COALESCE(h.fairness, '') FROM hands h "
                              "WHERE h.id = ?");
     h.bind(1, hand_id);
     if (!h.step()) return std::nullopt;

@@ -39,7 +39,8 @@ struct HandSeat {
 // too), and its log of events, in order.
 struct HandEnd {
     std::int64_t id = 0, table = 0;
-    std::string deck, seed, salt;
+    std::string deck, seed; // the deck as text (space-separated) and the reshuffle seed
+    std::string fairness;   // protocol::opened_record: the salts and who saw each card
     std::vector<HandSeat> seats;
     std::vector<std::string> log;
 };
@@ -69,7 +70,8 @@ struct HandRecord {
         Chips start{}, end{};
     };
     HandSummary summary;
-    std::string config, commitment, deck, seed, salt; // the reveal once finished
+    std::string config, commitment;
+    std::string deck, seed, fairness; // once finished; fairness "" for a protocol 1 hand
     std::vector<Seat> seats;
     std::vector<std::string> events;
 };

@@ -238,7 +238,7 @@ End ChineseHand::settle() {
     if (config.banker) o.banker = dealer;
     auto settled = chinese::settle(config.rules(), o, players, dealer);
     // Every split was checked on the way in: a bug, but nobody loses a chip.
-    if (!settled) return End{{}, {}, {}, "unsettled"};
+    if (!settled) return End::voided("unsettled");
     const chinese::Settlement& st = settled.value();
     json arrangements = json::array(), payments = json::array();
     std::vector<Chips> net(static_cast<std::size_t>(config.seats)), rake(net);
@@ -269,6 +269,10 @@ End ChineseHand::settle() {
     }
     log_.push_back(protocol::record(protocol::chinese_totals_json(net, rake), "everyone"));
     end.log = std::move(log_);
+    // Every arrangement is shown, so every card dealt is everyone's; the rest of the pack never
+    // left it.
+    end.seen.resize(13 * seats.size());
+    for (protocol::Sight& s : end.seen) s.everyone = true;
     end.message = protocol::chinese_deal_end_json(deal_.number, hand_id_, std::move(arrangements),
                                                   std::move(payments), net, rake);
     return end;

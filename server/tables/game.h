@@ -10,6 +10,7 @@
 #pragma once
 
 #include "cards/types.h"
+#include "fairness.h"
 #include "messages.h"
 #include "refusal.h"
 #include "storage/accounts.h"
@@ -92,13 +93,24 @@ struct SeatResult {
 };
 
 // A finished hand. The table writes it, sets the stacks, and tells everyone `message` with every
-// seat's stack and the reveal added; or, when `void_reason` is set (a bug: nobody loses a chip),
-// voids it instead.
+// seat's stack and the fairness reveal added; or, when `void_reason` is set (a bug: nobody loses
+// a chip), voids it instead. The reveal opens a card to whoever saw it, by its position in the
+// deck as dealt (`seen`, protocol/fairness.h): everyone (the board, up cards, shown hands,
+// melds), or the seats that held it; the rest (mucked cards, the stock) stays sealed.
 struct End {
     std::vector<SeatResult> results;
     std::vector<std::string> log; // every event with every card, for the history
     json message;                 // hand_end, deal_end or game_end
     const char* void_reason = nullptr;
+    std::vector<protocol::Sight> seen; // by deck position; past its end: seen by nobody
+    bool seed_used = false;            // the reshuffle seed reordered the discards
+
+    // A hand that cannot go on (a bug): void, and nobody loses a chip.
+    static End voided(const char* reason) {
+        End e;
+        e.void_reason = reason;
+        return e;
+    }
 };
 
 // What a step of a hand (its deal, an action, a time-out, a seat leaving) caused.

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <deque>
 
 namespace felt::server {
 
@@ -56,7 +57,8 @@ class LeapGame final : public Game {
 
 class LeapHand final : public Hand {
   public:
-    LeapHand(const LeapGame& game, const Deal& d, leap::Applied started);
+    LeapHand(const LeapGame& game, const Deal& d, leap::Applied started,
+             std::span<const Card> deck);
 
     Step deal(std::int64_t hand_id, const std::string& commitment) override;
     bool in(Seat seat) const override { return player_of(seat) >= 0; }
@@ -85,6 +87,8 @@ class LeapHand final : public Hand {
     void next_turn(Step& step);
     // The server's move for the player to act: pursue, or discard their costliest card.
     leap::Action auto_action(bool retire) const;
+    // Follows the deck's positions through a draw or a discard, for the fairness reveal.
+    void track(const leap::Event& e);
     End finish();
 
     const LeapGame& game_;
@@ -97,6 +101,13 @@ class LeapHand final : public Hand {
     leap::State state_;
     std::vector<std::string> hands_; // each table seat's dealt cards, as text
     std::vector<std::string> log_;
+    // Where each position of the deck is, mirroring the engine: a deck may hold several copies
+    // of a card, so a card alone does not name its position. Draws come off the stock's top,
+    // discards go under it, and what leaves a hand otherwise is melded.
+    std::vector<std::string> card_;      // by position, as text
+    std::vector<std::vector<int>> held_; // positions in each engine player's hand
+    std::deque<int> stock_;              // positions in the stock, top first
+    std::vector<protocol::Sight> seen_;  // by position
 };
 
 Outcome<Started> LeapGame::start(const Deal& d, std::vector<Card> deck, std::uint64_t) const {
@@ -109,17 +120,31 @@ Outcome<Started> LeapGame::start(const Deal& d, std::vector<Card> deck, std::uin
         static_cast<int>(std::find(d.seats.begin(), d.seats.end(), d.dealer) - d.seats.begin());
     auto started = leap::start_game(t, dealer, deck);
     if (!started) return {std::nullopt, protocol::refusal(started.error())};
-    return {Started{std::make_unique<LeapHand>(*this, d, std::move(started).value()),
+    return {Started{std::make_unique<LeapHand>(*this, d, std::move(started).value(), deck),
                     t->deck().to_string(deck), "",
                     json{{"dealer", d.dealer}, {"players", d.seats}}},
             {}};
 }
 
-LeapHand::LeapHand(const LeapGame& game, const Deal& d, leap::Applied started)
+LeapHand::LeapHand(const LeapGame& game, const Deal& d, leap::Applied started,
+                   std::span<const Card> deck)
     : game_(game), deal_(d), timeouts_(d.seats.size(), 0), state_(std::move(started.state)),
-      hands_(kMaxTableSeats) {
+      hands_(kMaxTableSeats), held_(d.seats.size()), seen_(deck.size()) {
     for (Seat s : d.seats) start_.push_back(d.stacks[s.at()]);
     const leap::Table& t = *state_.table;
+    // The engine deals one card at a time from the dealer's left; the rest is the stock.
+    const int n = static_cast<int>(d.seats.size());
+    const int dealt = n * t.rules().hand_size;
+    for (int k = 0; k < static_cast<int>(deck.size()); ++k) {
+        card_.push_back(t.deck().to_string(deck[static_cast<std::size_t>(k)]));
+        if (k >= dealt) {
+            stock_.push_back(k);
+            continue;
+        }
+        const int player = (state_.dealer + 1 + k % n) % n;
+        held_[static_cast<std::size_t>(player)].push_back(k);
+        seen_[static_cast<std::size_t>(k)].show(seat_of_player(player).index());
+    }
     for (const leap::Event& e : started.events) {
         const Seat s = seat_of_player(e.seat);
         hands_[s.at()] = t.deck().to_string(e.cards);
@@ -204,6 +229,7 @@ std::optional<Error> LeapHand::play(const leap::Action& a, const char* by, Step&
     const Seat s = seat_of_player(a.seat);
     log_.push_back(protocol::leap_action_record(t, a, s.index(), by));
     for (const leap::Event& e : events) {
+        track(e);
         if (e.type == leap::EventType::drew)
             log_.push_back(protocol::leap_drew_record(t, e, s.index()));
         if (e.type == leap::EventType::retired)
@@ -218,7 +244,7 @@ std::optional<Error> LeapHand::play(const leap::Action& a, const char* by, Step&
 }
 
 void LeapHand::play_for(const leap::Action& a, const char* by, Step& step) {
-    if (play(a, by, step)) step.end = End{{}, {}, {}, "internal"};
+    if (play(a, by, step)) step.end = End::voided("internal");
 }
 
 void LeapHand::tell(const leap::Event& e, Step& step) const {
@@ -289,6 +315,28 @@ Step LeapHand::leave(Seat seat) {
     return step;
 }
 
+void LeapHand::track(const leap::Event& e) {
+    if (e.type != leap::EventType::drew && e.type != leap::EventType::discarded) return;
+    const leap::Table& t = *state_.table;
+    std::vector<int>& held = held_[static_cast<std::size_t>(e.seat)];
+    for (Card c : e.cards) {
+        if (e.type == leap::EventType::drew && !stock_.empty()) {
+            const int p = stock_.front();
+            stock_.pop_front();
+            held.push_back(p);
+            seen_[static_cast<std::size_t>(p)].show(seat_of_player(e.seat).index());
+            continue;
+        }
+        // A discard: any of the player's positions holding the card (copies are alike).
+        const std::string text = t.deck().to_string(c);
+        auto it = std::ranges::find_if(
+            held, [&](int p) { return card_[static_cast<std::size_t>(p)] == text; });
+        if (it == held.end()) continue;
+        stock_.push_back(*it);
+        held.erase(it);
+    }
+}
+
 End LeapHand::finish() {
     const std::size_t n = deal_.seats.size();
     std::vector<int> scores;
@@ -308,6 +356,20 @@ End LeapHand::finish() {
         end.results.push_back({deal_.seats[i], start_[i], stacks[i]});
     log_.push_back(protocol::leap_end_record(by_seat, net));
     end.log = std::move(log_);
+    // What left a hand other than by a discard is in a meld, which everyone sees; what is still in
+    // a hand stays its holder's.
+    const leap::Table& t = *state_.table;
+    for (std::size_t i = 0; i < n; ++i) {
+        std::vector<int> melded = held_[i];
+        for (Card c : state_.players[i].hand) {
+            const std::string text = t.deck().to_string(c);
+            auto it = std::ranges::find_if(
+                melded, [&](int p) { return card_[static_cast<std::size_t>(p)] == text; });
+            if (it != melded.end()) melded.erase(it);
+        }
+        for (int p : melded) seen_[static_cast<std::size_t>(p)].everyone = true;
+    }
+    end.seen = std::move(seen_);
     end.message = protocol::leap_game_end_json(deal_.number, hand_id_, by_seat, net);
     return end;
 }

@@ -41,9 +41,14 @@ class PokerHand final : public Hand {
   public:
     PokerHand(const PokerGame& game, const Deal& d, poker::Applied started)
         : game_(game), number_(d.number), button_(d.dealer.index()),
-          state_(std::move(started.state)), opening_(std::move(started.events)) {
+          state_(std::move(started.state)), opening_(std::move(started.events)),
+          seen_(state_.config->deck.size()) {
         for (int i = 0; i < kMaxTableSeats && i < poker::kMaxSeats; ++i)
             start_[static_cast<std::size_t>(i)] = d.stacks[static_cast<std::size_t>(i)];
+        position_.fill(-1);
+        const std::vector<Card>& deck = state_.config->deck;
+        for (std::size_t i = 0; i < deck.size(); ++i)
+            position_[deck[i].code()] = static_cast<std::int16_t>(i);
     }
 
     Step deal(std::int64_t hand_id, const std::string& commitment) override;
@@ -68,6 +73,8 @@ class PokerHand final : public Hand {
     void apply(const poker::Action& a, Step& step);
     poker::Action stand_in(bool leaving) const;
     void log_action(const poker::Action& a, const char* by);
+    // Who saw the event's cards (a poker deck holds each card once, so a card is a position).
+    void note_seen(const poker::Event& e);
     End finish();
 
     const PokerGame& game_;
@@ -77,8 +84,11 @@ class PokerHand final : public Hand {
     std::vector<poker::Event> opening_; // the deal's events, told once the row is written
     std::array<Chips, poker::kMaxSeats> start_{};
     std::array<bool, poker::kMaxSeats> leaving_{};
-    std::vector<std::string> log_; // every event with every card, for the database
-    long decision_ = 0;            // turns announced; each has its own clock
+    std::vector<std::string> log_;             // every event with every card, for the database
+    long decision_ = 0;                        // turns announced; each has its own clock
+    std::array<std::int16_t, 256> position_{}; // a card's position in the deck, by its code
+    std::vector<protocol::Sight> seen_;        // by position
+    bool seed_used_ = false;
 };
 
 Outcome<Started> PokerGame::start(const Deal& d, std::vector<Card> deck, std::uint64_t seed) const {
@@ -91,8 +101,14 @@ Outcome<Started> PokerGame::start(const Deal& d, std::vector<Card> deck, std::ui
     std::string deck_text = ranking().to_string(cfg->deck);
     auto started = poker::start_hand(cfg);
     if (!started) return {std::nullopt, protocol::refusal(started.error())};
+    // Only a variant that draws can empty the stock and reshuffle: only it commits to a seed.
+    const bool draws = std::ranges::any_of(cfg->variant->streets, [](const poker::Street& st) {
+        return std::ranges::any_of(
+            st.steps, [](const poker::Step& p) { return p.kind == poker::Step::Kind::draw; });
+    });
     return {Started{std::make_unique<PokerHand>(*this, d, std::move(started).value()),
-                    std::move(deck_text), std::to_string(seed), json{{"button", d.dealer.index()}}},
+                    std::move(deck_text), draws ? std::to_string(seed) : std::string(),
+                    json{{"button", d.dealer.index()}}},
             {}};
 }
 
@@ -140,8 +156,25 @@ Clock PokerHand::clock() const {
     return {decision_, game_.settings().decision_ms, Seat(state_.legal.seat)};
 }
 
+void PokerHand::note_seen(const poker::Event& e) {
+    if (e.type == poker::EventType::reshuffle) seed_used_ = true;
+    if (e.visibility == poker::Visibility::nobody) return;
+    for (int i = 0; i < e.count; ++i) {
+        const int p = position_[e.cards[static_cast<std::size_t>(i)].code()];
+        if (p < 0) continue;
+        protocol::Sight& s = seen_[static_cast<std::size_t>(p)];
+        if (e.visibility == poker::Visibility::everyone)
+            s.everyone = true;
+        else if (e.seat >= 0)
+            s.show(e.seat);
+    }
+}
+
 void PokerHand::after(const std::vector<poker::Event>& events, Step& step) {
-    for (const poker::Event& e : events) log_.push_back(protocol::event_record(e, game_.ranking()));
+    for (const poker::Event& e : events) {
+        log_.push_back(protocol::event_record(e, game_.ranking()));
+        note_seen(e);
+    }
     if (state_.phase == poker::Phase::done) {
         step.told.push_back(update(events, nullptr));
         step.end = finish();
@@ -172,7 +205,7 @@ void PokerHand::apply(const poker::Action& a, Step& step) {
     std::vector<poker::Event> events;
     if (auto err = poker::apply_in_place(state_, a, events)) {
         // A bug: the hand is void, and nobody loses a chip.
-        step.end = End{{}, {}, {}, "internal"};
+        step.end = End::voided("internal");
         return;
     }
     log_action(a, "server");
@@ -230,6 +263,8 @@ End PokerHand::finish() {
     (void)after;
     end.log = std::move(log_);
     end.message = protocol::hand_end_json(number_, hand_id_, net);
+    end.seen = std::move(seen_);
+    end.seed_used = seed_used_;
     return end;
 }
 

@@ -16,37 +16,16 @@ using protocol::json;
 
 namespace {
 
-std::string hex(const unsigned char* p, std::size_t n) {
-    std::string out(n * 2 + 1, '\0');
-    sodium_bin2hex(out.data(), out.size(), p, n);
-    out.pop_back();
-    return out;
-}
-
 void init_sodium() {
     if (sodium_init() < 0) throw std::runtime_error("libsodium could not be initialised");
 }
 
 } // namespace
 
-std::string Commitment::hash() const {
-    const std::string text = deck + "|" + seed + "|" + salt;
-    unsigned char h[crypto_hash_sha256_BYTES];
-    crypto_hash_sha256(h, reinterpret_cast<const unsigned char*>(text.data()), text.size());
-    return hex(h, sizeof h);
-}
-
 void secure_shuffle(std::span<Card> deck) {
     init_sodium();
     for (std::size_t i = deck.size(); i > 1; --i)
         std::swap(deck[i - 1], deck[randombytes_uniform(static_cast<std::uint32_t>(i))]);
-}
-
-std::string random_salt() {
-    init_sodium();
-    unsigned char salt[16];
-    randombytes_buf(salt, sizeof salt);
-    return hex(salt, sizeof salt);
 }
 
 std::uint64_t random_seed() {
@@ -406,7 +385,7 @@ void Table::start_hand() {
         return;
     }
     ++hands_;
-    reveal_ = {std::move(started.value->deck), std::move(started.value->seed), random_salt()};
+    sealed_ = protocol::Sealed::seal(started.value->deck, std::move(started.value->seed));
     pending_ = std::move(started.value->hand);
     deal_ = std::move(d);
     // The table's configuration, plus what this hand needs to be read or replayed alone.
@@ -420,7 +399,8 @@ void Table::start_hand() {
     }
     record["stacks"] = std::move(stacks);
     record["names"] = std::move(names);
-    HandStart h{services_.storage.next_hand_id(), id_, deal_.number, record.dump(), reveal_.hash()};
+    HandStart h{services_.storage.next_hand_id(), id_, deal_.number, record.dump(),
+                sealed_.commitment()};
     services_.storage.write(
         [h = std::move(h)](Store& store) {
             store.start_hand(h);
@@ -445,7 +425,7 @@ void Table::deal(std::int64_t hand_id) {
     hand_ = std::move(pending_);
     hand_id_ = hand_id;
     dealer_ = deal_.dealer.index();
-    run(hand_->deal(hand_id, reveal_.hash()));
+    run(hand_->deal(hand_id, sealed_.commitment()));
     // Players who asked to leave while the row was written: the game acts for them.
     for (int i = 0; i < limits_.seats; ++i)
         if (const Occupant* st = seat(i); st && st->leaving && in_running(i))
@@ -555,7 +535,15 @@ void Table::end_hand(End end) {
         void_hand(hand_id, deal_.number, end.void_reason);
         return after_hand();
     }
-    HandEnd h{hand_id, id_, reveal_.deck, reveal_.seed, reveal_.salt, {}, std::move(end.log)};
+    std::string deck;
+    for (const std::string& card : sealed_.cards) deck += (deck.empty() ? "" : " ") + card;
+    HandEnd h{hand_id,
+              id_,
+              std::move(deck),
+              sealed_.seed,
+              protocol::opened_record(sealed_, end.seen, end.seed_used),
+              {},
+              std::move(end.log)};
     for (const SeatResult& r : end.results)
         h.seats.push_back({r.seat.index(), seat(r.seat.index())->account, r.start, r.end});
     settling_ = true;
@@ -565,7 +553,8 @@ void Table::end_hand(End end) {
             return true;
         },
         strand_,
-        [self = shared_from_this(), h, reveal = reveal_, number = deal_.number,
+        [self = shared_from_this(), h, sealed = sealed_, seen = std::move(end.seen),
+         seed_used = end.seed_used, number = deal_.number,
          message = std::move(end.message)](std::optional<bool> ok) mutable {
             self->settling_ = false;
             if (!ok) {
@@ -580,8 +569,13 @@ void Table::end_hand(End end) {
             std::vector<Chips> stacks;
             for (int i = 0; i < self->limits_.seats; ++i)
                 stacks.push_back(self->seat(i) ? self->seat(i)->stack : 0);
-            protocol::add_reveal(message, stacks, reveal.deck, reveal.seed, reveal.salt);
-            self->broadcast(std::move(message));
+            // Everyone gets what everyone saw; each seat dealt in, its own cards too.
+            protocol::add_reveal(message, stacks, sealed, seen, seed_used);
+            std::vector<Told> told{{std::move(message), {}, std::nullopt}};
+            for (const HandSeat& r : h.seats)
+                told[0].own.emplace_back(Seat(r.seat),
+                                         protocol::own_reveal(sealed, seen, seed_used, r.seat));
+            self->publish(told);
             self->after_hand();
         });
 }

@@ -32,17 +32,8 @@ inline constexpr int kChatMaxChars = 200; // characters (code points) in a line 
 inline constexpr int kChatBurst = 5;      // lines of chat a player may send ...
 inline constexpr int kChatWindowS = 10;   // ... in this many seconds
 
-// The commitment to a deal: the deck as text, the reshuffle seed ("" where a game has none) and a
-// random salt; the SHA-256 of the three joined by '|' is published before the deal and the three
-// after it (docs/protocol.md).
-struct Commitment {
-    std::string deck, seed, salt;
-    std::string hash() const;
-};
-
-// A cryptographically secure shuffle (libsodium) and a fresh salt for its commitment.
+// A cryptographically secure shuffle (libsodium), and a seed for a game that may reshuffle.
 void secure_shuffle(std::span<Card> deck);
-std::string random_salt();
 std::uint64_t random_seed();
 
 class Table : public std::enable_shared_from_this<Table> {
@@ -158,7 +149,8 @@ class Table : public std::enable_shared_from_this<Table> {
     void tell_clock(protocol::json& j) const;
     // A hand's end, with its seats and its log, is one write. The table is settling (no hand
     // starts, a seat that leaves waits) until storage has committed it. Then the stacks are set,
-    // everyone gets the end with every seat's stack and the reveal (deck, seed, salt), and
+    // everyone gets the end with every seat's stack and the fairness reveal (each seat its own
+    // cards too), and
     // after_hand() runs. When the end cannot be written the hand is void instead (void_hand) and
     // the table pauses until storage works.
     void end_hand(End end);
@@ -206,7 +198,7 @@ class Table : public std::enable_shared_from_this<Table> {
     std::unique_ptr<Hand> hand_, pending_;
     Deal deal_;                // what the running (or pending) hand was dealt from
     std::int64_t hand_id_ = 0; // its row
-    Commitment reveal_;        // revealed at its end
+    protocol::Sealed sealed_;  // its commitment; opened at its end
 
     net::steady_timer clock_; // the running hand's clock: a decision, a turn or the whole deal
     long clock_key_ = 0;      // the hand's Clock::key it runs for (0: none)

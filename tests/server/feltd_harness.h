@@ -2,6 +2,7 @@
 // port, an HTTP getter and a WebSocket client speaking JSON, as a bot would.
 #pragma once
 
+#include "messages.h"
 #include "storage/accounts.h"
 #include "storage/sqlite.h"
 
@@ -176,7 +177,9 @@ class Client {
             return *r;
         }
     }
-    void hello() { REQUIRE(call({{"type", "hello"}, {"version", 1}})["ok"] == true); }
+    void hello() {
+        REQUIRE(call({{"type", "hello"}, {"version", felt::protocol::kVersion}})["ok"] == true);
+    }
     websocket::stream<tcp::socket>& ws() { return ws_; }
 
   private:
@@ -199,15 +202,6 @@ inline int metric(unsigned short port, const std::string& name) {
     auto at = body.find("\n" + name + " ");
     REQUIRE(at != std::string::npos);
     return std::stoi(body.substr(at + name.size() + 2));
-}
-
-// Lower-case hex SHA-256, as the commitments are written.
-inline std::string sha256_hex(const std::string& text) {
-    unsigned char h[crypto_hash_sha256_BYTES];
-    crypto_hash_sha256(h, reinterpret_cast<const unsigned char*>(text.data()), text.size());
-    char out[2 * sizeof h + 1];
-    sodium_bin2hex(out, sizeof out, h, sizeof h);
-    return out;
 }
 
 // Reads on to the next table message of this kind.

@@ -2,6 +2,7 @@
 // HTTP endpoints by a Beast client, as a bot would.
 #include "bot.h"
 #include "phh_cards.h"
+#include "server/fairness_check.h"
 #include "server/feltd_harness.h"
 #include "storage/accounts.h"
 #include "storage/sqlite.h"
@@ -63,6 +64,8 @@ TEST_CASE("feltd: accounts over the protocol") {
     auto early = c.call({{"type", "ping"}});
     CHECK(early["code"] == "hello_first");
     CHECK(c.call({{"type", "hello"}, {"version", 99}})["code"] == "unsupported_version");
+    // Protocol 1's reveal showed every card; its clients cannot check protocol 2's.
+    CHECK(c.call({{"type", "hello"}, {"version", 1}})["code"] == "unsupported_version");
     c.hello();
     CHECK(c.call({{"type", "me"}})["code"] == "unauthorized");
     auto bad = c.call({{"type", "register"}, {"name", "x"}, {"password", "long enough"}});
@@ -241,7 +244,8 @@ TEST_CASE("feltd: TLS with --tls-cert and --tls-key: https and wss, plain client
         beast::get_lowest_layer(ws).connect(at);
         ws.next_layer().handshake(ssl::stream_base::client);
         ws.handshake("127.0.0.1", "/ws");
-        ws.write(net::buffer(json{{"type", "hello"}, {"version", 1}, {"id", 1}}.dump()));
+        ws.write(net::buffer(
+            json{{"type", "hello"}, {"version", felt::protocol::kVersion}, {"id", 1}}.dump()));
         beast::flat_buffer buf;
         ws.read(buf);
         const json hello = json::parse(beast::buffers_to_string(buf.data()));
@@ -333,6 +337,14 @@ struct Sight {
     int dealt = 0;                 // cards of its own it was dealt or drew, all hands
     int public_seen = 0;           // public cards it was shown, all hands
     std::vector<std::string> leaks;
+    // The fairness reveal at each hand's end, checked as a client would (fairness_check.h): it
+    // hashes to the commitment given at the start, opens every card the reader saw this hand and
+    // nothing else, and gives no way to match a sealed leaf to a card.
+    std::string commitment;
+    std::set<std::string> saw; // this hand: the reader's own cards and the public ones
+    int reveals = 0;           // reveals checked
+    int sealed = 0;            // leaves left sealed to the reader, all hands
+    bool attack = false;       // try every received salt on every sealed leaf (a spectator)
 
     void read(const json& m) {
         const std::string kind = m["kind"];
@@ -340,7 +352,10 @@ struct Sight {
             own.clear();
             down.clear();
             shown.clear();
+            saw.clear();
+            commitment = m["commitment"];
         }
+        if (kind == "hand_end") check_reveal(m["fairness"]);
         if (kind == "snapshot")
             for (const json& st : m["seats"]) {
                 if (st["seat"] == seat || !st.contains("cards")) continue;
@@ -356,6 +371,7 @@ struct Sight {
                 k == "deal_up" || k == "deal_board" || k == "rollover" || k == "show";
             const bool mine = seat >= 0 && e.value("seat", -2) == seat;
             if (!is_public && !mine) leaks.push_back(e.dump());
+            if (is_public || mine) saw.insert(cards.begin(), cards.end());
             if (is_public) {
                 shown.insert(cards.begin(), cards.end());
                 public_seen += static_cast<int>(cards.size());
@@ -375,6 +391,23 @@ struct Sight {
                         own.erase(std::remove(own.begin(), own.end(), c), own.end());
                 }
         }
+    }
+
+    void check_reveal(const json& f) {
+        if (commitment.empty()) return; // joined after the hand's start
+        ++reveals;
+        const auto c = fairness_check::check(commitment, f);
+        for (const std::string& p : c.problems) leaks.push_back(p);
+        std::multiset<std::string> opened = c.shown;
+        opened.insert(c.yours.begin(), c.yours.end());
+        for (const std::string& card : saw)
+            if (!opened.count(card)) leaks.push_back("fairness: " + card + " was not opened");
+        for (const std::string& card : opened)
+            if (!saw.count(card)) leaks.push_back("fairness: opened " + card + ", never seen");
+        if (seat < 0 && f.contains("yours")) leaks.push_back("fairness: a spectator's own cards");
+        sealed += static_cast<int>(f["leaves"].size() - c.opened.size());
+        if (attack && fairness_check::derivable(f, c) > 0)
+            leaks.push_back("fairness: a sealed leaf matched a card: " + f.dump());
     }
 };
 
@@ -418,6 +451,7 @@ struct BotReport {
     std::vector<std::int64_t> hand_ids; // of the hands whose end it was told
     std::vector<std::string> leaks;
     std::vector<std::string> errors;
+    int reveals = 0; // fairness reveals it checked
 };
 
 // Plays until `hands` hands have ended, then leaves and reads on until its seat is gone. With
@@ -464,6 +498,7 @@ BotReport play(Client& c, std::int64_t table, int seat, int hands, unsigned seed
     }
     rep.leaks = std::move(sight.leaks);
     rep.cards = sight.dealt;
+    rep.reveals = sight.reveals;
     return rep;
 }
 
@@ -518,14 +553,17 @@ TEST_CASE("feltd: three bots play hands to the end in every betting structure") 
             // The spectator never saw a hole card.
             watcher.send(json{{"type", "ping"}, {"id", 1}});
             int down_seen = 0, hands_seen = 0;
+            std::string commitment;
             for (auto m = watcher.read(); m && (*m)["type"] != "ping"; m = watcher.read()) {
                 if ((*m)["kind"] == "update")
                     for (const json& e : (*m)["events"])
                         down_seen += e["kind"] == "deal_down" && e.contains("cards");
+                if ((*m)["kind"] == "hand_start") commitment = (*m)["commitment"];
                 if ((*m)["kind"] == "hand_end") {
                     ++hands_seen;
                     // The reveal matches the commitment the spectator can check.
-                    CHECK((*m)["deck"].get<std::string>().size() > 100);
+                    const auto c = fairness_check::check(commitment, (*m)["fairness"]);
+                    CHECK_MESSAGE(c.problems.empty(), (*m).dump());
                 }
             }
             CHECK(down_seen == 0);
@@ -789,6 +827,7 @@ TEST_CASE("feltd: in every variant and structure, no message carries a card its 
                 g.seats.push_back(j["seat"]);
             }
             g.reports.resize(4);
+            g.watched.attack = true;
             games.push_back(std::move(g));
         }
     std::vector<std::thread> threads;
@@ -823,7 +862,13 @@ TEST_CASE("feltd: in every variant and structure, no message carries a card its 
         CHECK(g.watched.public_seen > 0); // every game shows cards at a showdown, at least
         CHECK_MESSAGE(g.watched.leaks.empty(),
                       (g.watched.leaks.empty() ? "" : g.watched.leaks.front()));
-        // Each hand's history, asked for anonymously, shows only what the spectator saw shown.
+        // Every hand's reveal was checked, by the spectator and by each player, and left cards
+        // sealed (folded hands, the stock).
+        CHECK(g.watched.reveals >= kHands);
+        CHECK(g.watched.sealed > 0);
+        for (const BotReport& r : g.reports) CHECK(r.reveals >= kHands);
+        // Each hand's history, asked for anonymously, shows only what the spectator saw shown:
+        // in its PHH, and in its fairness reveal, which checks out and gives no sealed card away.
         int hidden = 0;
         for (const auto& [hand, shown] : g.public_cards) {
             CAPTURE(hand);
@@ -833,6 +878,14 @@ TEST_CASE("feltd: in every variant and structure, no message carries a card its 
                 hidden += card == "??";
                 if (card != "??") CHECK_MESSAGE(shown.count(card), phh.body);
             }
+            const HttpReply record = http_get(d.port(), "/api/hands/" + std::to_string(hand));
+            REQUIRE(record.status == 200);
+            const json h = json::parse(record.body);
+            const auto c = fairness_check::check(h["commitment"], h["fairness"]);
+            CHECK_MESSAGE(c.problems.empty(), record.body);
+            CHECK_FALSE(h["fairness"].contains("yours"));
+            for (const std::string& card : c.shown) CHECK_MESSAGE(shown.count(card), record.body);
+            CHECK(fairness_check::derivable(h["fairness"], c) == 0);
         }
         CHECK(hidden > 0);
     }
@@ -1100,11 +1153,12 @@ TEST_CASE("feltd: history over WebSocket and HTTP shows each asker only their ow
                 CHECK_FALSE(e.contains("cards"));
         }
     CHECK(own == 1);
-    // The reveal checks out against the commitment.
-    const std::string text = mine["deck"].get<std::string>() + "|" +
-                             mine["seed"].get<std::string>() + "|" +
-                             mine["salt"].get<std::string>();
-    CHECK(mine["commitment"] == sha256_hex(text));
+    // The reveal checks out against the commitment, and opens the asker's own hole cards to it.
+    const auto checked = fairness_check::check(mine["commitment"], mine["fairness"]);
+    CHECK(checked.problems.empty());
+    for (const json& e : mine["events"])
+        if (e["kind"] == "deal_down" && e["seat"] == seat_a)
+            for (const std::string& card : tokens(e["cards"])) CHECK(checked.yours.count(card));
 
     auto anonymous = json::parse(http_get(d.port(), "/api/hands/" + std::to_string(hand_id)).body);
     for (const json& e : anonymous["events"])
@@ -1112,6 +1166,15 @@ TEST_CASE("feltd: history over WebSocket and HTTP shows each asker only their ow
     auto with_token =
         json::parse(http_get(d.port(), "/api/hands/" + std::to_string(hand_id), token_a).body);
     CHECK(with_token["events"] == mine["events"]); // the same answer over HTTP
+    CHECK(with_token["fairness"] == mine["fairness"]);
+    // Anonymously: the reveal still checks out, opens no hole card, and gives none away.
+    const auto seen_by_anyone =
+        fairness_check::check(anonymous["commitment"], anonymous["fairness"]);
+    CHECK(seen_by_anyone.problems.empty());
+    CHECK_FALSE(anonymous["fairness"].contains("yours"));
+    CHECK(seen_by_anyone.shown == checked.shown);
+    for (const std::string& card : checked.yours) CHECK_FALSE(seen_by_anyone.shown.count(card));
+    CHECK(fairness_check::derivable(anonymous["fairness"], seen_by_anyone) == 0);
     CHECK(http_get(d.port(), "/api/hands/" + std::to_string(hand_id), "bogus").status == 401);
     CHECK(http_get(d.port(), "/api/hands/999999").status == 404);
     CHECK(http_get(d.port(), "/api/me/hands").status == 401);

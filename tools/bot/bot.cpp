@@ -24,6 +24,9 @@ using tcp = net::ip::tcp;
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
+// The protocol version the bots speak (docs/protocol.md): a client of its own, like any other.
+constexpr int kProtocolVersion = 2;
+
 struct Shared {
     Options options;
     std::mutex mutex;
@@ -102,7 +105,7 @@ class Bot : public std::enable_shared_from_this<Bot> {
             std::lock_guard lock(shared_->mutex);
             ++shared_->report.connected;
         }
-        send({{"type", "hello"}, {"id", 1}, {"version", 1}});
+        send({{"type", "hello"}, {"id", 1}, {"version", kProtocolVersion}});
         do_read();
     }
 
@@ -257,7 +260,9 @@ class Pinger : public std::enable_shared_from_this<Pinger> {
                         self->ws_.async_handshake(
                             self->o_.host, "/ws", [self](beast::error_code ec) {
                                 if (ec) return self->shared_->error("handshake: " + ec.message());
-                                self->exchange(R"({"type":"hello","id":0,"version":1})");
+                                self->exchange(json{
+                                    {"type", "hello"}, {"id", 0}, {"version", kProtocolVersion}}
+                                                   .dump());
                             });
                     });
             });

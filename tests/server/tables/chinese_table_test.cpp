@@ -4,6 +4,7 @@
 #include "cards/deck.h"
 #include "chinese/chinese.h"
 #include "rankings/evaluator.h"
+#include "server/fairness_check.h"
 #include "server/feltd_harness.h"
 #include "storage/accounts.h"
 #include "storage/sqlite.h"
@@ -52,6 +53,7 @@ Report play_chinese(Client& c, std::int64_t table, int seat, Plan plan) {
     int id = 1000, deal = 0;
     int illegal_id = -1, wrong_id = -1, hint_id = -1;
     bool leaving = false;
+    std::string commitment; // the deal's
     auto request = [&](json j) {
         j["id"] = ++id;
         j["table"] = table;
@@ -95,6 +97,7 @@ Report play_chinese(Client& c, std::int64_t table, int seat, Plan plan) {
                 rep.problems.push_back("a split before the reveal: " + msg.dump());
         if (kind == "deal") {
             deal = msg["hand"];
+            commitment = msg["commitment"];
             if (!msg.contains("cards")) {
                 rep.problems.push_back("dealt in without cards: " + msg.dump());
                 continue;
@@ -123,6 +126,12 @@ Report play_chinese(Client& c, std::int64_t table, int seat, Plan plan) {
         }
         if (kind == "deal_end") {
             ++rep.deals;
+            // The reveal checks out, and opens this player's 13 cards to everyone.
+            const auto f = fairness_check::check(commitment, msg["fairness"]);
+            for (const std::string& p : f.problems) rep.problems.push_back(p);
+            if (!f.yours.empty()) rep.problems.push_back("fairness: cards opened to one seat");
+            for (const std::string& card : card_set(rep.dealt[deal]))
+                if (!f.shown.count(card)) rep.problems.push_back("fairness: " + card + " unopened");
             for (const json& a : msg["arrangements"]) {
                 if (a["seat"] != seat || deal > plan.deals) continue; // then leaving
                 const bool slept = deal == plan.sleep_in;
@@ -269,10 +278,17 @@ TEST_CASE("feltd chinese: full deals with 2, 3 and 4 players under two profiles"
                     if (msg["kind"] != "deal_end") continue;
                     ++ends;
                     REQUIRE(deal.is_object());
-                    CHECK(sha256_hex(msg["deck"].get<std::string>() + "|" +
-                                     msg["seed"].get<std::string>() + "|" +
-                                     msg["salt"].get<std::string>()) == deal["commitment"]);
-                    CHECK(card_set(msg["deck"]).size() == 52);
+                    // Every card dealt is opened to everyone; the rest of the pack stays
+                    // sealed, and no sealed leaf can be matched to a card.
+                    const auto f = fairness_check::check(deal["commitment"], msg["fairness"]);
+                    CHECK(f.problems.empty());
+                    std::multiset<std::string> arranged;
+                    for (const json& a : msg["arrangements"])
+                        for (const char* row : {"front", "middle", "back"})
+                            for (const std::string& card : card_set(a[row])) arranged.insert(card);
+                    CHECK(arranged.size() == static_cast<std::size_t>(13 * n));
+                    CHECK(f.shown == arranged);
+                    CHECK(fairness_check::derivable(msg["fairness"], f) == 0);
                     check_settlement(table_config, deal, msg);
                     int rake = 0;
                     for (const json& r : msg["rake"]) rake += r.get<int>();

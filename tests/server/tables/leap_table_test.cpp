@@ -6,11 +6,13 @@
 #include "leap/leap_game.h"
 #include "leap_config.h"
 #include "leap_messages.h"
+#include "server/fairness_check.h"
 #include "server/feltd_harness.h"
 
 #include <map>
 #include <random>
 #include <set>
+#include <sstream>
 
 using namespace feltd_test;
 namespace leap = felt::leap;
@@ -33,6 +35,7 @@ struct LeapReport {
     int joins_seen = 0; // anyone's
     int melds = 0;
     int timed_out = 0;                 // actions the clock took for this player
+    int reveals = 0;                   // games whose fairness reveal it checked
     std::vector<std::string> refusals; // codes of the errors it was meant to get
     std::vector<std::string> problems; // anything else that went wrong
 };
@@ -228,6 +231,9 @@ class LeapPlayer {
             }
             t_ = t.value();
             hand_ = in_game_ ? parse(msg["cards"]) : std::vector<Card>{};
+            commitment_ = msg["commitment"];
+            held_ever_.clear();
+            for (Card c : hand_) held_ever_.insert(t_->deck().to_string(c));
             if (in_game_ != msg.contains("cards"))
                 rep_.problems.push_back("a deal with the wrong cards: " + msg.dump());
             melds_.clear();
@@ -242,6 +248,7 @@ class LeapPlayer {
             const auto drawn = parse(msg["cards"]);
             if (static_cast<int>(drawn.size()) != msg["count"]) rep_.problems.push_back("count");
             hand_.insert(hand_.end(), drawn.begin(), drawn.end());
+            for (Card c : drawn) held_ever_.insert(t_->deck().to_string(c));
         }
         if (kind == "discarded" && mine) {
             drop(parse(msg["card"]));
@@ -286,6 +293,17 @@ class LeapPlayer {
         if (kind == "game_end") {
             ++rep_.games;
             in_game_ = false;
+            // The reveal, as this player checks it: every card it held is opened to it (its own,
+            // or everyone's once melded), and only those are opened to it alone.
+            const auto f = fairness_check::check(commitment_, msg["fairness"]);
+            for (const std::string& p : f.problems) rep_.problems.push_back(p);
+            for (const std::string& card : held_ever_)
+                if (!f.yours.count(card) && !f.shown.count(card))
+                    rep_.problems.push_back("fairness: " + card + " was not opened");
+            for (const std::string& card : f.yours)
+                if (!held_ever_.count(card))
+                    rep_.problems.push_back("fairness: opened " + card + ", never held");
+            ++rep_.reveals;
             if (rep_.games >= plan_.max_games || (rep_.games >= plan_.games && rep_.joins_seen > 0))
                 request({{"type", "leave"}});
         }
@@ -304,6 +322,8 @@ class LeapPlayer {
     std::shared_ptr<const leap::Table> t_;
     bool in_game_ = false;
     std::vector<Card> hand_;
+    std::string commitment_;
+    std::multiset<std::string> held_ever_; // this game: dealt and drawn
     std::map<int, OwnMeld> melds_;
     std::map<int, int> holders_; // leap -> seat
     int token_ = 0;
@@ -321,13 +341,22 @@ struct Watch {
     int conjoins = 0;
     std::vector<std::int64_t> hands;
     std::vector<json> banks; // time_bank messages
+    int sealed = 0;          // leaves left sealed to the spectator, all games
 };
+
+std::vector<std::string> card_texts(const json& cards) {
+    std::vector<std::string> out;
+    std::istringstream in(cards.get<std::string>());
+    for (std::string t; in >> t;) out.push_back(t);
+    return out;
+}
 
 // The spectator's view until `players` have left: no private card ever, every game's reveal
 // matches its commitment, and the chips move as the scores say.
 Watch watch(Client& w, int players, std::int64_t per_point) {
     Watch out;
     json deal;
+    std::map<int, std::vector<std::string>> melds; // the game's melds by id: public cards
     for (int left = 0; left < players;) {
         auto m = w.read();
         if (!m) {
@@ -341,7 +370,11 @@ Watch watch(Client& w, int players, std::int64_t per_point) {
         if (kind == "deal") {
             CHECK_FALSE(msg.contains("cards"));
             deal = msg;
+            melds.clear();
         }
+        if (kind == "melded" || kind == "extended" || kind == "joined")
+            melds[msg["meld"]] = card_texts(msg["cards"]);
+        if (kind == "joined") melds.erase(msg["other"].get<int>());
         if (kind == "drew") CHECK_FALSE(msg.contains("cards"));
         if (kind == "discarded") CHECK_FALSE(msg.contains("card"));
         out.melds += kind == "melded";
@@ -353,8 +386,16 @@ Watch watch(Client& w, int players, std::int64_t per_point) {
             FAIL_CHECK("a game's end without its deal");
             break;
         }
-        CHECK(sha256_hex(msg["deck"].get<std::string>() + "|" + msg["seed"].get<std::string>() +
-                         "|" + msg["salt"].get<std::string>()) == deal["commitment"]);
+        // The reveal checks out, opens exactly the melded cards to a spectator, and no sealed
+        // leaf (a hand, the stock) can be matched to a card with the salts it gives.
+        const auto f = fairness_check::check(deal["commitment"], msg["fairness"]);
+        CHECK_MESSAGE(f.problems.empty(), (f.problems.empty() ? "" : f.problems.front()));
+        std::multiset<std::string> melded;
+        for (const auto& [id, cards] : melds) melded.insert(cards.begin(), cards.end());
+        CHECK(f.shown == melded);
+        CHECK_FALSE(msg["fairness"].contains("yours"));
+        CHECK(fairness_check::derivable(msg["fairness"], f) == 0);
+        out.sealed += static_cast<int>(msg["fairness"]["leaves"].size() - f.opened.size());
         // Chips move as the scores say: pair by pair at chips_per_point.
         std::vector<int> scores;
         std::vector<felt::Chips> stacks;
@@ -478,6 +519,7 @@ TEST_CASE("feltd leap: full games with 2 and 4 players, a trespass refused, conj
             int refusals = 0, joins = 0;
             for (const LeapReport& r : reports) {
                 CHECK(r.games >= games);
+                CHECK(r.reveals == r.games);
                 CHECK_MESSAGE(r.problems.empty(), (r.problems.empty() ? "" : r.problems.front()));
                 for (const std::string& code : r.refusals) CHECK(code == "leap_taken");
                 refusals += static_cast<int>(r.refusals.size());
@@ -499,6 +541,7 @@ TEST_CASE("feltd leap: full games with 2 and 4 players, a trespass refused, conj
             }
             CHECK(w.games >= games);
             CHECK(w.melds > 0);
+            CHECK(w.sealed > 0);
             CHECK(w.conjoins >= 1);
             CHECK(w.conjoins == joins); // every conjoin, seen by the player who made it
             MESSAGE(n << " players: " << w.games << " games, " << w.conjoins << " conjoins");

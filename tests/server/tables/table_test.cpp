@@ -8,6 +8,7 @@
 // are conserved at the table and the ledger balances to the chip once everyone has left.
 #include "cards/deck.h"
 #include "metrics.h"
+#include "server/fairness_check.h"
 #include "storage/sqlite_store.h"
 #include "storage/storage.h"
 #include "tables/lobby.h"
@@ -124,6 +125,15 @@ class HighCardHand final : public Hand {
             const Chips won = !winner ? kAnte : s == *winner ? pot : 0;
             end.results.push_back({s, start, start - kAnte + won});
             net.push_back(won - kAnte);
+        }
+        // A shown card is everyone's; a folded one stays its holder's. Seat k of the deal got
+        // the deck's card k.
+        end.seen.resize(deal_.seats.size());
+        for (std::size_t k = 0; k < deal_.seats.size(); ++k) {
+            if (choice(deal_.seats[k]) == "show")
+                end.seen[k].everyone = true;
+            else
+                end.seen[k].show(deal_.seats[k].index());
         }
         end.log.push_back(
             json{{"kind", "round"}, {"winner", winner ? winner->index() : -1}}.dump());
@@ -317,11 +327,19 @@ TEST_CASE("table: a fourth game written as a Game alone; visibility, order, cloc
         for (const json& m : players[static_cast<std::size_t>(i)]->got())
             if (m.value("kind", "") == "round_start" && m.contains("card"))
                 dealt[m["hand"].get<int>()][i] = m["card"].get<std::string>();
+    int folds_kept = 0; // folded cards checked sealed to another reader
     for (int i = -1; i < 2; ++i) {
         auto& who = i < 0 ? spectator : players[static_cast<std::size_t>(i)];
         std::int64_t seq = -1;
+        std::string commitment;
+        std::map<int, std::string> acted; // this round: seat -> show or fold
         for (const json& m : who->got()) {
             if (m.value("type", "") != "table") continue;
+            if (m["kind"] == "round_start") {
+                commitment = m["commitment"];
+                acted.clear();
+            }
+            if (m["kind"] == "acted") acted[m["seat"].get<int>()] = m["action"];
             if (m["kind"] != "snapshot") {
                 if (seq >= 0) CHECK(m["seq"].get<std::int64_t>() == seq + 1);
                 seq = m["seq"].get<std::int64_t>();
@@ -329,15 +347,27 @@ TEST_CASE("table: a fourth game written as a Game alone; visibility, order, cloc
             if (m["kind"] == "round_start") CHECK(m.contains("card") == (i >= 0));
             if (m["kind"] == "round_start" && i >= 0)
                 CHECK(m["card"] == dealt[m["hand"].get<int>()][i]);
-            if (m["kind"] == "round_end") {
-                // The reveal: every card dealt is in the deck, in seat order from the front.
-                const std::string deck = m["deck"];
-                for (auto& [seat, card] : dealt[m["hand"].get<int>()])
-                    CHECK(deck.find(card) != std::string::npos);
+            if (m["kind"] == "round_end" && !commitment.empty()) {
+                // The reveal checks out; it opens a shown card to everyone, a folded one to its
+                // holder alone, and gives no sealed card away.
+                const auto f = fairness_check::check(commitment, m["fairness"]);
+                CHECK(f.problems.empty());
+                CHECK(fairness_check::derivable(m["fairness"], f) == 0);
+                for (auto& [seat, card] : dealt[m["hand"].get<int>()]) {
+                    CAPTURE(seat);
+                    if (acted[seat] == "show")
+                        CHECK(f.shown.count(card));
+                    else if (seat == i)
+                        CHECK(f.yours.count(card));
+                    else
+                        CHECK_FALSE((f.shown.count(card) || f.yours.count(card)));
+                    folds_kept += acted[seat] != "show" && seat != i;
+                }
             }
         }
     }
     CHECK(dealt.size() >= kRounds);
+    CHECK(folds_kept > 0);
 
     // The clock showed for seat 2 until it sat out, and it was dealt no more rounds.
     int clock_shows = 0, sat_out = 0, dealt_in = 0;
