@@ -122,7 +122,7 @@ int main(int argc, char** argv) {
         const std::string port_file = dir + "/port", db = dir + "/felt.db";
         execl(feltd.c_str(), feltd.c_str(), "--port", "0", "--port-file", port_file.c_str(), "--db",
               db.c_str(), "--log-level", "error", "--per-address", "1000000", "--rate", "1000",
-              "--burst", "1000", static_cast<char*>(nullptr));
+              "--burst", "1000", "--accounts-per-hour", "100000000", static_cast<char*>(nullptr));
         _exit(127);
     }
     int port = 0;

@@ -47,6 +47,15 @@ std::variant<std::string, Refusal> string_field(const Request& r, const char* na
     return s;
 }
 
+Outcome<bool> bool_field(const Request& r, const char* name, bool fallback) {
+    auto it = r.body.find(name);
+    if (it == r.body.end()) return {fallback, {}};
+    if (!it->is_boolean())
+        return {std::nullopt,
+                {"bad_request", std::string("\"") + name + "\" must be true or false"}};
+    return {it->get<bool>(), {}};
+}
+
 Outcome<std::int64_t> integer_field(const Request& r, const char* name,
                                     std::optional<std::int64_t> fallback, std::int64_t lo,
                                     std::int64_t hi) {

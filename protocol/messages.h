@@ -44,6 +44,9 @@ std::string error(const json& id, const Refusal& e);
 // naming the field.
 std::variant<std::string, Refusal> string_field(const Request& r, const char* name, std::size_t min,
                                                 std::size_t max);
+// A true/false field of the request: `fallback` when absent; anything but a boolean is bad_request
+// naming the field.
+Outcome<bool> bool_field(const Request& r, const char* name, bool fallback);
 // An integer field of the request, within [lo, hi]: `fallback` when absent (refused when there is
 // no fallback). Present but not an integer (a string, 2.5, a number past 64 bits), or outside the
 // range: bad_request naming the field. Nothing is narrowed before the range is judged.

@@ -22,6 +22,13 @@ struct Config {
     int per_address = 64;   // WebSocket connections from one address
     int write_queue = 1024; // messages waiting for a slow client before it is dropped
     int grace_seconds = 10; // at shutdown, for connections to close
+    // Failed sign-ins for one name before each further one must wait, the first wait (it doubles
+    // with every failure after, up to 15 minutes); an address may fail four times as often.
+    int login_attempts = 5;
+    int login_backoff_ms = 1'000;
+    int accounts_per_hour = 20; // new accounts, guests included, from one address in an hour
+    std::int64_t token_idle_s = 14 * 86'400; // a session token expires this long unused ...
+    std::int64_t token_max_s = 90 * 86'400;  // ... and this long after it was issued
 };
 
 } // namespace felt::server

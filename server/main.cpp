@@ -8,6 +8,7 @@
 #include <toml++/toml.h>
 
 #include <iostream>
+#include <map>
 #include <optional>
 #include <sstream>
 
@@ -106,6 +107,37 @@ int main(int argc, char** argv) {
         ->envname("FELT_PER_ADDRESS")
         ->check(CLI::Range(1, 1000000))
         ->capture_default_str();
+    app.add_option("--login-attempts", c.login_attempts,
+                   "Failed sign-ins for one name before each further one waits (an address: 4x)")
+        ->envname("FELT_LOGIN_ATTEMPTS")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
+    app.add_option("--login-backoff-ms", c.login_backoff_ms,
+                   "The first wait after those; it doubles with each failure, to 15 minutes")
+        ->envname("FELT_LOGIN_BACKOFF_MS")
+        ->check(CLI::Range(1, 900'000))
+        ->capture_default_str();
+    app.add_option("--accounts-per-hour", c.accounts_per_hour,
+                   "New accounts, guests included, from one address in an hour")
+        ->envname("FELT_ACCOUNTS_PER_HOUR")
+        ->check(CLI::Range(1, 100000000))
+        ->capture_default_str();
+    // Durations with a unit: 90s, 30m, 12h, 14d (a bare number is seconds).
+    const auto duration = CLI::AsNumberWithUnit(
+        std::map<std::string, std::int64_t>{{"s", 1}, {"m", 60}, {"h", 3600}, {"d", 86'400}},
+        CLI::AsNumberWithUnit::CASE_SENSITIVE);
+    app.add_option("--token-idle", c.token_idle_s,
+                   "A session token expires this long unused (e.g. 14d, 12h, 30m, 90s)")
+        ->envname("FELT_TOKEN_IDLE")
+        ->transform(duration)
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{10} * 365 * 86'400))
+        ->default_str("14d");
+    app.add_option("--token-max", c.token_max_s,
+                   "A session token expires this long after it was issued, used or not")
+        ->envname("FELT_TOKEN_MAX")
+        ->transform(duration)
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{10} * 365 * 86'400))
+        ->default_str("90d");
     app.add_option("--port-file", c.port_file, "Write the bound port to this file when listening")
         ->envname("FELT_PORT_FILE");
     app.add_option("--tls-cert", c.tls_cert,

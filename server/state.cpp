@@ -6,19 +6,29 @@ namespace felt::server {
 
 namespace {
 
+constexpr std::chrono::minutes kLongestBackoff{15};
+
 std::unique_ptr<Storage> open_storage(const Config& c, Metrics& metrics) {
-    auto writer = std::make_unique<SqliteStore>(c.db, Chips(c.grant), SqliteStore::Role::writer);
+    const TokenLife life{std::chrono::seconds(c.token_idle_s), std::chrono::seconds(c.token_max_s)};
+    auto writer =
+        std::make_unique<SqliteStore>(c.db, Chips(c.grant), SqliteStore::Role::writer, life);
     // A second connection reads beside the writer (WAL); an in-memory database has only one.
     std::unique_ptr<Store> reader;
     if (c.db != ":memory:")
-        reader = std::make_unique<SqliteStore>(c.db, Chips(c.grant), SqliteStore::Role::reader);
+        reader =
+            std::make_unique<SqliteStore>(c.db, Chips(c.grant), SqliteStore::Role::reader, life);
     return std::make_unique<Storage>(std::move(writer), std::move(reader), metrics);
 }
 
 } // namespace
 
 SharedState::SharedState(Config config)
-    : config_(std::move(config)), storage_(open_storage(config_, metrics_)) {}
+    : config_(std::move(config)), storage_(open_storage(config_, metrics_)),
+      name_failures_(config_.login_attempts, std::chrono::milliseconds(config_.login_backoff_ms),
+                     kLongestBackoff),
+      address_failures_(4 * config_.login_attempts,
+                        std::chrono::milliseconds(config_.login_backoff_ms), kLongestBackoff),
+      new_accounts_(config_.accounts_per_hour, std::chrono::hours(1)) {}
 
 bool SharedState::admit(const std::string& address) {
     std::lock_guard lock(sessions_mutex_);
@@ -53,6 +63,16 @@ int SharedState::close_all() {
     }
     for (auto& s : open) s->close();
     return static_cast<int>(open.size());
+}
+
+void SharedState::sign_out(const SignOut& which, const Connection* skip) {
+    std::vector<std::shared_ptr<Connection>> open;
+    {
+        std::lock_guard lock(sessions_mutex_);
+        for (auto& [raw, weak] : sessions_)
+            if (auto s = weak.lock(); s && raw != skip) open.push_back(std::move(s));
+    }
+    for (auto& s : open) s->sign_out(which);
 }
 
 } // namespace felt::server

@@ -6,6 +6,7 @@
 #include "config.h"
 #include "messages.h"
 #include "metrics.h"
+#include "net/limits.h"
 #include "storage/accounts.h"
 #include "storage/storage.h"
 #include "tables/lobby.h"
@@ -20,11 +21,22 @@
 
 namespace felt::server {
 
-// A connection the server may ask to close (at shutdown).
+// Which connections of an account a sign-out reaches: those signed in with `token`, or (with
+// `other_tokens`) those signed in with any other token ("": every one of the account's).
+struct SignOut {
+    std::int64_t account = 0;
+    std::string token;
+    bool other_tokens = false;
+    const char* reason = "logout"; // told to each connection signed out: logout, password_changed
+};
+
+// A connection the server may ask to close (at shutdown), or to sign out.
 class Connection {
   public:
     virtual ~Connection() = default;
     virtual void close() = 0;
+    // Signs the connection out, on its own strand, if the sign-out reaches it.
+    virtual void sign_out(const SignOut& which) = 0;
 };
 
 class SharedState {
@@ -46,6 +58,8 @@ class SharedState {
     void leave(Connection* c);
     // Asks every open WebSocket to close; the number asked.
     int close_all();
+    // Asks every open WebSocket but `skip` to sign out if `which` reaches it.
+    void sign_out(const SignOut& which, const Connection* skip);
 
     // Every table, and who sits where.
     Lobby& lobby() { return lobby_; }
@@ -54,6 +68,11 @@ class SharedState {
         services_.emplace(*storage_, metrics_, lobby_, *ioc, workers_);
     }
     Services& services() { return *services_; }
+
+    // Failed sign-ins by name and by address, and new accounts by address.
+    Backoff& name_failures() { return name_failures_; }
+    Backoff& address_failures() { return address_failures_; }
+    WindowCap& new_accounts() { return new_accounts_; }
 
     bool stopping() const { return stopping_; }
     void set_stopping() { stopping_ = true; }
@@ -68,6 +87,8 @@ class SharedState {
     std::mutex sessions_mutex_;
     std::map<Connection*, std::weak_ptr<Connection>> sessions_;
     std::map<std::string, int> per_address_;
+    Backoff name_failures_, address_failures_;
+    WindowCap new_accounts_;
     std::atomic<bool> stopping_{false};
 };
 

@@ -5,6 +5,8 @@
 #include "history/history.h"
 #include "tables/table.h"
 
+#include <algorithm>
+#include <limits>
 #include <set>
 
 namespace felt::server {
@@ -79,6 +81,10 @@ void WsSession::on_read(beast::error_code ec, std::size_t) {
     ++state_->metrics().messages_in;
     arrived_ = std::chrono::steady_clock::now();
     if (!std::visit([](const auto& ws) { return ws.got_text(); }, ws_)) {
+        if (++malformed_ >= kMalformedLimit) {
+            spdlog::warn("{}: {} frames in a row that are not JSON, closing", address_, malformed_);
+            return close_after_writes(websocket::close_code::policy_error);
+        }
         refuse(nullptr, "malformed", "frames are JSON text, not binary");
     } else {
         const std::string text = beast::buffers_to_string(buffer_.data());
@@ -181,16 +187,18 @@ bool WsSession::rate_ok() {
 }
 
 void WsSession::handle(std::string_view text) {
+    auto parsed = protocol::parse_request(text);
     if (!rate_ok()) {
         if (++strikes_ > static_cast<int>(state_->config().burst)) {
             spdlog::warn("{}: flooding past the rate limit, closing", address_);
             return close_after_writes(websocket::close_code::policy_error);
         }
-        return refuse(nullptr, "rate_limited",
+        // The dropped request's id, when it had one, so that the client knows which it was.
+        const auto* r = std::get_if<protocol::Request>(&parsed);
+        return refuse(r ? r->id : json(nullptr), "rate_limited",
                       "more than " + std::to_string(static_cast<int>(state_->config().rate)) +
                           " messages a second; this one was dropped");
     }
-    auto parsed = protocol::parse_request(text);
     if (auto* e = std::get_if<protocol::Refusal>(&parsed)) {
         if (e->code == "malformed" && ++malformed_ >= kMalformedLimit) {
             spdlog::warn("{}: {} frames in a row that are not JSON, closing", address_, malformed_);
@@ -229,6 +237,8 @@ const std::map<std::string, WsSession::Handler, std::less<>>& WsSession::handler
         {"resume", {N::hello, [](WsSession& s, const Request& r) { s.on_resume(r); }}},
         {"me", {N::account, [](WsSession& s, const Request& r) { s.on_me(r); }}},
         {"logout", {N::account, [](WsSession& s, const Request& r) { s.on_logout(r); }}},
+        {"change_password",
+         {N::account, [](WsSession& s, const Request& r) { s.on_change_password(r); }}},
         {"tables", {N::account, [](WsSession& s, const Request& r) { s.on_tables(r); }}},
         {"create_table",
          {N::account, [](WsSession& s, const Request& r) { s.on_create_table(r); }}},
@@ -301,8 +311,16 @@ bool WsSession::may_sign_in(const protocol::Request& r) {
     return true;
 }
 
+bool WsSession::may_make_account(const protocol::Request& r) {
+    if (state_->new_accounts().take(address_, std::chrono::steady_clock::now())) return true;
+    refuse(r.id, "too_many_accounts",
+           "this address has made " + std::to_string(state_->config().accounts_per_hour) +
+               " accounts in the last hour; sign in to one of them");
+    return false;
+}
+
 void WsSession::on_guest(const protocol::Request& r) {
-    if (!may_sign_in(r)) return;
+    if (!may_sign_in(r) || !may_make_account(r)) return;
     busy_ = true;
     stored(
         r, Access::sign_in,
@@ -343,19 +361,103 @@ void WsSession::on_me(const protocol::Request& r) {
         });
 }
 
+// Revokes this connection's token, or with "everywhere" every token of the account, and signs
+// out every connection signed in with what was revoked.
 void WsSession::on_logout(const protocol::Request& r) {
+    auto everywhere = protocol::bool_field(r, "everywhere", false);
+    if (!everywhere.ok()) return refuse(r.id, everywhere.refusal);
+    const bool all = *everywhere.value;
     stored(
         r, Access::write,
-        [t = token_](Store& s) {
-            s.revoke(t);
+        [t = token_, id = account_->id, all](Store& s) {
+            if (all)
+                s.revoke_all(id, "");
+            else
+                s.revoke(t);
             return true;
         },
-        [self = shared_from_this(), r](bool) {
-            if (self->account_) spdlog::info("{} signed out", self->account_->name);
-            self->account_.reset();
-            self->token_.clear();
+        [self = shared_from_this(), r, all](bool) {
+            if (!self->account_) return self->reply(r); // signed out meanwhile
+            spdlog::info("{} signed out{}", self->account_->name, all ? " everywhere" : "");
+            self->state_->sign_out({self->account_->id, all ? "" : self->token_, all, "logout"},
+                                   self.get());
+            self->drop_account();
             self->reply(r);
         });
+}
+
+// A new password, once the current one checks out (failures count as failed sign-ins); every
+// other token of the account is revoked and its connections signed out. This one stays in.
+void WsSession::on_change_password(const protocol::Request& r) {
+    if (account_->guest)
+        return refuse(r.id, "no_password", "a guest account has no password to change");
+    if (busy_) return refuse(r.id, "busy", "a sign-in is already being checked");
+    auto old_password = protocol::string_field(r, "password", 0, 1024);
+    if (auto* e = std::get_if<protocol::Refusal>(&old_password)) return refuse(r.id, *e);
+    auto new_password = protocol::string_field(r, "new_password", 0, 1024);
+    if (auto* e = std::get_if<protocol::Refusal>(&new_password)) return refuse(r.id, *e);
+    if (auto bad = check_password(std::get<std::string>(new_password))) return refuse(r.id, *bad);
+    std::string key = account_->name;
+    for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const auto now = std::chrono::steady_clock::now();
+    if (state_->name_failures().wait(key, now).count() > 0)
+        return refuse(r.id, "too_many_attempts",
+                      "too many failed password checks for this account; try again later");
+    busy_ = true;
+    auto self = shared_from_this();
+    state_->storage().read(
+        [name = account_->name](Store& s) { return s.find_with_hash(name); },
+        state_->workers().get_executor(),
+        [self, r, key, old = std::get<std::string>(old_password),
+         fresh = std::get<std::string>(new_password)](auto found) {
+            const bool ok = found && *found && verify_password((*found)->second, old);
+            std::string hash = ok ? hash_password(fresh) : std::string();
+            net::post(self->executor(), [self, r, key, ok, hash = std::move(hash)] {
+                if (!ok) {
+                    self->busy_ = false;
+                    self->state_->name_failures().fail(key, std::chrono::steady_clock::now());
+                    return self->refuse(r.id, "unauthorized", "the password is wrong");
+                }
+                if (!self->account_) { // signed out meanwhile
+                    self->busy_ = false;
+                    return self->refuse(r.id, "unauthorized", "signed out meanwhile");
+                }
+                self->stored(
+                    r, Access::sign_in,
+                    [id = self->account_->id, hash, keep = self->token_](Store& s) {
+                        s.change_password(id, hash, keep);
+                        return true;
+                    },
+                    [self, r](bool) {
+                        if (!self->account_) return self->reply(r);
+                        spdlog::info("{} changed their password", self->account_->name);
+                        self->state_->sign_out(
+                            {self->account_->id, self->token_, true, "password_changed"},
+                            self.get());
+                        self->reply(r);
+                    });
+            });
+        });
+}
+
+void WsSession::sign_out(const SignOut& which) {
+    net::post(executor(), [self = shared_from_this(), which] {
+        if (!self->account_ || self->account_->id != which.account) return;
+        if (which.other_tokens ? self->token_ == which.token : self->token_ != which.token) return;
+        spdlog::info("{} signed out on {} ({})", self->account_->name, self->address_,
+                     which.reason);
+        self->drop_account();
+        self->queue(std::make_shared<const std::string>(
+            protocol::json{{"type", "signed_out"}, {"reason", which.reason}}.dump()));
+    });
+}
+
+void WsSession::drop_account() {
+    for (std::int64_t id : tables_)
+        if (auto t = state_->lobby().find(id)) t->disconnected(this);
+    tables_.clear();
+    account_.reset();
+    token_.clear();
 }
 
 void WsSession::on_tables(const protocol::Request& r) {
@@ -492,19 +594,41 @@ void WsSession::signed_in(const protocol::Request& r, const Account& a, const st
 void WsSession::log_in(const protocol::Request& r, bool create) {
     if (account_) return refuse(r.id, "already_signed_in", "this connection is signed in");
     if (busy_) return refuse(r.id, "busy", "a sign-in is already being checked");
-    auto name = protocol::string_field(r, "name", 0, 256);
+    // Any length (the frame limit bounds it): a name too long is a bad name, or no account.
+    auto name = protocol::string_field(r, "name", 0, std::numeric_limits<std::size_t>::max());
     if (auto* e = std::get_if<protocol::Refusal>(&name)) return refuse(r.id, *e);
     auto password = protocol::string_field(r, "password", 0, 1024);
     if (auto* e = std::get_if<protocol::Refusal>(&password)) return refuse(r.id, *e);
     if (create) {
         if (auto bad = check_name(std::get<std::string>(name))) return refuse(r.id, *bad);
         if (auto bad = check_password(std::get<std::string>(password))) return refuse(r.id, *bad);
+        if (!may_make_account(r)) return;
+    }
+    // Failed sign-ins make the name, and the address, wait (net/limits.h). A name that has no
+    // account counts as one that has.
+    std::string key = std::get<std::string>(name).substr(0, 32);
+    for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (!create) {
+        const auto now = std::chrono::steady_clock::now();
+        const auto wait = std::max(state_->name_failures().wait(key, now),
+                                   state_->address_failures().wait(address_, now));
+        if (wait.count() > 0)
+            return refuse(r.id, "too_many_attempts",
+                          "too many failed sign-ins for this name or from this address; try "
+                          "again in " +
+                              std::to_string((wait.count() + 999) / 1000) + " s");
     }
     busy_ = true;
     auto self = shared_from_this();
     std::string who = std::get<std::string>(name), secret = std::get<std::string>(password);
-    auto done = [self, r](std::pair<Outcome<Account>, std::string> out) {
+    auto done = [self, r, key, create](std::pair<Outcome<Account>, std::string> out) {
+        if (!create && !out.first.ok() && out.first.refusal.code == "unauthorized") {
+            const auto now = std::chrono::steady_clock::now();
+            self->state_->name_failures().fail(key, now);
+            self->state_->address_failures().fail(self->address_, now);
+        }
         if (!out.first.ok()) return self->refuse(r.id, out.first.refusal);
+        if (!create) self->state_->name_failures().succeed(key);
         self->signed_in(r, *out.first.value, out.second);
     };
     // A new account and its first session, in one unit of work.
@@ -534,8 +658,11 @@ void WsSession::log_in(const protocol::Request& r, bool create) {
                     self->refuse(r.id, "internal", "the server could not complete this request");
                 });
             }
+            // A name with no account costs the same check as one with a wrong password, and gets
+            // the same answer: nobody learns which names exist.
             Outcome<Account> out;
-            if (*found && verify_password((*found)->second, secret))
+            if (*found ? verify_password((*found)->second, secret)
+                       : (verify_password(no_account_hash(), secret), false))
                 out.value = (*found)->first;
             else
                 out.refusal = {"unauthorized", "wrong name or password"};

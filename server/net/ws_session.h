@@ -46,6 +46,7 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
     void send(std::shared_ptr<const std::string> message) override;
     // Closes the connection (going away); from any thread.
     void close() override;
+    void sign_out(const SignOut& which) override;
 
   private:
     void on_accept(beast::error_code ec);
@@ -71,6 +72,10 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
     void on_resume(const protocol::Request& r);
     void on_me(const protocol::Request& r);
     void on_logout(const protocol::Request& r);
+    void on_change_password(const protocol::Request& r);
+    // Signed out (by this connection's request or another's): its tables stop telling it
+    // anything, its seats are held as for a closed connection.
+    void drop_account();
     void on_tables(const protocol::Request& r);
     void on_create_table(const protocol::Request& r);
     void table_request(const protocol::Request& r,
@@ -81,6 +86,8 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
     void signed_in(const protocol::Request& r, const Account& a, const std::string& token);
     void log_in(const protocol::Request& r, bool create);
     bool may_sign_in(const protocol::Request& r);
+    // Refuses (too_many_accounts) when this address has made its new accounts for the hour.
+    bool may_make_account(const protocol::Request& r);
     // How a request uses storage: reading, writing, or a sign-in (which ends `busy_`).
     enum class Access { read, write, sign_in };
     template <class Job, class Done>

@@ -46,8 +46,11 @@ std::optional<Refusal> check_name(std::string_view name) {
     for (char c : name)
         if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'))
             return Refusal{"bad_name", "a name holds letters, digits, '_' and '-' only"};
-    if (name.substr(0, 6) == "guest-")
-        return Refusal{"bad_name", "names starting with \"guest-\" are kept for guests"};
+    std::string head(name.substr(0, 6));
+    for (char& c : head) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (head == "guest-")
+        return Refusal{"bad_name",
+                       "names starting with \"guest-\" (in any case) are kept for guests"};
     return std::nullopt;
 }
 
@@ -77,6 +80,11 @@ std::string new_token() {
     std::array<unsigned char, 32> bytes{};
     randombytes_buf(bytes.data(), bytes.size());
     return to_hex(bytes.data(), bytes.size());
+}
+
+const std::string& no_account_hash() {
+    static const std::string hash = hash_password(new_token());
+    return hash;
 }
 
 Account Accounts::insert(std::string_view name, const std::string* hash, bool guest) {
@@ -145,19 +153,44 @@ std::string Accounts::open_session(std::int64_t account_id) {
     return token;
 }
 
-Outcome<Account> Accounts::resume(std::string_view token) {
+Outcome<Account> Accounts::resume(std::string_view token, bool touch) {
+    // Times are ISO 8601 text in one format, so they compare as strings.
     db::Statement q(db_, "SELECT a.id, a.name, a.guest, a.balance FROM sessions s "
                          "JOIN accounts a ON a.id = s.account_id "
-                         "WHERE s.token_hash = ? AND s.revoked = 0");
-    q.bind(1, token_hash(token));
+                         "WHERE s.token_hash = ? AND s.revoked = 0 "
+                         "AND s.created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?) "
+                         "AND COALESCE(s.used_at, s.created_at) > "
+                         "strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)");
+    const std::string hash = token_hash(token);
+    q.bind(1, hash)
+        .bind(2, std::to_string(-life_.max.count()) + " seconds")
+        .bind(3, std::to_string(-life_.idle.count()) + " seconds");
     if (!q.step())
-        return {std::nullopt, {"unauthorized", "that session token is unknown or revoked"}};
-    return {read_account(q), {}};
+        return {std::nullopt,
+                {"unauthorized", "that session token is unknown, revoked or expired"}};
+    Account a = read_account(q);
+    if (touch) {
+        db::Statement used(db_, "UPDATE sessions SET used_at = "
+                                "strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE token_hash = ?");
+        used.bind(1, hash).run();
+    }
+    return {a, {}};
 }
 
 void Accounts::revoke(std::string_view token) {
     db::Statement q(db_, "UPDATE sessions SET revoked = 1 WHERE token_hash = ?");
     q.bind(1, token_hash(token)).run();
+}
+
+void Accounts::revoke_all(std::int64_t account_id, std::string_view keep) {
+    db::Statement q(db_,
+                    "UPDATE sessions SET revoked = 1 WHERE account_id = ? AND token_hash != ?");
+    q.bind(1, account_id).bind(2, keep.empty() ? std::string() : token_hash(keep)).run();
+}
+
+void Accounts::set_password(std::int64_t account_id, const std::string& password_hash) {
+    db::Statement q(db_, "UPDATE accounts SET password_hash = ? WHERE id = ?");
+    q.bind(1, password_hash).bind(2, account_id).run();
 }
 
 std::optional<Refusal> Accounts::move_chips(std::int64_t account_id, Chips amount,

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -37,14 +38,25 @@ std::optional<Refusal> check_password(std::string_view password);
 
 std::string hash_password(std::string_view password);
 bool verify_password(const std::string& hash, std::string_view password);
+// The hash of a random password, made once: checked against when a name has no account, so that
+// signing in takes as long whether or not the name exists.
+const std::string& no_account_hash();
 
 // 32 random bytes, hex.
 std::string new_token();
 
+// How long a session token lives: `idle` after it was last used to sign in, and `max` after it was
+// issued, whichever comes first.
+struct TokenLife {
+    std::chrono::seconds idle = std::chrono::days(14);
+    std::chrono::seconds max = std::chrono::days(90);
+};
+
 class Accounts {
   public:
     // `grant`: chips a new account starts with (a ledger row of reason "grant").
-    Accounts(db::Database& db, Chips grant) : db_(db), grant_(grant) {}
+    Accounts(db::Database& db, Chips grant, TokenLife life = {})
+        : db_(db), grant_(grant), life_(life) {}
 
     // With a hash from hash_password(). Refusals: name_taken.
     Outcome<Account> create(std::string_view name, const std::string& password_hash);
@@ -55,9 +67,13 @@ class Accounts {
 
     // A new session for the account: the token to give the client.
     std::string open_session(std::int64_t account_id);
-    // The account of a live session token. Refusals: unauthorized.
-    Outcome<Account> resume(std::string_view token);
+    // The account of a live session token (not revoked, not expired); with `touch`, the token
+    // counts as used now. Refusals: unauthorized.
+    Outcome<Account> resume(std::string_view token, bool touch);
     void revoke(std::string_view token);
+    // Revokes every token of the account but `keep` ("": every one).
+    void revoke_all(std::int64_t account_id, std::string_view keep);
+    void set_password(std::int64_t account_id, const std::string& password_hash);
 
     // Moves chips into (amount > 0) or out of an account, with a ledger row, in the caller's
     // transaction. Refusals: insufficient_chips (the balance would go below zero).
@@ -71,6 +87,7 @@ class Accounts {
 
     db::Database& db_;
     Chips grant_;
+    TokenLife life_;
 };
 
 } // namespace felt::server

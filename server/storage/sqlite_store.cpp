@@ -27,8 +27,9 @@ db::Database& migrated(db::Database& db, SqliteStore::Role role) {
 
 } // namespace
 
-SqliteStore::SqliteStore(const std::string& path, Chips grant, Role role)
-    : db_(with_folder(path)), accounts_(migrated(db_, role), grant) {
+SqliteStore::SqliteStore(const std::string& path, Chips grant, Role role, TokenLife life)
+    : db_(with_folder(path)), accounts_(migrated(db_, role), grant, life),
+      writer_(role == Role::writer) {
     if (role == Role::writer) recover();
 }
 
@@ -79,11 +80,23 @@ std::string SqliteStore::open_session(std::int64_t account) {
 }
 
 Outcome<Account> SqliteStore::resume(std::string_view token) {
-    return accounts_.resume(token);
+    return accounts_.resume(token, writer_);
 }
 
 void SqliteStore::revoke(std::string_view token) {
     accounts_.revoke(token);
+}
+
+void SqliteStore::revoke_all(std::int64_t account, std::string_view keep) {
+    accounts_.revoke_all(account, keep);
+}
+
+void SqliteStore::change_password(std::int64_t account, const std::string& hash,
+                                  std::string_view keep) {
+    db::Transaction t(db_);
+    accounts_.set_password(account, hash);
+    accounts_.revoke_all(account, keep);
+    t.commit();
 }
 
 // ---- tables ----
@@ -131,9 +144,10 @@ void SqliteStore::start_hand(const HandStart& h) {
 
 void SqliteStore::finish_hand(const HandEnd& h) {
     db::Transaction t(db_);
-    db::Statement hand(db_, "UPDATE hands SET status = 'finished', deck = ?, seed = ?, fairness = ?, "
-                            "ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
-                            "WHERE id = ? AND status = 'running'");
+    db::Statement hand(db_,
+                       "UPDATE hands SET status = 'finished', deck = ?, seed = ?, fairness = ?, "
+                       "ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
+                       "WHERE id = ? AND status = 'running'");
     hand.bind(1, h.deck).bind(2, h.seed).bind(3, h.fairness).bind(4, h.id).run();
     if (db_.changes() != 1)
         throw db::Error(0, "hand " + std::to_string(h.id) + " has no running row to finish");

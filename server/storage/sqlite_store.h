@@ -15,8 +15,8 @@ class SqliteStore final : public Store {
         writer, // migrates the schema, then recovers from an unclean stop (see recover())
         reader, // opens the database as it is; for reads alongside the writer (WAL)
     };
-    // `grant`: chips a new account starts with.
-    SqliteStore(const std::string& path, Chips grant, Role role);
+    // `grant`: chips a new account starts with; `life`: how long session tokens live.
+    SqliteStore(const std::string& path, Chips grant, Role role, TokenLife life = {});
 
     Outcome<Account> create_account(std::string_view name, const std::string& hash) override;
     Outcome<Account> create_guest() override;
@@ -25,6 +25,9 @@ class SqliteStore final : public Store {
     std::string open_session(std::int64_t account) override;
     Outcome<Account> resume(std::string_view token) override;
     void revoke(std::string_view token) override;
+    void revoke_all(std::int64_t account, std::string_view keep) override;
+    void change_password(std::int64_t account, const std::string& hash,
+                         std::string_view keep) override;
 
     std::int64_t create_table(const std::string& config, std::int64_t creator) override;
     std::optional<Refusal> buy_in(std::int64_t table, int seat, std::int64_t account,
@@ -56,6 +59,7 @@ class SqliteStore final : public Store {
 
     db::Database db_;
     Accounts accounts_;
+    const bool writer_;
 };
 
 } // namespace felt::server

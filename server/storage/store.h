@@ -97,9 +97,15 @@ class Store {
     virtual std::optional<Account> find_account(std::int64_t id) = 0;
     // A new session for the account: the token to give the client.
     virtual std::string open_session(std::int64_t account) = 0;
-    // The account of a live session token. Refusals: unauthorized.
+    // The account of a live session token (neither revoked nor expired); on the writer, the token
+    // counts as used now. Refusals: unauthorized.
     virtual Outcome<Account> resume(std::string_view token) = 0;
     virtual void revoke(std::string_view token) = 0;
+    // Revokes every token of the account but `keep` ("": all of them).
+    virtual void revoke_all(std::int64_t account, std::string_view keep) = 0;
+    // A new password hash, and every token of the account but `keep` revoked, in one transaction.
+    virtual void change_password(std::int64_t account, const std::string& hash,
+                                 std::string_view keep) = 0;
 
     // ---- tables and the chips seated at them ----
     // A new table's row; its id.

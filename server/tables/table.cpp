@@ -316,7 +316,12 @@ void Table::attach(std::shared_ptr<Recipient> s, Account a) {
 }
 
 void Table::disconnected(Recipient* s) {
-    net::post(strand_, [self = shared_from_this(), s] { self->watchers_.erase(s); });
+    net::post(strand_, [self = shared_from_this(), s] {
+        self->watchers_.erase(s);
+        // A seat whose player signed out on a live connection is held as for a closed one.
+        for (auto& st : self->seats_)
+            if (st && st->session.lock().get() == s) st->session.reset();
+    });
 }
 
 void Table::note_missed(int seat, int hand) {

@@ -81,6 +81,9 @@ class Feltd {
             extra.insert(extra.end(), {"--static", dir_ + "/web"});
         if (std::find(extra.begin(), extra.end(), "--grace") == extra.end())
             extra.insert(extra.end(), {"--grace", "5"});
+        // Every test signs in guests from this one address; the limits test sets its own.
+        if (std::find(extra.begin(), extra.end(), "--accounts-per-hour") == extra.end())
+            extra.insert(extra.end(), {"--accounts-per-hour", "1000000"});
         args.insert(args.end(), extra.begin(), extra.end());
         pid_ = spawn(std::move(args));
         for (int i = 0; i < 200; ++i) { // up to 10 s: the sanitizer build starts slowly
@@ -210,6 +213,15 @@ inline json next_kind(Client& c, const std::string& kind) {
         auto m = c.read();
         REQUIRE(m.has_value());
         if ((*m)["type"] == "table" && (*m)["kind"] == kind) return *m;
+    }
+}
+
+// Reads on to the next message of this type (a push such as "signed_out").
+inline json next_of_type(Client& c, const std::string& type) {
+    for (;;) {
+        auto m = c.read();
+        REQUIRE(m.has_value());
+        if ((*m)["type"] == type) return *m;
     }
 }
 

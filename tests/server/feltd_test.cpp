@@ -101,6 +101,163 @@ TEST_CASE("feltd: accounts over the protocol") {
     CHECK(again.call({{"type", "guest"}})["code"] == "already_signed_in");
 }
 
+TEST_CASE("feltd: failed sign-ins back off, by name and by address; nobody learns which names "
+          "exist; an address makes so many accounts an hour") {
+    Feltd d({"--login-attempts", "3", "--login-backoff-ms", "400", "--accounts-per-hour", "3"});
+    Client c(d.port());
+    c.hello();
+    // Reserved and overlong names are bad names, in any case and at any length.
+    CHECK(c.call({{"type", "register"},
+                  {"name", "GUEST-12345678"},
+                  {"password", "long enough"}})["code"] == "bad_name");
+    CHECK(c.call({{"type", "register"},
+                  {"name", std::string(300, 'a')},
+                  {"password", "long enough"}})["code"] == "bad_name");
+    REQUIRE(c.call({{"type", "register"}, {"name", "bob"}, {"password", "correct horse"}})["ok"] ==
+            true);
+    Client e(d.port());
+    e.hello();
+    auto login = [&](const std::string& name, const std::string& password) {
+        return e.call({{"type", "login"}, {"name", name}, {"password", password}});
+    };
+    // Three failures are free; the fourth makes the name wait, even with the right password.
+    for (int i = 0; i < 4; ++i) CHECK(login("bob", "wrong horse")["code"] == "unauthorized");
+    const json locked = login("bob", "correct horse");
+    CHECK(locked["code"] == "too_many_attempts");
+    CHECK(locked["id"].is_number());
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    REQUIRE(login("BOB", "correct horse")["ok"] == true); // and a success forgets the failures
+    Client f(d.port());
+    f.hello();
+    // A name with no account: the same answer, and about the same time, as a wrong password.
+    auto timed = [&](const std::string& name) {
+        const auto from = std::chrono::steady_clock::now();
+        json r = f.call({{"type", "login"}, {"name", name}, {"password", "wrong horse"}});
+        return std::pair{r, std::chrono::steady_clock::now() - from};
+    };
+    const auto [known, known_time] = timed("bob");
+    const auto [unknown, unknown_time] = timed("nobody-here");
+    CHECK(known["code"] == "unauthorized");
+    CHECK(unknown["code"] == known["code"]);
+    CHECK(unknown["message"] == known["message"]);
+    CHECK(unknown_time * 3 > known_time);
+    // One address failing with ever new names is made to wait too (four times a name's
+    // allowance), though none of these names failed before.
+    bool address_waits = false;
+    for (int i = 0; i < 16 && !address_waits; ++i)
+        address_waits = timed("new-name-" + std::to_string(i)).first["code"] == "too_many_attempts";
+    CHECK(address_waits);
+    // Three new accounts from this address this hour (bob, and two guests), then no more.
+    Client g(d.port());
+    g.hello();
+    Client h(d.port());
+    h.hello();
+    CHECK(g.call({{"type", "guest"}})["ok"] == true);
+    CHECK(h.call({{"type", "guest"}})["ok"] == true);
+    Client k(d.port());
+    k.hello();
+    CHECK(k.call({{"type", "guest"}})["code"] == "too_many_accounts");
+    CHECK(k.call({{"type", "register"}, {"name", "carol"}, {"password", "long enough"}})["code"] ==
+          "too_many_accounts");
+}
+
+TEST_CASE("feltd: a logout reaches every connection signed in with the token; log out "
+          "everywhere; a new password revokes every other token") {
+    Feltd d;
+    Client a(d.port()), b(d.port()), c(d.port());
+    for (Client* x : {&a, &b, &c}) x->hello();
+    const std::string t1 =
+        a.call({{"type", "register"}, {"name", "dora"}, {"password", "correct horse"}})["token"];
+    REQUIRE(b.call({{"type", "resume"}, {"token", t1}})["ok"] == true);
+    const std::string t2 =
+        c.call({{"type", "login"}, {"name", "dora"}, {"password", "correct horse"}})["token"];
+    // a logs out: b (same token) is told and signed out; c (its own token) stays in.
+    CHECK(a.call({{"type", "logout"}})["ok"] == true);
+    const json told = next_of_type(b, "signed_out");
+    CHECK(told["reason"] == "logout");
+    CHECK(b.call({{"type", "me"}})["code"] == "unauthorized");
+    CHECK(c.call({{"type", "me"}})["ok"] == true);
+    CHECK(a.call({{"type", "logout"}, {"everywhere", "yes"}})["code"] == "unauthorized");
+    // Everywhere: every token of the account, from any of its connections.
+    const std::string t3 =
+        a.call({{"type", "login"}, {"name", "dora"}, {"password", "correct horse"}})["token"];
+    CHECK(c.call({{"type", "logout"}, {"everywhere", "yes"}})["code"] == "bad_request");
+    CHECK(c.call({{"type", "logout"}, {"everywhere", true}})["ok"] == true);
+    CHECK(next_of_type(a, "signed_out")["reason"] == "logout");
+    for (const std::string& t : {t1, t2, t3})
+        CHECK(b.call({{"type", "resume"}, {"token", t}})["code"] == "unauthorized");
+    // A new password: the old one must be right and the new one good; every other token goes.
+    const std::string t4 =
+        a.call({{"type", "login"}, {"name", "dora"}, {"password", "correct horse"}})["token"];
+    const std::string t5 =
+        b.call({{"type", "login"}, {"name", "dora"}, {"password", "correct horse"}})["token"];
+    CHECK(a.call({{"type", "change_password"},
+                  {"password", "wrong horse"},
+                  {"new_password", "battery staple"}})["code"] == "unauthorized");
+    CHECK(a.call({{"type", "change_password"},
+                  {"password", "correct horse"},
+                  {"new_password", "short"}})["code"] == "bad_password");
+    CHECK(a.call({{"type", "change_password"},
+                  {"password", "correct horse"},
+                  {"new_password", "battery staple"}})["ok"] == true);
+    CHECK(next_of_type(b, "signed_out")["reason"] == "password_changed");
+    CHECK(a.call({{"type", "me"}})["ok"] == true); // the one that asked stays in
+    CHECK(c.call({{"type", "resume"}, {"token", t5}})["code"] == "unauthorized");
+    CHECK(c.call({{"type", "resume"}, {"token", t4}})["ok"] == true);
+    Client e(d.port());
+    e.hello();
+    CHECK(e.call({{"type", "login"}, {"name", "dora"}, {"password", "correct horse"}})["code"] ==
+          "unauthorized");
+    CHECK(e.call({{"type", "login"}, {"name", "dora"}, {"password", "battery staple"}})["ok"] ==
+          true);
+    CHECK(e.call({{"type", "guest"}})["code"] == "already_signed_in");
+    Client g(d.port());
+    g.hello();
+    g.call({{"type", "guest"}});
+    CHECK(g.call({{"type", "change_password"},
+                  {"password", "x"},
+                  {"new_password", "long enough"}})["code"] == "no_password");
+}
+
+TEST_CASE("feltd: session tokens expire unused, and some time after they were issued") {
+    Feltd d({"--token-idle", "2s", "--token-max", "4s"});
+    Client a(d.port());
+    a.hello();
+    const std::string idle = a.call({{"type", "guest"}})["token"];
+    Client b(d.port());
+    b.hello();
+    const std::string used = b.call({{"type", "guest"}})["token"];
+    auto resumes = [&](const std::string& t) {
+        Client c(d.port());
+        c.hello();
+        return c.call({{"type", "resume"}, {"token", t}})["ok"] == true;
+    };
+    std::this_thread::sleep_for(std::chrono::milliseconds(1300));
+    CHECK(resumes(used)); // a use keeps it alive past the idle time ...
+    std::this_thread::sleep_for(std::chrono::milliseconds(1300));
+    CHECK(resumes(used));
+    CHECK_FALSE(resumes(idle)); // ... which the unused one has passed
+    std::this_thread::sleep_for(std::chrono::milliseconds(1600));
+    CHECK_FALSE(resumes(used)); // used, but issued over 4 s ago
+    CHECK(exit_status({"--token-idle", "soon"}) != 0);
+}
+
+TEST_CASE("feltd: a rate-limited request is named by its id") {
+    Feltd d({"--rate", "1", "--burst", "2"});
+    Client c(d.port());
+    c.hello(); // one token
+    for (int id = 1; id <= 3; ++id) c.send(json{{"type", "ping"}, {"id", id}});
+    std::vector<json> got;
+    for (int i = 0; i < 3; ++i) got.push_back(*c.read());
+    int limited = 0;
+    for (const json& m : got)
+        if (m.value("code", "") == "rate_limited") {
+            ++limited;
+            CHECK(m["id"].is_number());
+        }
+    CHECK(limited >= 1);
+}
+
 TEST_CASE("feltd: bad messages get errors, the connection and the server live on") {
     Feltd d;
     Client c(d.port());
@@ -138,6 +295,17 @@ TEST_CASE("feltd: abuse closes the connection, not the server") {
             CHECK((*c.read())["code"] == "malformed");
         }
         c.send(std::string("nope"));
+        CHECK_FALSE(c.read().has_value());
+    }
+    SUBCASE("binary frames, and text that is not JSON, again and again") {
+        Client c(d.port());
+        for (int i = 0; i < 9; ++i) {
+            c.ws().binary(i % 2 == 0);
+            c.ws().write(net::buffer(std::string("nope")));
+            CHECK((*c.read())["code"] == "malformed");
+        }
+        c.ws().binary(true);
+        c.ws().write(net::buffer(std::string("nope")));
         CHECK_FALSE(c.read().has_value());
     }
     SUBCASE("a flood past the rate limit") {

@@ -131,11 +131,44 @@ TEST_CASE("accounts, sessions and the ledger") {
 
     const std::string token = accounts.open_session(ann.value->id);
     CHECK(token.size() == 64);
-    CHECK(accounts.resume(token).value->name == "ann");
-    CHECK(accounts.resume("nonsense").refusal.code == "unauthorized");
+    CHECK(accounts.resume(token, true).value->name == "ann");
+    CHECK(accounts.resume("nonsense", true).refusal.code == "unauthorized");
     accounts.revoke(token);
-    CHECK(accounts.resume(token).refusal.code == "unauthorized");
+    CHECK(accounts.resume(token, true).refusal.code == "unauthorized");
     CHECK(count(db, "SELECT COUNT(*) FROM sessions WHERE token_hash = '" + token + "'") == 0);
+
+    // Tokens expire 14 days unused and 90 days after they were issued, whichever comes first.
+    int n = 0;
+    auto aged = [&](const char* created, const char* used) {
+        auto a = accounts.create("aged" + std::to_string(++n), hash);
+        const std::string t = accounts.open_session(a.value->id);
+        db::Statement q(db, "UPDATE sessions SET created_at = strftime('%Y-%m-%dT%H:%M:%fZ', "
+                            "'now', ?), used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?) "
+                            "WHERE account_id = ?");
+        q.bind(1, std::string_view(created)).bind(2, std::string_view(used)).bind(3, a.value->id);
+        q.run();
+        return t;
+    };
+    CHECK(accounts.resume(aged("-13 days", "-13 days"), false).ok());
+    CHECK_FALSE(accounts.resume(aged("-15 days", "-15 days"), false).ok()); // never used since
+    CHECK(accounts.resume(aged("-89 days", "-1 days"), false).ok());
+    CHECK_FALSE(accounts.resume(aged("-91 days", "-1 days"), false).ok()); // used, but too old
+    // A use counts: a token 13 days idle, used now, lives 14 more days.
+    const std::string used = aged("-20 days", "-13 days");
+    REQUIRE(accounts.resume(used, true).ok());
+    CHECK(count(db, "SELECT COUNT(*) FROM sessions s JOIN accounts a ON a.id = s.account_id "
+                    "WHERE a.name = 'aged5' AND s.used_at > "
+                    "strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 minutes')") == 1);
+    // Revoking all but one, and a new password.
+    const std::string keep = accounts.open_session(ann.value->id);
+    const std::string other = accounts.open_session(ann.value->id);
+    accounts.revoke_all(ann.value->id, keep);
+    CHECK(accounts.resume(keep, false).ok());
+    CHECK_FALSE(accounts.resume(other, false).ok());
+    accounts.revoke_all(ann.value->id, "");
+    CHECK_FALSE(accounts.resume(keep, false).ok());
+    accounts.set_password(ann.value->id, hash_password("a new one here"));
+    CHECK(verify_password(accounts.find_with_hash("ann")->second, "a new one here"));
 
     {
         db::Transaction t(db);

@@ -1,0 +1,56 @@
+#include "net/limits.h"
+
+#include <algorithm>
+
+namespace felt::server {
+
+namespace {
+
+constexpr std::size_t kPruneAbove = 10'000; // keys kept before expired ones are swept
+
+} // namespace
+
+std::chrono::milliseconds Backoff::wait(const std::string& key, SteadyTime now) {
+    std::lock_guard lock(mutex_);
+    auto it = entries_.find(key);
+    if (it == entries_.end() || it->second.until <= now) return std::chrono::milliseconds(0);
+    return std::chrono::ceil<std::chrono::milliseconds>(it->second.until - now);
+}
+
+void Backoff::fail(const std::string& key, SteadyTime now) {
+    std::lock_guard lock(mutex_);
+    if (entries_.size() > kPruneAbove) prune(now);
+    Entry& e = entries_[key];
+    if (e.last + most_ < now) e.failures = 0; // its earlier failures are long past
+    e.last = now;
+    ++e.failures;
+    if (e.failures <= free_) return;
+    auto wait = first_;
+    for (int i = free_ + 1; i < e.failures && wait < most_; ++i) wait *= 2;
+    e.until = now + std::min(wait, most_);
+}
+
+void Backoff::succeed(const std::string& key) {
+    std::lock_guard lock(mutex_);
+    entries_.erase(key);
+}
+
+// Forgets keys whose last failure is older than the longest wait: they would start afresh.
+void Backoff::prune(SteadyTime now) {
+    std::erase_if(entries_, [&](const auto& kv) { return kv.second.last + most_ < now; });
+}
+
+bool WindowCap::take(const std::string& key, SteadyTime now) {
+    std::lock_guard lock(mutex_);
+    if (events_.size() > kPruneAbove)
+        std::erase_if(events_, [&](const auto& kv) {
+            return kv.second.empty() || kv.second.back() + window_ < now;
+        });
+    std::deque<SteadyTime>& times = events_[key];
+    while (!times.empty() && times.front() + window_ <= now) times.pop_front();
+    if (static_cast<int>(times.size()) >= count_) return false;
+    times.push_back(now);
+    return true;
+}
+
+} // namespace felt::server
