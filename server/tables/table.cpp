@@ -1,5 +1,6 @@
 #include "tables/table.h"
 
+#include "chat.h"
 #include "metrics.h"
 #include "storage/storage.h"
 #include "table_messages.h"
@@ -173,19 +174,8 @@ void Table::chat(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
         auto it = r.body.find("text");
         if (it == r.body.end() || !it->is_string())
             return self->refuse(s, r, "bad_request", "\"chat\" needs \"text\", a string");
-        const std::string& text = it->get_ref<const std::string&>();
-        // The parser has checked the UTF-8; count code points, not bytes.
-        int chars = 0;
-        for (unsigned char c : text) {
-            if (c < 0x20 || c == 0x7F)
-                return self->refuse(s, r, "bad_request",
-                                    "chat text is one line without control characters");
-            chars += (c & 0xC0) != 0x80;
-        }
-        if (chars < 1 || chars > kChatMaxChars)
-            return self->refuse(s, r, "bad_request",
-                                "chat text is 1 to " + std::to_string(kChatMaxChars) +
-                                    " characters, not " + std::to_string(chars));
+        auto text = protocol::clean_chat(it->get_ref<const std::string&>(), kChatMaxChars);
+        if (!text.ok()) return self->refuse(s, r, text.refusal);
         auto& times = self->chat_times_[a.id];
         const auto now = std::chrono::steady_clock::now();
         while (!times.empty() && now - times.front() >= std::chrono::seconds(kChatWindowS))
@@ -197,7 +187,7 @@ void Table::chat(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
         times.push_back(now);
         const int seat = self->seat_of_session(s);
         self->send(s, protocol::reply(r, {{"table", self->id_}}));
-        self->broadcast(protocol::chat_json(seat, a.name, text));
+        self->broadcast(protocol::chat_json(seat, a.name, *text.value));
     });
 }
 

@@ -1477,8 +1477,13 @@ TEST_CASE("feltd: table chat reaches everyone watching; bad lines and floods are
     for (int i = 0; i < 200; ++i) wide += "\xc3\xa9"; // é
     CHECK(say(a, wide)["ok"] == true);
     CHECK(say(c, "gl \xe2\x99\xa0")["ok"] == true); // a spectator may chat: "gl ♠"
+    // Text that would hide or disguise itself is refused (protocol/chat.h); a line in another
+    // normal form is passed on in NFC: "cafe" + U+0301 (combining acute) becomes "café".
+    CHECK(say(a, "evil \xe2\x80\xae")["code"] == "bad_request"); // U+202E
+    CHECK(say(a, "\xe3\x80\x80 ")["code"] == "bad_request");     // only whitespace
+    CHECK(say(a, "cafe\xcc\x81")["ok"] == true);
     // Five lines from one player in ten seconds, then the sixth is refused.
-    for (int i = 0; i < 4; ++i) CHECK(say(a, "line " + std::to_string(i))["ok"] == true);
+    for (int i = 0; i < 3; ++i) CHECK(say(a, "line " + std::to_string(i))["ok"] == true);
     CHECK(say(a, "one too many")["code"] == "rate_limited");
     // A spectator heard every line said, in order, with who said it, and nothing refused.
     std::vector<json> heard;
@@ -1491,7 +1496,8 @@ TEST_CASE("feltd: table chat reaches everyone watching; bad lines and floods are
     CHECK(heard[0]["name"].get<std::string>().rfind("guest-", 0) == 0);
     CHECK(heard[1]["seat"].is_null());
     CHECK(heard[1]["text"] == "gl \xe2\x99\xa0");
-    CHECK(heard[5]["text"] == "line 3");
+    CHECK(heard[2]["text"] == "caf\xc3\xa9");
+    CHECK(heard[5]["text"] == "line 2");
 }
 
 TEST_CASE("feltd: a time bank runs after the decision's time, and is spent as used") {
