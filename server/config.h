@@ -29,6 +29,9 @@ struct Config {
     int accounts_per_hour = 20; // new accounts, guests included, from one address in an hour
     std::int64_t token_idle_s = 14 * 86'400; // a session token expires this long unused ...
     std::int64_t token_max_s = 90 * 86'400;  // ... and this long after it was issued
+    double http_rate = 20;                   // plain HTTP requests a second from one address ...
+    double http_burst = 60;                  // ... and in a burst
+    int http_connections = 512;              // plain HTTP connections open at once, in all
 };
 
 } // namespace felt::server

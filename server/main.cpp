@@ -138,6 +138,20 @@ int main(int argc, char** argv) {
         ->transform(duration)
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{10} * 365 * 86'400))
         ->default_str("90d");
+    app.add_option("--http-rate", c.http_rate,
+                   "Plain HTTP requests a second from one address (/healthz, /metrics exempt)")
+        ->envname("FELT_HTTP_RATE")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    app.add_option("--http-burst", c.http_burst, "Plain HTTP requests in a burst from one address")
+        ->envname("FELT_HTTP_BURST")
+        ->check(CLI::Range(1.0, 1e9))
+        ->capture_default_str();
+    app.add_option("--http-connections", c.http_connections,
+                   "Plain HTTP connections open at once; more are closed as they come")
+        ->envname("FELT_HTTP_CONNECTIONS")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
     app.add_option("--port-file", c.port_file, "Write the bound port to this file when listening")
         ->envname("FELT_PORT_FILE");
     app.add_option("--tls-cert", c.tls_cert,

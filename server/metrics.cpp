@@ -51,6 +51,9 @@ std::string Metrics::render() const {
            static_cast<long long>(messages_out.load()));
     metric("felt_http_requests_total", "counter", "HTTP requests answered",
            static_cast<long long>(http_requests.load()));
+    metric("felt_http_refused_total", "counter",
+           "HTTP connections closed at once because too many were open",
+           static_cast<long long>(http_refused.load()));
     metric("felt_storage_failures_total", "counter", "Database writes that failed",
            static_cast<long long>(storage_failures.load()));
     metric("felt_storage_commits_total", "counter", "Write transactions committed",

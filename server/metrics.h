@@ -30,6 +30,7 @@ struct Metrics {
     std::atomic<std::uint64_t> messages_in{0};
     std::atomic<std::uint64_t> messages_out{0};
     std::atomic<std::uint64_t> http_requests{0};
+    std::atomic<std::uint64_t> http_refused{0};     // connections closed at once: too many open
     std::atomic<std::uint64_t> storage_failures{0}; // database writes that failed
     std::atomic<std::uint64_t> hands_void{0};       // hands voided because they could not be stored
     std::atomic<std::uint64_t> storage_commits{0};  // write transactions committed

@@ -28,7 +28,8 @@ SharedState::SharedState(Config config)
                      kLongestBackoff),
       address_failures_(4 * config_.login_attempts,
                         std::chrono::milliseconds(config_.login_backoff_ms), kLongestBackoff),
-      new_accounts_(config_.accounts_per_hour, std::chrono::hours(1)) {}
+      new_accounts_(config_.accounts_per_hour, std::chrono::hours(1)),
+      http_requests_(config_.http_rate, config_.http_burst) {}
 
 bool SharedState::admit(const std::string& address) {
     std::lock_guard lock(sessions_mutex_);

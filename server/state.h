@@ -11,6 +11,7 @@
 #include "storage/storage.h"
 #include "tables/lobby.h"
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -73,6 +74,9 @@ class SharedState {
     Backoff& name_failures() { return name_failures_; }
     Backoff& address_failures() { return address_failures_; }
     WindowCap& new_accounts() { return new_accounts_; }
+    // Plain HTTP requests by address, and the plain HTTP connections open now.
+    RateByKey& http_requests() { return http_requests_; }
+    std::atomic<int>& http_open() { return http_open_; }
 
     bool stopping() const { return stopping_; }
     void set_stopping() { stopping_ = true; }
@@ -89,6 +93,8 @@ class SharedState {
     std::map<std::string, int> per_address_;
     Backoff name_failures_, address_failures_;
     WindowCap new_accounts_;
+    RateByKey http_requests_;
+    std::atomic<int> http_open_{0};
     std::atomic<bool> stopping_{false};
 };
 

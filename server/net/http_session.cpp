@@ -12,7 +12,9 @@ namespace felt::server {
 namespace {
 
 constexpr auto kHttpTimeout = std::chrono::seconds(30);
-constexpr std::size_t kBodyLimit = 16 * 1024;
+constexpr std::size_t kBodyLimit = 16 * 1024;   // 413 past it
+constexpr std::size_t kHeaderLimit = 16 * 1024; // the request line and headers: 431 past it ...
+constexpr std::size_t kUrlLimit = 4 * 1024;     // ... or 414, when the request line is past this
 
 // Shown at / until the web client exists, or when the static folder is missing.
 constexpr const char* kPlaceholder = R"(<!doctype html>
@@ -201,17 +203,28 @@ void health(SharedState& state, const http::request<http::string_body>& req,
 
 } // namespace
 
-void respond(SharedState& state, http::request<http::string_body>&& req,
+void respond(SharedState& state, http::request<http::string_body>&& req, const std::string& address,
              const net::any_io_executor& ex, const Reply& reply) {
     ++state.metrics().http_requests;
     const std::string_view target = req.target();
+    if (target.size() > kUrlLimit)
+        return reply(json_error(req, http::status::uri_too_long, "uri_too_long",
+                                "the URL has more than " + std::to_string(kUrlLimit) + " bytes"));
     if (req.method() != http::verb::get && req.method() != http::verb::head)
         return reply(
             text(req, http::status::method_not_allowed, "text/plain", "GET or HEAD only\n"));
+    // Probes are exempt from the rate limit: a monitor must see feltd as it is.
     if (target == "/healthz") return health(state, req, ex, reply);
     if (target == "/metrics")
         return reply(
             text(req, http::status::ok, "text/plain; version=0.0.4", state.metrics().render()));
+    if (!state.http_requests().take(address, std::chrono::steady_clock::now())) {
+        auto res =
+            json_error(req, http::status::too_many_requests, "rate_limited",
+                       "more than " + std::to_string(static_cast<int>(state.config().http_rate)) +
+                           " requests a second from your address");
+        return reply(std::move(res));
+    }
     if (target.substr(0, 5) == "/api/") {
         std::optional<std::string> token;
         if (auto auth = req.find(http::field::authorization); auth != req.end()) {
@@ -246,6 +259,11 @@ HttpSession::HttpSession(tcp::socket&& socket, ssl::context* tls,
         [&ec](auto& s) { return beast::get_lowest_layer(s).socket().remote_endpoint(ec); },
         stream_);
     address_ = ec ? "?" : ep.address().to_string();
+    ++state_->http_open();
+}
+
+HttpSession::~HttpSession() {
+    --state_->http_open();
 }
 
 void HttpSession::run() {
@@ -268,6 +286,7 @@ void HttpSession::on_handshake(beast::error_code ec) {
 void HttpSession::do_read() {
     parser_.emplace();
     parser_->body_limit(kBodyLimit);
+    parser_->header_limit(kHeaderLimit);
     std::visit(
         [this](auto& s) {
             beast::get_lowest_layer(s).expires_after(kHttpTimeout);
@@ -279,6 +298,8 @@ void HttpSession::do_read() {
 
 void HttpSession::on_read(beast::error_code ec, std::size_t) {
     if (ec == http::error::end_of_stream) return do_close();
+    if (ec == http::error::header_limit || ec == http::error::body_limit)
+        return refuse_oversized(ec);
     if (ec) return fail(ec, "http read");
     if (websocket::is_upgrade(parser_->get())) {
         auto req = parser_->release();
@@ -303,11 +324,30 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
     }
     auto executor =
         std::visit([](auto& s) { return beast::get_lowest_layer(s).get_executor(); }, stream_);
-    respond(*state_, parser_->release(), executor,
+    respond(*state_, parser_->release(), address_, executor,
             [self = shared_from_this()](http::message_generator res) {
                 const bool keep_alive = res.keep_alive();
                 self->write(std::move(res), keep_alive);
             });
+}
+
+void HttpSession::refuse_oversized(beast::error_code ec) {
+    http::request<http::string_body> req{http::verb::get, "/", 11};
+    req.keep_alive(false);
+    if (ec == http::error::body_limit)
+        return write(
+            json_error(req, http::status::payload_too_large, "payload_too_large",
+                       "a request body has at most " + std::to_string(kBodyLimit) + " bytes"),
+            false);
+    // Beast reads the request line first: if it never got to the headers, the line was too long.
+    if (parser_->get().target().empty())
+        return write(json_error(req, http::status::uri_too_long, "uri_too_long",
+                                "the URL has more than " + std::to_string(kUrlLimit) + " bytes"),
+                     false);
+    write(json_error(req, http::status::request_header_fields_too_large, "headers_too_large",
+                     "the request's headers have more than " + std::to_string(kHeaderLimit) +
+                         " bytes"),
+          false);
 }
 
 void HttpSession::write(http::message_generator response, bool keep_alive) {

@@ -40,6 +40,24 @@ void Backoff::prune(SteadyTime now) {
     std::erase_if(entries_, [&](const auto& kv) { return kv.second.last + most_ < now; });
 }
 
+bool RateByKey::take(const std::string& key, SteadyTime now) {
+    std::lock_guard lock(mutex_);
+    if (buckets_.size() > kPruneAbove) // full buckets hold nothing worth keeping
+        std::erase_if(buckets_, [&](const auto& kv) {
+            return kv.second.tokens +
+                       std::chrono::duration<double>(now - kv.second.refilled).count() * rate_ >=
+                   burst_;
+        });
+    auto [it, fresh] = buckets_.try_emplace(key, Bucket{burst_, now});
+    Bucket& b = it->second;
+    b.tokens = std::min(burst_,
+                        b.tokens + std::chrono::duration<double>(now - b.refilled).count() * rate_);
+    b.refilled = now;
+    if (b.tokens < 1) return false;
+    b.tokens -= 1;
+    return true;
+}
+
 bool WindowCap::take(const std::string& key, SteadyTime now) {
     std::lock_guard lock(mutex_);
     if (events_.size() > kPruneAbove)

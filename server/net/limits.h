@@ -41,6 +41,24 @@ class Backoff {
     std::unordered_map<std::string, Entry> entries_;
 };
 
+// A token bucket by key: `rate` a second, up to `burst` at once.
+class RateByKey {
+  public:
+    RateByKey(double rate, double burst) : rate_(rate), burst_(burst) {}
+
+    // Takes a token and returns true, or returns false when the key has none left.
+    bool take(const std::string& key, SteadyTime now);
+
+  private:
+    struct Bucket {
+        double tokens = 0;
+        SteadyTime refilled{};
+    };
+    const double rate_, burst_;
+    std::mutex mutex_;
+    std::unordered_map<std::string, Bucket> buckets_;
+};
+
 // At most `count` events by key in any `window` (a sliding window).
 class WindowCap {
   public:

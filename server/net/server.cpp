@@ -33,7 +33,8 @@ class Listener : public std::enable_shared_from_this<Listener> {
   public:
     Listener(net::io_context& ioc, tcp::endpoint endpoint, ssl::context* tls,
              std::shared_ptr<SharedState> state)
-        : ioc_(ioc), acceptor_(net::make_strand(ioc)), tls_(tls), state_(std::move(state)) {
+        : ioc_(ioc), acceptor_(net::make_strand(ioc)), retry_(acceptor_.get_executor()), tls_(tls),
+          state_(std::move(state)) {
         acceptor_.open(endpoint.protocol());
         acceptor_.set_option(net::socket_base::reuse_address(true));
         acceptor_.bind(endpoint);
@@ -46,6 +47,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
         net::post(acceptor_.get_executor(), [self = shared_from_this()] {
             beast::error_code ec;
             self->acceptor_.close(ec);
+            self->retry_.cancel();
         });
     }
 
@@ -55,9 +57,26 @@ class Listener : public std::enable_shared_from_this<Listener> {
                                beast::bind_front_handler(&Listener::on_accept, shared_from_this()));
     }
     void on_accept(beast::error_code ec, tcp::socket socket) {
-        if (ec == net::error::operation_aborted) return; // closed: shutting down
+        if (ec == net::error::operation_aborted || !acceptor_.is_open())
+            return; // closed: shutting down
         if (ec) {
-            fail(ec, "accept");
+            // Out of file descriptors (or another failure the next accept would repeat): the
+            // pending connection stays in the backlog, so accepting again at once would spin.
+            // Wait, longer each time in a row, and say so once.
+            if (!backoff_.count()) fail(ec, "accept (backing off)");
+            backoff_ = std::min(kMostBackoff, backoff_.count() ? backoff_ * 2 : kFirstBackoff);
+            retry_.expires_after(backoff_);
+            retry_.async_wait([self = shared_from_this()](beast::error_code e) {
+                if (!e && self->acceptor_.is_open()) self->do_accept();
+            });
+            return;
+        }
+        backoff_ = {};
+        if (state_->http_open() >= state_->config().http_connections) {
+            // Full: closed at once, before it costs a read.
+            beast::error_code ignored;
+            socket.close(ignored);
+            ++state_->metrics().http_refused;
         } else {
             // Small frames go out at once: Nagle's algorithm would hold them for the peer's
             // delayed ACK, some 40 ms.
@@ -68,9 +87,13 @@ class Listener : public std::enable_shared_from_this<Listener> {
         do_accept();
     }
 
+    static constexpr std::chrono::milliseconds kFirstBackoff{50}, kMostBackoff{1000};
+    std::chrono::milliseconds backoff_{};
+
     net::io_context& ioc_;
     tcp::acceptor acceptor_;
-    ssl::context* tls_; // null: plain
+    net::steady_timer retry_; // the next accept after a failure
+    ssl::context* tls_;       // null: plain
     std::shared_ptr<SharedState> state_;
 };
 

@@ -20,10 +20,12 @@
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -36,11 +38,16 @@ namespace websocket = beast::websocket;
 using tcp = net::ip::tcp;
 using json = nlohmann::json;
 
-// Starts a program (args[0]) with these arguments; its process id.
-inline pid_t spawn(std::vector<std::string> args) {
+// Starts a program (args[0]) with these arguments; its process id. `max_files` (if not 0) limits
+// the file descriptors it may open.
+inline pid_t spawn(std::vector<std::string> args, rlim_t max_files = 0) {
     const pid_t pid = fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
+        if (max_files > 0) {
+            const rlimit limit{max_files, max_files};
+            setrlimit(RLIMIT_NOFILE, &limit);
+        }
         std::vector<char*> argv;
         for (auto& a : args) argv.push_back(a.data());
         argv.push_back(nullptr);
@@ -53,7 +60,8 @@ inline pid_t spawn(std::vector<std::string> args) {
 // feltd in a folder of its own, started with --port 0 and waited for until it listens.
 class Feltd {
   public:
-    explicit Feltd(std::vector<std::string> extra = {}, std::string dir = "") {
+    explicit Feltd(std::vector<std::string> extra = {}, std::string dir = "", rlim_t max_files = 0)
+        : max_files_(max_files) {
         if (dir.empty()) {
             char tmpl[] = "/tmp/feltd_test_XXXXXX";
             REQUIRE(mkdtemp(tmpl) != nullptr);
@@ -84,8 +92,11 @@ class Feltd {
         // Every test signs in guests from this one address; the limits test sets its own.
         if (std::find(extra.begin(), extra.end(), "--accounts-per-hour") == extra.end())
             extra.insert(extra.end(), {"--accounts-per-hour", "1000000"});
+        // And they read HTTP faster than a person would.
+        if (std::find(extra.begin(), extra.end(), "--http-rate") == extra.end())
+            extra.insert(extra.end(), {"--http-rate", "100000", "--http-burst", "100000"});
         args.insert(args.end(), extra.begin(), extra.end());
-        pid_ = spawn(std::move(args));
+        pid_ = spawn(std::move(args), max_files_);
         for (int i = 0; i < 200; ++i) { // up to 10 s: the sanitizer build starts slowly
             std::ifstream in(port_file);
             int p = 0;
@@ -109,8 +120,10 @@ class Feltd {
 
     unsigned short port() const { return port_; }
     const std::string& dir() const { return dir_; }
+    pid_t pid() const { return pid_; }
 
   private:
+    rlim_t max_files_ = 0;
     std::string dir_;
     bool owns_dir_ = false;
     pid_t pid_ = -1;
@@ -135,6 +148,32 @@ inline HttpReply http_get(unsigned short port, const std::string& target,
     http::response<http::string_body> res;
     http::read(stream, buf, res);
     return {static_cast<int>(res.result_int()), res.body()};
+}
+
+// Sends `request` as it is over a new connection and reads the answer's status (0: none, the
+// connection was closed first).
+inline int raw_http_status(unsigned short port, const std::string& request) {
+    net::io_context ioc;
+    tcp::socket s(ioc);
+    s.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+    beast::error_code ec;
+    net::write(s, net::buffer(request), ec);
+    beast::flat_buffer buf;
+    http::response<http::string_body> res;
+    http::read(s, buf, res, ec);
+    return ec ? 0 : static_cast<int>(res.result_int());
+}
+
+// The CPU time a process has used, user and system, in clock ticks.
+inline long cpu_ticks(pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::istringstream fields(stat.substr(stat.rfind(')') + 2));
+    std::string skip;
+    for (int i = 0; i < 11; ++i) fields >> skip; // state ... cmajflt (fields 3 to 13)
+    long user = 0, system = 0;
+    fields >> user >> system;
+    return user + system;
 }
 
 // A WebSocket client speaking JSON.

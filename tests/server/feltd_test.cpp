@@ -242,6 +242,73 @@ TEST_CASE("feltd: session tokens expire unused, and some time after they were is
     CHECK(exit_status({"--token-idle", "soon"}) != 0);
 }
 
+TEST_CASE("feltd: HTTP requests too big to read get 414, 431 and 413, and the server lives on") {
+    Feltd d;
+    const std::string host = "Host: 127.0.0.1\r\n";
+    CHECK(raw_http_status(d.port(), "GET /" + std::string(5000, 'a') + " HTTP/1.1\r\n" + host +
+                                        "\r\n") == 414);
+    CHECK(raw_http_status(d.port(), "GET /" + std::string(20'000, 'a') + " HTTP/1.1\r\n" + host +
+                                        "\r\n") == 414);
+    CHECK(raw_http_status(d.port(), "GET / HTTP/1.1\r\n" + host +
+                                        "X-Big: " + std::string(20'000, 'b') + "\r\n\r\n") == 431);
+    CHECK(raw_http_status(d.port(), "GET / HTTP/1.1\r\n" + host + "Content-Length: 100000\r\n\r\n" +
+                                        std::string(1000, 'c')) == 413);
+    CHECK(http_get(d.port(), "/healthz").status == 200);
+}
+
+TEST_CASE("feltd: plain HTTP is rate-limited by address; /healthz and /metrics are not") {
+    Feltd d({"--http-rate", "1", "--http-burst", "3"});
+    int limited = 0;
+    for (int i = 0; i < 6; ++i) limited += http_get(d.port(), "/api/tables/1/hands").status == 429;
+    CHECK(limited >= 2);
+    for (int i = 0; i < 10; ++i) {
+        CHECK(http_get(d.port(), "/healthz").status == 200);
+        CHECK(http_get(d.port(), "/metrics").status == 200);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1100)); // a token comes back
+    CHECK(http_get(d.port(), "/api/tables/1/hands").status == 404);
+}
+
+TEST_CASE("feltd: plain HTTP connections are capped; out of file descriptors, accepting backs "
+          "off instead of spinning, and recovers") {
+    SUBCASE("the cap") {
+        Feltd d({"--http-connections", "4"});
+        net::io_context ioc;
+        std::vector<std::unique_ptr<tcp::socket>> idle;
+        for (int i = 0; i < 4; ++i) {
+            idle.push_back(std::make_unique<tcp::socket>(ioc));
+            idle.back()->connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), d.port()));
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        CHECK(raw_http_status(d.port(), "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n") == 0);
+        idle.clear();
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        CHECK(http_get(d.port(), "/healthz").status == 200);
+        CHECK(metric(d.port(), "felt_http_refused_total") >= 1);
+    }
+    SUBCASE("out of file descriptors") {
+        Feltd d({}, "", 48);
+        net::io_context ioc;
+        std::vector<std::unique_ptr<tcp::socket>> idle;
+        for (int i = 0; i < 80; ++i) {
+            idle.push_back(std::make_unique<tcp::socket>(ioc));
+            idle.back()->connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), d.port()));
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        const long before = cpu_ticks(d.pid());
+        std::this_thread::sleep_for(std::chrono::seconds(2));
+        const long used = cpu_ticks(d.pid()) - before;
+        CHECK(used < sysconf(_SC_CLK_TCK) / 2); // under half a CPU-second in two seconds
+        idle.clear();
+        bool healthy = false;
+        for (int i = 0; i < 50 && !healthy; ++i) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            healthy = http_get(d.port(), "/healthz").status == 200;
+        }
+        CHECK(healthy);
+    }
+}
+
 TEST_CASE("feltd: a rate-limited request is named by its id") {
     Feltd d({"--rate", "1", "--burst", "2"});
     Client c(d.port());
