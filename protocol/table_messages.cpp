@@ -39,6 +39,10 @@ json hand_void_json(int hand, std::int64_t hand_id, const char* reason,
             {"stacks", stacks}};
 }
 
+json closed_json(const char* reason) {
+    return {{"kind", "closed"}, {"reason", reason}};
+}
+
 void add_reveal(json& end, std::span<const Chips> stacks, const Sealed& sealed,
                 std::span<const Sight> seen, bool seed_used) {
     end["stacks"] = stacks;

@@ -22,6 +22,8 @@ json chat_json(int seat, const std::string& name, const std::string& text);
 // "sitting_out" (sat out after missed hands) or "sitting_in" (back).
 json sitting_json(int seat, bool out);
 json time_bank_json(int hand, int seat, int bank_ms);
+// The table closed (reason "idle": nobody sat at it for the idle time).
+json closed_json(const char* reason);
 json hand_void_json(int hand, std::int64_t hand_id, const char* reason,
                     std::span<const Chips> stacks);
 // The end of a hand (hand_end, deal_end, game_end, as its game writes it) completed with every

@@ -32,6 +32,10 @@ struct Config {
     double http_rate = 20;                   // plain HTTP requests a second from one address ...
     double http_burst = 60;                  // ... and in a burst
     int http_connections = 512;              // plain HTTP connections open at once, in all
+    int tables_per_account = 5;              // open tables one account may have created
+    std::int64_t table_idle_s = 600;         // a table nobody sits at closes after this long
+    std::int64_t write_queue_bytes = 4
+                                     << 20; // bytes waiting for a slow client before it is dropped
 };
 
 } // namespace felt::server

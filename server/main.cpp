@@ -152,6 +152,22 @@ int main(int argc, char** argv) {
         ->envname("FELT_HTTP_CONNECTIONS")
         ->check(CLI::Range(1, 1000000))
         ->capture_default_str();
+    app.add_option("--tables-per-account", c.tables_per_account,
+                   "Open tables one account may have created")
+        ->envname("FELT_TABLES_PER_ACCOUNT")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
+    app.add_option("--table-idle", c.table_idle_s,
+                   "A table nobody sits at closes after this long (e.g. 10m, 90s)")
+        ->envname("FELT_TABLE_IDLE")
+        ->transform(duration)
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{365} * 86'400))
+        ->default_str("10m");
+    app.add_option("--write-queue-bytes", c.write_queue_bytes,
+                   "Bytes waiting for a slow client before it is dropped")
+        ->envname("FELT_WRITE_QUEUE_BYTES")
+        ->check(CLI::Range(std::int64_t{64} * 1024, std::int64_t{1} << 32))
+        ->capture_default_str();
     app.add_option("--port-file", c.port_file, "Write the bound port to this file when listening")
         ->envname("FELT_PORT_FILE");
     app.add_option("--tls-cert", c.tls_cert,

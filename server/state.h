@@ -66,7 +66,8 @@ class SharedState {
     Lobby& lobby() { return lobby_; }
     // What tables use of the server. set_io() once, before the first table is made.
     void set_io(net::io_context* ioc) {
-        services_.emplace(*storage_, metrics_, lobby_, *ioc, workers_);
+        services_.emplace(*storage_, metrics_, lobby_, *ioc, workers_,
+                          std::chrono::seconds(config_.table_idle_s));
     }
     Services& services() { return *services_; }
 

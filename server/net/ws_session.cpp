@@ -127,11 +127,15 @@ void WsSession::do_close() {
 
 void WsSession::queue(std::shared_ptr<const std::string> message) {
     if (!is_open() || closing_) return;
-    if (queue_.size() >= static_cast<std::size_t>(state_->config().write_queue)) {
-        spdlog::warn("{}: {} messages waiting, dropping the slow client", address_, queue_.size());
+    const Config& c = state_->config();
+    if (queue_.size() >= static_cast<std::size_t>(c.write_queue) ||
+        queued_bytes_ + message->size() > static_cast<std::size_t>(c.write_queue_bytes)) {
+        spdlog::warn("{}: {} messages ({} bytes) waiting, dropping the slow client", address_,
+                     queue_.size(), queued_bytes_);
         std::visit([](auto& ws) { beast::get_lowest_layer(ws).close(); }, ws_);
         return;
     }
+    queued_bytes_ += message->size();
     queue_.push_back(std::move(message));
     if (queue_.size() == 1) do_write();
 }
@@ -149,6 +153,7 @@ void WsSession::do_write() {
 void WsSession::on_write(beast::error_code ec, std::size_t) {
     if (ec) return fail(ec, "websocket write");
     ++state_->metrics().messages_out;
+    queued_bytes_ -= queue_.front()->size();
     queue_.pop_front();
     if (!queue_.empty())
         do_write();
@@ -460,15 +465,25 @@ void WsSession::drop_account() {
     token_.clear();
 }
 
+// The lobby, a page at a time: tables by id, after `after`, at most `limit`; `next` continues.
 void WsSession::on_tables(const protocol::Request& r) {
-    protocol::json list = protocol::json::array();
+    const auto limit = protocol::integer_field(r, "limit", 50, 1, 100);
+    if (!limit.ok()) return refuse(r.id, limit.refusal);
+    const auto after = protocol::integer_field(r, "after", 0, 0);
+    if (!after.ok()) return refuse(r.id, after.refusal);
+    protocol::json list = protocol::json::array(), next = nullptr;
     for (auto& t : state_->lobby().all()) {
+        if (t->id() <= *after.value) continue;
+        if (static_cast<std::int64_t>(list.size()) == *limit.value) {
+            next = list.back()["id"];
+            break;
+        }
         protocol::json j = t->config_json();
         j["id"] = t->id();
         j["taken"] = t->seats_taken();
         list.push_back(std::move(j));
     }
-    reply(r, {{"tables", list}});
+    reply(r, {{"tables", list}, {"next", next}});
 }
 
 // A new table of the game the request names ("poker" when it names none), through the registry
@@ -485,6 +500,12 @@ void WsSession::on_create_table(const protocol::Request& r) {
             r.id, {"bad_config", "no game \"" + game_name + "\" (" + game_names() + ")", "game"});
     auto decoded = game->decode(r.body, state_->services());
     if (!decoded.ok()) return refuse(r.id, decoded.refusal);
+    if (const int quota = state_->config().tables_per_account;
+        state_->lobby().created_by(account_->id) >= quota)
+        return refuse(r.id, "too_many_tables",
+                      "you have " + std::to_string(quota) +
+                          " open tables already; a table closes once nobody has sat at it for " +
+                          std::to_string(state_->config().table_idle_s) + " s");
     stored(
         r, Access::write,
         [config = decoded.value->config.dump(), creator = account_->id](Store& s) {
@@ -492,7 +513,7 @@ void WsSession::on_create_table(const protocol::Request& r) {
         },
         [self = shared_from_this(), r, make = decoded.value->make](std::int64_t id) {
             auto t = make(id);
-            self->state_->lobby().add(t);
+            self->state_->lobby().add(t, self->account_ ? self->account_->id : 0);
             spdlog::info("{} created table {} ({})", self->account_ ? self->account_->name : "?",
                          id, t->describe());
             self->reply(r, {{"table", id}, {"config", t->config_json()}});

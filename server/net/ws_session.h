@@ -103,6 +103,7 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
     Stream ws_;
     beast::flat_buffer buffer_;
     std::deque<std::shared_ptr<const std::string>> queue_;
+    std::size_t queued_bytes_ = 0; // in queue_
     std::shared_ptr<SharedState> state_;
     std::string address_;
     bool open_ = false;

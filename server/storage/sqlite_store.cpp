@@ -107,6 +107,12 @@ std::int64_t SqliteStore::create_table(const std::string& config, std::int64_t c
     return db_.last_insert_rowid();
 }
 
+void SqliteStore::close_table(std::int64_t table) {
+    db::Statement q(db_, "UPDATE tables SET closed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
+                         "WHERE id = ? AND closed_at IS NULL");
+    q.bind(1, table).run();
+}
+
 std::optional<Refusal> SqliteStore::buy_in(std::int64_t table, int seat, std::int64_t account,
                                            Chips amount) {
     db::Transaction t(db_);

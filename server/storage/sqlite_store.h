@@ -30,6 +30,7 @@ class SqliteStore final : public Store {
                          std::string_view keep) override;
 
     std::int64_t create_table(const std::string& config, std::int64_t creator) override;
+    void close_table(std::int64_t table) override;
     std::optional<Refusal> buy_in(std::int64_t table, int seat, std::int64_t account,
                                   Chips amount) override;
     void cash_out(std::int64_t table, int seat, std::int64_t account, Chips stack,

@@ -110,6 +110,8 @@ class Store {
     // ---- tables and the chips seated at them ----
     // A new table's row; its id.
     virtual std::int64_t create_table(const std::string& config, std::int64_t creator) = 0;
+    // The table closed (idle, nobody seated): its row gets closed_at.
+    virtual void close_table(std::int64_t table) = 0;
     // Moves `amount` from the account's balance to a seat. Refusals: insufficient_chips.
     virtual std::optional<Refusal> buy_in(std::int64_t table, int seat, std::int64_t account,
                                           Chips amount) = 0;

@@ -3,12 +3,30 @@
 #include "metrics.h"
 #include "tables/table.h"
 
+#include <algorithm>
+
 namespace felt::server {
 
-void Lobby::add(std::shared_ptr<Table> table) {
+void Lobby::add(std::shared_ptr<Table> table, std::int64_t creator) {
+    {
+        std::lock_guard lock(mutex_);
+        if (creator != 0) creators_[table->id()] = creator;
+        tables_[table->id()] = table;
+        ++metrics_.tables;
+    }
+    table->open();
+}
+
+void Lobby::remove(std::int64_t id) {
     std::lock_guard lock(mutex_);
-    tables_[table->id()] = std::move(table);
-    ++metrics_.tables;
+    if (tables_.erase(id)) --metrics_.tables;
+    creators_.erase(id);
+}
+
+int Lobby::created_by(std::int64_t account) {
+    std::lock_guard lock(mutex_);
+    return static_cast<int>(std::ranges::count_if(
+        creators_, [account](const auto& kv) { return kv.second == account; }));
 }
 
 std::shared_ptr<Table> Lobby::find(std::int64_t id) {

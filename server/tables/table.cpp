@@ -45,7 +45,47 @@ void Step::append(Step&& later) {
 Table::Table(std::int64_t id, std::unique_ptr<Game> game, Services& services)
     : id_(id), game_(std::move(game)), limits_(game_->limits()), services_(services),
       strand_(net::make_strand(services.io)), clock_(strand_), next_hand_(strand_),
-      storage_retry_(strand_) {}
+      storage_retry_(strand_), idle_(strand_) {}
+
+void Table::open() {
+    net::post(strand_, [self = shared_from_this()] { self->arm_idle(); });
+}
+
+bool Table::empty() const {
+    return taken_ == 0 && !busy() && std::ranges::all_of(reserved_, [](auto a) { return a == 0; });
+}
+
+void Table::arm_idle() {
+    if (closed_ || stopping_ || !empty()) return;
+    empty_ = std::chrono::steady_clock::now();
+    idle_.expires_after(services_.table_idle);
+    idle_.async_wait([self = shared_from_this()](error_code ec) {
+        if (!ec) self->on_idle();
+    });
+}
+
+void Table::on_idle() {
+    if (closed_ || stopping_ || !empty()) return; // taken meanwhile: armed again when empty
+    const auto due = empty_ + services_.table_idle;
+    if (std::chrono::steady_clock::now() < due) { // emptied again since: the rest of the time
+        idle_.expires_at(due);
+        idle_.async_wait([self = shared_from_this()](error_code ec) {
+            if (!ec) self->on_idle();
+        });
+        return;
+    }
+    closed_ = true;
+    spdlog::info("table {}: closed, nobody sat at it for {} s", id_, services_.table_idle.count());
+    broadcast(protocol::closed_json("idle"));
+    watchers_.clear();
+    services_.lobby.remove(id_);
+    services_.storage.write(
+        [id = id_](Store& s) {
+            s.close_table(id);
+            return true;
+        },
+        strand_, [](std::optional<bool>) {}); // if it fails, the next start closes it
+}
 
 int Table::next_dealer() const {
     int d = dealer_;
@@ -193,6 +233,9 @@ void Table::chat(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
 
 void Table::join(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
     net::post(strand_, [self = shared_from_this(), s, a, r] {
+        if (self->closed_)
+            return self->refuse(s, r, "no_such_table",
+                                "table " + std::to_string(self->id_) + " has closed");
         const Limits& l = self->limits_;
         // A table with no chips at stake (max_buy_in 0) needs no buy-in.
         const auto asked = protocol::integer_field(r, "buy_in", l.max_buy_in == 0 ? 0 : -1);
@@ -226,7 +269,8 @@ void Table::join(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
             self->strand_,
             [self, s, a, r, seat, buy_in](std::optional<std::optional<Refusal>> refused) {
                 self->reserved_[static_cast<std::size_t>(seat)] = 0;
-                if (!refused) // rolled back: nothing moved
+                if (!refused || *refused) self->arm_idle(); // nobody sat down after all
+                if (!refused)                               // rolled back: nothing moved
                     return self->refuse(s, r, "internal",
                                         "the server cannot store your buy-in now; nothing moved");
                 if (*refused) return self->refuse(s, r, **refused);
@@ -256,6 +300,9 @@ bool Table::free(int seat) const {
 
 void Table::spectate(std::shared_ptr<Recipient> s, Account, protocol::Request r) {
     net::post(strand_, [self = shared_from_this(), s, r] {
+        if (self->closed_)
+            return self->refuse(s, r, "no_such_table",
+                                "table " + std::to_string(self->id_) + " has closed");
         self->watchers_[s.get()] = s;
         self->send(s, protocol::reply(r, {{"table", self->id_}}));
         self->send(s, self->snapshot(-1));
@@ -355,6 +402,7 @@ void Table::cash_out(int seat, const char* reason, std::function<void(bool ok)> 
             spdlog::info("table {}: {} leaves seat {} with {} ({})", self->id_, gone.name, seat,
                          gone.stack, reason);
             self->broadcast(protocol::left_json(seat, gone.name, gone.stack));
+            self->arm_idle();
             if (then) then(true);
             self->maybe_start();
         });

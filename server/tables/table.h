@@ -61,6 +61,8 @@ class Table : public std::enable_shared_from_this<Table> {
     void attach(std::shared_ptr<Recipient> s, Account a);
     // A session has gone: its seat is held; the clock acts for it.
     void disconnected(Recipient* s);
+    // Listed in the lobby: from now on, a table nobody sits at for the idle time closes.
+    void open();
     // Shutdown: no new hands; cash everyone out once the running hand ends.
     void stop();
     // Grace period over: a running hand is void (stacks as before it), everyone cashed out.
@@ -178,6 +180,13 @@ class Table : public std::enable_shared_from_this<Table> {
     int next_dealer() const;
     // A hand runs, or its start or end is being written.
     bool busy() const { return hand_ || pending_ || settling_; }
+    // Nobody sits at the table, nor is about to.
+    bool empty() const;
+    // The table has just become empty: it closes after the idle time unless someone sits down.
+    void arm_idle();
+    // The idle time is up: an empty table closes (watchers told, gone from the lobby, its row
+    // closed); otherwise it waits for the rest of the idle time from when it last became empty.
+    void on_idle();
 
     const std::int64_t id_;
     const std::unique_ptr<const Game> game_;
@@ -216,6 +225,9 @@ class Table : public std::enable_shared_from_this<Table> {
     bool retrying_ = false; // storage_retry_ is armed
     std::vector<std::int64_t> unwritten_voids_;
     std::atomic<int> taken_{0};
+    net::steady_timer idle_;                      // closes the table once empty for the idle time
+    std::chrono::steady_clock::time_point empty_; // since when it has been empty
+    bool closed_ = false;
 };
 
 } // namespace felt::server

@@ -309,6 +309,74 @@ TEST_CASE("feltd: plain HTTP connections are capped; out of file descriptors, ac
     }
 }
 
+TEST_CASE("feltd: the lobby comes in pages; an account's open tables are limited; a table nobody "
+          "sits at closes") {
+    char tmpl[] = "/tmp/feltd_test_XXXXXX";
+    REQUIRE(mkdtemp(tmpl) != nullptr);
+    const std::string dir = tmpl;
+    {
+        Feltd d({"--tables-per-account", "2", "--table-idle", "1s"}, dir);
+        auto people = guests(d.port(), 3);
+        Client &a = *people[0], &b = *people[1], &w = *people[2];
+        auto create = [](Client& c) {
+            return c.call({{"type", "create_table"}, {"seats", 2}, {"hand_delay_ms", 0}});
+        };
+        const std::int64_t t1 = create(a)["table"], t2 = create(a)["table"];
+        CHECK(create(a)["code"] == "too_many_tables");
+        const std::int64_t t3 = create(b)["table"];
+        REQUIRE(b.call({{"type", "join"}, {"table", t3}, {"buy_in", 100}})["ok"] == true);
+        // Pages of two: t1 and t2, then t3.
+        const json first = w.call({{"type", "tables"}, {"limit", 2}});
+        REQUIRE(first["tables"].size() == 2);
+        CHECK(first["tables"][0]["id"] == t1);
+        CHECK(first["next"] == t2);
+        const json rest = w.call({{"type", "tables"}, {"limit", 2}, {"after", first["next"]}});
+        REQUIRE(rest["tables"].size() == 1);
+        CHECK(rest["tables"][0]["id"] == t3);
+        CHECK(rest["next"].is_null());
+        CHECK(w.call({{"type", "tables"}, {"limit", 0}})["code"] == "bad_request");
+        // Nobody sits at t1 and t2: they close, and their watcher is told. t3 stays while b sits.
+        REQUIRE(w.call({{"type", "spectate"}, {"table", t1}})["ok"] == true);
+        const json closed = next_kind(w, "closed");
+        CHECK(closed["table"] == t1);
+        CHECK(closed["reason"] == "idle");
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        const json now = w.call({{"type", "tables"}});
+        REQUIRE(now["tables"].size() == 1);
+        CHECK(now["tables"][0]["id"] == t3);
+        CHECK(w.call({{"type", "join"}, {"table", t1}, {"buy_in", 100}})["code"] ==
+              "no_such_table");
+        CHECK(create(a)["ok"] == true); // a's closed tables no longer count
+        // Once b leaves, t3 closes too.
+        REQUIRE(b.call({{"type", "leave"}, {"table", t3}})["ok"] == true);
+        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+        for (const json& t : w.call({{"type", "tables"}})["tables"]) CHECK(t["id"] != t3);
+        CHECK(d.stop(SIGTERM) == 0);
+    }
+    felt::db::Database db(dir + "/data/felt.db");
+    CHECK(sql_int(db, "SELECT COUNT(*) FROM tables WHERE closed_at IS NOT NULL") == 4);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("feltd: a client that does not read is dropped once its replies pass the byte cap") {
+    Feltd d({"--write-queue-bytes", "65536", "--rate", "100000", "--burst", "100000"});
+    // A lobby of 40 tables, so that each `tables` reply is some 15 KB.
+    auto makers = guests(d.port(), 8);
+    for (auto& m : makers)
+        for (int i = 0; i < 5; ++i)
+            REQUIRE(m->call({{"type", "create_table"}, {"seats", 2}})["ok"] == true);
+    Client slow(d.port());
+    slow.hello();
+    REQUIRE(slow.call({{"type", "guest"}})["ok"] == true);
+    const std::string ask = json{{"type", "tables"}, {"id", 1}}.dump();
+    constexpr int kAsked = 1000; // some 15 MB of replies, far past the socket buffers
+    for (int i = 0; i < kAsked; ++i) slow.send(ask);
+    int replies = 0;
+    while (auto m = slow.read()) replies += (*m).contains("tables");
+    CHECK(replies < kAsked); // cut off: the rest were never queued
+    CHECK(http_get(d.port(), "/healthz").status == 200);
+}
+
 TEST_CASE("feltd: a rate-limited request is named by its id") {
     Feltd d({"--rate", "1", "--burst", "2"});
     Client c(d.port());
