@@ -107,6 +107,9 @@ int main(int argc, char** argv) {
     o.tables = 1000;
     o.seats = 6;
     o.hands = 5;
+    // The feltd below allows 1,000 messages a second a connection: the bots need not pace.
+    o.rate = 900;
+    o.burst = 900;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!std::strcmp(argv[i], "--feltd")) feltd = argv[i + 1];
         if (!std::strcmp(argv[i], "--tables")) o.tables = std::atoi(argv[i + 1]);

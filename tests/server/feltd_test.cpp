@@ -1531,6 +1531,31 @@ TEST_CASE("felt bot: bots play whole tables through the real protocol") {
     CHECK(r.percentile(99) >= r.percentile(50));
 }
 
+TEST_CASE("felt bot: bots pace themselves under feltd's default rate, and leave when broke") {
+    Feltd d({"--rate", "50", "--burst", "100"}); // feltd's defaults, said out loud
+    felt::bot::Options o;
+    o.port = std::to_string(d.port());
+    SUBCASE("pacing") {
+        // Unpaced, a bot at a table of three acts far faster than 50 messages a second.
+        o.tables = 2;
+        o.seats = 3;
+        o.hands = 40;
+        const felt::bot::Report r = felt::bot::run(o);
+        CHECK_MESSAGE(r.errors.empty(), (r.errors.empty() ? "" : r.errors.front()));
+        CHECK(r.hands >= 40);
+    }
+    SUBCASE("broke") {
+        o.tables = 1;
+        o.seats = 3;
+        o.hands = 1'000'000; // never reached: all in every time, two of three soon go broke
+        o.shove = true;
+        const felt::bot::Report r = felt::bot::run(o);
+        CHECK_MESSAGE(r.errors.empty(), (r.errors.empty() ? "" : r.errors.front()));
+        CHECK(r.broke >= 1);
+        CHECK(r.hands < 1'000'000);
+    }
+}
+
 TEST_CASE("feltd: a disconnected player is sat out after missing hands, and sits in on return") {
     char tmpl[] = "/tmp/feltd_test_XXXXXX";
     REQUIRE(mkdtemp(tmpl) != nullptr);

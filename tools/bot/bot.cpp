@@ -50,8 +50,9 @@ class Bot : public std::enable_shared_from_this<Bot> {
   public:
     Bot(net::io_context& ioc, std::shared_ptr<Shared> shared, std::shared_ptr<Group> group,
         bool creator, std::uint32_t seed)
-        : ws_(net::make_strand(ioc)), resolver_(ws_.get_executor()), shared_(std::move(shared)),
-          group_(std::move(group)), creator_(creator), rng_(seed) {}
+        : ws_(net::make_strand(ioc)), resolver_(ws_.get_executor()), pace_(ws_.get_executor()),
+          shared_(std::move(shared)), group_(std::move(group)), creator_(creator), rng_(seed),
+          tokens_(shared_->options.burst), refilled_(Clock::now()) {}
 
     void start() {
         ++shared_->live;
@@ -113,7 +114,22 @@ class Bot : public std::enable_shared_from_this<Bot> {
         queue_.push_back(j.dump());
         if (queue_.size() == 1) do_write();
     }
+    // Paced: a token a message, `rate` a second up to `burst`; without one, the write waits.
     void do_write() {
+        const auto now = Clock::now();
+        const Options& o = shared_->options;
+        tokens_ = std::min(
+            o.burst, tokens_ + std::chrono::duration<double>(now - refilled_).count() * o.rate);
+        refilled_ = now;
+        if (tokens_ < 1) {
+            pace_.expires_after(std::chrono::duration_cast<Clock::duration>(
+                std::chrono::duration<double>((1 - tokens_) / o.rate)));
+            pace_.async_wait([self = shared_from_this()](beast::error_code ec) {
+                if (!ec && !self->finished_) self->do_write();
+            });
+            return;
+        }
+        tokens_ -= 1;
         ws_.text(true);
         ws_.async_write(net::buffer(queue_.front()),
                         beast::bind_front_handler(&Bot::on_write, shared_from_this()));
@@ -198,13 +214,30 @@ class Bot : public std::enable_shared_from_this<Bot> {
             leaving_ = true;
             return send({{"type", "leave"}, {"id", 6}, {"table", table_}});
         }
-        if (kind == "left" && leaving_ && m.value("seat", -1) == seat_) return close();
+        if (kind == "left" && m.value("seat", -1) == seat_) {
+            if (!leaving_) { // cashed out with nothing left: broke
+                std::lock_guard lock(shared_->mutex);
+                ++shared_->report.broke;
+            }
+            return close();
+        }
+        // Alone at the table, with nobody to play: leave too.
+        if (kind == "left" && ++gone_ >= shared_->options.seats - 1 && !leaving_) {
+            leaving_ = true;
+            return send({{"type", "leave"}, {"id", 6}, {"table", table_}});
+        }
         if (kind == "snapshot" && m.contains("your_seat") && m["your_seat"].is_number())
             seat_ = m["your_seat"];
     }
 
     // Mostly check or call, sometimes the smallest bet or raise, now and then a fold.
     json choose(const json& legal) {
+        if (shared_->options.shove) { // all in whenever a bet or raise may be made
+            if (legal.value("raise", false))
+                return {{"action", "raise"}, {"amount", legal["max_to"]}};
+            if (legal.value("bet", false)) return {{"action", "bet"}, {"amount", legal["max_to"]}};
+            if (legal.value("call", false)) return {{"action", "call"}};
+        }
         const int roll = static_cast<int>(rng_() % 10);
         if (legal.value("raise", false) && roll == 0)
             return {{"action", "raise"}, {"amount", legal["min_to"]}};
@@ -225,6 +258,7 @@ class Bot : public std::enable_shared_from_this<Bot> {
 
     websocket::stream<beast::tcp_stream> ws_;
     tcp::resolver resolver_;
+    net::steady_timer pace_; // holds a write back until a token comes
     beast::flat_buffer buffer_;
     std::deque<std::string> queue_;
     std::shared_ptr<Shared> shared_;
@@ -235,6 +269,9 @@ class Bot : public std::enable_shared_from_this<Bot> {
     std::int64_t table_ = 0, buy_in_ = 400;
     int seat_ = -1;
     int hands_ = 0;
+    int gone_ = 0; // other seats that left the table
+    double tokens_;
+    Clock::time_point refilled_;
     long actions_ = 0;
     Clock::time_point sent_;
     std::vector<double> latencies_;

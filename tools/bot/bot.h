@@ -18,6 +18,10 @@ struct Options {
     int threads = 1; // threads running the bots
     std::uint32_t seed = 1;
     int decision_ms = 5000;
+    // Messages a second each bot sends at most, in bursts of `burst`: under feltd's default
+    // limit (50 a second, bursts of 100), so that no bot is refused with rate_limited.
+    double rate = 40, burst = 80;
+    bool shove = false; // bet or raise all in whenever allowed (stacks go broke fast)
 };
 
 struct Report {
@@ -25,6 +29,7 @@ struct Report {
     int connected = 0;
     long hands = 0;   // hands that ended, counted once per table
     long actions = 0; // actions sent
+    int broke = 0;    // bots cashed out with nothing left (not an error)
     double seconds = 0;
     std::vector<double> latencies_ms;  // each action's round trip: sent to its reply
     std::vector<std::string> errors;   // refusals and failures, first ones kept

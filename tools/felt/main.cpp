@@ -503,6 +503,7 @@ int run_bot(bot::Options o, const std::string& url, bool as_json) {
                           {"connected", r.connected},
                           {"hands", r.hands},
                           {"actions", r.actions},
+                          {"broke", r.broke},
                           {"seconds", r.seconds},
                           {"hands_per_second", r.seconds > 0 ? r.hands / r.seconds : 0},
                           {"latency_ms_p50", r.percentile(50)},
@@ -516,6 +517,7 @@ int run_bot(bot::Options o, const std::string& url, bool as_json) {
                     r.bots, r.connected, o.tables, r.hands, r.actions, r.seconds,
                     r.seconds > 0 ? static_cast<double>(r.hands) / r.seconds : 0, r.percentile(50),
                     r.percentile(99));
+        if (r.broke > 0) std::printf("  %d bots went broke and left\n", r.broke);
         for (const auto& e : r.errors) std::printf("  error: %s\n", e.c_str());
     }
     return r.errors.empty() && r.connected == r.bots ? 0 : 1;
@@ -670,6 +672,9 @@ int main(int argc, char** argv) {
     bot_cmd->add_option("--hands", boto.hands, "Hands each table plays before its bots leave (10)");
     bot_cmd->add_option("--threads", boto.threads, "Threads running the bots (1)");
     bot_cmd->add_option("--seed", boto.seed, "Seed of the bots' choices (1)");
+    bot_cmd->add_option("--rate", boto.rate,
+                        "Messages a second each bot sends at most (40: under feltd's default 50)");
+    bot_cmd->add_flag("--shove", boto.shove, "Bet or raise all in whenever allowed");
     bot_cmd->add_flag("--json", bot_json, "Print one JSON object");
 
     try {
