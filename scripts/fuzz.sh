@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses with clang (tests/fuzz) and runs each for FUZZ_SECONDS (8) from
+# its corpus in tests/fuzz/corpus/NAME. New inputs go to build-fuzz/corpus/NAME, crashes to
+# build-fuzz/crashes/; the corpus in the repository is only read. Exits non-zero on a crash.
+# Longer: FUZZ_SECONDS=600 scripts/fuzz.sh, or run one harness by hand (docs/security.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${FUZZ_SECONDS:-8}
+CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFELT_FUZZ=ON \
+    -DFELT_BENCH=OFF -DFELT_WERROR=OFF >/dev/null
+cmake --build build-fuzz --target fuzzers
+mkdir -p build-fuzz/crashes
+for name in request config phh poker; do
+    mkdir -p "build-fuzz/corpus/$name"
+    echo "fuzz: $name for ${seconds} s"
+    build-fuzz/tests/fuzz/fuzz_$name -max_total_time="$seconds" -print_final_stats=0 \
+        -artifact_prefix="build-fuzz/crashes/$name-" "build-fuzz/corpus/$name" \
+        "tests/fuzz/corpus/$name" 2>&1 | grep -E "^(Done|==|SUMMARY)|ERROR" || true
+    # libFuzzer exits non-zero on a crash; grep hides that, so look for the artifact.
+    if compgen -G "build-fuzz/crashes/$name-*" >/dev/null; then
+        echo "fuzz: $name crashed; the input is in build-fuzz/crashes/" >&2
+        exit 1
+    fi
+done
