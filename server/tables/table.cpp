@@ -677,6 +677,7 @@ void Table::stop() {
     net::post(strand_, [self = shared_from_this()] {
         self->stopping_ = true;
         self->next_hand_.cancel();
+        self->idle_.cancel();
         if (self->busy()) return; // cashed out when it ends
         for (int i = 0; i < self->limits_.seats; ++i)
             if (self->seat(i)) self->cash_out(i, "shutdown");
