@@ -25,6 +25,7 @@
 #include <thread>
 #include <vector>
 
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -44,6 +45,8 @@ inline pid_t spawn(std::vector<std::string> args, rlim_t max_files = 0) {
     const pid_t pid = fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
+        // Dies with the test: a test that aborts leaves no feltd behind holding ctest's pipe.
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (max_files > 0) {
             const rlimit limit{max_files, max_files};
             setrlimit(RLIMIT_NOFILE, &limit);
