@@ -108,7 +108,7 @@ Result<std::vector<Chips>> numbers(const toml::table& t, const char* key, std::s
                    std::to_string(a->size()));
     std::vector<Chips> out;
     for (const toml::node& v : *a) {
-        auto i = v.value<std::int64_t>();
+        auto i = v.value_exact<std::int64_t>();
         if (!i || !v.is_integer()) return bad(std::string(key) + ": whole numbers of chips only");
         out.push_back(Chips(*i));
     }
@@ -116,7 +116,7 @@ Result<std::vector<Chips>> numbers(const toml::table& t, const char* key, std::s
 }
 
 Chips number(const toml::table& t, const char* key) {
-    return Chips(t[key].value<std::int64_t>().value_or(0));
+    return Chips(t[key].value_exact<std::int64_t>().value_or(0));
 }
 
 } // namespace
@@ -333,15 +333,17 @@ Result<Replay> replay_phh(std::string_view text) {
         return bad("fixed limit: small_bet and big_bet are required");
     if (c.structure != Structure::fixed_limit && c.stakes.min_bet <= 0)
         return bad("no limit and pot limit: min_bet is required");
-    c.max_discard = static_cast<int>(t["_felt_max_discard"].value<std::int64_t>().value_or(5));
+    c.max_discard =
+        static_cast<int>(t["_felt_max_discard"].value_exact<std::int64_t>().value_or(5));
     try {
         c.reshuffle_seed =
             std::stoull(t["_felt_reshuffle_seed"].value<std::string>().value_or("0"));
     } catch (const std::exception&) {
         return bad("_felt_reshuffle_seed: a whole number");
     }
-    c.rake.percent = static_cast<int>(t["_felt_rake_percent"].value<std::int64_t>().value_or(0));
-    c.rake.cap = Chips(t["_felt_rake_cap"].value<std::int64_t>().value_or(0));
+    c.rake.percent =
+        static_cast<int>(t["_felt_rake_percent"].value_exact<std::int64_t>().value_or(0));
+    c.rake.cap = Chips(t["_felt_rake_cap"].value_exact<std::int64_t>().value_or(0));
 
     // The actions, and the deck they deal: every dealt card in order, until one comes back from
     // the discards (a reshuffle, which the seed repeats), then the rest of the pack.

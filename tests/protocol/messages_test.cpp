@@ -159,6 +159,15 @@ TEST_CASE("chips in JSON: a plain integer both ways, in json and ordered_json") 
         CHECK(o.dump() == "{\"stack\":" + std::to_string(n) + "}");
     }
     CHECK_THROWS(nlohmann::json("40").get<felt::Chips>());
+    // Floats, even whole ones, and integers past 64 signed bits are refused, never converted.
+    for (const char* text : {"1.5", "40.0", "1e30", "9223372036854775808", "-1e300"}) {
+        CAPTURE(text);
+        CHECK_THROWS_AS(nlohmann::json::parse(text).get<felt::Chips>(), nlohmann::json::exception);
+        CHECK_THROWS_AS(nlohmann::ordered_json::parse(text).get<felt::Chips>(),
+                        nlohmann::ordered_json::exception);
+    }
+    CHECK(nlohmann::json::parse("9223372036854775807").get<felt::Chips>() ==
+          felt::Chips(std::numeric_limits<std::int64_t>::max()));
 }
 
 TEST_CASE("poker update: each recipient sees its own cards, the seat to act its choices") {

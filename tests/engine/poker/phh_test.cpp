@@ -72,6 +72,20 @@ TEST_CASE("PHH: a history the engine refuses names the action and the reason") {
     std::string unknown = text;
     unknown.replace(unknown.find("AsAh"), 4, "????");
     CHECK(replay_phh(unknown).error().message.find("unknown cards") != std::string::npos);
+
+    // Numbers too large for a whole number of chips (the fuzzer's find: converting them was
+    // undefined behaviour), and a fraction, are refused or read as absent, never converted.
+    for (const char* huge : {"[5.07e23, 100, 100]", "[1e300, 100, 100]", "[100.5, 100, 100]"}) {
+        std::string big = text;
+        big.replace(big.find("starting_stacks = [100, 100, 100]") + 18, 15, huge);
+        CAPTURE(big);
+        r = replay_phh(big);
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error().message == "starting_stacks: whole numbers of chips only");
+    }
+    std::string seed = text;
+    seed.replace(seed.find("min_bet = 2"), 11, "min_bet = 5.07e23");
+    CHECK(replay_phh(seed).error().message.find("min_bet is required") != std::string::npos);
 }
 
 TEST_CASE("PHH: simulated hands of every variant and structure survive the round trip") {
