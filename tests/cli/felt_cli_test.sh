@@ -147,6 +147,8 @@ expect_stdin "chinese settle reasons" 0 '\{"from":"B","to":"A","units":3,"chips"
 expect_stdin "chinese illegal split" 2 'player B: middle_above_back: the middle \(straight_flush\)' "${ABC/Qs Js Ts 9s 2s/Qs Js Ts 9s 8s}" -- chinese settle
 expect_stdin "chinese bad card" 2 'player C: back: not a card' "${ABC/Ac Ad/Ac Zz}" -- chinese settle
 expect_stdin "chinese malformed" 2 'malformed JSON' '{"profile":' -- chinese settle
+expect_stdin "chinese number too large" 2 'malformed JSON: .*number overflow' '{"profile":8888888801010661e5404261897375}' -- chinese settle
+expect_stdin "chinese float chips" 2 'malformed document: .*chips must be a whole number, not number' "${ABC/\"unit\":1/\"unit\":1e30}" -- chinese settle
 expect_stdin "chinese unknown profile" 2 'unknown profile "vegas"' "${ABC/classic/vegas}" -- chinese settle
 expect_stdin "chinese missing field" 2 'player B: missing "stack"' "${ABC/\"stack\":100,\"front\":\"As/\"front\":\"As}" -- chinese settle
 expect "chinese arrange dragon" 0 'declare complete_straight  expected \+13.000 units' -- chinese arrange As Kd Qc Jh Ts 9s 8d 7c 6h 5s 4d 3c 2h
