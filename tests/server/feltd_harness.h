@@ -188,6 +188,12 @@ class Client {
     }
     void send(const std::string& text) { ws_.write(net::buffer(text)); }
     void send(const json& j) { send(j.dump()); }
+    // Sends, or says the connection is gone (the server may cut a client off mid-stream).
+    bool try_send(const std::string& text) {
+        beast::error_code ec;
+        ws_.write(net::buffer(text), ec);
+        return !ec;
+    }
     // The next message, or nothing when the server closed the connection or sent nothing for a
     // minute (so that a server that stops answering fails a test instead of hanging it).
     std::optional<json> read() {
