@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer harnesses with clang (tests/fuzz) and runs each for FUZZ_SECONDS (8) from
+# Builds the libFuzzer harnesses with clang (tests/fuzz) and runs each for FUZZ_SECONDS (6) from
 # its corpus in tests/fuzz/corpus/NAME. New inputs go to build-fuzz/corpus/NAME, crashes to
 # build-fuzz/crashes/; the corpus in the repository is only read. Exits non-zero on a crash.
 # Longer: FUZZ_SECONDS=600 scripts/fuzz.sh, or run one harness by hand (docs/security.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${FUZZ_SECONDS:-8}
+seconds=${FUZZ_SECONDS:-6}
 CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFELT_FUZZ=ON \
     -DFELT_BENCH=OFF -DFELT_WERROR=OFF >/dev/null
 cmake --build build-fuzz --target fuzzers
+rm -rf build-fuzz/crashes # what an earlier run found is not this run's
 mkdir -p build-fuzz/crashes
-for name in request config phh poker; do
+for name in request config phh poker leap settle settings; do
     mkdir -p "build-fuzz/corpus/$name"
     echo "fuzz: $name for ${seconds} s"
     build-fuzz/tests/fuzz/fuzz_$name -max_total_time="$seconds" -print_final_stats=0 \

@@ -2,38 +2,20 @@
 // seats, stacks, the deck's order and the reshuffle seed, then actions: legal ones, and amounts
 // and cards that may not be. An action the engine refuses changes nothing; every chip of the
 // hand is where it was; nothing crashes.
+#include "fuzz_bytes.h"
 #include "poker/hand.h"
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <memory>
 #include <string>
-
-namespace {
-
-// The fuzzer's bytes, read one at a time; zeros once they run out.
-class Bytes {
-  public:
-    Bytes(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
-    unsigned next() { return at_ < size_ ? data_[at_++] : 0; }
-    bool done() const { return at_ >= size_; }
-
-  private:
-    const std::uint8_t* data_;
-    std::size_t size_, at_ = 0;
-};
-
-void check(bool ok) {
-    if (!ok) std::abort();
-}
-
-} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace felt;
     using namespace felt::poker;
+    using fuzz::Bytes;
+    using fuzz::check;
     Bytes in(data, size);
     const auto variants = builtin_variant_names();
     const std::string variant(variants[in.next() % variants.size()]);
