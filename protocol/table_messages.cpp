@@ -22,8 +22,26 @@ json chat_json(int seat, const std::string& name, const std::string& text) {
     return {{"kind", "chat"}, {"seat", seat_or_null(seat)}, {"name", name}, {"text", text}};
 }
 
-json sitting_json(int seat, bool out) {
-    return {{"kind", out ? "sitting_out" : "sitting_in"}, {"seat", seat}};
+json sitting_out_json(int seat, SitOut why) {
+    return {{"kind", "sitting_out"},
+            {"seat", seat},
+            {"reason", why == SitOut::chosen ? "chosen" : "missed_hands"}};
+}
+
+json sitting_in_json(int seat) {
+    return {{"kind", "sitting_in"}, {"seat", seat}};
+}
+
+json connection_json(int seat, bool connected) {
+    return {{"kind", "connection"}, {"seat", seat}, {"connected", connected}};
+}
+
+json topped_up_json(int seat, const std::string& name, Chips amount, Chips stack) {
+    return {{"kind", "topped_up"},
+            {"seat", seat},
+            {"name", name},
+            {"amount", amount},
+            {"stack", stack}};
 }
 
 json time_bank_json(int hand, int seat, int bank_ms) {
@@ -53,12 +71,10 @@ json own_reveal(const Sealed& sealed, std::span<const Sight> seen, bool seed_use
     return {{"fairness", reveal_json(sealed, seen, seed_used, seat)}};
 }
 
-json seat_json(int seat, const std::string& name, Chips stack, bool sitting_out, int time_bank_ms) {
-    return {{"seat", seat},
-            {"name", name},
-            {"stack", stack},
-            {"sitting_out", sitting_out},
-            {"time_bank_ms", time_bank_ms}};
+json seat_json(const SeatHead& s) {
+    return {{"seat", s.seat},           {"name", s.name},
+            {"stack", s.stack},         {"sitting_out", s.sitting_out},
+            {"connected", s.connected}, {"time_bank_ms", s.time_bank_ms}};
 }
 
 json snapshot_json(std::int64_t table, std::int64_t seq, json config, json seats, int your_seat) {
@@ -69,6 +85,22 @@ json snapshot_json(std::int64_t table, std::int64_t seq, json config, json seats
             {"config", std::move(config)},
             {"seats", std::move(seats)},
             {"your_seat", seat_or_null(your_seat)}};
+}
+
+json lobby_line_json(std::int64_t table, json config, int taken, int watching) {
+    json line = std::move(config);
+    line["id"] = table;
+    line["taken"] = taken;
+    line["watching"] = watching;
+    return line;
+}
+
+json lobby_changed_json(json line) {
+    return {{"type", "lobby"}, {"kind", "changed"}, {"table", std::move(line)}};
+}
+
+json lobby_closed_json(std::int64_t table) {
+    return {{"type", "lobby"}, {"kind", "closed"}, {"id", table}};
 }
 
 } // namespace felt::protocol

@@ -19,8 +19,16 @@ using json = nlohmann::json;
 json seated_json(int seat, const std::string& name, Chips stack);
 json left_json(int seat, const std::string& name, Chips stack);
 json chat_json(int seat, const std::string& name, const std::string& text);
-// "sitting_out" (sat out after missed hands) or "sitting_in" (back).
-json sitting_json(int seat, bool out);
+// Why a seat sits out: the player chose to, or the clock played for them, disconnected, in
+// `sit_out_after` hands in a row.
+enum class SitOut { chosen, missed_hands };
+// "sitting_out", with the reason, or "sitting_in" (back).
+json sitting_out_json(int seat, SitOut why);
+json sitting_in_json(int seat);
+// The seat's player connected again, or their connection went (the seat is held).
+json connection_json(int seat, bool connected);
+// The seat's player added `amount` chips from their balance between hands.
+json topped_up_json(int seat, const std::string& name, Chips amount, Chips stack);
 json time_bank_json(int hand, int seat, int bank_ms);
 // The table closed (reason "idle": nobody sat at it for the idle time).
 json closed_json(const char* reason);
@@ -33,7 +41,21 @@ void add_reveal(json& end, std::span<const Chips> stacks, const Sealed& sealed,
                 std::span<const Sight> seen, bool seed_used);
 json own_reveal(const Sealed& sealed, std::span<const Sight> seen, bool seed_used, int seat);
 // A snapshot's common fields: a seat's, and the whole table's head.
-json seat_json(int seat, const std::string& name, Chips stack, bool sitting_out, int time_bank_ms);
+struct SeatHead {
+    int seat = 0;
+    const std::string& name;
+    Chips stack{};
+    bool sitting_out = false;
+    bool connected = true;
+    int time_bank_ms = 0;
+};
+json seat_json(const SeatHead& s);
 json snapshot_json(std::int64_t table, std::int64_t seq, json config, json seats, int your_seat);
+
+// The lobby (docs/protocol.md, "tables" and "watch_lobby"): a table's line, and what is pushed to
+// the connections that watch the lobby when a line changes or a table closes.
+json lobby_line_json(std::int64_t table, json config, int taken, int watching);
+json lobby_changed_json(json line);
+json lobby_closed_json(std::int64_t table);
 
 } // namespace felt::protocol

@@ -43,6 +43,7 @@ bool WsSession::is_open() const {
 }
 
 WsSession::~WsSession() {
+    state_->lobby().unwatch(this);
     for (std::int64_t id : tables_)
         if (auto t = state_->lobby().find(id)) t->disconnected(this);
     state_->leave(this);
@@ -245,6 +246,13 @@ const std::map<std::string, WsSession::Handler, std::less<>>& WsSession::handler
         {"change_password",
          {N::account, [](WsSession& s, const Request& r) { s.on_change_password(r); }}},
         {"tables", {N::account, [](WsSession& s, const Request& r) { s.on_tables(r); }}},
+        {"watch_lobby", {N::account, [](WsSession& s, const Request& r) { s.on_watch_lobby(r); }}},
+        {"unwatch_lobby",
+         {N::account,
+          [](WsSession& s, const Request& r) {
+              s.state_->lobby().unwatch(&s);
+              s.reply(r);
+          }}},
         {"create_table",
          {N::account, [](WsSession& s, const Request& r) { s.on_create_table(r); }}},
         {"join", {N::account, at_table(&Table::join)}},
@@ -253,6 +261,9 @@ const std::map<std::string, WsSession::Handler, std::less<>>& WsSession::handler
         {"act", {N::account, at_table(&Table::act)}},
         {"hint", {N::account, at_table(&Table::hint)}},
         {"chat", {N::account, at_table(&Table::chat)}},
+        {"sit_out", {N::account, at_table(&Table::sit_out)}},
+        {"sit_in", {N::account, at_table(&Table::sit_in)}},
+        {"top_up", {N::account, at_table(&Table::top_up)}},
         {"my_hands", {N::account, history}},
         {"hand", {N::account, history}},
         {"table_hands", {N::account, history}},
@@ -458,6 +469,7 @@ void WsSession::sign_out(const SignOut& which) {
 }
 
 void WsSession::drop_account() {
+    state_->lobby().unwatch(this);
     for (std::int64_t id : tables_)
         if (auto t = state_->lobby().find(id)) t->disconnected(this);
     tables_.clear();
@@ -478,12 +490,15 @@ void WsSession::on_tables(const protocol::Request& r) {
             next = list.back()["id"];
             break;
         }
-        protocol::json j = t->config_json();
-        j["id"] = t->id();
-        j["taken"] = t->seats_taken();
-        list.push_back(std::move(j));
+        list.push_back(t->lobby_line());
     }
     reply(r, {{"tables", list}, {"next", next}});
+}
+
+// The lobby's first page, as `tables` gives it, and from now on every change pushed.
+void WsSession::on_watch_lobby(const protocol::Request& r) {
+    state_->lobby().watch(shared_from_this());
+    on_tables(r);
 }
 
 // A new table of the game the request names ("poker" when it names none), through the registry
@@ -520,7 +535,8 @@ void WsSession::on_create_table(const protocol::Request& r) {
         });
 }
 
-// A request to one table: join, spectate, leave, act, hint or chat. The table answers.
+// A request to one table: join, spectate, leave, act, hint, chat, sit_out, sit_in or top_up. The
+// table answers.
 void WsSession::table_request(const protocol::Request& r,
                               void (Table::*f)(std::shared_ptr<Recipient>, Account,
                                                protocol::Request)) {

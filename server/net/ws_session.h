@@ -77,6 +77,7 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
     // anything, its seats are held as for a closed connection.
     void drop_account();
     void on_tables(const protocol::Request& r);
+    void on_watch_lobby(const protocol::Request& r);
     void on_create_table(const protocol::Request& r);
     void table_request(const protocol::Request& r,
                        void (Table::*f)(std::shared_ptr<Recipient>, Account, protocol::Request));

@@ -124,6 +124,20 @@ std::optional<Refusal> SqliteStore::buy_in(std::int64_t table, int seat, std::in
     return std::nullopt;
 }
 
+std::optional<Refusal> SqliteStore::top_up(std::int64_t table, int seat, std::int64_t account,
+                                           Chips amount) {
+    db::Transaction t(db_);
+    if (auto no = accounts_.move_chips(account, -amount, "top_up")) return no;
+    db::Statement q(db_, "UPDATE table_seats SET stack = stack + ? "
+                         "WHERE table_id = ? AND seat = ? AND account_id = ?");
+    q.bind(1, amount).bind(2, table).bind(3, seat).bind(4, account).run();
+    if (db_.changes() != 1)
+        throw db::Error(0, "table " + std::to_string(table) + " has no seat " +
+                               std::to_string(seat) + " of account " + std::to_string(account));
+    t.commit();
+    return std::nullopt;
+}
+
 void SqliteStore::cash_out(std::int64_t table, int seat, std::int64_t account, Chips stack,
                            std::string_view reason) {
     db::Transaction t(db_);

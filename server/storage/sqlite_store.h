@@ -33,6 +33,8 @@ class SqliteStore final : public Store {
     void close_table(std::int64_t table) override;
     std::optional<Refusal> buy_in(std::int64_t table, int seat, std::int64_t account,
                                   Chips amount) override;
+    std::optional<Refusal> top_up(std::int64_t table, int seat, std::int64_t account,
+                                  Chips amount) override;
     void cash_out(std::int64_t table, int seat, std::int64_t account, Chips stack,
                   std::string_view reason) override;
 

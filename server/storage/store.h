@@ -116,6 +116,10 @@ class Store {
     virtual std::optional<Refusal> buy_in(std::int64_t table, int seat, std::int64_t account,
                                           Chips amount) = 0;
     // Moves a seat's stack back to its owner's balance and frees the seat.
+    // Moves `amount` more from the account's balance to its seat (ledger reason top_up).
+    // Refusals: insufficient_chips.
+    virtual std::optional<Refusal> top_up(std::int64_t table, int seat, std::int64_t account,
+                                          Chips amount) = 0;
     virtual void cash_out(std::int64_t table, int seat, std::int64_t account, Chips stack,
                           std::string_view reason) = 0;
 

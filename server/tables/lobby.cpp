@@ -1,6 +1,7 @@
 #include "tables/lobby.h"
 
 #include "metrics.h"
+#include "table_messages.h"
 #include "tables/table.h"
 
 #include <algorithm>
@@ -18,9 +19,12 @@ void Lobby::add(std::shared_ptr<Table> table, std::int64_t creator) {
 }
 
 void Lobby::remove(std::int64_t id) {
-    std::lock_guard lock(mutex_);
-    if (tables_.erase(id)) --metrics_.tables;
-    creators_.erase(id);
+    {
+        std::lock_guard lock(mutex_);
+        if (tables_.erase(id)) --metrics_.tables;
+        creators_.erase(id);
+    }
+    tell(protocol::lobby_closed_json(id));
 }
 
 int Lobby::created_by(std::int64_t account) {
@@ -59,6 +63,42 @@ std::vector<std::int64_t> Lobby::seats_of(std::int64_t account) {
     auto [first, last] = seated_.equal_range(account);
     for (auto it = first; it != last; ++it) out.push_back(it->second);
     return out;
+}
+
+void Lobby::watch(const std::shared_ptr<Recipient>& r) {
+    std::lock_guard lock(mutex_);
+    watchers_[r.get()] = r;
+}
+
+void Lobby::unwatch(const Recipient* r) {
+    std::lock_guard lock(mutex_);
+    watchers_.erase(r);
+}
+
+bool Lobby::watched() {
+    std::lock_guard lock(mutex_);
+    return !watchers_.empty();
+}
+
+void Lobby::changed(nlohmann::json line) {
+    tell(protocol::lobby_changed_json(std::move(line)));
+}
+
+void Lobby::tell(const nlohmann::json& message) {
+    std::vector<std::shared_ptr<Recipient>> to;
+    {
+        std::lock_guard lock(mutex_);
+        for (auto it = watchers_.begin(); it != watchers_.end();)
+            if (auto r = it->second.lock()) {
+                to.push_back(std::move(r));
+                ++it;
+            } else {
+                it = watchers_.erase(it);
+            }
+    }
+    if (to.empty()) return;
+    auto text = std::make_shared<const std::string>(message.dump());
+    for (auto& r : to) r->send(text);
 }
 
 } // namespace felt::server

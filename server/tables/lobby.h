@@ -1,9 +1,13 @@
 // Every table of the server and who sits where: for the lobby's list, for routing a request to its
-// table, and for giving players their seats back when they sign in again. Thread-safe. And what a
-// table uses of the server (Services), so that tables know nothing of connections.
+// table, and for giving players their seats back when they sign in again; and the connections
+// that watch the lobby, told as tables open, change and close. Thread-safe. And what a table uses
+// of the server (Services), so that tables know nothing of connections.
 #pragma once
 
 #include "io.h"
+#include "tables/recipient.h"
+
+#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -24,7 +28,7 @@ class Lobby {
 
     // A new table, once its row is written, made by `creator` (0: nobody's).
     void add(std::shared_ptr<Table> table, std::int64_t creator = 0);
-    // A table closed (idle): no longer listed nor found.
+    // A table closed (idle): no longer listed nor found; watchers are told.
     void remove(std::int64_t id);
     std::shared_ptr<Table> find(std::int64_t id);
     std::vector<std::shared_ptr<Table>> all();
@@ -35,12 +39,25 @@ class Lobby {
     void note_seat(std::int64_t account, std::int64_t table, bool seated);
     std::vector<std::int64_t> seats_of(std::int64_t account);
 
+    // A connection that watches the lobby is told of every table's new line (`changed`) and of
+    // every table that closes, until it stops watching or goes.
+    void watch(const std::shared_ptr<Recipient>& r);
+    void unwatch(const Recipient* r);
+    // Somebody watches: worth telling.
+    bool watched();
+    // A table's line changed (seats taken, watchers) or it opened: its line as the lobby lists it.
+    void changed(nlohmann::json line);
+
   private:
+    // Sends `message` to every connection that watches the lobby.
+    void tell(const nlohmann::json& message);
+
     Metrics& metrics_;
     std::mutex mutex_;
     std::map<std::int64_t, std::shared_ptr<Table>> tables_;
     std::map<std::int64_t, std::int64_t> creators_;    // table -> account
     std::multimap<std::int64_t, std::int64_t> seated_; // account -> table
+    std::map<const Recipient*, std::weak_ptr<Recipient>> watchers_;
 };
 
 // What a table uses of the server.

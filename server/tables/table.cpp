@@ -48,7 +48,26 @@ Table::Table(std::int64_t id, std::unique_ptr<Game> game, Services& services)
       storage_retry_(strand_), idle_(strand_) {}
 
 void Table::open() {
-    net::post(strand_, [self = shared_from_this()] { self->arm_idle(); });
+    net::post(strand_, [self = shared_from_this()] {
+        self->arm_idle();
+        self->lobby_changed();
+    });
+}
+
+protocol::json Table::lobby_line() const {
+    return protocol::lobby_line_json(id_, config_json(), taken_, watching_);
+}
+
+void Table::lobby_changed() {
+    int spectators = 0;
+    for_each_watcher([&](const std::shared_ptr<Recipient>&, int seat) { spectators += seat < 0; });
+    watching_ = spectators;
+    if (services_.lobby.watched()) services_.lobby.changed(lobby_line());
+}
+
+bool Table::in_hand(int seat) const {
+    return (hand_ || pending_ || settling_) &&
+           std::ranges::find(deal_.seats, Seat(seat)) != deal_.seats.end();
 }
 
 bool Table::empty() const {
@@ -148,7 +167,8 @@ int Table::seat_of_session(const std::shared_ptr<Recipient>& s) const {
 
 bool Table::ready(int i) const {
     const Occupant* st = seat(i);
-    return st && st->stack >= game_->stake_needed() && !st->leaving && !st->sitting_out;
+    return st && st->stack >= game_->stake_needed() && !st->leaving && !st->sitting_out &&
+           !st->chose_out && !st->topping;
 }
 
 std::string Table::snapshot(int viewer) const {
@@ -158,7 +178,8 @@ std::string Table::snapshot(int viewer) const {
     for (int i = 0; i < limits_.seats; ++i) {
         const Occupant* st = seat(i);
         if (!st) continue;
-        json j = protocol::seat_json(i, st->name, st->stack, st->sitting_out, st->time_bank_ms);
+        json j = protocol::seat_json({i, st->name, st->stack, st->sitting_out || st->chose_out,
+                                      st->connected, st->time_bank_ms});
         if (hand_)
             hand_->seat_view(Seat(i), seen_by, j);
         else
@@ -231,6 +252,90 @@ void Table::chat(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
     });
 }
 
+void Table::sit_out(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
+    net::post(strand_, [self = shared_from_this(), s, a, r] {
+        auto seat = self->seat_of(a.id);
+        if (!seat) return self->refuse(s, r, "not_seated", "you have no seat at this table");
+        Occupant& st = *self->seat(*seat);
+        // A player in the hand plays it out; the next hands are dealt without them.
+        self->send(
+            s, protocol::reply(r, {{"table", self->id_}, {"after_hand", self->in_running(*seat)}}));
+        if (st.chose_out) return;
+        st.chose_out = true;
+        if (!st.sitting_out)
+            self->broadcast(protocol::sitting_out_json(*seat, protocol::SitOut::chosen));
+    });
+}
+
+void Table::sit_in(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
+    net::post(strand_, [self = shared_from_this(), s, a, r] {
+        auto seat = self->seat_of(a.id);
+        if (!seat) return self->refuse(s, r, "not_seated", "you have no seat at this table");
+        Occupant& st = *self->seat(*seat);
+        self->send(s, protocol::reply(r, {{"table", self->id_}}));
+        if (!st.chose_out && !st.sitting_out) return;
+        st.chose_out = st.sitting_out = false;
+        st.missed = 0;
+        self->broadcast(protocol::sitting_in_json(*seat));
+        self->maybe_start();
+    });
+}
+
+void Table::top_up(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
+    net::post(strand_, [self = shared_from_this(), s, a, r] {
+        auto seat = self->seat_of(a.id);
+        if (!seat) return self->refuse(s, r, "not_seated", "you have no seat at this table");
+        const auto asked = protocol::integer_field(r, "amount", std::nullopt, 1);
+        if (!asked.ok()) return self->refuse(s, r, asked.refusal);
+        const Chips amount = Chips(*asked.value);
+        Occupant& st = *self->seat(*seat);
+        if (self->stopping_) return self->refuse(s, r, "stopping", "the server is shutting down");
+        if (st.leaving || st.cashing)
+            return self->refuse(s, r, "leaving", "your seat is being cashed out");
+        if (st.topping)
+            return self->refuse(s, r, "busy", "your last top-up is still being written");
+        if (self->in_hand(*seat))
+            return self->refuse(s, r, "in_hand",
+                                std::string("you are in the ") + self->game_->hand_noun() +
+                                    " being played; top up once it ends");
+        const Chips room = self->limits_.max_buy_in - st.stack;
+        if (amount > room)
+            return self->refuse(s, r,
+                                {"bad_amount",
+                                 "a stack may hold at most the maximum buy-in, " +
+                                     to_string(self->limits_.max_buy_in) + ": top up by at most " +
+                                     to_string(std::max(room, Chips(0))),
+                                 "amount"});
+        // The seat is dealt no hand, and cannot be cashed out, while the top-up is written.
+        st.topping = true;
+        ++self->topping_;
+        self->services_.storage.write(
+            [table = self->id_, seat = *seat, account = a.id, amount](Store& store) {
+                return store.top_up(table, seat, account, amount);
+            },
+            self->strand_,
+            [self, s, r, seat = *seat, amount](std::optional<std::optional<Refusal>> refused) {
+                --self->topping_;
+                Occupant& st = *self->seat(seat);
+                st.topping = false;
+                if (!refused)
+                    self->refuse(s, r, "internal",
+                                 "the server cannot store your top-up now; nothing moved");
+                else if (*refused)
+                    self->refuse(s, r, **refused);
+                else {
+                    st.stack += amount;
+                    spdlog::info("table {}: {} tops up seat {} by {} to {}", self->id_, st.name,
+                                 seat, amount, st.stack);
+                    self->send(s, protocol::reply(r, {{"table", self->id_}, {"stack", st.stack}}));
+                    self->broadcast(protocol::topped_up_json(seat, st.name, amount, st.stack));
+                }
+                // Cash-outs that waited for it (a leave, shutdown), then the next hand.
+                if (!self->busy()) self->after_hand();
+            });
+    });
+}
+
 void Table::join(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
     net::post(strand_, [self = shared_from_this(), s, a, r] {
         if (self->closed_)
@@ -290,6 +395,7 @@ void Table::sit(const std::shared_ptr<Recipient>& s, const Account& a, const pro
     send(s, protocol::reply(r, {{"table", id_}, {"seat", seat}, {"stack", buy_in}}));
     broadcast(protocol::seated_json(seat, a.name, buy_in));
     send(s, snapshot(seat));
+    lobby_changed();
     if (stopping_) return cash_out(seat, "shutdown"); // the server began to stop meanwhile
     maybe_start();
 }
@@ -306,6 +412,7 @@ void Table::spectate(std::shared_ptr<Recipient> s, Account, protocol::Request r)
         self->watchers_[s.get()] = s;
         self->send(s, protocol::reply(r, {{"table", self->id_}}));
         self->send(s, self->snapshot(-1));
+        self->lobby_changed();
     });
 }
 
@@ -314,17 +421,20 @@ void Table::leave(std::shared_ptr<Recipient> s, Account a, protocol::Request r) 
         auto seat = self->seat_of(a.id);
         if (!seat) {
             self->watchers_.erase(s.get());
-            return self->send(s, protocol::reply(r, {{"table", self->id_}}));
+            self->send(s, protocol::reply(r, {{"table", self->id_}}));
+            return self->lobby_changed();
         }
         Occupant& st = *self->seat(*seat);
-        if (self->in_running(*seat) || self->pending_ || self->settling_ || st.cashing) {
+        if (self->in_running(*seat) || self->pending_ || self->settling_ || st.cashing ||
+            st.topping) {
             // The game acts for the seat; cashed out once the hand's end is stored.
-            st.leaving = true;
+            st.leaving = st.quit = true;
             self->send(s, protocol::reply(r, {{"table", self->id_}, {"after_hand", true}}));
             if (self->in_running(*seat)) self->run(self->hand_->leave(Seat(*seat)));
             return;
         }
         const Chips stack = st.stack;
+        st.quit = true;
         self->cash_out(*seat, "cash_out", [self, s, r, stack](bool ok) {
             if (!ok)
                 return self->refuse(s, r, "internal",
@@ -342,9 +452,13 @@ void Table::attach(std::shared_ptr<Recipient> s, Account a) {
         Occupant& st = *self->seat(*seat);
         st.session = s;
         st.missed = 0;
-        if (st.sitting_out) {
+        if (!st.connected) {
+            st.connected = true;
+            self->broadcast(protocol::connection_json(*seat, true));
+        }
+        if (st.sitting_out) { // a player who chose to sit out stays out until they sit in
             st.sitting_out = false;
-            self->broadcast(protocol::sitting_json(*seat, false));
+            if (!st.chose_out) self->broadcast(protocol::sitting_in_json(*seat));
             self->maybe_start();
         }
         self->watchers_[s.get()] = s;
@@ -356,8 +470,16 @@ void Table::disconnected(Recipient* s) {
     net::post(strand_, [self = shared_from_this(), s] {
         self->watchers_.erase(s);
         // A seat whose player signed out on a live connection is held as for a closed one.
-        for (auto& st : self->seats_)
-            if (st && st->session.lock().get() == s) st->session.reset();
+        for (int i = 0; i < self->limits_.seats; ++i) {
+            Occupant* st = self->seat(i);
+            if (!st) continue;
+            if (auto live = st->session.lock(); live && live.get() != s) continue;
+            st->session.reset();
+            if (!st->connected) continue;
+            st->connected = false;
+            self->broadcast(protocol::connection_json(i, false));
+        }
+        self->lobby_changed();
     });
 }
 
@@ -368,7 +490,7 @@ void Table::note_missed(int seat, int hand) {
     if (++st->missed >= limits_.sit_out_after && !st->sitting_out) {
         st->sitting_out = true;
         spdlog::info("table {}: {} sits out after {} missed hands", id_, st->name, st->missed);
-        broadcast(protocol::sitting_json(seat, true));
+        broadcast(protocol::sitting_out_json(seat, protocol::SitOut::missed_hands));
     }
 }
 
@@ -402,6 +524,8 @@ void Table::cash_out(int seat, const char* reason, std::function<void(bool ok)> 
             spdlog::info("table {}: {} leaves seat {} with {} ({})", self->id_, gone.name, seat,
                          gone.stack, reason);
             self->broadcast(protocol::left_json(seat, gone.name, gone.stack));
+            if (auto s = gone.session.lock(); s && gone.quit) self->watchers_.erase(s.get());
+            self->lobby_changed();
             self->arm_idle();
             if (then) then(true);
             self->maybe_start();
@@ -667,7 +791,8 @@ void Table::maybe_start() {
 void Table::after_hand() {
     for (int i = 0; i < limits_.seats; ++i) {
         const Occupant* st = seat(i);
-        if (st && !st->cashing && (st->leaving || st->stack < game_->stake_needed() || stopping_))
+        if (st && !st->cashing && !st->topping &&
+            (st->leaving || st->stack < game_->stake_needed() || stopping_))
             cash_out(i, "cash_out");
     }
     maybe_start();
@@ -687,8 +812,8 @@ void Table::stop() {
 void Table::void_and_close() {
     net::post(strand_, [self = shared_from_this()] {
         self->stopping_ = true;
-        // A hand's start or end is being stored; everyone is cashed out after it.
-        if (self->pending_ || self->settling_) return;
+        // A hand's start or end, or a top-up, is being stored; everyone is cashed out after it.
+        if (self->pending_ || self->settling_ || self->topping_ > 0) return;
         if (self->hand_) {
             // Stacks here and in table_seats are still those from before the hand: it never
             // happened.

@@ -45,7 +45,9 @@ class Table : public std::enable_shared_from_this<Table> {
     protocol::json config_json() const { return game_->config(); }
     // For the log: "no-limit holdem", "chinese classic".
     std::string describe() const { return game_->describe(); }
-    // For the lobby, from any thread.
+    // For the lobby, from any thread: the table's line (its configuration, seats taken and
+    // spectators watching).
+    protocol::json lobby_line() const;
     int seats_taken() const { return taken_.load(); }
 
     // Requests, from any thread; each replies to the session (or errs) on the table's strand.
@@ -56,6 +58,12 @@ class Table : public std::enable_shared_from_this<Table> {
     void hint(std::shared_ptr<Recipient> s, Account a, protocol::Request r);
     // A line of chat from a player or spectator of this table to everyone watching it.
     void chat(std::shared_ptr<Recipient> s, Account a, protocol::Request r);
+    // A seated player chooses to be dealt no more hands, keeping the seat; and comes back.
+    void sit_out(std::shared_ptr<Recipient> s, Account a, protocol::Request r);
+    void sit_in(std::shared_ptr<Recipient> s, Account a, protocol::Request r);
+    // A seated player adds chips from their balance, between their hands, up to the maximum
+    // buy-in.
+    void top_up(std::shared_ptr<Recipient> s, Account a, protocol::Request r);
     // A player signed in again: their seat now speaks to this session, which gets a snapshot
     // (and, if it is their turn, what they may do).
     void attach(std::shared_ptr<Recipient> s, Account a);
@@ -76,8 +84,12 @@ class Table : public std::enable_shared_from_this<Table> {
         Chips stack{};
         std::weak_ptr<Recipient> session;
         bool leaving = false;
+        bool quit = false;        // asked to leave: stops watching once cashed out
         int missed = 0;           // hands in a row the clock played for a disconnected player
-        bool sitting_out = false; // dealt no hands until the player is back
+        bool sitting_out = false; // dealt no hands until the player is back (missed hands)
+        bool chose_out = false;   // dealt no hands until the player sits in (sit_out)
+        bool connected = true;    // has a live connection (told to the table as it changes)
+        bool topping = false;     // its top-up is being written
         int missed_hand = -1;     // the last hand counted in `missed`
         int time_bank_ms = 0;     // extra time left for decisions, spent as used
         bool cashing = false;     // its cash-out is being written
@@ -121,13 +133,19 @@ class Table : public std::enable_shared_from_this<Table> {
     // Seats the player once the buy-in is written.
     void sit(const std::shared_ptr<Recipient>& s, const Account& a, const protocol::Request& r,
              int seat, Chips buy_in);
-    // Seats that may be dealt in: the stake needed, not leaving, not sitting out.
+    // Seats that may be dealt in: the stake needed, not leaving, not sitting out, no top-up being
+    // written.
     bool ready(int i) const;
     int ready_count() const;
     // The whole table as `seat` (-1: a spectator) may see it.
     std::string snapshot(int seat) const;
     // The seat was dealt into the running hand and is still to play.
     bool in_running(int seat) const { return hand_ && hand_->in(Seat(seat)); }
+    // The seat was dealt into the hand that runs or whose start or end is being written: its stack
+    // is the hand's until the end is stored.
+    bool in_hand(int seat) const;
+    // Tells the lobby's watchers this table's line, after seats or spectators changed.
+    void lobby_changed();
     // The clock played for `seat` in hand `hand`: a disconnected player who keeps missing hands
     // is sat out until they come back.
     void note_missed(int seat, int hand);
@@ -178,8 +196,8 @@ class Table : public std::enable_shared_from_this<Table> {
     // The dealer of the next hand (the button, in poker): the first seat after the last hand's,
     // clockwise, that is ready to be dealt in. Call with two or more seats ready.
     int next_dealer() const;
-    // A hand runs, or its start or end is being written.
-    bool busy() const { return hand_ || pending_ || settling_; }
+    // A hand runs, or its start or end is being written, or a top-up.
+    bool busy() const { return hand_ || pending_ || settling_ || topping_ > 0; }
     // Nobody sits at the table, nor is about to.
     bool empty() const;
     // The table has just become empty: it closes after the idle time unless someone sits down.
@@ -224,7 +242,9 @@ class Table : public std::enable_shared_from_this<Table> {
     bool settling_ = false; // a hand's end is being written
     bool retrying_ = false; // storage_retry_ is armed
     std::vector<std::int64_t> unwritten_voids_;
+    int topping_ = 0; // top-ups being written
     std::atomic<int> taken_{0};
+    std::atomic<int> watching_{0};                // spectators, for the lobby
     net::steady_timer idle_;                      // closes the table once empty for the idle time
     std::chrono::steady_clock::time_point empty_; // since when it has been empty
     bool closed_ = false;

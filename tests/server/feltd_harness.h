@@ -221,7 +221,7 @@ class Client {
         for (;;) {
             auto r = read();
             REQUIRE(r.has_value());
-            if ((*r)["type"] == "table" ||
+            if ((*r)["type"] == "table" || (*r)["type"] == "lobby" ||
                 ((*r).contains("id") && (*r)["id"] != id_ && !(*r)["id"].is_null()))
                 continue;
             CHECK((*r)["id"] == id_);

@@ -1744,3 +1744,208 @@ TEST_CASE("feltd: a time bank runs after the decision's time, and is spent as us
     }
     CHECK(a.call({{"type", "create_table"}, {"time_bank_ms", -1}})["code"] == "bad_config");
 }
+
+// Reads on to the next lobby push.
+static json next_lobby(Client& c) {
+    for (;;) {
+        auto m = c.read();
+        REQUIRE(m.has_value());
+        if ((*m)["type"] == "lobby") return *m;
+    }
+}
+
+// Folds for whichever of two players is to act in the hand just dealt (the other is told it is not
+// their turn), and reads both on to the hand's end: the end.
+static json fold_first(Client& a, Client& b, std::int64_t table) {
+    const json fold = {{"type", "act"}, {"table", table}, {"action", "fold"}};
+    const json tried = a.call(fold);
+    if (tried["ok"] != true) {
+        CHECK(tried["code"] == "not_your_turn");
+        REQUIRE(b.call(fold)["ok"] == true);
+    }
+    next_kind(b, "hand_end");
+    return next_kind(a, "hand_end");
+}
+
+TEST_CASE("feltd: sitting out by choice and back in, topping up between hands, and who is "
+          "connected") {
+    char tmpl[] = "/tmp/feltd_test_XXXXXX";
+    REQUIRE(mkdtemp(tmpl) != nullptr);
+    const std::string dir = tmpl;
+    {
+        Feltd d({}, dir);
+        auto people = guests(d.port(), 2);
+        Client &b = *people[0], &w = *people[1];
+        auto a = std::make_unique<Client>(d.port());
+        a->hello();
+        const std::string token = a->call({{"type", "guest"}})["token"];
+        const std::int64_t table = a->call({{"type", "create_table"},
+                                            {"seats", 3},
+                                            {"hand_delay_ms", 0},
+                                            {"min_buy_in", 50},
+                                            {"max_buy_in", 300}})["table"];
+        const int sa = a->call({{"type", "join"}, {"table", table}, {"buy_in", 100}})["seat"];
+        auto top_up = [&](Client& c, json amount) {
+            return c.call({{"type", "top_up"}, {"table", table}, {"amount", amount}});
+        };
+        // Refusals first: nothing moves.
+        CHECK(top_up(*a, 201)["code"] == "bad_amount"); // 100 + 201 passes the maximum, 300
+        CHECK(top_up(*a, 201)["field"] == "amount");
+        CHECK(top_up(*a, 0)["code"] == "bad_request");
+        CHECK(top_up(*a, "ten")["field"] == "amount");
+        CHECK(a->call({{"type", "top_up"}, {"table", table}})["field"] == "amount");
+        CHECK(top_up(w, 10)["code"] == "not_seated");
+        CHECK(w.call({{"type", "sit_out"}, {"table", table}})["code"] == "not_seated");
+        CHECK(w.call({{"type", "sit_in"}, {"table", table}})["code"] == "not_seated");
+        // A top-up between hands: the stack and the balance move, and the table is told.
+        const json up = top_up(*a, 150);
+        REQUIRE(up["ok"] == true);
+        CHECK(up["stack"] == 250);
+        const json told = next_kind(*a, "topped_up");
+        CHECK(told["seat"] == sa);
+        CHECK(told["amount"] == 150);
+        CHECK(told["stack"] == 250);
+        CHECK(a->call({{"type", "me"}})["account"]["balance"] == 10'000 - 100 - 150);
+        CHECK(top_up(*a, 51)["code"] == "bad_amount"); // 250 + 51 > 300
+
+        // Sitting out by choice: no hand starts with a and b seated.
+        const json out = a->call({{"type", "sit_out"}, {"table", table}});
+        REQUIRE(out["ok"] == true);
+        CHECK(out["after_hand"] == false);
+        const json sat_out = next_kind(*a, "sitting_out");
+        CHECK(sat_out["seat"] == sa);
+        CHECK(sat_out["reason"] == "chosen");
+        const int sb = b.call({{"type", "join"}, {"table", table}, {"buy_in", 100}})["seat"];
+        CHECK(sb != sa);
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        REQUIRE(w.call({{"type", "spectate"}, {"table", table}})["ok"] == true);
+        json snap = next_kind(w, "snapshot");
+        CHECK_FALSE(snap.contains("hand"));
+        for (const json& st : snap["seats"]) {
+            CHECK(st["connected"] == true);
+            CHECK(st["sitting_out"] == (st["seat"] == sa));
+        }
+
+        // Back in: a hand starts. In it, neither player may top up; a sits out after it.
+        REQUIRE(a->call({{"type", "sit_in"}, {"table", table}})["ok"] == true);
+        CHECK(next_kind(w, "sitting_in")["seat"] == sa);
+        next_kind(*a, "hand_start");
+        next_kind(b, "hand_start");
+        CHECK(top_up(*a, 10)["code"] == "in_hand");
+        CHECK(top_up(b, 10)["code"] == "in_hand");
+        const json mid = a->call({{"type", "sit_out"}, {"table", table}});
+        CHECK(mid["after_hand"] == true);
+        const json end = fold_first(*a, b, table);
+        CHECK(end["stacks"][sa] != 250); // a blind moved
+        // Between hands (a sits out, so none starts): both may top up again.
+        REQUIRE(top_up(b, 10)["ok"] == true);
+
+        // a's connection goes: the watchers are told, the seat is held.
+        a.reset();
+        const json gone = next_kind(w, "connection");
+        CHECK(gone["seat"] == sa);
+        CHECK(gone["connected"] == false);
+        REQUIRE(w.call({{"type", "spectate"}, {"table", table}})["ok"] == true);
+        snap = next_kind(w, "snapshot");
+        REQUIRE(snap["seats"].size() == 2);
+        for (const json& st : snap["seats"]) CHECK(st["connected"] == (st["seat"] != sa));
+        // Back with the token: connected again, and still sitting out, by choice, until sit_in.
+        Client a2(d.port());
+        a2.hello();
+        REQUIRE(a2.call({{"type", "resume"}, {"token", token}})["ok"] == true);
+        snap = next_kind(a2, "snapshot");
+        for (const json& st : snap["seats"])
+            if (st["seat"] == sa) {
+                CHECK(st["connected"] == true);
+                CHECK(st["sitting_out"] == true);
+                CHECK(st["stack"] == end["stacks"][sa]);
+            }
+        const json back = next_kind(w, "connection");
+        CHECK(back["seat"] == sa);
+        CHECK(back["connected"] == true);
+        REQUIRE(a2.call({{"type", "sit_in"}, {"table", table}})["ok"] == true);
+        next_kind(a2, "hand_start");
+        next_kind(b, "hand_start");
+        REQUIRE(a2.call({{"type", "sit_out"}, {"table", table}})["ok"] == true);
+        fold_first(a2, b, table); // and no hand after it
+        CHECK(d.stop(SIGTERM) == 0);
+    }
+    check_database(dir, 3, 1);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("feltd: the lobby is live: tables opening, seats, watchers and closing are pushed to "
+          "those who watch it") {
+    char tmpl[] = "/tmp/feltd_test_XXXXXX";
+    REQUIRE(mkdtemp(tmpl) != nullptr);
+    const std::string dir = tmpl;
+    {
+        Feltd d({"--table-idle", "1s"}, dir);
+        auto people = guests(d.port(), 3);
+        Client &a = *people[0], &s = *people[1], &w = *people[2];
+        const std::int64_t before = a.call({{"type", "create_table"}, {"seats", 2}})["table"];
+        // Watching answers like `tables`, then pushes.
+        const json first = w.call({{"type", "watch_lobby"}});
+        REQUIRE(first["ok"] == true);
+        REQUIRE(first["tables"].size() == 1);
+        CHECK(first["tables"][0]["id"] == before);
+        CHECK(first["tables"][0]["taken"] == 0);
+        CHECK(first["tables"][0]["watching"] == 0);
+        CHECK(first["next"].is_null());
+        // Table `before` closes about a second after it opened, whatever else is pushed
+        // meanwhile: each step below reads on to the push it expects, in order.
+        bool before_closed = false;
+        auto line = [&](std::int64_t id, int taken, int watching) {
+            for (;;) {
+                const json m = next_lobby(w);
+                if (m["kind"] == "closed") {
+                    REQUIRE(m["id"] == before);
+                    before_closed = true;
+                    continue;
+                }
+                REQUIRE(m["kind"] == "changed");
+                if (m["table"]["id"] != id) continue;
+                CHECK(m["table"]["taken"] == taken);
+                CHECK(m["table"]["watching"] == watching);
+                return m["table"];
+            }
+        };
+        // A new table, a player, a spectator come and go: each is a new line.
+        const std::int64_t t = a.call({{"type", "create_table"}, {"seats", 2}})["table"];
+        const json opened = line(t, 0, 0);
+        CHECK(opened["game"] == "poker");
+        CHECK(opened["seats"] == 2);
+        REQUIRE(a.call({{"type", "join"}, {"table", t}, {"buy_in", 100}})["ok"] == true);
+        line(t, 1, 0);
+        REQUIRE(s.call({{"type", "spectate"}, {"table", t}})["ok"] == true);
+        line(t, 1, 1);
+        REQUIRE(s.call({{"type", "leave"}, {"table", t}})["ok"] == true);
+        line(t, 1, 0);
+        REQUIRE(a.call({{"type", "leave"}, {"table", t}})["ok"] == true);
+        line(t, 0, 0); // a player who leaves does not stay on as a spectator
+        // Both tables close once nobody has sat at them for a second: so told.
+        for (;;) {
+            const json m = next_lobby(w);
+            REQUIRE(m["kind"] == "closed");
+            before_closed = before_closed || m["id"] == before;
+            if (m["id"] == t) break;
+        }
+        CHECK(before_closed);
+        // The live list equals what `tables` says.
+        CHECK(w.call({{"type", "tables"}})["tables"].empty());
+        // Unwatched: nothing more comes.
+        REQUIRE(w.call({{"type", "unwatch_lobby"}})["ok"] == true);
+        a.call({{"type", "create_table"}, {"seats", 2}});
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        w.send(json{{"type", "ping"}, {"id", 999}});
+        const auto pong = w.read();
+        REQUIRE(pong.has_value());
+        CHECK((*pong)["id"] == 999);
+        // A watcher that goes away is forgotten, and the server goes on.
+        REQUIRE(s.call({{"type", "watch_lobby"}})["ok"] == true);
+        people[1].reset();
+        CHECK(a.call({{"type", "create_table"}, {"seats", 2}})["ok"] == true);
+        CHECK(d.stop(SIGTERM) == 0);
+    }
+    std::filesystem::remove_all(dir);
+}

@@ -344,3 +344,42 @@ TEST_CASE("storage: a refused buy-in in a group undoes itself only; a failing wr
     CHECK(accounts.ledger_sum(b) == accounts.find(b)->balance);
     CHECK(count(db, "SELECT COUNT(*) FROM table_seats") == 0);
 }
+
+TEST_CASE("storage: a top-up moves chips from the balance to the seat, or nothing at all") {
+    StorageRig rig;
+    std::int64_t table = 0, a = 0;
+    rig.storage.write(
+        [](Store& s) {
+            const std::int64_t first = s.create_guest().value->id;
+            return std::pair{s.create_table("{}", first), first};
+        },
+        rig.results.get_executor(), [&](auto made) { std::tie(table, a) = *made; });
+    rig.settle();
+    REQUIRE(table > 0);
+    std::optional<std::optional<Refusal>> bought, topped, too_much, no_seat;
+    rig.storage.write([&](Store& s) { return s.buy_in(table, 0, a, Chips(300)); },
+                      rig.results.get_executor(), [&](auto r) { bought = r; });
+    rig.storage.write([&](Store& s) { return s.top_up(table, 0, a, Chips(200)); },
+                      rig.results.get_executor(), [&](auto r) { topped = r; });
+    rig.storage.write([&](Store& s) { return s.top_up(table, 0, a, Chips(501)); },
+                      rig.results.get_executor(), [&](auto r) { too_much = r; });
+    rig.storage.write([&](Store& s) { return s.top_up(table, 1, a, Chips(10)); },
+                      rig.results.get_executor(), [&](auto r) { no_seat = r; });
+    rig.settle();
+    REQUIRE(bought);
+    CHECK(!*bought);
+    REQUIRE(topped);
+    CHECK(!*topped);
+    REQUIRE(too_much); // the balance is 500
+    REQUIRE(*too_much);
+    CHECK((*too_much)->code == "insufficient_chips");
+    CHECK(!no_seat); // a seat nobody holds: the write fails, and is undone
+
+    db::Database db(rig.file.path);
+    Accounts accounts(db, 0);
+    CHECK(accounts.find(a)->balance == Chips(1000 - 300 - 200));
+    CHECK(accounts.ledger_sum(a) == accounts.find(a)->balance);
+    CHECK(count(db, "SELECT stack FROM table_seats WHERE seat = 0") == 500);
+    CHECK(count(db, "SELECT COUNT(*) FROM ledger WHERE reason = 'top_up'") == 1);
+    CHECK(count(db, "SELECT -amount FROM ledger WHERE reason = 'top_up'") == 200);
+}
