@@ -1,5 +1,7 @@
 #include "poker_messages.h"
 
+#include "poker/pots.h"
+
 #include <algorithm>
 #include <array>
 
@@ -189,6 +191,25 @@ void seat_view_json(const poker::SeatState& p, bool own, const Ranking& r, json&
         if (own || (p.up >> c & 1)) shown.push_back(p.cards[static_cast<std::size_t>(c)]);
     j["cards"] = r.to_string(shown);
     j["card_count"] = p.count;
+}
+
+json pots_json(const poker::HandState& s, int seats) {
+    std::array<Chips, poker::kMaxSeats> collected{};
+    std::uint16_t folded = 0;
+    for (int i = 0; i < seats; ++i) {
+        const poker::SeatState& p = s.seats[static_cast<std::size_t>(i)];
+        collected[static_cast<std::size_t>(i)] = p.total - p.bet;
+        if (p.in_hand && p.folded) folded |= static_cast<std::uint16_t>(1u << i);
+    }
+    json out = json::array();
+    for (const poker::Pot& pot : poker::build_pots(collected, folded, seats)) {
+        if (pot.amount <= 0) continue;
+        json eligible = json::array();
+        for (int i = 0; i < seats; ++i)
+            if (pot.eligible >> i & 1) eligible.push_back(i);
+        out.push_back({{"amount", pot.amount}, {"eligible", std::move(eligible)}});
+    }
+    return out;
 }
 
 json hand_view_json(int hand, int button, const poker::HandState& s, const Ranking& r) {

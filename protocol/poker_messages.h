@@ -48,6 +48,10 @@ json update_json(std::span<const poker::Event> batch, const poker::Legal* turn, 
 // Whether `seat`'s update differs from a spectator's: it sees cards of its own, or it is to act.
 bool own_update(std::span<const poker::Event> batch, const poker::Legal* turn, int seat);
 json hand_end_json(int hand, std::int64_t hand_id, std::span<const Chips> net);
+// The pots as they stand in the middle: the chips of past betting rounds (this round's bets are
+// still in front of the seats), cut into the main pot and side pots as the hand's end will cut
+// them, each with the seats that can win it.
+json pots_json(const poker::HandState& s, int seats);
 // A snapshot's fields for a seat dealt into the hand (`own`: the recipient's seat, whose cards
 // all show), and for the hand.
 void seat_view_json(const poker::SeatState& p, bool own, const Ranking& r, json& j);

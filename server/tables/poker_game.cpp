@@ -195,6 +195,10 @@ Told PokerHand::update(const std::vector<poker::Event>& batch, const poker::Lega
     const Ranking& r = game_.ranking();
     Told t{protocol::update_json(batch, turn, r, -1), {}, std::nullopt};
     if (turn) t.clock = json::json_pointer("/turn");
+    // A betting round ended: the bets went to the middle.
+    if (std::ranges::any_of(
+            batch, [](const poker::Event& e) { return e.type == poker::EventType::street; }))
+        t.message["pots"] = protocol::pots_json(state_, game_.settings().seats);
     for (int seat = 0; seat < game_.settings().seats; ++seat)
         if (protocol::own_update(batch, turn, seat))
             t.own.emplace_back(Seat(seat), protocol::update_json(batch, turn, r, seat));
@@ -275,6 +279,7 @@ void PokerHand::seat_view(Seat seat, std::optional<Seat> viewer, json& j) const 
 
 void PokerHand::view(std::optional<Seat> viewer, int, json& out) const {
     out["hand"] = protocol::hand_view_json(number_, button_, state_, game_.ranking());
+    out["hand"]["pots"] = protocol::pots_json(state_, game_.settings().seats);
     if (viewer && state_.legal.seat == viewer->index())
         out["legal"] = protocol::legal_json(state_.legal);
 }
