@@ -261,6 +261,7 @@ const std::map<std::string, WsSession::Handler, std::less<>>& WsSession::handler
         {"act", {N::account, at_table(&Table::act)}},
         {"hint", {N::account, at_table(&Table::hint)}},
         {"chat", {N::account, at_table(&Table::chat)}},
+        {"snapshot", {N::account, at_table(&Table::resend)}},
         {"sit_out", {N::account, at_table(&Table::sit_out)}},
         {"sit_in", {N::account, at_table(&Table::sit_in)}},
         {"top_up", {N::account, at_table(&Table::top_up)}},
@@ -535,8 +536,8 @@ void WsSession::on_create_table(const protocol::Request& r) {
         });
 }
 
-// A request to one table: join, spectate, leave, act, hint, chat, sit_out, sit_in or top_up. The
-// table answers.
+// A request to one table: join, spectate, leave, act, hint, chat, snapshot, sit_out, sit_in or
+// top_up. The table answers.
 void WsSession::table_request(const protocol::Request& r,
                               void (Table::*f)(std::shared_ptr<Recipient>, Account,
                                                protocol::Request)) {

@@ -252,6 +252,17 @@ void Table::chat(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
     });
 }
 
+void Table::resend(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
+    net::post(strand_, [self = shared_from_this(), s, a, r] {
+        const auto seat = self->seat_of(a.id);
+        if (!seat && !self->watchers_.contains(s.get()))
+            return self->refuse(s, r, "not_watching", "sit or spectate at this table first");
+        if (seat) self->watchers_[s.get()] = s; // a seated player on this connection
+        self->send(s, protocol::reply(r, {{"table", self->id_}}));
+        self->send(s, self->snapshot(seat ? *seat : -1));
+    });
+}
+
 void Table::sit_out(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
     net::post(strand_, [self = shared_from_this(), s, a, r] {
         auto seat = self->seat_of(a.id);

@@ -58,6 +58,9 @@ class Table : public std::enable_shared_from_this<Table> {
     void hint(std::shared_ptr<Recipient> s, Account a, protocol::Request r);
     // A line of chat from a player or spectator of this table to everyone watching it.
     void chat(std::shared_ptr<Recipient> s, Account a, protocol::Request r);
+    // The table as the asker may see it, again: for a client that missed a message (a gap in
+    // `seq`). The reply is followed by a snapshot.
+    void resend(std::shared_ptr<Recipient> s, Account a, protocol::Request r);
     // A seated player chooses to be dealt no more hands, keeping the seat; and comes back.
     void sit_out(std::shared_ptr<Recipient> s, Account a, protocol::Request r);
     void sit_in(std::shared_ptr<Recipient> s, Account a, protocol::Request r);

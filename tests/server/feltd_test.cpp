@@ -1818,8 +1818,15 @@ TEST_CASE("feltd: sitting out by choice and back in, topping up between hands, a
         const int sb = b.call({{"type", "join"}, {"table", table}, {"buy_in", 100}})["seat"];
         CHECK(sb != sa);
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        CHECK(w.call({{"type", "snapshot"}, {"table", table}})["code"] == "not_watching");
         REQUIRE(w.call({{"type", "spectate"}, {"table", table}})["ok"] == true);
         json snap = next_kind(w, "snapshot");
+        CHECK(snap["your_seat"].is_null());
+        // Asked again (a client that missed a message): the same table, as each may see it.
+        REQUIRE(w.call({{"type", "snapshot"}, {"table", table}})["ok"] == true);
+        CHECK(next_kind(w, "snapshot")["seats"] == snap["seats"]);
+        REQUIRE(a->call({{"type", "snapshot"}, {"table", table}})["ok"] == true);
+        CHECK(next_kind(*a, "snapshot")["your_seat"] == sa);
         CHECK_FALSE(snap.contains("hand"));
         for (const json& st : snap["seats"]) {
             CHECK(st["connected"] == true);
