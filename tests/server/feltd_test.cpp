@@ -1539,6 +1539,33 @@ TEST_CASE("felt bot: bots play whole tables through the real protocol") {
     CHECK(r.percentile(99) >= r.percentile(50));
 }
 
+TEST_CASE("felt bot: bots join an open table of somebody else's and play at it") {
+    Feltd d;
+    auto people = guests(d.port(), 1);
+    Client& host = *people[0];
+    const std::int64_t table = host.call({{"type", "create_table"},
+                                          {"seats", 3},
+                                          {"hand_delay_ms", 0},
+                                          {"min_buy_in", 60},
+                                          {"max_buy_in", 100}})["table"];
+    REQUIRE(host.call({{"type", "spectate"}, {"table", table}})["ok"] == true);
+    felt::bot::Options o;
+    o.port = std::to_string(d.port());
+    o.join = table;
+    o.seats = 2;
+    o.hands = 3;
+    const felt::bot::Report r = felt::bot::run(o);
+    CHECK(r.connected == 2);
+    CHECK_MESSAGE(r.errors.empty(), (r.errors.empty() ? "" : r.errors.front()));
+    CHECK(r.hands >= 3);
+    // Each bot bought in for the table's maximum, since twice its minimum is more.
+    for (int seated = 0; seated < 2;) {
+        const json m = next_kind(host, "seated");
+        CHECK(m["stack"] == 100);
+        ++seated;
+    }
+}
+
 TEST_CASE("felt bot: bots pace themselves under feltd's default rate, and leave when broke") {
     Feltd d({"--rate", "50", "--burst", "100"}); // feltd's defaults, said out loud
     felt::bot::Options o;

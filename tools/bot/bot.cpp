@@ -155,7 +155,8 @@ class Bot : public std::enable_shared_from_this<Bot> {
         const bool table_message = text.find(R"("type":"table")") != std::string::npos;
         if (!table_message || text.find(R"("legal")") != std::string::npos ||
             text.find(R"("hand_end")") != std::string::npos ||
-            text.find(R"("left")") != std::string::npos)
+            text.find(R"("left")") != std::string::npos ||
+            text.find(R"("snapshot")") != std::string::npos)
             handle(json::parse(text, nullptr, false));
         if (!done_) do_read();
     }
@@ -173,6 +174,10 @@ class Bot : public std::enable_shared_from_this<Bot> {
         if (type == "hello") return send({{"type", "guest"}, {"id", 2}});
         if (type == "guest") {
             signed_in_ = true;
+            if (shared_->options.join) { // its configuration first, from a snapshot
+                table_ = shared_->options.join;
+                return send({{"type", "spectate"}, {"id", 3}, {"table", table_}});
+            }
             if (creator_)
                 return send({{"type", "create_table"},
                              {"id", 3},
@@ -222,12 +227,20 @@ class Bot : public std::enable_shared_from_this<Bot> {
             return close();
         }
         // Alone at the table, with nobody to play: leave too.
-        if (kind == "left" && ++gone_ >= shared_->options.seats - 1 && !leaving_) {
+        if (kind == "left" && !shared_->options.join && ++gone_ >= shared_->options.seats - 1 &&
+            !leaving_) {
             leaving_ = true;
             return send({{"type", "leave"}, {"id", 6}, {"table", table_}});
         }
         if (kind == "snapshot" && m.contains("your_seat") && m["your_seat"].is_number())
             seat_ = m["your_seat"];
+        if (kind == "snapshot" && shared_->options.join && !asked_seat_) {
+            asked_seat_ = true;
+            const json& c = m["config"];
+            buy_in_ = std::min(c.value("min_buy_in", std::int64_t{0}) * 2,
+                               c.value("max_buy_in", std::int64_t{0}));
+            send_join();
+        }
     }
 
     // Mostly check or call, sometimes the smallest bet or raise, now and then a fold.
@@ -266,6 +279,7 @@ class Bot : public std::enable_shared_from_this<Bot> {
     bool creator_;
     std::mt19937 rng_;
     bool signed_in_ = false, leaving_ = false, done_ = false, finished_ = false;
+    bool asked_seat_ = false; // joining an open table: the join has been sent
     std::int64_t table_ = 0, buy_in_ = 400;
     int seat_ = -1;
     int hands_ = 0;

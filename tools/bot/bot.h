@@ -22,6 +22,9 @@ struct Options {
     // limit (50 a second, bursts of 100), so that no bot is refused with rate_limited.
     double rate = 40, burst = 80;
     bool shove = false; // bet or raise all in whenever allowed (stacks go broke fast)
+    // An open table to join instead of creating one (0: create). The bots then number `seats`,
+    // each buying in for twice the table's minimum (at most its maximum).
+    std::int64_t join = 0;
 };
 
 struct Report {

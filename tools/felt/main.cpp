@@ -413,7 +413,9 @@ int run_bot(bot::Options o, const std::string& url, bool as_json) {
     const auto colon = rest.rfind(':');
     o.host = colon == std::string::npos ? rest : rest.substr(0, colon);
     o.port = colon == std::string::npos ? "80" : rest.substr(colon + 1);
-    if (o.tables < 1 || o.seats < 2 || o.seats > 9 || o.hands < 1 || o.threads < 1)
+    if (o.join != 0 && (o.join < 0 || o.tables != 1 || o.seats < 1 || o.seats > 9))
+        throw UsageError{"--join takes a table id, one table, and --seats 1 to 9"};
+    if (o.tables < 1 || o.seats < (o.join ? 1 : 2) || o.seats > 9 || o.hands < 1 || o.threads < 1)
         throw UsageError{"--tables, --hands and --threads must be positive and --seats 2 to 9"};
     const bot::Report r = bot::run(o);
     if (as_json) {
@@ -593,6 +595,8 @@ int main(int argc, char** argv) {
     bot_cmd->add_option("--rate", boto.rate,
                         "Messages a second each bot sends at most (40: under feltd's default 50)");
     bot_cmd->add_flag("--shove", boto.shove, "Bet or raise all in whenever allowed");
+    bot_cmd->add_option("--join", boto.join,
+                        "Join this open table (its id) instead of creating tables; --seats bots");
     bot_cmd->add_flag("--json", bot_json, "Print one JSON object");
 
     try {
