@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Quick start, second command: install what is missing, build, run every test twice: in the
-# release build, then in a build with AddressSanitizer and UndefinedBehaviorSanitizer; and the
-# fuzzers, once, for a few seconds each.
+# release build, then in a build with AddressSanitizer and UndefinedBehaviorSanitizer; the web
+# client's tests and browser tests, and the fuzzers, once (release only), for a few seconds each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 scripts/build.sh build -DCMAKE_BUILD_TYPE=Release
 ctest --test-dir build --output-on-failure
+scripts/web.sh test # the web client: types, unit tests, then real Chromium against build/feltd
 scripts/fuzz.sh # each libFuzzer harness for a few seconds, under clang's sanitizers
 scripts/build.sh build-sanitize -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" -DFELT_SANITIZE=ON \
     -DFELT_BENCH=OFF

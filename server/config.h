@@ -10,7 +10,7 @@ struct Config {
     std::string bind = "127.0.0.1";
     std::uint16_t port = 8080;       // 0: any free port (see port_file)
     std::string db = "data/felt.db"; // its folder is created if missing
-    std::string static_dir = "web";  // the web client; a placeholder page when missing
+    std::string static_dir = "web/dist"; // the built web client; a placeholder page when missing
     std::string log_level = "info";  // trace, debug, info, warn, error, off
     std::string port_file;           // if set, the bound port is written there once listening
     std::string tls_cert, tls_key;   // PEM files; both set: every connection is TLS (https, wss)

@@ -1,0 +1,102 @@
+// What the browser tests share: a real feltd on a free port with a fresh database and the built
+// client, Debian's chromium driven by playwright-core, and a recorder that checks every WebSocket
+// frame a page sends or receives against protocol/schema/felt.schema.json.
+import Ajv from "ajv";
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+export const web = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+export const root = resolve(web, "..");
+export const feltdPath = resolve(web, process.env.FELTD ?? "../build/feltd");
+export const feltPath = resolve(web, process.env.FELT ?? "../build/felt");
+export const screenshots = join(root, "docs", "screenshots");
+export const failures = join(web, "e2e-out"); // pages as they were when a test failed
+
+const schema = JSON.parse(await readFile(join(root, "protocol", "schema", "felt.schema.json"), "utf8"));
+const ajv = new Ajv({ allErrors: true, strict: false });
+ajv.addSchema(schema);
+const validateServer = ajv.getSchema(`${schema.$id}#/definitions/ServerFrame`);
+const validateRequest = ajv.getSchema(`${schema.$id}#/definitions/Request`);
+
+export async function startFeltd(args = []) {
+  const dir = await mkdtemp(join(tmpdir(), "felt-e2e-"));
+  const portFile = join(dir, "port");
+  const proc = spawn(
+    feltdPath,
+    ["--port", "0", "--port-file", portFile, "--db", join(dir, "felt.db"), "--static", join(web, "dist"),
+     "--log-level", "warn", "--accounts-per-hour", "1000", ...args],
+    { stdio: ["ignore", "inherit", "inherit"] },
+  );
+  for (let i = 0; i < 200; ++i) {
+    const port = await readFile(portFile, "utf8").catch(() => "");
+    if (port.trim()) {
+      const url = `http://127.0.0.1:${port.trim()}`;
+      return {
+        url,
+        ws: `ws://127.0.0.1:${port.trim()}/ws`,
+        dir,
+        async stop() {
+          proc.kill("SIGTERM");
+          await new Promise((r) => proc.once("exit", r));
+          await rm(dir, { recursive: true, force: true });
+        },
+      };
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  proc.kill("SIGKILL");
+  throw new Error("feltd did not start");
+}
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox"],
+  });
+}
+
+// Every frame of every WebSocket the page opens, each validated; `bad` lists the ones that fail.
+export function record(page) {
+  const rec = { received: [], sent: [], bad: [] };
+  page.on("websocket", (ws) => {
+    ws.on("framereceived", (f) => {
+      const m = JSON.parse(f.payload);
+      rec.received.push(m);
+      if (!validateServer(m)) rec.bad.push({ dir: "received", m, errors: ajv.errorsText(validateServer.errors) });
+    });
+    ws.on("framesent", (f) => {
+      const m = JSON.parse(f.payload);
+      rec.sent.push(m);
+      if (!validateRequest(m)) rec.bad.push({ dir: "sent", m, errors: ajv.errorsText(validateRequest.errors) });
+    });
+  });
+  return rec;
+}
+
+export function runFelt(args) {
+  return new Promise((resolve, reject) => {
+    const p = spawn(feltPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "", err = "";
+    p.stdout.on("data", (d) => (out += d));
+    p.stderr.on("data", (d) => (err += d));
+    p.on("exit", (code) => resolve({ code, out, err }));
+    p.on("error", reject);
+  });
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export async function until(what, f, ms = 20_000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await f();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}

@@ -1,0 +1,206 @@
+// The one module that speaks to feltd: hello, requests with ids and their replies, signing in and
+// resuming with the kept token, reconnecting with backoff. Screens never touch the socket; they
+// call request() and read the store, which this module feeds through its events.
+import type {
+  Account,
+  ErrorFrame,
+  LobbyChanged,
+  LobbyClosed,
+  Reply,
+  Request,
+  ServerFrame,
+  SignedOut,
+  TableMessage,
+} from "./gen/protocol";
+
+export const kProtocolVersion = 2;
+
+export type RequestType = Request["type"];
+export type RequestOf<T extends RequestType> = Extract<Request, { type: T }>;
+export type ReplyOf<T extends RequestType> = Extract<Reply, { type: T }>;
+export type Body<T extends RequestType> = Omit<RequestOf<T>, "type" | "id">;
+export type Push = TableMessage | LobbyChanged | LobbyClosed | SignedOut;
+
+export class RequestError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+// What the connection needs of a WebSocket (a test passes a fake).
+export interface SocketLike {
+  send(text: string): void;
+  close(): void;
+  onopen: (() => void) | null;
+  onclose: (() => void) | null;
+  onmessage: ((e: { data: unknown }) => void) | null;
+}
+
+export interface TokenStore {
+  get(): string | null;
+  set(token: string | null): void;
+}
+
+export type Status = "connecting" | "online" | "reconnecting";
+
+export interface ConnectionEvents {
+  status(status: Status, attempt: number): void;
+  signedIn(account: Account, resumed: boolean): void;
+  signedOut(reason: string): void;
+  push(message: Push): void;
+}
+
+// Reconnection delays: 0.5 s doubling to 10 s, each with up to half of it taken off at random so
+// that clients dropped together do not come back together.
+export function backoff(attempt: number, random: () => number = Math.random): number {
+  const full = Math.min(10_000, 500 * 2 ** Math.min(attempt, 10));
+  return Math.round(full * (1 - 0.5 * random()));
+}
+
+interface Pending {
+  resolve(reply: Reply): void;
+  reject(error: RequestError): void;
+}
+
+export class Connection {
+  private socket: SocketLike | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private attempt = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private online = false;
+  private stopped = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly events: ConnectionEvents,
+    private readonly tokens: TokenStore,
+    private readonly open: (url: string) => SocketLike,
+    private readonly delay: (attempt: number) => number = backoff,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.connect();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.socket?.close();
+  }
+
+  isOnline(): boolean {
+    return this.online;
+  }
+
+  // A request and its reply; a refusal rejects with the server's code, message and field.
+  request<T extends RequestType>(type: T, body: Body<T>): Promise<ReplyOf<T>> {
+    return this.send(type, body as Record<string, unknown>, false) as Promise<ReplyOf<T>>;
+  }
+
+  // Signing in: the token of the reply is kept for resuming.
+  async signIn(
+    how: "guest" | "login" | "register",
+    body: { name?: string; password?: string } = {},
+  ): Promise<Account> {
+    const reply = (await this.send(how, body, false)) as ReplyOf<"guest">;
+    this.tokens.set(reply.token);
+    this.events.signedIn(reply.account, false);
+    return reply.account;
+  }
+
+  async signOut(everywhere = false): Promise<void> {
+    await this.request("logout", { everywhere });
+    this.tokens.set(null);
+    this.events.signedOut("logout");
+  }
+
+  private send(type: string, body: Record<string, unknown>, handshake: boolean): Promise<Reply> {
+    if (!this.socket || (!this.online && !handshake))
+      return Promise.reject(new RequestError("offline", "not connected to the server"));
+    const id = this.nextId++;
+    const socket = this.socket;
+    return new Promise<Reply>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      socket.send(JSON.stringify({ ...body, type, id }));
+    });
+  }
+
+  private connect(): void {
+    this.online = false;
+    this.events.status(this.attempt === 0 ? "connecting" : "reconnecting", this.attempt);
+    const socket = this.open(this.url);
+    this.socket = socket;
+    socket.onmessage = (e) => this.receive(e.data);
+    socket.onclose = () => this.closed(socket);
+    socket.onopen = () => void this.handshake(socket);
+  }
+
+  private async handshake(socket: SocketLike): Promise<void> {
+    try {
+      await this.send("hello", { version: kProtocolVersion }, true);
+      const token = this.tokens.get();
+      let account: Account | null = null;
+      if (token) {
+        try {
+          account = ((await this.send("resume", { token }, true)) as ReplyOf<"resume">).account;
+        } catch (e) {
+          if (!(e instanceof RequestError) || e.code !== "unauthorized") throw e;
+          this.tokens.set(null); // expired or revoked: sign in again
+        }
+      }
+      if (socket !== this.socket) return;
+      this.online = true;
+      this.attempt = 0;
+      this.events.status("online", 0);
+      if (account) this.events.signedIn(account, true);
+      else this.events.signedOut(token ? "expired" : "none");
+    } catch {
+      socket.close(); // tried again after the backoff
+    }
+  }
+
+  private receive(data: unknown): void {
+    if (typeof data !== "string") return;
+    let frame: ServerFrame;
+    try {
+      frame = JSON.parse(data) as ServerFrame;
+    } catch {
+      return;
+    }
+    if (frame.type === "table" || frame.type === "lobby") return this.events.push(frame);
+    if (frame.type === "signed_out") {
+      this.tokens.set(null);
+      this.events.signedOut(frame.reason);
+      return this.events.push(frame);
+    }
+    const id = typeof frame.id === "number" ? frame.id : null;
+    const waiting = id === null ? undefined : this.pending.get(id);
+    if (!waiting) return; // an error for no request of ours (a malformed frame): nothing waits
+    this.pending.delete(id!);
+    if (frame.type === "error") {
+      const e = frame as ErrorFrame;
+      waiting.reject(new RequestError(e.code, e.message, e.field));
+    } else {
+      waiting.resolve(frame as Reply);
+    }
+  }
+
+  private closed(socket: SocketLike): void {
+    if (socket !== this.socket) return;
+    this.online = false;
+    this.socket = null;
+    for (const p of this.pending.values())
+      p.reject(new RequestError("disconnected", "the connection to the server was lost"));
+    this.pending.clear();
+    if (this.stopped) return;
+    this.attempt += 1;
+    this.events.status("reconnecting", this.attempt);
+    this.timer = setTimeout(() => this.connect(), this.delay(this.attempt - 1));
+  }
+}

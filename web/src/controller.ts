@@ -1,0 +1,119 @@
+// Between the connection and the store: pushes become state, a gap in a table's seq asks for a
+// snapshot, a reconnect watches again what was watched, and requests from the screens report
+// their refusals as notices. Screens call these functions; none speaks to the socket.
+import { Connection, RequestError, type Body, type Push, type ReplyOf, type RequestType } from "./connection";
+import type { LobbyLine } from "./gen/protocol";
+import { hashOf, Store, type Screen } from "./store";
+import { applyTable, fromSnapshot } from "./tableview";
+
+export class Controller {
+  readonly conn: Connection;
+
+  constructor(
+    readonly store: Store,
+    makeConnection: (events: ConstructorParameters<typeof Connection>[1]) => Connection,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.conn = makeConnection({
+      status: (status, attempt) => store.update(() => ({ status, attempt })),
+      signedIn: (account, resumed) => {
+        store.update(() => ({ account, ready: true }));
+        void this.afterSignIn(resumed);
+      },
+      signedOut: () =>
+        store.update((s) => ({ account: null, ready: true, tables: new Map(), lobby: s.lobby })),
+      push: (m) => this.push(m),
+    });
+  }
+
+  // A request from a screen: a refusal is shown as a notice and given back as null.
+  async ask<T extends RequestType>(type: T, body: Body<T>): Promise<ReplyOf<T> | null> {
+    try {
+      const reply = await this.conn.request(type, body);
+      if (type === "join" || type === "leave" || type === "top_up") void this.refreshBalance();
+      return reply;
+    } catch (e) {
+      this.notify("error", e instanceof RequestError ? e.message : String(e));
+      return null;
+    }
+  }
+
+  // The balance moves with every buy-in, top-up and cash-out.
+  async refreshBalance(): Promise<void> {
+    const me = await this.conn.request("me", {}).catch(() => null);
+    if (me) this.store.update(() => ({ account: me.account }));
+  }
+
+  notify(kind: "error" | "info", text: string): void {
+    this.store.update(() => ({ notice: { kind, text, at: this.now() } }));
+  }
+
+  go(screen: Screen): void {
+    this.store.update(() => ({ screen }));
+    if (typeof location !== "undefined" && location.hash !== hashOf(screen)) location.hash = hashOf(screen);
+    if (screen.name === "table") void this.watchTable(screen.id);
+  }
+
+  // A table shown on screen: the player's own seat comes back by itself on sign-in; otherwise
+  // ask for it as a spectator.
+  async watchTable(id: number): Promise<void> {
+    if (this.store.get().tables.has(id) || !this.conn.isOnline()) return;
+    try {
+      await this.conn.request("snapshot", { table: id });
+    } catch (e) {
+      if (e instanceof RequestError && e.code === "not_watching") await this.ask("spectate", { table: id });
+      else if (e instanceof RequestError) this.notify("error", e.message);
+    }
+  }
+
+  async leaveTable(id: number): Promise<void> {
+    await this.ask("leave", { table: id });
+    this.store.update((s) => {
+      const view = s.tables.get(id);
+      if (!view || view.mySeat !== null) return {};
+      const tables = new Map(s.tables);
+      tables.delete(id); // a spectator, or a player whose seat is gone: stop showing it
+      return { tables };
+    });
+  }
+
+  private async afterSignIn(resumed: boolean): Promise<void> {
+    const reply = await this.ask("watch_lobby", { limit: 100 });
+    if (reply) {
+      const lobby = new Map<number, LobbyLine>();
+      for (const t of reply.tables) lobby.set(t.id, t);
+      this.store.update(() => ({ lobby }));
+    }
+    // After a reconnect, tables watched as a spectator are watched again.
+    const s = this.store.get();
+    const again = new Set<number>();
+    for (const [id, v] of s.tables) if (resumed && v.mySeat === null && !v.closed) again.add(id);
+    if (s.screen.name === "table") again.add(s.screen.id);
+    if (again.size) this.store.update((st) => ({ tables: new Map([...st.tables].filter(([id]) => !again.has(id))) }));
+    for (const id of again) await this.watchTable(id);
+  }
+
+  private push(m: Push): void {
+    if (m.type === "lobby") {
+      return this.store.update((s) => {
+        const lobby = new Map(s.lobby);
+        if (m.kind === "changed") lobby.set(m.table.id, m.table);
+        else lobby.delete(m.id);
+        return { lobby };
+      });
+    }
+    if (m.type !== "table") return;
+    const before = this.store.get().tables.get(m.table);
+    let view;
+    if (before) view = applyTable(before, m, this.now());
+    else if (m.kind === "snapshot") view = fromSnapshot(m, this.now());
+    else return; // a table no longer shown
+    this.store.update((s) => {
+      const tables = new Map(s.tables);
+      tables.set(m.table, view);
+      return { tables };
+    });
+    if (m.kind === "left" && before?.mySeat === m.seat) void this.refreshBalance();
+    if (view.stale && !before?.stale) void this.conn.request("snapshot", { table: m.table }).catch(() => {});
+  }
+}

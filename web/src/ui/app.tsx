@@ -1,0 +1,125 @@
+// The page: a header with the balance, the connection's state and the navigation; the sign-in
+// when nobody is signed in; otherwise the lobby, a table, the history or a replayed hand.
+import { useEffect, useState } from "preact/hooks";
+import type { Controller } from "../controller";
+import type { State } from "../store";
+import { History, Replay } from "./history";
+import { Lobby } from "./lobby";
+import { PokerTable } from "./table";
+
+export function useStore(c: Controller): State {
+  const [state, setState] = useState(c.store.get());
+  useEffect(() => c.store.subscribe(() => setState(c.store.get())), [c]);
+  return state;
+}
+
+function SignIn(props: { c: Controller }) {
+  const [name, setName] = useState("");
+  const [password, setPassword] = useState("");
+  const signIn = (how: "guest" | "login" | "register") =>
+    void props.c.conn.signIn(how, how === "guest" ? {} : { name, password }).catch((e: Error) => props.c.notify("error", e.message));
+  return (
+    <div class="sign-in">
+      <h2>Welcome to Felt</h2>
+      <p>Poker with friends and bots, on your own server.</p>
+      <button type="button" class="primary big" onClick={() => signIn("guest")}>
+        Play as a guest
+      </button>
+      <form
+        aria-label="sign in"
+        onSubmit={(e) => {
+          e.preventDefault();
+          signIn("login");
+        }}
+      >
+        <label>
+          Name
+          <input name="name" autoComplete="username" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+        </label>
+        <label>
+          Password
+          <input name="password" type="password" autoComplete="current-password" value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />
+        </label>
+        <div class="buttons">
+          <button type="submit">Log in</button>
+          <button type="button" onClick={() => signIn("register")}>
+            Register
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}
+
+export function App(props: { c: Controller }) {
+  const { c } = props;
+  const s = useStore(c);
+  useEffect(() => {
+    document.body.classList.toggle("four-colour", s.fourColour);
+  }, [s.fourColour]);
+  useEffect(() => {
+    if (!s.notice) return;
+    const t = setTimeout(() => c.store.update((st) => (st.notice === s.notice ? { notice: null } : {})), 5000);
+    return () => clearTimeout(t);
+  }, [s.notice]);
+  let body;
+  if (!s.ready) body = <p class="connecting">Connecting to the server…</p>;
+  else if (!s.account) body = <SignIn c={c} />;
+  else if (s.screen.name === "table") {
+    const view = s.tables.get(s.screen.id);
+    body = view ? <PokerTable c={c} view={view} balance={s.account.balance} /> : <p>Opening table {s.screen.id}…</p>;
+  } else if (s.screen.name === "history") body = <History c={c} name={s.account.name} />;
+  else if (s.screen.name === "hand") body = <Replay c={c} id={s.screen.id} />;
+  else body = <Lobby c={c} lobby={s.lobby} balance={s.account.balance} />;
+  return (
+    <>
+      <header>
+        <h1>
+          <a href="#/lobby" onClick={(e) => (e.preventDefault(), c.go({ name: "lobby" }))}>
+            Felt
+          </a>
+        </h1>
+        {s.account && (
+          <nav aria-label="main">
+            <a href="#/lobby" onClick={(e) => (e.preventDefault(), c.go({ name: "lobby" }))} aria-current={s.screen.name === "lobby" ? "page" : undefined}>
+              Lobby
+            </a>
+            <a href="#/history" onClick={(e) => (e.preventDefault(), c.go({ name: "history" }))} aria-current={s.screen.name === "history" ? "page" : undefined}>
+              History
+            </a>
+          </nav>
+        )}
+        <div class="who">
+          {s.status !== "online" && (
+            <span class="conn" role="status">
+              {s.status === "reconnecting" ? `Reconnecting… (attempt ${s.attempt})` : "Connecting…"}
+            </span>
+          )}
+          {s.account && (
+            <>
+              <span class="name">{s.account.name}</span>
+              <span class="balance" aria-label="balance">
+                {s.account.balance} chips
+              </span>
+            </>
+          )}
+          <label class="toggle">
+            <input type="checkbox" checked={s.fourColour} onChange={(e) => c.store.update(() => ({ fourColour: (e.target as HTMLInputElement).checked }))} />
+            4-colour deck
+          </label>
+          {s.account && (
+            <button type="button" onClick={() => void c.conn.signOut().catch(() => {})}>
+              Log out
+            </button>
+          )}
+        </div>
+      </header>
+      {s.notice && (
+        <div class={`notice ${s.notice.kind}`} role={s.notice.kind === "error" ? "alert" : "status"}>
+          {s.notice.text}
+        </div>
+      )}
+      <main>{body}</main>
+    </>
+  );
+}

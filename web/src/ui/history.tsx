@@ -1,0 +1,201 @@
+// The history: my hands page by page with their results, my totals with a chart of my chips over
+// my hands, and one hand replayed step by step on a picture of the table, with its PHH download.
+import { useEffect, useMemo, useState } from "preact/hooks";
+import type { Controller } from "../controller";
+import type { HandReply, PlayerHand, TotalsReply } from "../gen/protocol";
+import { replayViews } from "../tableview";
+import { Hand } from "./cards";
+import { seatPlace } from "../poker";
+
+function Chart(props: { hands: PlayerHand[] }) {
+  // Oldest first: the running total of nets.
+  const points = useMemo(() => {
+    let total = 0;
+    return [0, ...[...props.hands].reverse().map((h) => (total += h.net))];
+  }, [props.hands]);
+  if (points.length < 3) return null; // the start and at least two hands
+  const lo = Math.min(0, ...points), hi = Math.max(0, ...points);
+  const w = 600, h = 160, span = hi - lo || 1;
+  const xy = points.map((p, i) => `${(i / (points.length - 1)) * w},${h - ((p - lo) / span) * h}`);
+  const zero = h - ((0 - lo) / span) * h;
+  return (
+    <figure class="chart">
+      <svg viewBox={`0 0 ${w} ${h}`} role="img" aria-label={`chips won over the last ${points.length - 1} hands: ${points[points.length - 1]}`}>
+        <line x1={0} x2={w} y1={zero} y2={zero} class="zero" />
+        <polyline points={xy.join(" ")} class="line" />
+      </svg>
+      <figcaption>
+        Chips won over these {points.length - 1} hands: {points[points.length - 1]} (from {lo} at worst to {hi} at best)
+      </figcaption>
+    </figure>
+  );
+}
+
+export function History(props: { c: Controller; name: string }) {
+  const { c } = props;
+  const [hands, setHands] = useState<PlayerHand[]>([]);
+  const [next, setNext] = useState<number | null>(null);
+  const [totals, setTotals] = useState<TotalsReply | null>(null);
+  const more = async (before?: number) => {
+    const r = await c.ask("my_hands", before ? { limit: 20, before } : { limit: 20 });
+    if (!r) return;
+    setHands((h) => (before ? [...h, ...r.hands] : r.hands));
+    setNext(r.next);
+  };
+  useEffect(() => {
+    void more();
+    void c.ask("totals", {}).then(setTotals);
+  }, []);
+  return (
+    <div class="history">
+      <h2>My hands</h2>
+      {totals && (
+        <p class="totals">
+          {totals.hands} hands, net <b>{totals.net}</b>, won {totals.won}; biggest win {totals.biggest_win}, biggest loss {totals.biggest_loss}
+        </p>
+      )}
+      <Chart hands={hands} />
+      <table class="hands" aria-label="my hands">
+        <thead>
+          <tr>
+            <th>Hand</th>
+            <th>Table</th>
+            <th>Date</th>
+            <th>Result</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {hands.map((h) => (
+            <tr data-hand={h.hand}>
+              <td>{h.hand}</td>
+              <td>
+                {h.table} #{h.number}
+              </td>
+              <td>{h.ended_at ? new Date(h.ended_at).toLocaleString() : h.status}</td>
+              <td class={h.net > 0 ? "won" : h.net < 0 ? "lost" : ""}>{h.net > 0 ? `+${h.net}` : h.net}</td>
+              <td>
+                <button type="button" onClick={() => c.go({ name: "hand", id: h.hand })}>
+                  Replay
+                </button>
+              </td>
+            </tr>
+          ))}
+          {hands.length === 0 && (
+            <tr>
+              <td colSpan={5} class="empty">
+                No hands yet.
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+      {next !== null && (
+        <button type="button" onClick={() => void more(next)}>
+          Older hands
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function Replay(props: { c: Controller; id: number }) {
+  const { c, id } = props;
+  const [record, setRecord] = useState<HandReply | null>(null);
+  const [step, setStep] = useState(0);
+  const [playing, setPlaying] = useState(false);
+  useEffect(() => {
+    void c.ask("hand", { hand: id }).then(setRecord);
+  }, [id]);
+  const views = useMemo(() => (record ? replayViews(record as never) : []), [record]);
+  const last = Math.max(0, views.length - 1);
+  useEffect(() => {
+    if (!playing) return;
+    if (step >= last) return setPlaying(false);
+    const t = setTimeout(() => setStep(step + 1), 700);
+    return () => clearTimeout(t);
+  }, [playing, step, last]);
+  if (!record) return <p>Loading hand {id}…</p>;
+  const view = views[Math.min(step, last)]!;
+  const download = async () => {
+    const r = await c.ask("hand_phh", { hand: id });
+    if (!r) return;
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([r.phh], { type: "application/toml" }));
+    a.download = `felt-hand-${id}.phh`;
+    a.click();
+  };
+  return (
+    <div class="replay">
+      <h2>
+        Hand {id} <span class="sub">table {record.table}, hand {record.number}</span>
+      </h2>
+      <div class="felt small-felt" aria-label="replayed table">
+        <div class="middle">
+          <div class="board">
+            <Hand cards={view.hand?.board ?? []} count={view.hand?.board.length ?? 0} />
+          </div>
+        </div>
+        {view.seats.map((s) => {
+          if (!s) return null;
+          const p = seatPlace(s.seat, view.seats.length, view.mySeat ?? 0);
+          return (
+            <div class={`seat${s.folded ? " folded" : ""}${s.seat === view.mySeat ? " mine" : ""}`} style={{ left: `${p.x}%`, top: `${p.y}%` }} data-seat={s.seat}>
+              <div class="seat-cards">
+                <Hand cards={s.cards} count={s.cardCount} small={s.seat !== view.mySeat} />
+              </div>
+              <div class="plate">
+                <div class="name">{s.name}</div>
+                <div class="stack" data-stack={s.stack}>
+                  {s.stack}
+                </div>
+              </div>
+              {s.bet > 0 && <div class="bet">{s.bet}</div>}
+            </div>
+          );
+        })}
+      </div>
+      <div class="replay-controls" role="group" aria-label="replay">
+        <button type="button" onClick={() => setStep(0)} disabled={step === 0}>
+          « Start
+        </button>
+        <button type="button" onClick={() => setStep(Math.max(0, step - 1))} disabled={step === 0}>
+          ◀ Previous
+        </button>
+        <button type="button" onClick={() => setPlaying(!playing)}>
+          {playing ? "Pause" : "▶ Play"}
+        </button>
+        <button type="button" onClick={() => setStep(Math.min(last, step + 1))} disabled={step >= last}>
+          Next ▶
+        </button>
+        <button type="button" onClick={() => setStep(last)} disabled={step >= last}>
+          End »
+        </button>
+        <span class="step" aria-live="polite">
+          Step {step} of {last}
+        </span>
+        <button type="button" onClick={() => void download()}>
+          Download PHH
+        </button>
+      </div>
+      <section class="log" aria-label="replay log">
+        {view.log.slice(-10).map((l) => (
+          <div>{l}</div>
+        ))}
+      </section>
+      <table class="results" aria-label="result">
+        <tbody>
+          {record.seats.map((s) => (
+            <tr>
+              <td>{s.name}</td>
+              <td>
+                {s.stack_start} → {s.stack_end}
+              </td>
+              <td class={s.net > 0 ? "won" : s.net < 0 ? "lost" : ""}>{s.net > 0 ? `+${s.net}` : s.net}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

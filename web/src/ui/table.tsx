@@ -1,0 +1,359 @@
+// A poker table: seats around the oval, cards, bets, the board and the pots, the clock, the action
+// bar built from `legal`, pre-actions, the hand's end with its fairness check, chat and the
+// seat's own controls (leave, sit out and in, top up).
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import type { Controller } from "../controller";
+import type { Legal } from "../gen/protocol";
+import { clampTo, fromPreAction, preActionHolds, presets, seatPlace, type PreAction, type Structure } from "../poker";
+import { betLevel, potTotal, type SeatView, type TableView } from "../tableview";
+import { Hand } from "./cards";
+
+// The time now, drawn again four times a second while a clock runs.
+function useNow(active: boolean): number {
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    if (!active) return;
+    const t = setInterval(() => setTick((n) => n + 1), 250);
+    return () => clearInterval(t);
+  }, [active]);
+  return Date.now();
+}
+
+function Seat(props: { view: TableView; seat: SeatView; now: number }) {
+  const { view, seat, now } = props;
+  const hand = view.hand;
+  const place = seatPlace(seat.seat, view.seats.length, view.mySeat ?? 0);
+  const mine = seat.seat === view.mySeat;
+  const acting = hand?.toAct === seat.seat;
+  const status = !seat.connected
+    ? "disconnected"
+    : seat.sittingOut
+      ? "sitting out"
+      : seat.inHand && seat.folded
+        ? "folded"
+        : seat.inHand && seat.stack === 0 && hand
+          ? "all in"
+          : "";
+  const left = acting && hand && hand.deadline ? Math.max(0, hand.deadline - now) : 0;
+  const net = view.lastEnd?.net[seat.seat];
+  return (
+    <div
+      class={`seat${mine ? " mine" : ""}${acting ? " acting" : ""}${seat.folded ? " folded" : ""}`}
+      style={{ left: `${place.x}%`, top: `${place.y}%` }}
+      data-seat={seat.seat}
+      aria-label={`seat ${seat.seat + 1}: ${seat.name}`}
+    >
+      <div class="seat-cards">{seat.inHand && <Hand cards={seat.cards} count={seat.cardCount} small={!mine} />}</div>
+      <div class="plate">
+        <div class="name">{seat.name}</div>
+        <div class="stack" data-stack={seat.stack}>
+          {seat.stack}
+        </div>
+        {status && <div class="status">{status}</div>}
+        {net !== undefined && net !== 0 && <div class={`net ${net > 0 ? "won" : "lost"}`}>{net > 0 ? `+${net}` : net}</div>}
+        {acting && hand?.deadline ? (
+          <div class={`clock${hand.bankMs ? " bank" : ""}`} role="timer" aria-label="time left">
+            {Math.ceil(left / 1000)}s{hand.bankMs ? " (time bank)" : ""}
+          </div>
+        ) : null}
+      </div>
+      {hand && hand.button === seat.seat && <div class="dealer" title="dealer button">D</div>}
+      {seat.bet > 0 && (
+        // Pushed from the seat toward the middle of the table, where bets lie.
+        <div class="bet" data-bet={seat.bet} style={{ left: `${50 + (50 - place.x) * 2}%`, top: `${50 + (50 - place.y) * 1.6}%` }}>
+          {seat.bet}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function ActionBar(props: { c: Controller; view: TableView; legal: Legal }) {
+  const { c, view, legal } = props;
+  const structure = (view.config["structure"] as Structure) ?? "no-limit";
+  const pot = potTotal(view);
+  const level = betLevel(view);
+  const sizes = presets(legal, structure, pot, level);
+  const [to, setTo] = useState(legal.min_to);
+  const [picked, setPicked] = useState<Set<string>>(new Set());
+  useEffect(() => {
+    setTo(legal.min_to);
+    setPicked(new Set());
+  }, [legal, view.hand?.number]);
+  const me = view.mySeat !== null ? view.seats[view.mySeat] : null;
+  const act = (body: { action: string; amount?: number; cards?: string }) => void c.ask("act", { table: view.id, ...body });
+  const betting = legal.phase === "betting";
+  const canSize = (legal.bet || legal.raise) && betting;
+  const sized = canSize ? clampTo(legal, to) : 0;
+  const betWord = legal.raise ? "Raise to" : legal.bring_in ? "Complete to" : "Bet";
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const target = e.target as HTMLElement | null;
+      if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA")) return;
+      if (!betting) return;
+      if (e.key === "f" && legal.fold) act({ action: "fold" });
+      else if (e.key === "c" && legal.check) act({ action: "check" });
+      else if (e.key === "c" && legal.call) act({ action: "call" });
+      else if (e.key === "r" && canSize) act({ action: legal.raise ? "raise" : "bet", amount: sized });
+      else return;
+      e.preventDefault();
+    };
+    addEventListener("keydown", onKey);
+    return () => removeEventListener("keydown", onKey);
+  });
+
+  if (legal.phase === "drawing" || legal.phase === "rollover") {
+    const drawing = legal.phase === "drawing";
+    const need = drawing ? [legal.min_discard, legal.max_discard] : [legal.rollover, legal.rollover];
+    const n = picked.size;
+    const ok = n >= need[0]! && n <= need[1]!;
+    return (
+      <div class="action-bar" role="group" aria-label="your action">
+        <div class="pick-hint">
+          {drawing
+            ? `Click the cards to throw away (${need[0] === need[1] ? need[0] : `${need[0]} to ${need[1]}`})`
+            : `Click ${legal.rollover} card${legal.rollover === 1 ? "" : "s"} to turn face up`}
+        </div>
+        <Hand
+          cards={me?.cards ?? []}
+          count={me?.cards.length ?? 0}
+          selected={picked}
+          onPick={(card) => {
+            const next = new Set(picked);
+            if (!next.delete(card)) next.add(card);
+            setPicked(next);
+          }}
+        />
+        <button type="button" class="primary" disabled={!ok} onClick={() => act({ action: legal.phase === "drawing" ? "discard" : "rollover", cards: [...picked].join(" ") })}>
+          {drawing ? (n === 0 ? "Stand pat" : `Discard ${n}`) : "Turn up"}
+        </button>
+      </div>
+    );
+  }
+  return (
+    <div class="action-bar" role="group" aria-label="your action">
+      {legal.fold && (
+        <button type="button" class="fold" onClick={() => act({ action: "fold" })} aria-keyshortcuts="f">
+          Fold
+        </button>
+      )}
+      {legal.check && (
+        <button type="button" onClick={() => act({ action: "check" })} aria-keyshortcuts="c">
+          Check
+        </button>
+      )}
+      {legal.call && (
+        <button type="button" onClick={() => act({ action: "call" })} aria-keyshortcuts="c">
+          Call {legal.call_amount}
+        </button>
+      )}
+      {legal.bring_in && (
+        <button type="button" onClick={() => act({ action: "bring_in" })}>
+          Bring in {legal.bring_in_amount}
+        </button>
+      )}
+      {canSize && (
+        <div class="sizing">
+          {sizes.length > 0 && (
+            <div class="presets">
+              {sizes.map((p) => (
+                <button type="button" class={p.to === sized ? "on" : ""} onClick={() => setTo(p.to)}>
+                  {p.label}
+                </button>
+              ))}
+            </div>
+          )}
+          {legal.min_to < legal.max_to && (
+            <input
+              type="range"
+              aria-label="bet size"
+              min={legal.min_to}
+              max={legal.max_to}
+              step={1}
+              value={sized}
+              onInput={(e) => setTo(Number((e.target as HTMLInputElement).value))}
+            />
+          )}
+          {legal.min_to < legal.max_to && (
+            <input
+              type="number"
+              class="amount"
+              aria-label="bet amount"
+              min={legal.min_to}
+              max={legal.max_to}
+              value={sized}
+              onInput={(e) => setTo(Number((e.target as HTMLInputElement).value))}
+              onKeyDown={(e) => e.key === "Enter" && act({ action: legal.raise ? "raise" : "bet", amount: sized })}
+            />
+          )}
+          <button type="button" class="primary" onClick={() => act({ action: legal.raise ? "raise" : "bet", amount: sized })} aria-keyshortcuts="r">
+            {betWord} {sized}
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+// Pre-actions: chosen before the turn, done when it comes, dropped when a bet changes things.
+function PreActions(props: { c: Controller; view: TableView }) {
+  const { c, view } = props;
+  const [pre, setPre] = useState<{ kind: PreAction; level: number; hand: number } | null>(null);
+  const level = betLevel(view);
+  const hand = view.hand?.number ?? -1;
+  const live = pre && pre.hand === hand && preActionHolds(pre.kind, pre.level, level) ? pre : null;
+  useEffect(() => {
+    if (pre && !live) setPre(null);
+    if (live && view.legal) {
+      const action = fromPreAction(live.kind, view.legal);
+      setPre(null);
+      if (action) void c.ask("act", { table: view.id, ...action });
+    }
+  }, [view.legal, live?.kind, level, hand]);
+  const me = view.mySeat !== null ? view.seats[view.mySeat] : null;
+  const over = view.lastEnd !== null && view.lastEnd.hand === view.hand?.number;
+  if (!view.hand || over || !me?.inHand || me.folded || view.legal || me.stack === 0) return null;
+  const choice = (kind: PreAction, label: string) => (
+    <label class="pre">
+      <input type="checkbox" checked={live?.kind === kind} onChange={(e) => setPre((e.target as HTMLInputElement).checked ? { kind, level, hand } : null)} />
+      {label}
+    </label>
+  );
+  return (
+    <div class="pre-actions" role="group" aria-label="act in advance">
+      {choice("check_fold", "Check/Fold")}
+      {choice("check", "Check")}
+      {choice("call_any", "Call any")}
+    </div>
+  );
+}
+
+function Chat(props: { c: Controller; view: TableView }) {
+  const [text, setText] = useState("");
+  const end = useRef<HTMLDivElement>(null);
+  useEffect(() => end.current?.scrollIntoView({ block: "nearest" }), [props.view.chat.length]);
+  return (
+    <section class="chat" aria-label="chat">
+      <div class="lines">
+        {props.view.chat.map((l) => (
+          <div>
+            <b>{l.name}:</b> {l.text}
+          </div>
+        ))}
+        <div ref={end} />
+      </div>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!text.trim()) return;
+          void props.c.ask("chat", { table: props.view.id, text }).then((r) => r && setText(""));
+        }}
+      >
+        <input aria-label="chat message" maxLength={200} value={text} onInput={(e) => setText((e.target as HTMLInputElement).value)} />
+        <button type="submit">Send</button>
+      </form>
+    </section>
+  );
+}
+
+function SeatControls(props: { c: Controller; view: TableView; balance: number }) {
+  const { c, view } = props;
+  const me = view.mySeat !== null ? view.seats[view.mySeat] : null;
+  const max = Number(view.config["max_buy_in"] ?? 0);
+  const room = Math.max(0, Math.min(max - (me?.stack ?? 0), props.balance));
+  const [amount, setAmount] = useState(room);
+  useEffect(() => setAmount(room), [room]);
+  return (
+    <div class="seat-controls">
+      <button type="button" onClick={() => void c.leaveTable(view.id).then(() => c.go({ name: "lobby" }))}>
+        {me ? "Leave table" : "Stop watching"}
+      </button>
+      {me && (
+        <button type="button" onClick={() => void c.ask(me.sittingOut ? "sit_in" : "sit_out", { table: view.id })}>
+          {me.sittingOut ? "Sit back in" : "Sit out"}
+        </button>
+      )}
+      {me && room > 0 && (
+        <form
+          class="top-up"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void c.ask("top_up", { table: view.id, amount }).then((r) => r && c.notify("info", `Topped up to ${r.stack}`));
+          }}
+        >
+          <input type="number" aria-label="top-up amount" min={1} max={room} value={amount} onInput={(e) => setAmount(Number((e.target as HTMLInputElement).value))} />
+          <button type="submit">Top up</button>
+        </form>
+      )}
+    </div>
+  );
+}
+
+function EndBanner(props: { view: TableView }) {
+  const end = props.view.lastEnd;
+  if (!end) return null;
+  const names = end.winners.map((w) => `${props.view.seats[w.seat]?.name ?? `seat ${w.seat + 1}`} wins ${w.amount}${w.cards.length ? ` with ${w.cards.join(" ")}` : ""}`);
+  return (
+    <div class="end-banner" role="status">
+      <div>{names.length ? names.join(", ") : `Hand ${end.hand} is over`}</div>
+      {end.verdict && (
+        <div class={`fairness ${end.verdict.ok ? "ok" : "bad"}`} title={end.verdict.problems.join("; ")}>
+          {end.verdict.ok ? `Deal verified ✓ (${end.verdict.opened} cards checked)` : `Deal NOT verified: ${end.verdict.problems[0]}`}
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function PokerTable(props: { c: Controller; view: TableView; balance: number }) {
+  const { c, view } = props;
+  const now = useNow(!!view.hand?.deadline);
+  const pots = view.hand?.pots ?? [];
+  const title = useMemo(() => {
+    const cfg = view.config;
+    const stakes = cfg["stakes"] as Record<string, number> | undefined;
+    return `${cfg["structure"] ?? ""} ${cfg["variant"] ?? ""} ${stakes ? `${stakes["small_blind"]}/${stakes["big_blind"]}` : ""}`;
+  }, [view.config]);
+  return (
+    <div class="table-screen">
+      <h2>
+        Table {view.id} <span class="sub">{title}</span>
+      </h2>
+      {view.closed && <p class="notice info">This table has closed.</p>}
+      <div class="felt" aria-label="poker table">
+        <div class="middle">
+          <div class="board" aria-label="board">
+            <Hand cards={view.hand?.board ?? []} count={view.hand?.board.length ?? 0} />
+          </div>
+          {view.hand && !view.lastEnd && potTotal(view) > 0 && (
+            <div class="pot-total" data-total={potTotal(view)}>
+              Total pot {potTotal(view)}
+            </div>
+          )}
+          {pots.length > 0 && (
+            <div class="pots" aria-label="pots">
+              {pots.map((p, i) => (
+                <span class="pot" data-pot={p.amount}>
+                  {i === 0 ? "Pot" : `Side pot ${i}`}: {p.amount}
+                </span>
+              ))}
+            </div>
+          )}
+          <EndBanner view={view} />
+        </div>
+        {view.seats.map((s) => (s ? <Seat view={view} seat={s} now={now} /> : null))}
+      </div>
+      {view.legal ? <ActionBar c={c} view={view} legal={view.legal} /> : <PreActions c={c} view={view} />}
+      <div class="table-side">
+        <SeatControls c={c} view={view} balance={props.balance} />
+        <Chat c={c} view={view} />
+        <section class="log" aria-label="hand log">
+          {view.log.slice(-8).map((l) => (
+            <div>{l}</div>
+          ))}
+        </section>
+      </div>
+    </div>
+  );
+}

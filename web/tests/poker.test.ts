@@ -1,0 +1,75 @@
+// The poker table's pure logic: bet sizes stay inside legal, pre-actions, seat places.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { Legal } from "../src/gen/protocol";
+import { clampTo, fromPreAction, preActionHolds, presets, seatPlace } from "../src/poker";
+
+function legal(over: Partial<Legal>): Legal {
+  return {
+    fold: true, check: false, call: true, bet: false, raise: true, bring_in: false, call_amount: 1,
+    min_to: 4, max_to: 200, bring_in_amount: 0, phase: "betting", min_discard: 0, max_discard: 0, rollover: 0,
+    ...over,
+  };
+}
+
+test("a pot-sized raise is the call plus the pot after it", () => {
+  // Blinds 1/2, the small blind to act: pot 3 (both blinds in front), level 2, call 1.
+  const p = presets(legal({}), "no-limit", 3, 2);
+  assert.deepEqual(p.map((x) => x.label), ["Min", "¾ pot", "Pot", "All-in"]);
+  assert.equal(p.find((x) => x.label === "Pot")!.to, 6); // 2 + (3 + 1)
+  // A bigger pot: every fraction shows.
+  const q = presets(legal({ call_amount: 10, min_to: 30, max_to: 500 }), "no-limit", 50, 20);
+  assert.deepEqual(q.map((x) => [x.label, x.to]), [["Min", 30], ["½ pot", 50], ["¾ pot", 65], ["Pot", 80], ["All-in", 500]]);
+});
+
+test("pot limit: the largest preset is the pot limit itself; fixed limit has none", () => {
+  const p = presets(legal({ min_to: 4, max_to: 6 }), "pot-limit", 3, 2);
+  assert.equal(p[p.length - 1]!.label, "Max");
+  assert.equal(p[p.length - 1]!.to, 6);
+  assert.deepEqual(presets(legal({ min_to: 4, max_to: 4 }), "fixed-limit", 3, 2), []);
+  assert.deepEqual(presets(legal({ bet: false, raise: false }), "no-limit", 3, 2), []);
+});
+
+test("every preset and every clamped amount lies within min_to..max_to, over random situations", () => {
+  let seed = 7;
+  const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+  for (let i = 0; i < 20_000; ++i) {
+    const min = 1 + rand(500), max = min + rand(5000);
+    const l = legal({ min_to: min, max_to: max, call_amount: rand(min + 1) });
+    const ps = presets(l, rand(2) ? "no-limit" : "pot-limit", rand(10_000), rand(min + 1));
+    for (const p of ps) assert.ok(p.to >= min && p.to <= max, `${p.label} ${p.to} outside ${min}..${max}`);
+    const tos = ps.map((p) => p.to);
+    assert.deepEqual(tos, [...tos].sort((a, b) => a - b));
+    assert.equal(new Set(tos).size, tos.length);
+    const typed = rand(20_000) - 5000;
+    const c = clampTo(l, typed);
+    assert.ok(c >= min && c <= max);
+  }
+  assert.equal(clampTo(legal({}), NaN), 4);
+});
+
+test("pre-actions become the action they promise, or nothing", () => {
+  assert.deepEqual(fromPreAction("check_fold", legal({ check: true })), { action: "check" });
+  assert.deepEqual(fromPreAction("check_fold", legal({ check: false })), { action: "fold" });
+  assert.equal(fromPreAction("check", legal({ check: false })), null);
+  assert.deepEqual(fromPreAction("call_any", legal({})), { action: "call" });
+  assert.deepEqual(fromPreAction("call_any", legal({ call: false, check: true })), { action: "check" });
+  // "check" is dropped once somebody bets; the others hold.
+  assert.equal(preActionHolds("check", 2, 2), true);
+  assert.equal(preActionHolds("check", 2, 6), false);
+  assert.equal(preActionHolds("call_any", 2, 6), true);
+  assert.equal(preActionHolds("check_fold", 2, 6), true);
+});
+
+test("the viewer's seat is at the bottom centre, the others clockwise, all inside the box", () => {
+  for (let n = 2; n <= 9; ++n)
+    for (let mine = 0; mine < n; ++mine) {
+      const me = seatPlace(mine, n, mine);
+      assert.ok(Math.abs(me.x - 50) < 1e-9 && me.y > 85);
+      for (let s = 0; s < n; ++s) {
+        const p = seatPlace(s, n, mine);
+        assert.ok(p.x >= 0 && p.x <= 100 && p.y >= 0 && p.y <= 100);
+      }
+      if (n >= 3) assert.ok(seatPlace((mine + 1) % n, n, mine).x < 50); // the next seat is to the left
+    }
+});

@@ -1,0 +1,196 @@
+// The table view rebuilt from table messages, seq gaps, and the connection's handshake,
+// requests, resume and backoff against a fake socket.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { backoff, Connection, RequestError, type SocketLike } from "../src/connection";
+import type { Snapshot, TableMessage } from "../src/gen/protocol";
+import { applyTable, betLevel, fromSnapshot, potTotal, replayViews } from "../src/tableview";
+
+const snap: Snapshot = {
+  type: "table", table: 1, seq: 10, kind: "snapshot",
+  config: { game: "poker", variant: "holdem", structure: "no-limit", seats: 3 },
+  seats: [
+    { seat: 0, name: "ann", stack: 100, sitting_out: false, connected: true, time_bank_ms: 0 },
+    { seat: 2, name: "bob", stack: 100, sitting_out: false, connected: true, time_bank_ms: 0 },
+  ],
+  your_seat: 0,
+};
+
+function play(messages: Omit<TableMessage, "type" | "table" | "seq">[]) {
+  let v = fromSnapshot(snap, 0);
+  let seq = snap.seq;
+  for (const m of messages) v = applyTable(v, { type: "table", table: 1, seq: ++seq, ...m } as TableMessage, 1000);
+  return v;
+}
+
+test("a hand moves the seats, bets, board and pots as the messages say; the end sets the stacks", () => {
+  const v = play([
+    { kind: "hand_start", hand: 1, hand_id: 5, button: 0, stacks: [100, 0, 100], commitment: "ab" },
+    {
+      kind: "update",
+      events: [
+        { kind: "blind", seat: 0, amount: 1 },
+        { kind: "blind", seat: 2, amount: 2 },
+        { kind: "deal_down", seat: 0, count: 2, cards: "As Kd" },
+        { kind: "deal_down", seat: 2, count: 2 },
+        { kind: "street" },
+      ],
+      turn: { seat: 0, deadline_ms: 30000, time_bank_ms: 0, legal: { fold: true, check: false, call: true, bet: false, raise: true, bring_in: false, call_amount: 1, min_to: 4, max_to: 100, bring_in_amount: 0, phase: "betting", min_discard: 0, max_discard: 0, rollover: 0 } },
+      pots: [],
+    },
+  ] as never);
+  assert.equal(v.seats[0]!.stack, 99);
+  assert.equal(v.seats[0]!.bet, 1);
+  assert.deepEqual(v.seats[0]!.cards, ["As", "Kd"]);
+  assert.equal(v.seats[2]!.cardCount, 2);
+  assert.deepEqual(v.seats[2]!.cards, []);
+  assert.equal(v.hand!.toAct, 0);
+  assert.equal(v.hand!.deadline, 31000);
+  assert.ok(v.legal);
+  assert.equal(potTotal(v), 3);
+  assert.equal(betLevel(v), 2);
+  const w = applyTable(v, { type: "table", table: 1, seq: 13, kind: "update", events: [{ kind: "raise", seat: 0, amount: 6 }, { kind: "call", seat: 2, amount: 4 }, { kind: "street", amount: 1 }, { kind: "deal_board", count: 3, cards: "2c 3c 4c" }], pots: [{ amount: 12, eligible: [0, 2] }], turn: { seat: 2, deadline_ms: 100, time_bank_ms: 0 } }, 0);
+  assert.equal(w.seats[0]!.stack, 94);
+  assert.equal(w.seats[2]!.stack, 94);
+  assert.equal(w.seats[0]!.bet, 0);
+  assert.deepEqual(w.hand!.board, ["2c", "3c", "4c"]);
+  assert.equal(potTotal(w), 12);
+  assert.equal(w.legal, null); // not this viewer's turn
+  const end = applyTable(w, { type: "table", table: 1, seq: 14, kind: "hand_end", hand: 1, hand_id: 5, net: [-6, 0, 6], stacks: [94, 0, 106], fairness: { leaves: [], shown: [] } }, 0);
+  assert.equal(end.seats[2]!.stack, 106);
+  assert.deepEqual(end.lastEnd!.winners, [{ seat: 2, amount: 6, cards: [] }]); // from the nets: no win event
+  // With a showdown: what each winner took from the pots, and the cards they showed.
+  const shown = applyTable(w, { type: "table", table: 1, seq: 14, kind: "update", events: [{ kind: "show", seat: 0, count: 2, cards: "As Kd" }, { kind: "show", seat: 2, count: 2, cards: "7h 7d" }, { kind: "win", seat: 0, pot: 0, amount: 12 }, { kind: "hand_end" }] }, 0);
+  const won = applyTable(shown, { type: "table", table: 1, seq: 15, kind: "hand_end", hand: 1, hand_id: 5, net: [6, 0, -6], stacks: [106, 0, 94], fairness: { leaves: [], shown: [] } }, 0);
+  assert.deepEqual(won.lastEnd!.winners, [{ seat: 0, amount: 12, cards: ["As", "Kd"] }]);
+  assert.deepEqual(won.seats[2]!.cards, ["7h", "7d"]);
+  assert.equal(end.lastEnd!.verdict!.ok, false); // "ab" is no commitment of these leaves
+});
+
+test("a gap in seq makes the view stale until a snapshot comes", () => {
+  const v = fromSnapshot(snap, 0);
+  const gap = applyTable(v, { type: "table", table: 1, seq: 12, kind: "chat", seat: 0, name: "ann", text: "hi" }, 0);
+  assert.equal(gap.stale, true);
+  assert.equal(gap.chat.length, 0);
+  const still = applyTable(gap, { type: "table", table: 1, seq: 13, kind: "chat", seat: 0, name: "ann", text: "hi" }, 0);
+  assert.equal(still.chat.length, 0);
+  const back = applyTable(still, { ...snap, seq: 13 }, 0);
+  assert.equal(back.stale, false);
+  assert.equal(applyTable(back, { type: "table", table: 1, seq: 14, kind: "chat", seat: 0, name: "ann", text: "hi" }, 0).chat.length, 1);
+});
+
+test("seats come and go, sit out, lose their connection and top up", () => {
+  const v = play([
+    { kind: "seated", seat: 1, name: "cy", stack: 50 },
+    { kind: "sitting_out", seat: 1, reason: "chosen" },
+    { kind: "connection", seat: 1, connected: false },
+    { kind: "topped_up", seat: 1, name: "cy", amount: 25, stack: 75 },
+  ] as never);
+  assert.equal(v.seats[1]!.stack, 75);
+  assert.equal(v.seats[1]!.sittingOut, true);
+  assert.equal(v.seats[1]!.connected, false);
+  const gone = applyTable(v, { type: "table", table: 1, seq: 15, kind: "left", seat: 0, name: "ann", stack: 100 }, 0);
+  assert.equal(gone.seats[0], null);
+  assert.equal(gone.mySeat, null);
+});
+
+test("a replay steps from the starting stacks through each event, skipping recorded actions", () => {
+  const views = replayViews({
+    hand: 5, table: 1, number: 1, your_seat: 0,
+    config: { names: ["ann", null, "bob"], stacks: [100, 0, 100], button: 0 },
+    events: [
+      { kind: "blind", seat: 0, amount: 1 }, { kind: "blind", seat: 2, amount: 2 },
+      { kind: "action", seat: 0, action: "fold", by: "player" } as never, { kind: "fold", seat: 0 },
+      { kind: "uncalled", seat: 2, amount: 1 }, { kind: "win", seat: 2, amount: 2 },
+    ] as never,
+  });
+  assert.equal(views.length, 6);
+  assert.equal(views[0]!.seats[0]!.stack, 100);
+  assert.equal(views[0]!.seats[1], null);
+  assert.equal(views[5]!.seats[0]!.stack, 99);
+  assert.equal(views[5]!.seats[2]!.stack, 101);
+});
+
+class FakeSocket implements SocketLike {
+  sent: Record<string, unknown>[] = [];
+  onopen: (() => void) | null = null;
+  onclose: (() => void) | null = null;
+  onmessage: ((e: { data: unknown }) => void) | null = null;
+  send(text: string) {
+    this.sent.push(JSON.parse(text));
+  }
+  close() {
+    this.onclose?.();
+  }
+  reply(extra: Record<string, unknown>) {
+    const last = this.sent[this.sent.length - 1]!;
+    this.onmessage?.({ data: JSON.stringify({ type: last["type"], id: last["id"], ok: true, ...extra }) });
+  }
+  refuse(code: string) {
+    const last = this.sent[this.sent.length - 1]!;
+    this.onmessage?.({ data: JSON.stringify({ type: "error", id: last["id"], code, message: code }) });
+  }
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+test("the connection says hello, resumes with the kept token, and answers requests by id", async () => {
+  const sockets: FakeSocket[] = [];
+  let token: string | null = "t1";
+  const log: string[] = [];
+  const delays: number[] = [];
+  const conn = new Connection("ws://x/ws", {
+    status: (s) => log.push(s),
+    signedIn: (a, resumed) => log.push(`in ${a.name} ${resumed}`),
+    signedOut: (r) => log.push(`out ${r}`),
+    push: (m) => log.push(`push ${m.type}`),
+  }, { get: () => token, set: (t) => (token = t) }, () => {
+    const s = new FakeSocket();
+    sockets.push(s);
+    return s;
+  }, (a) => (delays.push(a), 1));
+  conn.start();
+  const s = sockets[0]!;
+  await assert.rejects(conn.request("ping", {}), (e: RequestError) => e.code === "offline");
+  s.onopen!();
+  assert.deepEqual(s.sent[0], { type: "hello", id: 1, version: 2 });
+  s.reply({ version: 2, server: "feltd" });
+  await tick();
+  assert.deepEqual(s.sent[1], { type: "resume", id: 2, token: "t1" });
+  s.reply({ account: { id: 1, name: "ann", guest: false, balance: 5 }, token: "t1" });
+  await tick();
+  assert.ok(log.includes("in ann true"));
+  const pinged = conn.request("ping", {});
+  s.reply({});
+  assert.equal((await pinged).type, "ping");
+  const refused = conn.request("join", { table: 9, buy_in: 1 });
+  s.refuse("no_such_table");
+  await assert.rejects(refused, (e: RequestError) => e.code === "no_such_table");
+  s.onmessage!({ data: JSON.stringify({ type: "lobby", kind: "closed", id: 3 }) });
+  assert.ok(log.includes("push lobby"));
+  // The connection drops: what waits is refused, and it comes back after the backoff.
+  const lost = conn.request("ping", {});
+  s.close();
+  await assert.rejects(lost, (e: RequestError) => e.code === "disconnected");
+  assert.deepEqual(delays, [0]);
+  await new Promise((r) => setTimeout(r, 5));
+  assert.equal(sockets.length, 2);
+  // A token the server no longer knows is forgotten: signed out, not stuck.
+  const s2 = sockets[1]!;
+  s2.onopen!();
+  s2.reply({ version: 2, server: "feltd" });
+  await tick();
+  s2.refuse("unauthorized");
+  await tick();
+  assert.equal(token, null);
+  assert.ok(log.includes("out expired"));
+  conn.stop();
+});
+
+test("backoff doubles from half a second to ten, with jitter that only shortens it", () => {
+  assert.equal(backoff(0, () => 0), 500);
+  assert.equal(backoff(1, () => 0), 1000);
+  assert.equal(backoff(3, () => 0), 4000);
+  assert.equal(backoff(20, () => 0), 10_000);
+  assert.equal(backoff(20, () => 1), 5000);
+});
