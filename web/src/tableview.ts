@@ -21,6 +21,7 @@ export interface SeatView {
   inHand: boolean; // dealt into the running hand
   folded: boolean;
   cards: string[]; // the cards this viewer can see, face up for them
+  up: string[]; // those of them dealt or turned face up, which everyone sees
   cardCount: number; // every card the seat holds, seen or not
   sittingOut: boolean;
   connected: boolean;
@@ -89,6 +90,7 @@ function seatFrom(s: SnapshotSeat): SeatView {
     inHand: s.in_hand !== undefined,
     folded: s.folded ?? false,
     cards: cardList(s.cards),
+    up: [],
     cardCount: s.card_count ?? 0,
     sittingOut: s.sitting_out,
     connected: s.connected,
@@ -99,7 +101,11 @@ function seatFrom(s: SnapshotSeat): SeatView {
 
 export function fromSnapshot(m: Snapshot, now: number, previous?: TableView): TableView {
   const seats: (SeatView | null)[] = Array(seatCount(m.config)).fill(null);
-  for (const s of m.seats) seats[s.seat] = seatFrom(s);
+  for (const s of m.seats) {
+    const seat = seatFrom(s);
+    if (s.seat !== m.your_seat) seat.up = [...seat.cards]; // another seat's cards shown are up
+    seats[s.seat] = seat;
+  }
   let hand: HandView | null = null;
   if (m.hand) {
     const seen = new Set<string>(cardList(m.hand.board));
@@ -184,6 +190,7 @@ function applyEvent(v: TableView, seats: (SeatView | null)[], hand: HandView, e:
       if (s) {
         s.cardCount += e.count ?? 0;
         s.cards.push(...cards);
+        if (e.kind === "deal_up") s.up.push(...cards);
       }
       return null;
     case "deal_board":
@@ -196,6 +203,10 @@ function applyEvent(v: TableView, seats: (SeatView | null)[], hand: HandView, e:
       }
       return `${who} discards ${amount}`;
     case "rollover":
+      if (s) {
+        s.up.push(...cards.filter((c) => !s.up.includes(c)));
+        for (const c of cards) if (!s.cards.includes(c)) s.cards.push(c);
+      }
       return `${who} turns up ${cards.join(" ")}`;
     case "reshuffle":
       return "The discards are shuffled into a new stock";
@@ -233,7 +244,7 @@ export function applyTable(v: TableView, m: TableMessage, now: number): TableVie
   if (m.kind === "snapshot") return fromSnapshot(m, now, v);
   if (v.stale) return v;
   if (m.seq !== v.seq + 1) return { ...v, stale: true };
-  const seats = v.seats.map((s) => (s ? { ...s, cards: [...s.cards] } : null));
+  const seats = v.seats.map((s) => (s ? { ...s, cards: [...s.cards], up: [...s.up] } : null));
   let next: TableView = { ...v, seq: m.seq, seats };
   switch (m.kind) {
     case "seated":
@@ -245,6 +256,7 @@ export function applyTable(v: TableView, m: TableMessage, now: number): TableVie
         inHand: false,
         folded: false,
         cards: [],
+        up: [],
         cardCount: 0,
         sittingOut: false,
         connected: true,
@@ -286,14 +298,14 @@ export function applyTable(v: TableView, m: TableMessage, now: number): TableVie
     case "hand_void":
       for (const [i, st] of m.stacks.entries()) {
         const s = seats[i];
-        if (s) Object.assign(s, { stack: st, bet: 0, inHand: false, folded: false, cards: [], cardCount: 0 });
+        if (s) Object.assign(s, { stack: st, bet: 0, inHand: false, folded: false, cards: [], up: [], cardCount: 0 });
       }
       return { ...next, hand: null, legal: null, log: withLog(v, `Hand ${m.hand} is void (${m.reason})`) };
     case "hand_start":
       for (const s of seats)
         if (s) {
           const inHand = (m.stacks[s.seat] ?? 0) > 0;
-          Object.assign(s, { bet: 0, inHand, folded: false, cards: [], cardCount: 0, shown: false });
+          Object.assign(s, { bet: 0, inHand, folded: false, cards: [], up: [], cardCount: 0, shown: false });
           if (inHand) s.stack = m.stacks[s.seat]!;
         }
       return {
@@ -391,6 +403,7 @@ export function replayViews(record: {
           inHand: true,
           folded: false,
           cards: [],
+          up: [],
           cardCount: 0,
           sittingOut: false,
           connected: true,
@@ -428,7 +441,7 @@ export function replayViews(record: {
   const out = [view];
   for (const e of record.events) {
     if (e.kind === "action") continue;
-    const next = view.seats.map((s) => (s ? { ...s, cards: [...s.cards] } : null));
+    const next = view.seats.map((s) => (s ? { ...s, cards: [...s.cards], up: [...s.up] } : null));
     const hand = { ...view.hand!, board: [...view.hand!.board], won: [...view.hand!.won] };
     const line = applyEvent(view, next, hand, e as PokerEvent);
     view = { ...view, seats: next, hand, log: line ? withLog(view, line) : view.log };

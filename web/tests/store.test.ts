@@ -67,6 +67,24 @@ test("a hand moves the seats, bets, board and pots as the messages say; the end 
   assert.equal(end.lastEnd!.verdict!.ok, false); // "ab" is no commitment of these leaves
 });
 
+test("stud: cards dealt face up are known as up; the rest of the player's own are hole cards", () => {
+  const v = play([
+    { kind: "hand_start", hand: 1, hand_id: 5, button: 0, stacks: [100, 0, 100], commitment: "ab" },
+    { kind: "update", events: [
+      { kind: "deal_down", seat: 0, count: 2, cards: "As Kd" }, { kind: "deal_up", seat: 0, count: 1, cards: "7c" },
+      { kind: "deal_down", seat: 2, count: 2 }, { kind: "deal_up", seat: 2, count: 1, cards: "9h" },
+    ] },
+  ] as never);
+  assert.deepEqual(v.seats[0]!.cards, ["As", "Kd", "7c"]);
+  assert.deepEqual(v.seats[0]!.up, ["7c"]);
+  assert.deepEqual(v.seats[2]!.cards, ["9h"]);
+  assert.equal(v.seats[2]!.cardCount, 3);
+  // A rollover (Mexican stud) turns a hole card up.
+  const r = applyTable(v, { type: "table", table: 1, seq: 13, kind: "update", events: [{ kind: "rollover", seat: 0, amount: 1, cards: "Kd" }] }, 0);
+  assert.deepEqual(r.seats[0]!.up, ["7c", "Kd"]);
+  assert.deepEqual(r.seats[0]!.cards, ["As", "Kd", "7c"]);
+});
+
 test("a gap in seq makes the view stale until a snapshot comes", () => {
   const v = fromSnapshot(snap, 0);
   const gap = applyTable(v, { type: "table", table: 1, seq: 12, kind: "chat", seat: 0, name: "ann", text: "hi" }, 0);

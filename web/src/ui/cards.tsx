@@ -18,11 +18,11 @@ export function cardName(card: string): string {
   return `${kRankNames[card[0] ?? ""] ?? card[0]} of ${suit?.name ?? card[1]}`;
 }
 
-export function Card(props: { card: string; selected?: boolean; onClick?: () => void; small?: boolean }) {
+export function Card(props: { card: string; selected?: boolean; onClick?: () => void; small?: boolean; hole?: boolean }) {
   const { card } = props;
   const suit = kSuits[card[1] ?? ""];
   const rank = card === "Xx" ? "★" : (kRanks[card[0] ?? ""] ?? card[0]);
-  const cls = `card suit-${card[1] ?? "x"}${props.selected ? " selected" : ""}${props.small ? " small" : ""}`;
+  const cls = `card suit-${card[1] ?? "x"}${props.selected ? " selected" : ""}${props.small ? " small" : ""}${props.hole ? " hole" : ""}`;
   const face = (
     <>
       <span class="rank">{rank}</span>
@@ -34,7 +34,7 @@ export function Card(props: { card: string; selected?: boolean; onClick?: () => 
       {face}
     </button>
   ) : (
-    <span class={cls} role="img" aria-label={cardName(card)} data-card={card}>
+    <span class={cls} role="img" aria-label={`${cardName(card)}${props.hole ? ", face down" : ""}`} data-card={card}>
       {face}
     </span>
   );
@@ -44,16 +44,30 @@ export function CardBack(props: { small?: boolean }) {
   return <span class={`card back${props.small ? " small" : ""}`} role="img" aria-label="face-down card" />;
 }
 
-// A seat's hand: the cards the viewer may see, then backs for the rest.
-export function Hand(props: { cards: string[]; count: number; small?: boolean; selected?: Set<string>; onPick?: (card: string) => void }) {
+// A seat's hand: backs for the cards the viewer may not see (dealt first, in stud), then the
+// cards it may. With `up`, the viewer's own cards that others cannot see are marked as hole cards.
+export function Hand(props: {
+  cards: string[];
+  count: number;
+  small?: boolean;
+  up?: string[];
+  selected?: Set<string>;
+  onPick?: (card: string) => void;
+}) {
   const backs = Math.max(0, props.count - props.cards.length);
   return (
     <span class="hand">
-      {props.cards.map((c) => (
-        <Card card={c} small={props.small} selected={props.selected?.has(c)} onClick={props.onPick ? () => props.onPick!(c) : undefined} />
-      ))}
       {Array.from({ length: backs }, () => (
         <CardBack small={props.small} />
+      ))}
+      {props.cards.map((c) => (
+        <Card
+          card={c}
+          small={props.small}
+          hole={props.up !== undefined && !props.up.includes(c)}
+          selected={props.selected?.has(c)}
+          onClick={props.onPick ? () => props.onPick!(c) : undefined}
+        />
       ))}
     </span>
   );

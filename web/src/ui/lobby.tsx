@@ -3,16 +3,10 @@
 import { useState } from "preact/hooks";
 import type { Controller } from "../controller";
 import type { LobbyLine } from "../gen/protocol";
+import { stakesText } from "./table";
 
 function stakesOf(t: LobbyLine): string {
-  const s = t["stakes"] as Record<string, number> | undefined;
-  if (!s) return "";
-  const parts = [];
-  if (s["small_blind"] || s["big_blind"]) parts.push(`${s["small_blind"]}/${s["big_blind"]}`);
-  if (s["ante"]) parts.push(`ante ${s["ante"]}`);
-  if (s["bring_in"]) parts.push(`bring-in ${s["bring_in"]}`);
-  if (!parts.length) parts.push(`${s["small_bet"]}/${s["big_bet"]}`);
-  return parts.join(", ");
+  return stakesText(t["stakes"] as Record<string, number> | undefined);
 }
 
 function JoinForm(props: { c: Controller; t: LobbyLine; balance: number; done: () => void }) {

@@ -19,6 +19,22 @@ function useNow(active: boolean): number {
   return Date.now();
 }
 
+// Games in which some cards are dealt face up: the player's own face-down cards are marked.
+function upCards(view: TableView): boolean {
+  return view.config["variant"] === "stud" || view.config["variant"] === "mexican";
+}
+
+// The stakes in words: blinds, ante, bring-in, bets.
+export function stakesText(stakes: Record<string, number> | undefined): string {
+  if (!stakes) return "";
+  const parts = [];
+  if (stakes["small_blind"] || stakes["big_blind"]) parts.push(`${stakes["small_blind"]}/${stakes["big_blind"]}`);
+  if (stakes["ante"]) parts.push(`ante ${stakes["ante"]}`);
+  if (stakes["bring_in"]) parts.push(`bring-in ${stakes["bring_in"]}`);
+  if (!stakes["small_blind"] && !stakes["big_blind"]) parts.push(`bets ${stakes["small_bet"]}/${stakes["big_bet"]}`);
+  return parts.join(", ");
+}
+
 function Seat(props: { view: TableView; seat: SeatView; now: number }) {
   const { view, seat, now } = props;
   const hand = view.hand;
@@ -43,7 +59,9 @@ function Seat(props: { view: TableView; seat: SeatView; now: number }) {
       data-seat={seat.seat}
       aria-label={`seat ${seat.seat + 1}: ${seat.name}`}
     >
-      <div class="seat-cards">{seat.inHand && <Hand cards={seat.cards} count={seat.cardCount} small={!mine} />}</div>
+      <div class="seat-cards">
+        {seat.inHand && <Hand cards={seat.cards} count={seat.cardCount} small={!mine} up={mine && upCards(view) ? seat.up : undefined} />}
+      </div>
       <div class="plate">
         <div class="name">{seat.name}</div>
         <div class="stack" data-stack={seat.stack}>
@@ -312,8 +330,7 @@ export function PokerTable(props: { c: Controller; view: TableView; balance: num
   const pots = view.hand?.pots ?? [];
   const title = useMemo(() => {
     const cfg = view.config;
-    const stakes = cfg["stakes"] as Record<string, number> | undefined;
-    return `${cfg["structure"] ?? ""} ${cfg["variant"] ?? ""} ${stakes ? `${stakes["small_blind"]}/${stakes["big_blind"]}` : ""}`;
+    return `${cfg["structure"] ?? ""} ${cfg["variant"] ?? ""}, ${stakesText(cfg["stakes"] as Record<string, number> | undefined)}`;
   }, [view.config]);
   return (
     <div class="table-screen">
@@ -326,7 +343,7 @@ export function PokerTable(props: { c: Controller; view: TableView; balance: num
           <div class="board" aria-label="board">
             <Hand cards={view.hand?.board ?? []} count={view.hand?.board.length ?? 0} />
           </div>
-          {view.hand && !view.lastEnd && potTotal(view) > 0 && (
+          {view.hand && !view.lastEnd && betLevel(view) > 0 && (
             <div class="pot-total" data-total={potTotal(view)}>
               Total pot {potTotal(view)}
             </div>

@@ -1,0 +1,196 @@
+// Every betting structure and the drawing and stud games in the browser: pot limit and fixed
+// limit keep the presets and the slider inside what legal allows, five-card draw discards cards
+// chosen by clicking them, and seven-card stud shows each player's up cards, and only those, to
+// the other. Two people play one hand of each through the page; every frame is validated.
+import assert from "node:assert/strict";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { failures, launch, record, screenshots, sleep, startFeltd, until } from "./harness.mjs";
+
+let server, browser, ann, bob;
+
+async function person(name) {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const page = await context.newPage();
+  const rec = record(page);
+  page.on("pageerror", (e) => rec.bad.push({ dir: "page", m: String(e) }));
+  await page.goto(server.url);
+  await page.getByRole("button", { name: "Play as a guest" }).click();
+  await page.getByRole("heading", { name: "Tables" }).waitFor();
+  return { name, page, rec };
+}
+
+before(async () => {
+  server = await startFeltd(["--tables-per-account", "20"]);
+  browser = await launch();
+  await mkdir(failures, { recursive: true });
+  await mkdir(screenshots, { recursive: true });
+  ann = await person("ann");
+  bob = await person("bob");
+});
+after(async () => {
+  for (const p of [ann, bob]) if (p) assert.deepEqual(p.rec.bad.slice(0, 3), [], `${p.name}: frames or page errors`);
+  await browser?.close();
+  await server?.stop();
+});
+
+const lastLegal = (rec) => {
+  for (let i = rec.received.length - 1; i >= 0; --i) {
+    const m = rec.received[i];
+    if (m.type === "table" && m.kind === "update" && m.turn?.legal) return m.turn.legal;
+  }
+  return null;
+};
+
+// Ann creates a table of this variant and structure; both sit down; one hand is played with
+// checks and calls, `onTurn(person, legal)` first at each turn; then both leave.
+async function playOneHand(variant, structure, onTurn) {
+  const before = ann.rec.received.filter((m) => m.kind === "hand_end").length;
+  await ann.page.getByRole("link", { name: "Lobby" }).click();
+  await ann.page.getByRole("button", { name: "New table" }).click();
+  const form = ann.page.getByRole("form", { name: "create a table" });
+  await form.locator('select[name="variant"]').selectOption(variant);
+  await form.locator('select[name="structure"]').selectOption(structure);
+  await form.locator('input[name="seats"]').fill("2");
+  await form.locator('input[name="hand_delay_ms"]').fill("3000"); // time to leave after the hand
+  const created = ann.rec.received.filter((m) => m.type === "create_table").length;
+  await form.getByRole("button", { name: "Create table" }).click();
+  const table = (await until("the table", () => ann.rec.received.filter((m) => m.type === "create_table")[created])).table;
+  for (const p of [ann, bob]) {
+    await p.page.getByRole("link", { name: "Lobby" }).click();
+    await p.page.locator(`tr[data-table="${table}"]`).getByRole("button", { name: "Join" }).click();
+    await p.page.getByRole("button", { name: "Sit down" }).click();
+    await p.page.locator(".felt").waitFor();
+  }
+  const deadline = Date.now() + 60_000;
+  while (ann.rec.received.filter((m) => m.kind === "hand_end").length === before) {
+    if (Date.now() > deadline) {
+      for (const p of [ann, bob]) await p.page.screenshot({ path: join(failures, `${variant}-${p.name}.png`) });
+      assert.fail(`${variant} ${structure}: the hand did not end`);
+    }
+    for (const p of [ann, bob]) {
+      const bar = p.page.locator(".action-bar");
+      if (!(await bar.isVisible().catch(() => false))) continue;
+      const legal = lastLegal(p.rec);
+      if (await onTurn(p, legal, bar, table)) continue;
+      if (legal.phase !== "betting") {
+        await bar.getByRole("button", { name: /Stand pat|Discard|Turn up/ }).click();
+      } else {
+        const name = legal.check ? "Check" : legal.call ? /^Call / : /^Bring in/;
+        await bar.getByRole("button", { name }).click();
+      }
+      await bar.waitFor({ state: "hidden", timeout: 5000 }).catch(() => {});
+    }
+    await sleep(50);
+  }
+  for (const p of [ann, bob]) {
+    await p.page.getByRole("button", { name: "Leave table" }).click();
+    await p.page.getByRole("heading", { name: "Tables" }).waitFor();
+  }
+  return table;
+}
+
+test("pot limit: every preset, the slider and the amount box stay inside min_to..max_to", { timeout: 120_000 }, async () => {
+  let checked = 0;
+  await playOneHand("holdem", "pot-limit", async (p, legal, bar) => {
+    if (!(legal.bet || legal.raise) || legal.min_to >= legal.max_to) return false;
+    const slider = bar.getByRole("slider", { name: "bet size" });
+    assert.equal(Number(await slider.getAttribute("min")), legal.min_to);
+    assert.equal(Number(await slider.getAttribute("max")), legal.max_to);
+    const presets = bar.locator(".presets button");
+    const labels = await presets.allInnerTexts();
+    assert.equal(labels.at(-1), "Max");
+    for (let i = 0; i < labels.length; ++i) {
+      await presets.nth(i).click();
+      const to = Number(await slider.inputValue());
+      assert.ok(to >= legal.min_to && to <= legal.max_to, `${labels[i]}: ${to}`);
+      assert.equal(Number(await bar.getByRole("spinbutton", { name: "bet amount" }).inputValue()), to);
+    }
+    assert.equal(Number(await slider.inputValue()), legal.max_to); // "Max" is the pot limit
+    // An amount typed past the limit is brought back to it.
+    await bar.getByRole("spinbutton", { name: "bet amount" }).fill(String(legal.max_to * 10));
+    assert.match(await bar.getByRole("button", { name: /^(Raise to|Bet) / }).innerText(), new RegExp(` ${legal.max_to}$`));
+    ++checked;
+    return false;
+  });
+  assert.ok(checked > 0, "a pot-limit raise was offered");
+});
+
+test("fixed limit: one size, so no slider and no presets; the raise is to min_to", { timeout: 120_000 }, async () => {
+  let checked = 0;
+  await playOneHand("holdem", "fixed-limit", async (p, legal, bar) => {
+    if (!(legal.bet || legal.raise)) return false;
+    assert.equal(legal.min_to, legal.max_to);
+    assert.equal(await bar.getByRole("slider").count(), 0);
+    assert.equal(await bar.locator(".presets").count(), 0);
+    assert.match(await bar.getByRole("button", { name: /^(Raise to|Bet) / }).innerText(), new RegExp(` ${legal.min_to}$`));
+    ++checked;
+    return false;
+  });
+  assert.ok(checked > 0, "a fixed-limit bet or raise was offered");
+});
+
+test("five-card draw: the cards clicked are the cards discarded, and new ones replace them", { timeout: 120_000 }, async () => {
+  let drew = 0;
+  await playOneHand("draw", "no-limit", async (p, legal, bar) => {
+    if (legal.phase !== "drawing" || legal.max_discard < 2) return false;
+    const mine = bar.locator("button.card");
+    assert.equal(await mine.count(), 5);
+    const picked = [await mine.nth(0).getAttribute("data-card"), await mine.nth(3).getAttribute("data-card")];
+    await mine.nth(0).click();
+    await mine.nth(3).click();
+    assert.equal(await mine.nth(0).getAttribute("aria-pressed"), "true");
+    if (p === ann) await ann.page.screenshot({ path: join(screenshots, "draw.png") });
+    const sent = p.rec.sent.length;
+    await bar.getByRole("button", { name: "Discard 2" }).click();
+    const act = await until("the discard", () => p.rec.sent.slice(sent).find((m) => m.type === "act"));
+    assert.equal(act.action, "discard");
+    assert.deepEqual(act.cards.split(" ").sort(), [...picked].sort());
+    await bar.waitFor({ state: "hidden" });
+    await until("five cards again", async () => (await p.page.locator(".seat.mine [data-card]").count()) === 5);
+    const now = await p.page.locator(".seat.mine [data-card]").evaluateAll((els) => els.map((e) => e.dataset.card));
+    for (const c of picked) assert.ok(!now.includes(c), `${c} was discarded but is still shown`);
+    ++drew;
+    return true;
+  });
+  assert.equal(drew, 2, "both players drew");
+});
+
+test("seven-card stud: each player sees the other's up cards, and no down card", { timeout: 120_000 }, async () => {
+  let looked = 0, shot = false;
+  await playOneHand("stud", "fixed-limit", async (p, legal, bar, table) => {
+    const other = p === ann ? bob : ann;
+    // What the other player was dealt face down, from their own frames; what was dealt face up,
+    // from this player's.
+    const down = new Set();
+    const up = new Set();
+    for (const m of other.rec.received)
+      if (m.kind === "update" && m.table === table)
+        for (const e of m.events)
+          if (e.kind === "deal_down" && e.cards) for (const c of e.cards.split(" ")) down.add(`${e.seat}:${c}`);
+    for (const m of p.rec.received)
+      if (m.kind === "update" && m.table === table)
+        for (const e of m.events) if (e.kind === "deal_up" && e.cards) for (const c of e.cards.split(" ")) up.add(`${e.seat}:${c}`);
+    const theirSeat = await other.page.locator(".seat.mine").getAttribute("data-seat");
+    const seen = await p.page.locator(`.seat[data-seat="${theirSeat}"] [data-card]`).evaluateAll((els) => els.map((e) => e.dataset.card));
+    const theirUp = [...up].filter((k) => k.startsWith(`${theirSeat}:`)).map((k) => k.split(":")[1]);
+    assert.deepEqual([...seen].sort(), [...theirUp].sort(), "the up cards, all and only");
+    for (const c of seen) assert.ok(!down.has(`${theirSeat}:${c}`), `${c} was dealt face down`);
+    if (theirUp.length >= 3 && !shot) {
+      shot = true;
+      await p.page.screenshot({ path: join(screenshots, "stud.png") });
+      // At a phone's width: every seat, card and button still on the page and apart.
+      await p.page.setViewportSize({ width: 390, height: 844 });
+      await p.page.screenshot({ path: join(screenshots, "phone.png"), fullPage: true });
+      const boxes = await p.page.locator(".felt .seat .plate").evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()));
+      for (const b of boxes) assert.ok(b.left >= 0 && b.right <= 390, `a seat off the screen: ${JSON.stringify(b)}`);
+      const [a, b] = boxes;
+      assert.ok(a.bottom <= b.top || b.bottom <= a.top, "the two seats overlap");
+      await p.page.setViewportSize({ width: 1100, height: 900 });
+    }
+    ++looked;
+    return false;
+  });
+  assert.ok(looked > 0);
+});
