@@ -75,6 +75,9 @@ async function playOneHand(variant, structure, onTurn) {
       const legal = lastLegal(p.rec);
       if (await onTurn(p, legal, bar, table)) continue;
       if (legal.phase !== "betting") {
+        // Throw (or turn up) the fewest cards allowed: the first ones.
+        const need = legal.phase === "drawing" ? legal.min_discard : legal.rollover;
+        for (let i = 0; i < need; ++i) await bar.locator("button.card").nth(i).click();
         await bar.getByRole("button", { name: /Stand pat|Discard|Turn up/ }).click();
       } else {
         const name = legal.check ? "Check" : legal.call ? /^Call / : /^Bring in/;
@@ -193,4 +196,19 @@ test("seven-card stud: each player sees the other's up cards, and no down card",
     return false;
   });
   assert.ok(looked > 0);
+});
+
+test("straight poker, shrinking draw and Mexican stud play to the end through the page", { timeout: 180_000 }, async () => {
+  const phases = new Set();
+  for (const variant of ["straight", "shrinking", "mexican"])
+    await playOneHand(variant, "fixed-limit", async (p, legal) => {
+      phases.add(`${variant}:${legal.phase}`);
+      return false;
+    });
+  // Shrinking draw throws two cards a round, Mexican stud turns cards up: both were done by clicks,
+  // and a rollover never offered a card already face up (the server would refuse it).
+  for (const p of [ann, bob]) assert.ok(!p.rec.received.some((m) => m.type === "error"), `${p.name} was refused`);
+  assert.ok(phases.has("shrinking:drawing"), [...phases].join());
+  assert.ok(phases.has("mexican:rollover"), [...phases].join());
+  assert.ok(phases.has("straight:betting"));
 });

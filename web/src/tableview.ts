@@ -68,6 +68,7 @@ export interface TableView {
   seats: (SeatView | null)[];
   hand: HandView | null;
   legal: Legal | null; // when it is this viewer's turn
+  legalSeq: number; // the seq of the message that gave it: a new decision each time
   lastEnd: EndView | null;
   chat: ChatLine[];
   log: string[]; // what happened, in words, newest last
@@ -134,6 +135,7 @@ export function fromSnapshot(m: Snapshot, now: number, previous?: TableView): Ta
     seats,
     hand,
     legal: m.legal ?? null,
+    legalSeq: m.seq,
     lastEnd: previous?.lastEnd ?? null,
     chat: previous?.chat ?? [],
     log: previous?.log ?? [],
@@ -344,7 +346,7 @@ export function applyTable(v: TableView, m: TableMessage, now: number): TableVie
         hand.toAct = null;
         hand.deadline = 0;
       }
-      return { ...next, hand, legal: m.turn?.legal ?? null, log };
+      return { ...next, hand, legal: m.turn?.legal ?? null, legalSeq: m.seq, log };
     }
     case "hand_end": {
       for (const [i, st] of m.stacks.entries()) {
@@ -433,6 +435,7 @@ export function replayViews(record: {
       won: [],
     },
     legal: null,
+    legalSeq: 0,
     lastEnd: null,
     chat: [],
     log: [],

@@ -92,12 +92,9 @@ function ActionBar(props: { c: Controller; view: TableView; legal: Legal }) {
   const pot = potTotal(view);
   const level = betLevel(view);
   const sizes = presets(legal, structure, pot, level);
+  // Fresh for each decision: the table mounts a new bar for each (key: legalSeq).
   const [to, setTo] = useState(legal.min_to);
   const [picked, setPicked] = useState<Set<string>>(new Set());
-  useEffect(() => {
-    setTo(legal.min_to);
-    setPicked(new Set());
-  }, [legal, view.hand?.number]);
   const me = view.mySeat !== null ? view.seats[view.mySeat] : null;
   const act = (body: { action: string; amount?: number; cards?: string }) => void c.ask("act", { table: view.id, ...body });
   const betting = legal.phase === "betting";
@@ -125,6 +122,8 @@ function ActionBar(props: { c: Controller; view: TableView; legal: Legal }) {
     const drawing = legal.phase === "drawing";
     const need = drawing ? [legal.min_discard, legal.max_discard] : [legal.rollover, legal.rollover];
     const n = picked.size;
+    // A rollover turns up face-down cards: those already up are not offered.
+    const choosable = (me?.cards ?? []).filter((card) => drawing || !me?.up.includes(card));
     const ok = n >= need[0]! && n <= need[1]!;
     return (
       <div class="action-bar" role="group" aria-label="your action">
@@ -134,8 +133,8 @@ function ActionBar(props: { c: Controller; view: TableView; legal: Legal }) {
             : `Click ${legal.rollover} card${legal.rollover === 1 ? "" : "s"} to turn face up`}
         </div>
         <Hand
-          cards={me?.cards ?? []}
-          count={me?.cards.length ?? 0}
+          cards={choosable}
+          count={choosable.length}
           selected={picked}
           onPick={(card) => {
             const next = new Set(picked);
@@ -361,7 +360,7 @@ export function PokerTable(props: { c: Controller; view: TableView; balance: num
         </div>
         {view.seats.map((s) => (s ? <Seat view={view} seat={s} now={now} /> : null))}
       </div>
-      {view.legal ? <ActionBar c={c} view={view} legal={view.legal} /> : <PreActions c={c} view={view} />}
+      {view.legal ? <ActionBar key={view.legalSeq} c={c} view={view} legal={view.legal} /> : <PreActions c={c} view={view} />}
       <div class="table-side">
         <SeatControls c={c} view={view} balance={props.balance} />
         <Chat c={c} view={view} />
