@@ -3,7 +3,7 @@
 // seat's own controls (leave, sit out and in, top up).
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { Controller } from "../controller";
-import type { Legal } from "../gen/protocol";
+import type { Legal, PokerAct } from "../gen/protocol";
 import { clampTo, fromPreAction, preActionHolds, presets, seatPlace, type PreAction, type Structure } from "../poker";
 import { betLevel, potTotal, type SeatView, type TableView } from "../tableview";
 import { Hand } from "./cards";
@@ -96,7 +96,7 @@ function ActionBar(props: { c: Controller; view: TableView; legal: Legal }) {
   const [to, setTo] = useState(legal.min_to);
   const [picked, setPicked] = useState<Set<string>>(new Set());
   const me = view.mySeat !== null ? view.seats[view.mySeat] : null;
-  const act = (body: { action: string; amount?: number; cards?: string }) => void c.ask("act", { table: view.id, ...body });
+  const act = (body: { action: PokerAct["action"]; amount?: number; cards?: string }) => void c.ask("act", { table: view.id, ...body });
   const betting = legal.phase === "betting";
   const canSize = (legal.bet || legal.raise) && betting;
   const sized = canSize ? clampTo(legal, to) : 0;
