@@ -170,6 +170,18 @@ json update_json(std::span<const poker::Event> batch, const poker::Legal* turn, 
     return m;
 }
 
+void add_show_categories(json& update, std::span<const poker::Event> batch,
+                         const poker::HandState& s, const Ranking& r) {
+    json& events = update["events"];
+    for (std::size_t i = 0; i < batch.size() && i < events.size(); ++i) {
+        const poker::Event& e = batch[i];
+        if (e.type != poker::EventType::show) continue;
+        std::vector<Card> hand(e.cards.begin(), e.cards.begin() + e.count);
+        hand.insert(hand.end(), s.board.begin(), s.board.begin() + s.board_count);
+        if (auto judged = r.judge(hand)) events[i]["category"] = judged->category;
+    }
+}
+
 bool own_update(std::span<const poker::Event> batch, const poker::Legal* turn, int seat) {
     if (turn && turn->seat == seat) return true;
     return std::ranges::any_of(batch, [&](const poker::Event& e) {

@@ -45,6 +45,10 @@ json hand_start_json(int hand, std::int64_t hand_id, int button, std::span<const
 // table's to add.
 json update_json(std::span<const poker::Event> batch, const poker::Legal* turn, const Ranking& r,
                  int seat);
+// Names what each `show` event of `batch` makes with the board (the ranking's category:
+// "full_house", or "v41" in vertical melds), in the update built from that batch.
+void add_show_categories(json& update, std::span<const poker::Event> batch,
+                         const poker::HandState& s, const Ranking& r);
 // Whether `seat`'s update differs from a spectator's: it sees cards of its own, or it is to act.
 bool own_update(std::span<const poker::Event> batch, const poker::Legal* turn, int seat);
 json hand_end_json(int hand, std::int64_t hand_id, std::span<const Chips> net);

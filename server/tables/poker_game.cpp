@@ -202,6 +202,11 @@ Told PokerHand::update(const std::vector<poker::Event>& batch, const poker::Lega
     for (int seat = 0; seat < game_.settings().seats; ++seat)
         if (protocol::own_update(batch, turn, seat))
             t.own.emplace_back(Seat(seat), protocol::update_json(batch, turn, r, seat));
+    // A showdown: what each hand shown makes.
+    if (state_.phase == poker::Phase::done) {
+        protocol::add_show_categories(t.message, batch, state_, r);
+        for (auto& [seat, own] : t.own) protocol::add_show_categories(own, batch, state_, r);
+    }
     return t;
 }
 

@@ -3,13 +3,16 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <map>
+
 using namespace felt;
 using namespace felt::poker;
 using nlohmann::json;
 
 namespace {
 
-HandState start(std::vector<std::int64_t> stacks) {
+HandState start(std::vector<std::int64_t> stacks, const char* first = "") {
     HandConfig c;
     c.variant = builtin_variant("holdem");
     c.structure = Structure::no_limit;
@@ -18,16 +21,20 @@ HandState start(std::vector<std::int64_t> stacks) {
     for (std::size_t i = 0; i < stacks.size(); ++i) c.stacks[i] = Chips(stacks[i]);
     c.stakes.small_blind = Chips(1);
     c.stakes.big_blind = Chips(2);
-    c.deck = c.ranking->cards();
+    // The deck: these cards first, in dealing order, then the rest of the pack.
+    c.deck = Deck::standard().parse_cards(first).value();
+    for (Card card : c.ranking->cards())
+        if (std::find(c.deck.begin(), c.deck.end(), card) == c.deck.end()) c.deck.push_back(card);
     auto s = start_hand(std::make_shared<HandConfig>(c));
     REQUIRE(s.ok());
     return s.value().state;
 }
 
-void act(HandState& s, int seat, ActionType t, std::int64_t amount = 0) {
+std::vector<Event> act(HandState& s, int seat, ActionType t, std::int64_t amount = 0) {
     auto r = apply(s, Action{t, seat, Chips(amount), {}});
     REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
     s = r.value().state;
+    return r.value().events;
 }
 
 } // namespace
@@ -59,4 +66,32 @@ TEST_CASE("poker messages: a seat that folds leaves its chips in the pot, and is
     act(s, 2, ActionType::call);
     act(s, 0, ActionType::fold);
     CHECK(protocol::pots_json(s, 3) == json::parse(R"([{"amount": 26, "eligible": [1, 2]}])"));
+}
+
+TEST_CASE("poker messages: a showdown names what each shown hand makes with the board") {
+    // Heads up, button 0: seat 1 is dealt first (As Ad), then seat 0 (Kh Kd); the board follows.
+    HandState s = start({100, 100}, "As Ad Kh Kd Ac 2c 2h 7s 9d");
+    act(s, 0, ActionType::call);
+    act(s, 1, ActionType::check);
+    for (int street = 0; street < 3; ++street) {
+        act(s, 1, ActionType::check);
+        std::vector<Event> last = act(s, 0, ActionType::check);
+        if (street < 2) continue;
+        REQUIRE(s.phase == Phase::done);
+        const auto ranking = make_ranking("standard").value();
+        json update = protocol::update_json(last, nullptr, *ranking, -1);
+        protocol::add_show_categories(update, last, s, *ranking);
+        std::map<std::string, std::string> made; // cards shown -> category
+        int shows = 0;
+        for (const json& e : update["events"])
+            if (e["kind"] == "show") {
+                ++shows;
+                made[e["cards"]] = e["category"];
+            } else {
+                CHECK_FALSE(e.contains("category"));
+            }
+        CHECK(shows == 2);
+        CHECK(made["As Ad"] == "full_house"); // aces full of deuces
+        CHECK(made["Kh Kd"] == "two_pair");   // kings and deuces
+    }
 }

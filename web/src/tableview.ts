@@ -27,6 +27,7 @@ export interface SeatView {
   connected: boolean;
   timeBankMs: number;
   shown: boolean; // showed at showdown
+  made: string; // what the shown hand makes, in words ("full house")
 }
 
 export interface HandView {
@@ -48,7 +49,7 @@ export interface EndView {
   handId: number;
   net: number[];
   stacks: number[];
-  winners: { seat: number; amount: number; cards: string[] }[]; // what each winner took, and showed
+  winners: { seat: number; amount: number; cards: string[]; made: string }[]; // what each took, and showed
   verdict: Verdict | null; // the fairness check; null for a hand whose start was not seen
 }
 
@@ -97,6 +98,7 @@ function seatFrom(s: SnapshotSeat): SeatView {
     connected: s.connected,
     timeBankMs: s.time_bank_ms,
     shown: false,
+    made: "",
   };
 }
 
@@ -151,6 +153,11 @@ function nameOf(v: TableView, seat: number | undefined): string {
 function withLog(v: TableView, line: string): string[] {
   const log = [...v.log, line];
   return log.length > kLogKept ? log.slice(-kLogKept) : log;
+}
+
+// A ranking's category as people say it: "full_house" is "full house"; melds ("v41") stay.
+export function categoryWords(category: string | undefined): string {
+  return (category ?? "").replaceAll("_", " ");
 }
 
 // One betting-engine event applied to seats and hand (in place, on copies made by the caller).
@@ -225,8 +232,9 @@ function applyEvent(v: TableView, seats: (SeatView | null)[], hand: HandView, e:
       if (s) {
         s.cards = cards;
         s.shown = true;
+        s.made = categoryWords(e.category);
       }
-      return `${who} shows ${cards.join(" ")}`;
+      return `${who} shows ${cards.join(" ")}${e.category ? `: ${categoryWords(e.category)}` : ""}`;
     case "rake":
       return `Rake ${amount}`;
     case "win":
@@ -264,6 +272,7 @@ export function applyTable(v: TableView, m: TableMessage, now: number): TableVie
         connected: true,
         timeBankMs: 0,
         shown: false,
+        made: "",
       };
       return { ...next, log: withLog(v, `${m.name} sits down with ${m.stack}`) };
     case "left":
@@ -307,7 +316,7 @@ export function applyTable(v: TableView, m: TableMessage, now: number): TableVie
       for (const s of seats)
         if (s) {
           const inHand = (m.stacks[s.seat] ?? 0) > 0;
-          Object.assign(s, { bet: 0, inHand, folded: false, cards: [], up: [], cardCount: 0, shown: false });
+          Object.assign(s, { bet: 0, inHand, folded: false, cards: [], up: [], cardCount: 0, shown: false, made: "" });
           if (inHand) s.stack = m.stacks[s.seat]!;
         }
       return {
@@ -355,7 +364,10 @@ export function applyTable(v: TableView, m: TableMessage, now: number): TableVie
       }
       const verdict = v.hand?.commitment ? verifyDeal(v.hand.commitment, m.fairness as Fairness, v.hand.seen) : null;
       const won = v.hand?.won.length ? v.hand.won : m.net.flatMap((n, seat) => (n > 0 ? [{ seat, amount: n }] : []));
-      const winners = won.map((w) => ({ ...w, cards: seats[w.seat]?.shown ? seats[w.seat]!.cards : [] }));
+      const winners = won.map((w) => {
+        const s = seats[w.seat];
+        return { ...w, cards: s?.shown ? s.cards : [], made: s?.shown ? s.made : "" };
+      });
       return {
         ...next,
         legal: null,
@@ -411,6 +423,7 @@ export function replayViews(record: {
           connected: true,
           timeBankMs: 0,
           shown: false,
+          made: "",
         },
   );
   let view: TableView = {

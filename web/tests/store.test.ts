@@ -58,11 +58,12 @@ test("a hand moves the seats, bets, board and pots as the messages say; the end 
   assert.equal(w.legal, null); // not this viewer's turn
   const end = applyTable(w, { type: "table", table: 1, seq: 14, kind: "hand_end", hand: 1, hand_id: 5, net: [-6, 0, 6], stacks: [94, 0, 106], fairness: { leaves: [], shown: [] } }, 0);
   assert.equal(end.seats[2]!.stack, 106);
-  assert.deepEqual(end.lastEnd!.winners, [{ seat: 2, amount: 6, cards: [] }]); // from the nets: no win event
+  assert.deepEqual(end.lastEnd!.winners, [{ seat: 2, amount: 6, cards: [], made: "" }]); // from the nets: no win event
   // With a showdown: what each winner took from the pots, and the cards they showed.
-  const shown = applyTable(w, { type: "table", table: 1, seq: 14, kind: "update", events: [{ kind: "show", seat: 0, count: 2, cards: "As Kd" }, { kind: "show", seat: 2, count: 2, cards: "7h 7d" }, { kind: "win", seat: 0, pot: 0, amount: 12 }, { kind: "hand_end" }] }, 0);
+  const shown = applyTable(w, { type: "table", table: 1, seq: 14, kind: "update", events: [{ kind: "show", seat: 0, count: 2, cards: "As Kd", category: "two_pair" }, { kind: "show", seat: 2, count: 2, cards: "7h 7d", category: "one_pair" }, { kind: "win", seat: 0, pot: 0, amount: 12 }, { kind: "hand_end" }] }, 0);
   const won = applyTable(shown, { type: "table", table: 1, seq: 15, kind: "hand_end", hand: 1, hand_id: 5, net: [6, 0, -6], stacks: [106, 0, 94], fairness: { leaves: [], shown: [] } }, 0);
-  assert.deepEqual(won.lastEnd!.winners, [{ seat: 0, amount: 12, cards: ["As", "Kd"] }]);
+  assert.deepEqual(won.lastEnd!.winners, [{ seat: 0, amount: 12, cards: ["As", "Kd"], made: "two pair" }]);
+  assert.equal(won.seats[2]!.made, "one pair");
   assert.deepEqual(won.seats[2]!.cards, ["7h", "7d"]);
   assert.equal(end.lastEnd!.verdict!.ok, false); // "ab" is no commitment of these leaves
 });

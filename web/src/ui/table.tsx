@@ -68,6 +68,7 @@ function Seat(props: { view: TableView; seat: SeatView; now: number }) {
           {seat.stack}
         </div>
         {status && <div class="status">{status}</div>}
+        {seat.shown && seat.made && <div class="made">{seat.made}</div>}
         {net !== undefined && net !== 0 && <div class={`net ${net > 0 ? "won" : "lost"}`}>{net > 0 ? `+${net}` : net}</div>}
         {acting && hand?.deadline ? (
           <div class={`clock${hand.bankMs ? " bank" : ""}`} role="timer" aria-label="time left">
@@ -310,7 +311,7 @@ function SeatControls(props: { c: Controller; view: TableView; balance: number }
 function EndBanner(props: { view: TableView }) {
   const end = props.view.lastEnd;
   if (!end) return null;
-  const names = end.winners.map((w) => `${props.view.seats[w.seat]?.name ?? `seat ${w.seat + 1}`} wins ${w.amount}${w.cards.length ? ` with ${w.cards.join(" ")}` : ""}`);
+  const names = end.winners.map((w) => `${props.view.seats[w.seat]?.name ?? `seat ${w.seat + 1}`} wins ${w.amount}${w.made ? ` with ${w.made}` : ""}${w.cards.length ? ` (${w.cards.join(" ")})` : ""}`);
   return (
     <div class="end-banner" role="status">
       <div>{names.length ? names.join(", ") : `Hand ${end.hand} is over`}</div>
