@@ -83,22 +83,36 @@ export function seatCount(config: Record<string, unknown>): number {
   return typeof config["seats"] === "number" ? config["seats"] : 9;
 }
 
+// A seat just taken (or, in a replay, dealt in) with nothing in front of it and no cards yet.
+function newSeat(seat: number, name: string, stack: number, inHand: boolean): SeatView {
+  return {
+    seat,
+    name,
+    stack,
+    bet: 0,
+    inHand,
+    folded: false,
+    cards: [],
+    up: [],
+    cardCount: 0,
+    sittingOut: false,
+    connected: true,
+    timeBankMs: 0,
+    shown: false,
+    made: "",
+  };
+}
+
 function seatFrom(s: SnapshotSeat): SeatView {
   return {
-    seat: s.seat,
-    name: s.name,
-    stack: s.stack,
+    ...newSeat(s.seat, s.name, s.stack, s.in_hand !== undefined),
     bet: s.bet ?? 0,
-    inHand: s.in_hand !== undefined,
     folded: s.folded ?? false,
     cards: cardList(s.cards),
-    up: [],
     cardCount: s.card_count ?? 0,
     sittingOut: s.sitting_out,
     connected: s.connected,
     timeBankMs: s.time_bank_ms,
-    shown: false,
-    made: "",
   };
 }
 
@@ -245,7 +259,8 @@ function applyEvent(v: TableView, seats: (SeatView | null)[], hand: HandView, e:
         else hand.won.push({ seat: e.seat, amount });
       }
       return `${who} wins ${amount}`;
-    case "hand_end":
+    case "hand_end": // every bet has gone to the pots and their winners
+      for (const x of seats) if (x) x.bet = 0;
       return null;
   }
 }
@@ -258,22 +273,7 @@ export function applyTable(v: TableView, m: TableMessage, now: number): TableVie
   let next: TableView = { ...v, seq: m.seq, seats };
   switch (m.kind) {
     case "seated":
-      seats[m.seat] = {
-        seat: m.seat,
-        name: m.name,
-        stack: m.stack,
-        bet: 0,
-        inHand: false,
-        folded: false,
-        cards: [],
-        up: [],
-        cardCount: 0,
-        sittingOut: false,
-        connected: true,
-        timeBankMs: 0,
-        shown: false,
-        made: "",
-      };
+      seats[m.seat] = newSeat(m.seat, m.name, m.stack, false);
       return { ...next, log: withLog(v, `${m.name} sits down with ${m.stack}`) };
     case "left":
       seats[m.seat] = null;
@@ -407,24 +407,7 @@ export function replayViews(record: {
   const names = (record.config["names"] as (string | null)[] | undefined) ?? [];
   const stacks = (record.config["stacks"] as number[] | undefined) ?? [];
   const seats: (SeatView | null)[] = names.map((name, seat) =>
-    name === null || name === undefined
-      ? null
-      : {
-          seat,
-          name,
-          stack: stacks[seat] ?? 0,
-          bet: 0,
-          inHand: true,
-          folded: false,
-          cards: [],
-          up: [],
-          cardCount: 0,
-          sittingOut: false,
-          connected: true,
-          timeBankMs: 0,
-          shown: false,
-          made: "",
-        },
+    name === null || name === undefined ? null : newSeat(seat, name, stacks[seat] ?? 0, true),
   );
   let view: TableView = {
     id: record.table,

@@ -128,6 +128,13 @@ test("a replay steps from the starting stacks through each event, skipping recor
   assert.equal(views[0]!.seats[1], null);
   assert.equal(views[5]!.seats[0]!.stack, 99);
   assert.equal(views[5]!.seats[2]!.stack, 101);
+  assert.equal(views[3]!.seats[2]!.bet, 2); // the big blind, still in front before the end
+  const ended = replayViews({
+    hand: 5, table: 1, number: 1, your_seat: 0,
+    config: { names: ["ann", null, "bob"], stacks: [100, 0, 100], button: 0 },
+    events: [{ kind: "blind", seat: 0, amount: 1 }, { kind: "blind", seat: 2, amount: 2 }, { kind: "fold", seat: 0 }, { kind: "win", seat: 2, amount: 3 }, { kind: "hand_end" }] as never,
+  }).at(-1)!;
+  assert.deepEqual(ended.seats.map((s) => s?.bet ?? null), [0, null, 0]); // nothing left in front at the end
 });
 
 class FakeSocket implements SocketLike {
