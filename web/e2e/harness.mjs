@@ -100,3 +100,16 @@ export async function until(what, f, ms = 20_000) {
     await sleep(50);
   }
 }
+
+// A person in a browser context of their own, signed in as a guest and looking at the lobby, with
+// every frame of their page recorded (and page errors counted as bad).
+export async function guestPage(browser, server, name, viewport = { width: 1280, height: 900 }) {
+  const context = await browser.newContext({ viewport, acceptDownloads: true });
+  const page = await context.newPage();
+  const rec = record(page);
+  page.on("pageerror", (e) => rec.bad.push({ dir: "page", m: String(e) }));
+  await page.goto(server.url);
+  await page.getByRole("button", { name: "Play as a guest" }).click();
+  await page.getByRole("heading", { name: "Tables" }).waitFor();
+  return { name, context, page, rec };
+}

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { failures, launch, record, runFelt, screenshots, sleep, startFeltd, until } from "./harness.mjs";
+import { failures, guestPage, launch, runFelt, screenshots, sleep, startFeltd, until } from "./harness.mjs";
 
 let server, browser;
 before(async () => {
@@ -22,16 +22,7 @@ after(async () => {
   await server?.stop();
 });
 
-async function person(name) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-  const page = await context.newPage();
-  const rec = record(page);
-  page.on("pageerror", (e) => rec.bad.push({ dir: "page", m: String(e) }));
-  await page.goto(server.url);
-  await page.getByRole("button", { name: "Play as a guest" }).click();
-  await page.getByRole("heading", { name: "Tables" }).waitFor();
-  return { name, context, page, rec };
-}
+const person = (name) => guestPage(browser, server, name);
 
 const stacksOnScreen = (page) =>
   page.$$eval(".felt .seat", (els) => els.map((e) => [Number(e.dataset.seat), Number(e.querySelector(".stack").dataset.stack)]));

@@ -6,20 +6,11 @@ import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { failures, launch, record, screenshots, sleep, startFeltd, until } from "./harness.mjs";
+import { failures, guestPage, launch, screenshots, sleep, startFeltd, until } from "./harness.mjs";
 
 let server, browser, ann, bob;
 
-async function person(name) {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
-  const page = await context.newPage();
-  const rec = record(page);
-  page.on("pageerror", (e) => rec.bad.push({ dir: "page", m: String(e) }));
-  await page.goto(server.url);
-  await page.getByRole("button", { name: "Play as a guest" }).click();
-  await page.getByRole("heading", { name: "Tables" }).waitFor();
-  return { name, page, rec };
-}
+const person = (name) => guestPage(browser, server, name, { width: 1100, height: 900 });
 
 before(async () => {
   server = await startFeltd(["--tables-per-account", "20"]);

@@ -5,7 +5,7 @@ import type { Controller } from "../controller";
 import type { HandReply, PlayerHand, TotalsReply } from "../gen/protocol";
 import { replayViews } from "../tableview";
 import { Hand } from "./cards";
-import { seatPlace } from "../poker";
+import { Seat } from "./table";
 
 function Chart(props: { hands: PlayerHand[] }) {
   // Oldest first: the running total of nets.
@@ -136,24 +136,7 @@ export function Replay(props: { c: Controller; id: number }) {
             <Hand cards={view.hand?.board ?? []} count={view.hand?.board.length ?? 0} />
           </div>
         </div>
-        {view.seats.map((s) => {
-          if (!s) return null;
-          const p = seatPlace(s.seat, view.seats.length, view.mySeat ?? 0);
-          return (
-            <div class={`seat${s.folded ? " folded" : ""}${s.seat === view.mySeat ? " mine" : ""}`} style={{ left: `${p.x}%`, top: `${p.y}%` }} data-seat={s.seat}>
-              <div class="seat-cards">
-                <Hand cards={s.cards} count={s.cardCount} small={s.seat !== view.mySeat} />
-              </div>
-              <div class="plate">
-                <div class="name">{s.name}</div>
-                <div class="stack" data-stack={s.stack}>
-                  {s.stack}
-                </div>
-              </div>
-              {s.bet > 0 && <div class="bet">{s.bet}</div>}
-            </div>
-          );
-        })}
+        {view.seats.map((s) => (s ? <Seat view={view} seat={s} now={0} /> : null))}
       </div>
       <div class="replay-controls" role="group" aria-label="replay">
         <button type="button" onClick={() => setStep(0)} disabled={step === 0}>

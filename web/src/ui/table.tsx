@@ -35,7 +35,8 @@ export function stakesText(stakes: Record<string, number> | undefined): string {
   return parts.join(", ");
 }
 
-function Seat(props: { view: TableView; seat: SeatView; now: number }) {
+// One seat on the oval, at the table or in a replay.
+export function Seat(props: { view: TableView; seat: SeatView; now: number }) {
   const { view, seat, now } = props;
   const hand = view.hand;
   const place = seatPlace(seat.seat, view.seats.length, view.mySeat ?? 0);
