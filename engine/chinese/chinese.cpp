@@ -69,7 +69,7 @@ bool front_suited(const std::array<Card, 3>& f) {
 }
 
 std::string describe(HandValue v) {
-    return std::string(category_name(v.category()));
+    return hand_class::words(v.hand_class());
 }
 
 } // namespace
@@ -118,18 +118,23 @@ std::optional<Error> check_split(const Split& s, const SplitRules& rules,
             return make_error(Errc::wrong_cards,
                               "wrong_cards: the split is not the 13 cards dealt");
     }
-    const HandValue back = value5(s.back), middle = value5(s.middle), front = value3(s.front);
-    if (rules.strict_order ? !(back > middle) : back < middle)
+    return check_order(value3(s.front), value5(s.middle), value5(s.back), rules);
+}
+
+std::optional<Error> check_order(std::optional<HandValue> front, std::optional<HandValue> middle,
+                                 std::optional<HandValue> back, const SplitRules& rules) {
+    if (middle && back && (rules.strict_order ? !(*back > *middle) : *back < *middle))
         return make_error(Errc::middle_above_back, "middle_above_back: the middle (" +
-                                                       describe(middle) + ") ranks " +
-                                                       (back == middle ? "as high as" : "above") +
-                                                       " the back (" + describe(back) + ")");
-    const int c = compare_middle_front(middle, front, rules.short_kickers_lowest);
+                                                       describe(*middle) + ") ranks " +
+                                                       (*back == *middle ? "as high as" : "above") +
+                                                       " the back (" + describe(*back) + ")");
+    const int c =
+        front && middle ? compare_middle_front(*middle, *front, rules.short_kickers_lowest) : 1;
     if (rules.strict_order ? c <= 0 : c < 0)
         return make_error(Errc::front_above_middle, "front_above_middle: the front (" +
-                                                        describe(front) + ") ranks " +
+                                                        describe(*front) + ") ranks " +
                                                         (c == 0 ? "as high as" : "above") +
-                                                        " the middle (" + describe(middle) + ")");
+                                                        " the middle (" + describe(*middle) + ")");
     return std::nullopt;
 }
 

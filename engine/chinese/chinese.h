@@ -39,6 +39,11 @@ struct SplitRules {
 std::optional<Error> check_split(const Split& s, const SplitRules& rules,
                                  std::span<const Card> dealt = {});
 
+// The row order alone, of a split in progress: a row not yet filled (nullopt) is not compared.
+// Refusals as check_split's: middle_above_back, front_above_middle.
+std::optional<Error> check_order(std::optional<HandValue> front, std::optional<HandValue> middle,
+                                 std::optional<HandValue> back, const SplitRules& rules);
+
 // "middle at least as high as the front": category, defining ranks, kickers as far as the front
 // has cards (or, with short_kickers_lowest, missing kickers lowest). <0, 0, >0.
 int compare_middle_front(HandValue middle, HandValue front, bool short_kickers_lowest);
@@ -169,6 +174,13 @@ struct Arrangement {
 // Refuses 13 cards that are not 13 different cards of the pack.
 Result<std::vector<Arrangement>> arrange(std::span<const Card> cards, const Profile& profile,
                                          const SplitRules& rules = {}, int k = 1);
+
+// Every special hand of the profile that the 13 cards can declare, each with a legal split that
+// holds it (for three straights, three flushes and three straight flushes, the first such split
+// found), best paying first; expected_units is the special hand's value. None: an empty list.
+// Refuses 13 cards that are not 13 different cards of the pack.
+Result<std::vector<Arrangement>> declarable(std::span<const Card> cards, const Profile& profile,
+                                            const SplitRules& rules = {});
 
 // The simple baseline: the strongest back of the 13, then the strongest middle of the rest, the
 // front what is left (always legal).

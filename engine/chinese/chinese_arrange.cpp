@@ -36,6 +36,32 @@ double row_value(const Profile& p, Row row, HandValue v, const RowOdds& odds) {
     return odds.below[v.raw()] * win - odds.above[v.raw()];
 }
 
+bool straight_or_flush(HandValue v) {
+    return v.category() == Category::straight || v.category() == Category::flush ||
+           v.category() == Category::straight_flush;
+}
+
+// Calls f(split) for every legal split whose back and middle are both straights or flushes: the
+// only splits that can hold three straights, three flushes or three straight flushes.
+template <typename F>
+void for_each_straights_split(std::span<const Card> cards, const SplitRules& rules, F&& f) {
+    static const std::vector<unsigned> fives13 = subsets(13, 5);
+    for (unsigned bm : fives13) {
+        const auto back = pick<5>(cards, bm);
+        const HandValue bv = evaluate<5>(back.data());
+        if (!straight_or_flush(bv)) continue;
+        const unsigned rest13 = ((1u << 13) - 1) & ~bm;
+        for (unsigned mm = rest13; mm != 0; mm = (mm - 1) & rest13) {
+            if (std::popcount(mm) != 5) continue;
+            const auto middle = pick<5>(cards, mm);
+            const HandValue mv = evaluate<5>(middle.data());
+            if (!straight_or_flush(mv) || mv > bv) continue;
+            const Split s{pick<3>(cards, rest13 & ~mm), middle, back};
+            if (!check_split(s, rules)) f(s);
+        }
+    }
+}
+
 } // namespace
 
 Split baseline_split(std::span<const Card> cards) {
@@ -249,28 +275,12 @@ Result<std::vector<Arrangement>> arrange(std::span<const Card> cards, const Prof
             if (static_cast<int>(best.size()) > k) best.pop_back();
         }
     }
-    // The special hands that depend on the split (three straights, three flushes, three straight
-    // flushes): only backs and middles that are straights or flushes can make them.
-    auto straight_or_flush = [](HandValue v) {
-        return v.category() == Category::straight || v.category() == Category::flush ||
-               v.category() == Category::straight_flush;
-    };
     if (three_specials)
-        for (const Back& b : backs) {
-            if (!straight_or_flush(b.value)) continue;
-            const unsigned rest13 = ((1u << 13) - 1) & ~b.mask;
-            for (unsigned mm = rest13; mm != 0; mm = (mm - 1) & rest13) {
-                if (std::popcount(mm) != 5) continue;
-                const HandValue mv = evaluate(hand_of(mm));
-                if (!straight_or_flush(mv) || mv > b.value) continue;
-                const Split s{pick<3>(cards, rest13 & ~mm), pick<5>(cards, mm),
-                              pick<5>(cards, b.mask)};
-                if (check_split(s, rules)) continue;
-                consider_special(s, Special::three_straight_flushes);
-                consider_special(s, Special::three_flushes);
-                consider_special(s, Special::three_straights);
-            }
-        }
+        for_each_straights_split(cards, rules, [&](const Split& s) {
+            consider_special(s, Special::three_straight_flushes);
+            consider_special(s, Special::three_flushes);
+            consider_special(s, Special::three_straights);
+        });
     if (best.empty())
         return make_error(Errc::wrong_cards, "no legal split of these cards"); // cannot happen
     // Specials that do not depend on the split: any legal split carries them.
@@ -284,6 +294,33 @@ Result<std::vector<Arrangement>> arrange(std::span<const Card> cards, const Prof
         best.insert(best.begin(), *special);
     if (static_cast<int>(best.size()) > k) best.pop_back();
     return best;
+}
+
+Result<std::vector<Arrangement>> declarable(std::span<const Card> cards, const Profile& profile,
+                                            const SplitRules& rules) {
+    if (cards.size() != 13)
+        return make_error(Errc::wrong_count,
+                          "13 cards to declare from, not " + std::to_string(cards.size()));
+    if (auto e = deck_for(Wild::none).check(cards)) return *e;
+    std::vector<Arrangement> out;
+    auto consider = [&](const Split& s, const SpecialValue& sv) {
+        const bool known = std::any_of(out.begin(), out.end(),
+                                       [&](const Arrangement& a) { return a.declare == sv.kind; });
+        if (!known && has_special(s, sv.kind))
+            out.push_back({s, sv.kind, static_cast<double>(sv.units)});
+    };
+    const Split baseline = baseline_split(cards);
+    for (const SpecialValue& sv : profile.specials)
+        if (sv.kind != Special::three_straights && sv.kind != Special::three_flushes &&
+            sv.kind != Special::three_straight_flushes)
+            consider(baseline, sv);
+    for_each_straights_split(cards, rules, [&](const Split& s) {
+        for (const SpecialValue& sv : profile.specials) consider(s, sv);
+    });
+    std::stable_sort(out.begin(), out.end(), [](const Arrangement& a, const Arrangement& b) {
+        return a.expected_units > b.expected_units;
+    });
+    return out;
 }
 
 } // namespace felt::chinese

@@ -375,6 +375,68 @@ Result<Applied> apply(const State& state, const Action& action) {
     return out;
 }
 
+Preview preview(const State& state, const Action& a) {
+    Preview out;
+    if (a.seat < 0 || a.seat >= static_cast<int>(state.players.size())) {
+        out.error = make_error(Errc::illegal_action, "no such player");
+        return out;
+    }
+    if (a.type != ActionType::meld && a.type != ActionType::extend) {
+        out.error = make_error(Errc::illegal_action, "only a meld or an extension is previewed");
+        return out;
+    }
+    out.now = state.phase == Phase::melding && state.to_act == a.seat && !state.melded;
+    if (a.type == ActionType::meld)
+        if (auto leaps = meld_leaps(*state.table, a.cards)) out.leaps = leaps.value();
+    out.points_before = score(state, a.seat);
+    if (state.phase == Phase::over || state.players[static_cast<std::size_t>(a.seat)].retired) {
+        out.error = make_error(Errc::game_over, "you have retired");
+        return out;
+    }
+    // As if it were the player's melding phase.
+    auto melding = [&] {
+        State s = state;
+        s.phase = Phase::melding;
+        s.to_act = a.seat;
+        s.melded = false;
+        return s;
+    };
+    State s = melding();
+    std::vector<Event> events;
+    if (auto err = apply_in_place(s, a, events)) {
+        out.error = std::move(err);
+        return out;
+    }
+    out.points_after = score(s, a.seat);
+    for (const Event& e : events) {
+        if (e.type == EventType::joined) out.joined.push_back(e.other);
+        if (e.type != EventType::melded && e.type != EventType::extended &&
+            e.type != EventType::joined)
+            continue;
+        auto it = std::find_if(s.melds.begin(), s.melds.end(),
+                               [&](const Meld& m) { return m.id == e.meld; });
+        if (it == s.melds.end()) continue;
+        if (e.type == EventType::melded) out.leap = it->leap;
+        auto known = std::find_if(out.melds.begin(), out.melds.end(),
+                                  [&](const Meld& m) { return m.id == e.meld; });
+        if (known != out.melds.end())
+            *known = *it;
+        else
+            out.melds.push_back(*it);
+    }
+    // An extension that names no join: the player's other melds it would run into.
+    if (a.type == ActionType::extend && !a.extensions.empty() && a.extensions.back().join == 0)
+        for (const Meld& m : state.melds) {
+            if (m.owner != a.seat || m.id == a.extensions.back().meld) continue;
+            Action with = a;
+            with.extensions.back().join = m.id;
+            State t = melding();
+            std::vector<Event> ignored;
+            if (!apply_in_place(t, with, ignored)) out.could_join.push_back(m.id);
+        }
+    return out;
+}
+
 LeapMask open_leaps(const State& s, int seat) {
     const Table& t = *s.table;
     const PlayerState& p = s.players[static_cast<std::size_t>(seat)];

@@ -125,6 +125,21 @@ Result<Applied> apply(const State& state, const Action& action);
 // In place, for simulations: on error `state` and `events` are unchanged.
 std::optional<Error> apply_in_place(State& state, const Action& action, std::vector<Event>& events);
 
+// What a meld or an extension by `action.seat` would do, asked at any time and changing nothing:
+// the engine's answer as if it were that player's melding phase now, with the hand they hold.
+struct Preview {
+    std::optional<Error> error;  // why the engine would refuse it; then only `leaps` is filled
+    bool now = false;            // the player could make it this moment (their melding phase)
+    LeapMask leaps = 0;          // a meld: every leap its cards run along
+    int leap = 0;                // a meld: the leap it would be laid in
+    std::vector<Meld> melds;     // the player's melds it would make or change, as they would be
+    std::vector<int> joined;     // melds it would join into others (their ids)
+    std::vector<int> could_join; // an extension without `join`: melds of the player's it would
+                                 // also run into, so that naming one as `join` conjoins them
+    int points_before = 0, points_after = 0;
+};
+Preview preview(const State& state, const Action& action);
+
 // The leaps a seat may lay a new meld in: its own leaptoken's, or every leap no one holds before
 // its first meld; under the alternative rule, the leaps it has not used.
 LeapMask open_leaps(const State& state, int seat);

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace felt {
@@ -78,6 +79,12 @@ constexpr Category category(std::uint32_t key) {
 constexpr int rank_at(std::uint32_t key, int i) {
     return static_cast<int>((key >> (16 - 4 * i)) & 15) - 1;
 }
+
+// The class in a player's words: "ace high", "a pair of kings", "two pair, kings and nines",
+// "three sevens", "straight, ten high", "flush, ace high", "full house, kings over fours", "four
+// nines", "straight flush, king high", "royal flush", "five aces". A five-high straight is
+// "straight, five high".
+std::string words(std::uint32_t key);
 
 } // namespace hand_class
 } // namespace felt

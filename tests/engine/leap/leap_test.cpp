@@ -615,6 +615,93 @@ TEST_CASE("bad tables and decks are refused") {
     CHECK(start_game(t, 2, t->deck().cards()).error().code == Errc::bad_config);
 }
 
+TEST_CASE("preview: the verdict the action itself would get, asked at any time, changing nothing") {
+    State s = deal(Rules{}, {"3h 5h 7h Jh Kh 2h 4h 9h Qc", "4c 5c 6c 8d Td Qd Ac 2s 3d"},
+                   "3s 6s Js Ts 9s 8s 7s 5s");
+    // What preview says must be what applying says, in the player's melding phase; and asking
+    // changes nothing.
+    auto agrees = [](const State& at, const Action& a) {
+        const State before = at;
+        const Preview p = preview(at, a);
+        CHECK(card_census(at) == card_census(before));
+        CHECK(at.melds.size() == before.melds.size());
+        CHECK(at.holder == before.holder);
+        State melding = at;
+        melding.phase = Phase::melding;
+        melding.to_act = a.seat;
+        melding.melded = false;
+        std::vector<Event> ev;
+        auto err = apply_in_place(melding, a, ev);
+        REQUIRE(err.has_value() == p.error.has_value());
+        if (err) {
+            CHECK(err->code == p.error->code);
+            CHECK(err->message == p.error->message);
+        } else {
+            CHECK(p.points_after == score(melding, a.seat));
+        }
+        CHECK(p.points_before == score(at, a.seat));
+        return p;
+    };
+    // Before anyone has drawn: seat 0's meld would take leap 2 (not now: it is not melding).
+    Preview p = agrees(s, meld_action(s, 0, "7h 3h 5h"));
+    CHECK_FALSE(p.error);
+    CHECK_FALSE(p.now);
+    CHECK(p.leaps == LeapMask{1} << 2);
+    CHECK(p.leap == 2);
+    REQUIRE(p.melds.size() == 1);
+    CHECK(to_string(*s.table, p.melds[0]) == "3h 5h 7h");
+    CHECK(p.points_after == 1);
+    // Seat 1's diamonds along leap 2 are fine while leap 2 is free.
+    CHECK_FALSE(agrees(s, meld_action(s, 1, "8d Td Qd")).error);
+    // Cards that run along no leap, and cards not in hand.
+    p = agrees(s, meld_action(s, 0, "3h 5h 9h"));
+    CHECK(p.error->code == Errc::not_a_sequence);
+    CHECK(p.leaps == 0);
+    CHECK(agrees(s, meld_action(s, 0, "3h 5h 8d")).error->code == Errc::not_in_hand);
+
+    ok(s, act(ActionType::pursue, 0)); // 3s 6s
+    p = agrees(s, meld_action(s, 0, "7h 3h 5h"));
+    CHECK(p.now);
+    ok(s, meld_action(s, 0, "7h 3h 5h"));
+    CHECK_FALSE(preview(s, meld_action(s, 0, "Jh Kh 2h")).now); // melded this turn
+    ok(s, discard(s, 0, "Qc"));
+    // Leap 2 is seat 0's now: seat 1 is told so, in the engine's words.
+    CHECK(agrees(s, meld_action(s, 1, "8d Td Qd")).error->code == Errc::leap_taken);
+    ok(s, act(ActionType::pursue, 1)); // Js Ts
+    ok(s, meld_action(s, 1, "4c 5c 6c"));
+    ok(s, discard(s, 1, "Js"));
+    ok(s, act(ActionType::pursue, 0)); // 9s 8s
+    ok(s, meld_action(s, 0, "Jh Kh 2h 4h"));
+    ok(s, discard(s, 0, "8s"));
+    pass(s, 1, "7s");
+    ok(s, act(ActionType::pursue, 0));
+    const int a = s.melds[0].id, b = s.melds[2].id;
+
+    // The 9 after 3-5-7 runs into J-K-2-4: without `join` the preview says it could join b.
+    Action x = act(ActionType::extend, 0);
+    Extension e;
+    e.meld = a;
+    e.high = cards(*s.table, "9h");
+    x.extensions.push_back(e);
+    p = agrees(s, x);
+    CHECK_FALSE(p.error);
+    CHECK(p.could_join == std::vector<int>{b});
+    CHECK(p.joined.empty());
+    CHECK(p.points_before == 1 + 3);
+    CHECK(p.points_after == 3 + 3);
+    // Named, the join makes one meld of 8.
+    x.extensions[0].join = b;
+    p = agrees(s, x);
+    CHECK(p.joined == std::vector<int>{b});
+    REQUIRE(p.melds.size() == 1);
+    CHECK(to_string(*s.table, p.melds[0]) == "3h 5h 7h 9h Jh Kh 2h 4h");
+    CHECK(p.points_after == 21);
+    // Someone else's meld cannot be joined; a pursuit is not previewed.
+    x.extensions[0].join = s.melds[1].id;
+    CHECK(agrees(s, x).error->code == Errc::not_your_meld);
+    CHECK(preview(s, act(ActionType::pursue, 0)).error->code == Errc::illegal_action);
+}
+
 TEST_CASE("random play: every card in one place, one holder per leap, every game ends") {
     // 100,000 games in all, over every deck and rule; properties checked after every action.
     struct Case {

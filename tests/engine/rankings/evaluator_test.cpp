@@ -8,7 +8,9 @@
 
 #include <doctest/doctest.h>
 
+#include <map>
 #include <random>
+#include <tuple>
 
 using namespace felt;
 
@@ -194,4 +196,39 @@ TEST_CASE("the hot lookup tables stay within 256 KiB") {
                               sizeof(tables::kRankTable) + sizeof(tables::kFlushTable);
     MESSAGE("hot tables: " << bytes << " bytes");
     CHECK(bytes <= 256 * 1024);
+}
+
+TEST_CASE("hand classes in words: the examples, and distinct words for classes that differ in "
+          "what the words name") {
+    auto words = [](std::string_view text) { return hand_class::words(eval(text).hand_class()); };
+    CHECK(words("As Kd 9c 7h 4s") == "ace high");
+    CHECK(words("Ks Kd 9c 7h 4s") == "a pair of kings");
+    CHECK(words("Ks Kd 9c 9h 4s") == "two pair, kings and nines");
+    CHECK(words("7s 7d 7c Kh 4s") == "three sevens");
+    CHECK(words("Ts 9d 8c 7h 6s") == "straight, ten high");
+    CHECK(words("5s 4d 3c 2h As") == "straight, five high");
+    CHECK(words("As 9s 7s 4s 2s") == "flush, ace high");
+    CHECK(words("Ks Kd Kc 4h 4s") == "full house, kings over fours");
+    CHECK(words("9s 9d 9c 9h 4s") == "four nines");
+    CHECK(words("Ks Qs Js Ts 9s") == "straight flush, king high");
+    CHECK(words("As Ks Qs Js Ts") == "royal flush");
+    CHECK(words("Qs Qd 4c") == "a pair of queens");
+    // Every class of the scale (wild-card flushes included): the words name the category and the
+    // ranks that define it (the top rank, and the second for two pair and full house), so classes
+    // that differ there read differently, and classes that agree there read the same.
+    std::map<std::string, std::tuple<Category, int, int>> by_words;
+    std::map<std::tuple<Category, int, int>, std::string> by_class;
+    for (std::size_t raw = 1; raw < std::size(tables::kClassKey); ++raw) {
+        const std::uint32_t key = tables::kClassKey[raw];
+        const Category c = hand_class::category(key);
+        const bool two = c == Category::two_pair || c == Category::full_house;
+        const auto named =
+            std::tuple{c, hand_class::rank_at(key, 0), two ? hand_class::rank_at(key, 1) : -1};
+        const std::string w = hand_class::words(key);
+        CHECK(w.find('?') == std::string::npos);
+        CHECK_MESSAGE(by_words.emplace(w, named).first->second == named, w);
+        CHECK_MESSAGE(by_class.emplace(named, w).first->second == w, w);
+    }
+    CHECK(by_words.size() == by_class.size());
+    CHECK(by_words.size() > 300);
 }
