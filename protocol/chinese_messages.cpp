@@ -1,7 +1,11 @@
 #include "chinese_messages.h"
 
+#include "rankings/evaluator.h"
+#include "rankings/hand_class.h"
+
 #include <algorithm>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 namespace felt::protocol {
@@ -24,26 +28,36 @@ json chinese_split_json(const chinese::Player& p) {
             {"surrender", p.surrender}};
 }
 
+Outcome<ChineseRows> parse_chinese_rows(const json& body, bool all) {
+    using R = Outcome<ChineseRows>;
+    ChineseRows rows;
+    for (auto [key, out, size] :
+         {std::tuple{"front", &rows.front, 3}, std::tuple{"middle", &rows.middle, 5},
+          std::tuple{"back", &rows.back, 5}}) {
+        auto it = body.find(key);
+        if (!all && (it == body.end() || it->is_null())) continue;
+        if (it == body.end() || !it->is_string())
+            return R{std::nullopt,
+                     {"bad_request", std::string("\"") + key + "\" must be a string of cards"}};
+        auto cards = chinese_pack().parse_cards(it->get<std::string>());
+        if (!cards) return R{std::nullopt, {"bad_card", cards.error().message}};
+        if (static_cast<int>(cards->size()) != size)
+            return R{std::nullopt,
+                     {"wrong_count", std::string("the ") + key + " takes " + std::to_string(size) +
+                                         " cards, not " + std::to_string(cards->size())}};
+        *out = std::move(*cards);
+    }
+    return {std::move(rows), {}};
+}
+
 Outcome<chinese::Player> parse_chinese_split(const json& body) {
     using R = Outcome<chinese::Player>;
+    auto rows = parse_chinese_rows(body, true);
+    if (!rows.ok()) return R{std::nullopt, rows.refusal};
     chinese::Player p;
-    auto row = [&](const char* key, std::span<Card> out) -> std::optional<Refusal> {
-        auto it = body.find(key);
-        if (it == body.end() || !it->is_string())
-            return Refusal{"bad_request", std::string("\"") + key + "\" must be a string of cards"};
-        auto cards = chinese_pack().parse_cards(it->get<std::string>());
-        if (!cards) return Refusal{"bad_card", cards.error().message};
-        if (cards->size() != out.size())
-            return Refusal{"wrong_count", std::string("the ") + key + " takes " +
-                                              std::to_string(out.size()) + " cards, not " +
-                                              std::to_string(cards->size())};
-        std::copy(cards->begin(), cards->end(), out.begin());
-        return std::nullopt;
-    };
-    for (auto [key, out] : {std::pair{"front", std::span<Card>(p.split.front)},
-                            std::pair{"middle", std::span<Card>(p.split.middle)},
-                            std::pair{"back", std::span<Card>(p.split.back)}})
-        if (auto no = row(key, out)) return R{std::nullopt, *no};
+    std::copy(rows.value->front.begin(), rows.value->front.end(), p.split.front.begin());
+    std::copy(rows.value->middle.begin(), rows.value->middle.end(), p.split.middle.begin());
+    std::copy(rows.value->back.begin(), rows.value->back.end(), p.split.back.begin());
     if (auto d = body.find("declare"); d != body.end() && !d->is_null()) {
         if (!d->is_string())
             return R{std::nullopt, {"bad_request", "\"declare\" must be a string"}};
@@ -52,6 +66,34 @@ Outcome<chinese::Player> parse_chinese_split(const json& body) {
         if (!p.declare) return R{std::nullopt, {"bad_declare", "no special hand \"" + name + "\""}};
     }
     return {std::move(p), {}};
+}
+
+json chinese_preview_json(const ChineseRowValues& values, const std::optional<Error>& foul,
+                          std::span<const chinese::Arrangement> specials) {
+    json rows = json::object();
+    for (auto [key, v] : {std::pair{"front", values.front}, std::pair{"middle", values.middle},
+                          std::pair{"back", values.back}})
+        rows[key] = v ? json{{"category", category_name(v->category())},
+                             {"words", hand_class::words(v->hand_class())}}
+                      : json(nullptr);
+    json declarable = json::array();
+    for (const chinese::Arrangement& a : specials) {
+        chinese::Player p;
+        p.split = a.split;
+        p.declare = a.declare;
+        json j = chinese_split_json(p);
+        j.erase("surrender");
+        j["units"] = static_cast<int>(a.expected_units);
+        declarable.push_back(std::move(j));
+    }
+    json out{{"rows", std::move(rows)}, {"specials", std::move(declarable)}};
+    if (foul) {
+        const Refusal r = refusal(*foul);
+        out["foul"] = {{"code", r.code}, {"message", r.message}};
+    } else {
+        out["foul"] = nullptr;
+    }
+    return out;
 }
 
 Outcome<chinese::Player> parse_chinese_action(const json& body) {
@@ -108,6 +150,13 @@ json chinese_reveal_json(const chinese::Player& p, int seat, bool by_server) {
     json a = chinese_split_json(p);
     a["seat"] = seat;
     a["by"] = by_server ? "server" : "player";
+    // Each row's hand in words, so that a reader follows the payments (none for a surrender,
+    // whose rows settle nothing).
+    auto words = [](HandValue v) { return hand_class::words(v.hand_class()); };
+    a["words"] = p.surrender ? json(nullptr)
+                             : json{{"front", words(evaluate<3>(p.split.front.data()))},
+                                    {"middle", words(evaluate<5>(p.split.middle.data()))},
+                                    {"back", words(evaluate<5>(p.split.back.data()))}};
     return a;
 }
 

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -20,6 +21,22 @@ using json = nlohmann::json;
 // The pack a Chinese poker table deals, and cards of it as text ("As Kd 2c").
 const Deck& chinese_pack();
 std::string chinese_cards(std::span<const Card> cards);
+
+// Rows as a request gives them, each empty when not given.
+struct ChineseRows {
+    std::vector<Card> front, middle, back;
+};
+// front, middle and back from a request: each a string of exactly its row's cards; with `all`
+// false a row may be left out (or null). Refusals: bad_request, bad_card, wrong_count.
+Outcome<ChineseRows> parse_chinese_rows(const json& body, bool all);
+
+// A `preview`'s answer: each given row's category and words, the foul the engine finds in the
+// row order so far (if any), and the special hands the cards can declare, each with a split.
+struct ChineseRowValues {
+    std::optional<HandValue> front, middle, back;
+};
+json chinese_preview_json(const ChineseRowValues& values, const std::optional<Error>& foul,
+                          std::span<const chinese::Arrangement> specials);
 
 // A seat's split as the protocol writes it: {"front", "middle", "back", "declare" (a special
 // hand's name, or null), "surrender"}.

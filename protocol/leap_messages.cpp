@@ -236,6 +236,32 @@ json leap_turn_json(const leap::State& st, const std::vector<int>& players, int 
     return m;
 }
 
+json leap_meld_json(const leap::Table& t, const leap::Meld& m, int seat) {
+    return {{"meld", m.id},
+            {"seat", seat},
+            {"leap", m.leap},
+            {"cards", t.deck().to_string(m.cards)},
+            {"points", m.points()}};
+}
+
+json leap_preview_json(const leap::Table& t, const leap::Preview& p, int seat,
+                       const std::optional<Refusal>& refused) {
+    json melds = json::array();
+    for (const leap::Meld& m : p.melds) melds.push_back(leap_meld_json(t, m, seat));
+    json j{{"valid", !refused},
+           {"now", p.now},
+           {"leaps", leap_list(p.leaps)},
+           {"leap", p.leap == 0 ? json(nullptr) : json(p.leap)},
+           {"melds", std::move(melds)},
+           {"joined", p.joined},
+           {"could_join", p.could_join},
+           {"points_before", p.points_before},
+           {"points_after", refused ? p.points_before : p.points_after}};
+    j["refusal"] =
+        refused ? json{{"code", refused->code}, {"message", refused->message}} : json(nullptr);
+    return j;
+}
+
 json leap_game_view_json(const leap::State& st, const std::vector<int>& players, int seats,
                          int hand, std::int64_t hand_id, int dealer, const std::string& commitment,
                          int deadline_ms, int viewer) {
@@ -248,12 +274,7 @@ json leap_game_view_json(const leap::State& st, const std::vector<int>& players,
     g["players"] = players;
     g["commitment"] = commitment;
     json melds = json::array();
-    for (const leap::Meld& m : st.melds)
-        melds.push_back({{"meld", m.id},
-                         {"seat", seat_of(m.owner)},
-                         {"leap", m.leap},
-                         {"cards", t.deck().to_string(m.cards)},
-                         {"points", m.points()}});
+    for (const leap::Meld& m : st.melds) melds.push_back(leap_meld_json(t, m, seat_of(m.owner)));
     g["melds"] = std::move(melds);
     json tokens = json::array();
     for (int k = 1; k <= t.leaps(); ++k) {

@@ -50,6 +50,12 @@ json leap_dealt_json(int seat, const std::string& cards);
 json leap_public_json(const leap::State& st, const std::vector<int>& players, int seats);
 // The turn's announcement; the clock's fields are the table's to add.
 json leap_turn_json(const leap::State& st, const std::vector<int>& players, int seats, int hand);
+// A meld as the table shows it: id, owner (a table seat), leap, cards in order, points.
+json leap_meld_json(const leap::Table& t, const leap::Meld& m, int seat);
+// A `preview`'s answer for the player in table seat `seat`; `refused`: the engine's reason, in
+// the table's words, when it would refuse the meld or extension.
+json leap_preview_json(const leap::Table& t, const leap::Preview& p, int seat,
+                       const std::optional<Refusal>& refused);
 // The game in a snapshot, with `viewer`'s own hand (an engine player; -1: none).
 json leap_game_view_json(const leap::State& st, const std::vector<int>& players, int seats,
                          int hand, std::int64_t hand_id, int dealer, const std::string& commitment,

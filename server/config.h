@@ -8,14 +8,14 @@ namespace felt::server {
 
 struct Config {
     std::string bind = "127.0.0.1";
-    std::uint16_t port = 8080;       // 0: any free port (see port_file)
-    std::string db = "data/felt.db"; // its folder is created if missing
+    std::uint16_t port = 8080;           // 0: any free port (see port_file)
+    std::string db = "data/felt.db";     // its folder is created if missing
     std::string static_dir = "web/dist"; // the built web client; a placeholder page when missing
-    std::string log_level = "info";  // trace, debug, info, warn, error, off
-    std::string port_file;           // if set, the bound port is written there once listening
-    std::string tls_cert, tls_key;   // PEM files; both set: every connection is TLS (https, wss)
-    int threads = 2;                 // network threads
-    std::int64_t grant = 10'000;     // chips a new account starts with
+    std::string log_level = "info";      // trace, debug, info, warn, error, off
+    std::string port_file;               // if set, the bound port is written there once listening
+    std::string tls_cert, tls_key; // PEM files; both set: every connection is TLS (https, wss)
+    int threads = 2;               // network threads
+    std::int64_t grant = 10'000;   // chips a new account starts with
     std::size_t max_frame = 64 * 1024;
     double rate = 50;       // messages a second per connection, sustained
     double burst = 100;     // and in a burst
@@ -36,6 +36,8 @@ struct Config {
     std::int64_t table_idle_s = 600;         // a table nobody sits at closes after this long
     std::int64_t write_queue_bytes = 4
                                      << 20; // bytes waiting for a slow client before it is dropped
+    // For tests only: `choose_deck` sets the next deal's cards. Off, it is refused.
+    bool chosen_decks = false;
 };
 
 } // namespace felt::server

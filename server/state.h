@@ -67,7 +67,7 @@ class SharedState {
     // What tables use of the server. set_io() once, before the first table is made.
     void set_io(net::io_context* ioc) {
         services_.emplace(*storage_, metrics_, lobby_, *ioc, workers_,
-                          std::chrono::seconds(config_.table_idle_s));
+                          std::chrono::seconds(config_.table_idle_s), config_.chosen_decks);
     }
     Services& services() { return *services_; }
 

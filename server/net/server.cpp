@@ -197,6 +197,8 @@ void Server::run() {
     });
     s.state->set_io(&s.ioc);
     s.listener->run();
+    if (c.chosen_decks)
+        spdlog::warn("--chosen-decks: players may choose the cards dealt; for tests only");
     spdlog::info("feltd listening on {}:{} (database {}, static files {})", c.bind, port(), c.db,
                  c.static_dir);
     if (!c.port_file.empty()) std::ofstream(c.port_file) << port() << "\n";

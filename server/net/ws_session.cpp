@@ -260,6 +260,8 @@ const std::map<std::string, WsSession::Handler, std::less<>>& WsSession::handler
         {"leave", {N::account, at_table(&Table::leave)}},
         {"act", {N::account, at_table(&Table::act)}},
         {"hint", {N::account, at_table(&Table::hint)}},
+        {"preview", {N::account, at_table(&Table::preview)}},
+        {"choose_deck", {N::account, at_table(&Table::choose_deck)}},
         {"chat", {N::account, at_table(&Table::chat)}},
         {"snapshot", {N::account, at_table(&Table::resend)}},
         {"sit_out", {N::account, at_table(&Table::sit_out)}},
@@ -295,7 +297,9 @@ void WsSession::on_hello(const protocol::Request& r) {
                       "this server speaks protocol version " + std::to_string(protocol::kVersion) +
                           ", not " + v->dump());
     hello_ = true;
-    reply(r, {{"version", protocol::kVersion}, {"server", version_string()}});
+    protocol::json fields{{"version", protocol::kVersion}, {"server", version_string()}};
+    if (state_->config().chosen_decks) fields["chosen_decks"] = true; // a test server
+    reply(r, std::move(fields));
 }
 
 // Runs job(store) in storage (a write, or a read) and done(result) back on this connection's
@@ -536,8 +540,8 @@ void WsSession::on_create_table(const protocol::Request& r) {
         });
 }
 
-// A request to one table: join, spectate, leave, act, hint, chat, snapshot, sit_out, sit_in or
-// top_up. The table answers.
+// A request to one table: join, spectate, leave, act, hint, preview, choose_deck, chat, snapshot,
+// sit_out, sit_in or top_up. The table answers.
 void WsSession::table_request(const protocol::Request& r,
                               void (Table::*f)(std::shared_ptr<Recipient>, Account,
                                                protocol::Request)) {

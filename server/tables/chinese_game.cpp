@@ -2,6 +2,7 @@
 
 #include "chinese/chinese.h"
 #include "chinese_messages.h"
+#include "rankings/evaluator.h"
 
 #include <algorithm>
 #include <cassert>
@@ -31,6 +32,7 @@ class ChineseGame final : public Game {
     Outcome<Started> start(const Deal& d, std::vector<Card> deck,
                            std::uint64_t seed) const override;
     Outcome<json> hint(const Hand* hand, Seat seat, const protocol::Request& r) const override;
+    Outcome<json> preview(const Hand* hand, Seat seat, const protocol::Request& r) const override;
 
     const ChineseConfig& settings() const { return config_; }
 
@@ -101,6 +103,36 @@ Outcome<json> ChineseGame::hint(const Hand* hand, Seat seat, const protocol::Req
                                  static_cast<int>(*count.value));
     if (!best) return refuse("internal", best.error().message);
     return {protocol::chinese_hint_json(best.value()), {}};
+}
+
+Outcome<json> ChineseGame::preview(const Hand* hand, Seat seat, const protocol::Request& r) const {
+    auto refuse = [](std::string code, std::string message) {
+        return Outcome<json>{std::nullopt, {std::move(code), std::move(message)}};
+    };
+    const auto* e = hand ? static_cast<const ChineseHand*>(hand)->dealt(seat) : nullptr;
+    if (!e) return refuse("not_in_hand", "you hold no cards in a running deal");
+    auto rows = protocol::parse_chinese_rows(r.body, false);
+    if (!rows.ok()) return {std::nullopt, rows.refusal};
+    // Every card one of the seat's own, none twice.
+    std::vector<Card> used;
+    for (const auto* row : {&rows.value->front, &rows.value->middle, &rows.value->back})
+        for (Card c : *row) {
+            const std::string name = chinese_pack().to_string(c);
+            if (std::find(e->cards.begin(), e->cards.end(), c) == e->cards.end())
+                return refuse("wrong_cards", name + " is not one of your cards");
+            if (std::find(used.begin(), used.end(), c) != used.end())
+                return refuse("duplicate_card", name + " is in the rows twice");
+            used.push_back(c);
+        }
+    protocol::ChineseRowValues values;
+    if (!rows.value->front.empty()) values.front = evaluate<3>(rows.value->front.data());
+    if (!rows.value->middle.empty()) values.middle = evaluate<5>(rows.value->middle.data());
+    if (!rows.value->back.empty()) values.back = evaluate<5>(rows.value->back.data());
+    const auto foul =
+        chinese::check_order(values.front, values.middle, values.back, config_.options.rules);
+    auto specials = chinese::declarable(e->cards, config_.rules(), config_.options.rules);
+    if (!specials) return refuse("internal", specials.error().message);
+    return {protocol::chinese_preview_json(values, foul, specials.value()), {}};
 }
 
 // One card at a time, clockwise from the dealer's left, as at a real table.
@@ -285,9 +317,10 @@ void ChineseHand::seat_view(Seat seat, std::optional<Seat>, json& j) const {
     }
 }
 
-void ChineseHand::view(std::optional<Seat> viewer, int, json& out) const {
+void ChineseHand::view(std::optional<Seat> viewer, int deadline_ms, json& out) const {
     json d = protocol::chinese_deal_view_json(deal_.number, hand_id_, deal_.dealer.index(),
                                               indices(deal_.seats), commitment_);
+    d["deadline_ms"] = deadline_ms;
     if (const Entry* e = viewer ? dealt(*viewer) : nullptr)
         protocol::chinese_own_view(e->cards, e->submitted ? &*e->submitted : nullptr, d);
     out["deal"] = std::move(d);

@@ -9,6 +9,7 @@
 // A new game is a Game, a Hand, its codec in protocol/ and a line in tables/games.cpp.
 #pragma once
 
+#include "cards/deck.h"
 #include "cards/types.h"
 #include "fairness.h"
 #include "messages.h"
@@ -185,6 +186,8 @@ class Game {
     virtual const char* hand_noun() const { return "hand"; }
     // The chips a stack needs to be dealt in; a stack below it is cashed out after a hand.
     virtual Chips stake_needed() const { return Chips(1); }
+    // A card as this game writes it ("As", "Xx"; a leap rummy pack may label its ranks 0 to 16).
+    virtual std::string card_text(Card c) const { return Deck::standard().to_string(c); }
     // A fresh deck for the deal, in order; the table shuffles it.
     virtual std::vector<Card> deck(const Deal& d) const = 0;
     // Prepares a hand from the deal, the shuffled deck and a random seed (for a game that
@@ -193,6 +196,11 @@ class Game {
                                    std::uint64_t seed) const = 0;
     // The seat's fields in a snapshot when no hand is running.
     virtual void idle_seat_view(Seat, json&) const {}
+    // A `preview` request from a seat, with the running hand, if any: the engine's verdict on
+    // what the seat is arranging (a split, a meld), changing nothing.
+    virtual Outcome<json> preview(const Hand*, Seat, const protocol::Request&) const {
+        return {std::nullopt, Refusal{"no_preview", "this table's game has nothing to preview"}};
+    }
     // A `hint` request from a seat, with the running hand, if any.
     virtual Outcome<json> hint(const Hand*, Seat, const protocol::Request&) const {
         return {std::nullopt, Refusal{"no_hints", "this table's game gives no hints"}};

@@ -36,6 +36,11 @@ class LeapGame final : public Game {
     }
     const char* hand_noun() const override { return "game"; }
     Chips stake_needed() const override { return config_.stake_needed(); }
+    std::string card_text(Card c) const override {
+        for (const auto& t : tables_)
+            if (t) return t->deck().to_string(c);
+        return Game::card_text(c);
+    }
     std::vector<Card> deck(const Deal& d) const override {
         const auto& t = table(d);
         return t ? t->deck().cards() : std::vector<Card>{};
@@ -43,6 +48,7 @@ class LeapGame final : public Game {
     Outcome<Started> start(const Deal& d, std::vector<Card> deck,
                            std::uint64_t seed) const override;
     void idle_seat_view(Seat, json& j) const override { j["in_game"] = false; }
+    Outcome<json> preview(const Hand* hand, Seat seat, const protocol::Request& r) const override;
 
     const LeapConfig& settings() const { return config_; }
 
@@ -70,6 +76,8 @@ class LeapHand final : public Hand {
         j["in_game"] = in(seat);
     }
     void view(std::optional<Seat> viewer, int deadline_ms, json& out) const override;
+    // The engine's verdict on a meld or an extension by the seat, changing nothing.
+    Outcome<json> preview(Seat seat, const json& body) const;
 
   private:
     // The engine player in table seat `seat`, or -1; the table seat of engine player `player`.
@@ -109,6 +117,11 @@ class LeapHand final : public Hand {
     std::deque<int> stock_;              // positions in the stock, top first
     std::vector<protocol::Sight> seen_;  // by position
 };
+
+Outcome<json> LeapGame::preview(const Hand* hand, Seat seat, const protocol::Request& r) const {
+    if (!hand) return {std::nullopt, {"not_in_hand", "no game is being played"}};
+    return static_cast<const LeapHand*>(hand)->preview(seat, r.body);
+}
 
 Outcome<Started> LeapGame::start(const Deal& d, std::vector<Card> deck, std::uint64_t) const {
     const auto& t = table(d);
@@ -151,6 +164,20 @@ LeapHand::LeapHand(const LeapGame& game, const Deal& d, leap::Applied started,
         log_.push_back(
             protocol::record(protocol::leap_dealt_json(s.index(), hands_[s.at()]), "owner"));
     }
+}
+
+Outcome<json> LeapHand::preview(Seat seat, const json& body) const {
+    const int player = player_of(seat);
+    if (player < 0) return {std::nullopt, {"not_in_hand", "you were not dealt into this game"}};
+    auto action = protocol::parse_leap_action(*state_.table, body, player);
+    if (!action.ok()) return {std::nullopt, std::move(action.refusal)};
+    const leap::Preview p = leap::preview(state_, *action.value);
+    std::optional<Refusal> refused;
+    if (p.error) {
+        refused = protocol::refusal(*p.error);
+        refused->message = table_words(refused->message);
+    }
+    return {protocol::leap_preview_json(*state_.table, p, seat.index(), refused), {}};
 }
 
 int LeapHand::player_of(Seat seat) const {

@@ -68,6 +68,7 @@ struct Services {
     net::io_context& io;
     net::thread_pool& workers;            // slow work off the event loop
     std::chrono::seconds table_idle{600}; // a table nobody sits at closes after this long
+    bool chosen_decks = false;            // tests only: `choose_deck` is allowed
 };
 
 } // namespace felt::server

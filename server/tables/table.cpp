@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <sstream>
 
 #include <sodium.h>
 
@@ -216,15 +217,73 @@ void Table::act(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
 }
 
 void Table::hint(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
-    net::post(strand_, [self = shared_from_this(), s, a, r] {
+    ask(std::move(s), a, std::move(r), &Game::hint);
+}
+
+void Table::preview(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
+    ask(std::move(s), a, std::move(r), &Game::preview);
+}
+
+void Table::ask(std::shared_ptr<Recipient> s, Account a, protocol::Request r, Question q) {
+    net::post(strand_, [self = shared_from_this(), s, a, r, q] {
         auto seat = self->seat_of(a.id);
         if (!seat) return self->refuse(s, r, "not_seated", "you have no seat at this table");
-        auto hint = self->game_->hint(self->hand_.get(), Seat(*seat), r);
-        if (!hint.ok()) return self->refuse(s, r, hint.refusal);
-        json fields = std::move(*hint.value);
+        auto answer = (self->game_.get()->*q)(self->hand_.get(), Seat(*seat), r);
+        if (!answer.ok()) return self->refuse(s, r, answer.refusal);
+        json fields = std::move(*answer.value);
         fields["table"] = self->id_;
         self->send(s, protocol::reply(r, std::move(fields)));
     });
+}
+
+void Table::choose_deck(std::shared_ptr<Recipient> s, Account, protocol::Request r) {
+    net::post(strand_, [self = shared_from_this(), s, r] {
+        if (!self->services_.chosen_decks)
+            return self->refuse(s, r, "not_testing",
+                                "choose_deck is for tests: this server was not started with "
+                                "--chosen-decks");
+        if (!self->watchers_.contains(s.get()))
+            return self->refuse(s, r, "not_watching", "sit or spectate at this table first");
+        auto it = r.body.find("cards");
+        if (it == r.body.end() || !it->is_string())
+            return self->refuse(s, r, "bad_request",
+                                "\"choose_deck\" needs \"cards\", the cards in the order dealt");
+        // Every card one of the pack's, no more often than the pack holds it (the pack for a
+        // full table, the largest).
+        Deal full;
+        full.seats = seats_of(self->limits_.seats);
+        std::vector<std::string> pack;
+        for (Card c : self->game_->deck(full)) pack.push_back(self->game_->card_text(c));
+        std::vector<std::string> chosen;
+        std::istringstream words(it->get<std::string>());
+        for (std::string w; words >> w;) {
+            auto at = std::find(pack.begin(), pack.end(), w);
+            if (at == pack.end())
+                return self->refuse(s, r, "bad_card",
+                                    w + " is not in this table's pack, or is there fewer times");
+            pack.erase(at);
+            chosen.push_back(std::move(w));
+        }
+        self->chosen_ = std::move(chosen);
+        self->send(s, protocol::reply(r, {{"table", self->id_},
+                                          {"cards", static_cast<int>(self->chosen_.size())}}));
+    });
+}
+
+void Table::stack_chosen(std::vector<Card>& deck) {
+    if (chosen_.empty()) return;
+    spdlog::warn("table {}: dealing {} chosen card(s) (--chosen-decks)", id_, chosen_.size());
+    for (std::size_t k = 0; k < chosen_.size() && k < deck.size(); ++k) {
+        auto it = std::find_if(deck.begin() + static_cast<std::ptrdiff_t>(k), deck.end(),
+                               [&](Card c) { return game_->card_text(c) == chosen_[k]; });
+        if (it == deck.end()) {
+            spdlog::warn("table {}: {} is not in this deal's pack; the rest is shuffled", id_,
+                         chosen_[k]);
+            break;
+        }
+        std::iter_swap(deck.begin() + static_cast<std::ptrdiff_t>(k), it);
+    }
+    chosen_.clear();
 }
 
 void Table::chat(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
@@ -557,6 +616,7 @@ void Table::start_hand() {
     // A cryptographically secure shuffle, committed to before the deal.
     std::vector<Card> deck = game_->deck(d);
     secure_shuffle(deck);
+    stack_chosen(deck);
     auto started = game_->start(d, std::move(deck), random_seed());
     if (!started.ok()) { // a bug, or a configuration that cannot deal
         spdlog::error("table {}: hand cannot start: {}", id_, started.refusal.message);

@@ -56,6 +56,10 @@ class Table : public std::enable_shared_from_this<Table> {
     void leave(std::shared_ptr<Recipient> s, Account a, protocol::Request r);
     void act(std::shared_ptr<Recipient> s, Account a, protocol::Request r);
     void hint(std::shared_ptr<Recipient> s, Account a, protocol::Request r);
+    // The engine's verdict on what a seated player is arranging (a split, a meld).
+    void preview(std::shared_ptr<Recipient> s, Account a, protocol::Request r);
+    // Tests only (feltd --chosen-decks): the next deal's cards, in the order dealt.
+    void choose_deck(std::shared_ptr<Recipient> s, Account a, protocol::Request r);
     // A line of chat from a player or spectator of this table to everyone watching it.
     void chat(std::shared_ptr<Recipient> s, Account a, protocol::Request r);
     // The table as the asker may see it, again: for a client that missed a message (a gap in
@@ -199,6 +203,12 @@ class Table : public std::enable_shared_from_this<Table> {
     // The dealer of the next hand (the button, in poker): the first seat after the last hand's,
     // clockwise, that is ready to be dealt in. Call with two or more seats ready.
     int next_dealer() const;
+    // A seated player's question to the game (hint, preview), answered on the strand.
+    using Question = Outcome<protocol::json> (Game::*)(const Hand*, Seat,
+                                                       const protocol::Request&) const;
+    void ask(std::shared_ptr<Recipient> s, Account a, protocol::Request r, Question q);
+    // The shuffled deck with the chosen cards (choose_deck), if any, moved to its top in order.
+    void stack_chosen(std::vector<Card>& deck);
     // A hand runs, or its start or end is being written, or a top-up.
     bool busy() const { return hand_ || pending_ || settling_ || topping_ > 0; }
     // Nobody sits at the table, nor is about to.
@@ -226,9 +236,10 @@ class Table : public std::enable_shared_from_this<Table> {
 
     // The running hand, or the one whose row is being written (pending_).
     std::unique_ptr<Hand> hand_, pending_;
-    Deal deal_;                // what the running (or pending) hand was dealt from
-    std::int64_t hand_id_ = 0; // its row
-    protocol::Sealed sealed_;  // its commitment; opened at its end
+    Deal deal_;                       // what the running (or pending) hand was dealt from
+    std::int64_t hand_id_ = 0;        // its row
+    protocol::Sealed sealed_;         // its commitment; opened at its end
+    std::vector<std::string> chosen_; // tests only: the next deal's first cards
 
     net::steady_timer clock_; // the running hand's clock: a decision, a turn or the whole deal
     long clock_key_ = 0;      // the hand's Clock::key it runs for (0: none)

@@ -482,3 +482,122 @@ TEST_CASE("feltd chinese: refusals change nothing; a reconnected player gets the
     }
     std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("feltd chinese: preview judges a split in progress with the engine's words; a chosen "
+          "deck, only on a test server") {
+    // Without --chosen-decks nobody may choose the cards.
+    {
+        Feltd d;
+        Client a(d.port());
+        const json hi = a.call({{"type", "hello"}, {"version", felt::protocol::kVersion}});
+        CHECK_FALSE(hi.contains("chosen_decks"));
+        REQUIRE(a.call({{"type", "guest"}})["ok"] == true);
+        const json made = a.call({{"type", "create_table"}, {"game", "chinese"}, {"seats", 2}});
+        REQUIRE(a.call({{"type", "join"}, {"table", made["table"]}, {"buy_in", 100}})["ok"] ==
+                true);
+        CHECK(a.call({{"type", "choose_deck"},
+                      {"table", made["table"]},
+                      {"cards", "As Kd"}})["code"] == "not_testing");
+    }
+    Feltd d({"--chosen-decks"});
+    Client a(d.port()), b(d.port()), poker(d.port());
+    CHECK(a.call({{"type", "hello"}, {"version", felt::protocol::kVersion}})["chosen_decks"] ==
+          true);
+    b.hello();
+    poker.hello();
+    for (Client* c : {&a, &b, &poker}) REQUIRE(c->call({{"type", "guest"}})["ok"] == true);
+    const json made = a.call({{"type", "create_table"}, {"game", "chinese"}, {"seats", 2}});
+    REQUIRE(made["ok"] == true);
+    const std::int64_t table = made["table"];
+    // A spectator may choose (tests need no seat); a card the pack lacks, or holds fewer times.
+    REQUIRE(a.call({{"type", "spectate"}, {"table", table}})["ok"] == true);
+    CHECK(a.call({{"type", "choose_deck"}, {"table", table}, {"cards", "As Zz"}})["code"] ==
+          "bad_card");
+    CHECK(a.call({{"type", "choose_deck"}, {"table", table}, {"cards", "As As"}})["code"] ==
+          "bad_card");
+    CHECK(a.call({{"type", "choose_deck"}, {"table", table}})["code"] == "bad_request");
+    CHECK(a.call({{"type", "preview"}, {"table", table}})["code"] == "not_seated");
+    // Six pairs for whoever is dealt first, three flushes for the other, one card at a time.
+    const std::string six_pairs = "2s 2h 3s 3h 4s 4h 5s 5h 6s 6h 7s 7h 8c";
+    const std::string flushes = "2d 4d 6d 8d Td 3c 5c 7c 9c Jc 9s Js Ks";
+    const auto x = cards_of(six_pairs), y = cards_of(flushes);
+    std::string chosen;
+    for (std::size_t i = 0; i < 13; ++i)
+        chosen += pack().to_string(x[i]) + " " + pack().to_string(y[i]) + " ";
+    const json ok = a.call({{"type", "choose_deck"}, {"table", table}, {"cards", chosen}});
+    REQUIRE(ok["ok"] == true);
+    CHECK(ok["cards"] == 26);
+    REQUIRE(a.call({{"type", "join"}, {"table", table}, {"buy_in", 100}})["ok"] == true);
+    REQUIRE(b.call({{"type", "join"}, {"table", table}, {"buy_in", 100}})["ok"] == true);
+    const std::string a_cards = next_kind(a, "deal")["cards"];
+    const std::string b_cards = next_kind(b, "deal")["cards"];
+    const bool a_pairs = card_set(a_cards) == card_set(six_pairs);
+    Client& pairs = a_pairs ? a : b;
+    Client& other = a_pairs ? b : a;
+    REQUIRE(card_set(a_pairs ? b_cards : a_cards) == card_set(flushes));
+
+    auto preview = [&](Client& c, json rows) {
+        json r = {{"type", "preview"}, {"table", table}};
+        r.update(rows);
+        return c.call(r);
+    };
+    // Nothing placed yet: no rows, no foul, the special hands the cards can declare.
+    json p = preview(pairs, json::object());
+    REQUIRE(p["ok"] == true);
+    CHECK(p["rows"]["front"].is_null());
+    CHECK(p["foul"].is_null());
+    REQUIRE(p["specials"].size() == 1);
+    CHECK(p["specials"][0]["declare"] == "six_pairs");
+    CHECK(p["specials"][0]["units"] == 3);
+    const json declare_pairs = p["specials"][0];
+    p = preview(other, json::object());
+    REQUIRE(p["specials"].size() == 1);
+    CHECK(p["specials"][0]["declare"] == "three_flushes");
+    const json declare_flushes = p["specials"][0];
+    // A split in progress: each row in words, and the foul before it is submitted.
+    p = preview(other, {{"front", "9s 9c Jc"}, {"middle", "2d 4d 8d 3c Ks"}});
+    CHECK(p["rows"]["front"]["category"] == "one_pair");
+    CHECK(p["rows"]["front"]["words"] == "a pair of nines");
+    CHECK(p["rows"]["middle"]["words"] == "king high");
+    CHECK(p["rows"]["back"].is_null());
+    CHECK(p["foul"]["code"] == "front_above_middle");
+    CHECK(p["foul"]["message"] ==
+          "front_above_middle: the front (a pair of nines) ranks above the middle (king high)");
+    p = preview(other, {{"front", "9s Js Ks"}, {"back", "2d 4d 6d 8d Td"}});
+    CHECK(p["foul"].is_null());
+    CHECK(p["rows"]["back"]["words"] == "flush, ten high");
+    // Cards that are not the asker's, twice, or too many for a row: refused, naming the card.
+    CHECK(preview(other, {{"front", "2s 9s Js"}})["message"] == "2s is not one of your cards");
+    CHECK(preview(other, {{"front", "9s Js Ks"}, {"middle", "9s 2d 4d 6d 8d"}})["code"] ==
+          "duplicate_card");
+    CHECK(preview(other, {{"front", "9s Js"}})["code"] == "wrong_count");
+    CHECK(preview(other, {{"front", 7}})["code"] == "bad_request");
+    // The splits the preview offered are declared as they are, and settle as special hands.
+    // The reveal names each row's hand in the preview's words.
+    std::map<std::string, std::string> words; // back's cards -> the words of the three rows
+    for (auto [c, s] : {std::pair{&pairs, &declare_pairs}, std::pair{&other, &declare_flushes}}) {
+        json act = {{"type", "act"}, {"table", table}, {"action", "split"}};
+        for (const char* key : {"front", "middle", "back", "declare"}) act[key] = (*s)[key];
+        const json rows = preview(
+            *c,
+            {{"front", (*s)["front"]}, {"middle", (*s)["middle"]}, {"back", (*s)["back"]}})["rows"];
+        CHECK(rows["back"]["words"].is_string());
+        words[(*s)["back"]] = rows["front"]["words"].get<std::string>() + "/" +
+                              rows["middle"]["words"].get<std::string>() + "/" +
+                              rows["back"]["words"].get<std::string>();
+        REQUIRE(c->call(act)["ok"] == true);
+    }
+    const json end = next_kind(a, "deal_end");
+    for (const json& arr : end["arrangements"]) {
+        CHECK_FALSE(arr["declare"].is_null());
+        CHECK(words[arr["back"]] == arr["words"]["front"].get<std::string>() + "/" +
+                                        arr["words"]["middle"].get<std::string>() + "/" +
+                                        arr["words"]["back"].get<std::string>());
+    }
+    // Once the deal is over there is nothing to preview; a poker table previews nothing.
+    CHECK(preview(a, json::object())["code"] == "not_in_hand");
+    const json holdem = poker.call({{"type", "create_table"}, {"game", "poker"}});
+    REQUIRE(poker.call({{"type", "join"}, {"table", holdem["table"]}, {"buy_in", 100}})["ok"] ==
+            true);
+    CHECK(poker.call({{"type", "preview"}, {"table", holdem["table"]}})["code"] == "no_preview");
+}

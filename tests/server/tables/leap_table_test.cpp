@@ -718,3 +718,76 @@ TEST_CASE("feltd leap: bad configurations and actions change nothing; reconnecti
     }
     std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("feltd leap: preview gives the engine's verdict on a meld or an extension, changing "
+          "nothing; a chosen deck") {
+    Feltd d({"--chosen-decks"});
+    Client a(d.port()), b(d.port());
+    a.hello();
+    b.hello();
+    REQUIRE(a.call({{"type", "guest"}})["ok"] == true);
+    REQUIRE(b.call({{"type", "guest"}})["ok"] == true);
+    const json made = a.call({{"type", "create_table"}, {"game", "leap"}, {"seats", 2}});
+    REQUIRE(made["ok"] == true);
+    const std::int64_t table = made["table"];
+    REQUIRE(a.call({{"type", "spectate"}, {"table", table}})["ok"] == true);
+    // The first to act is dealt first: hearts along leap 2 and a spade; the other diamonds along
+    // leap 2. The stock's top two go to the first player's pursuit.
+    const json chosen = a.call({{"type", "choose_deck"},
+                                {"table", table},
+                                {"cards", "3h 4d 5h 6d 7h 8d Jh Kc Ts Qc 9h 2c"}});
+    REQUIRE(chosen["ok"] == true);
+    REQUIRE(a.call({{"type", "join"}, {"table", table}})["ok"] == true);
+    REQUIRE(b.call({{"type", "join"}, {"table", table}})["ok"] == true);
+    const json turn = next_kind(a, "turn");
+    Client& first = turn["seat"] == 0 ? a : b;
+    Client& second = turn["seat"] == 0 ? b : a;
+    auto ask = [&](Client& c, const char* type, json body) {
+        body["type"] = type;
+        body["table"] = table;
+        return c.call(body);
+    };
+    // Before drawing: valid, but not now; the leaps it runs along; the points it would score.
+    json p = ask(first, "preview", {{"action", "meld"}, {"cards", "7h 3h 5h"}});
+    REQUIRE(p["ok"] == true);
+    CHECK(p["valid"] == true);
+    CHECK(p["now"] == false);
+    CHECK(p["leaps"] == json::array({2}));
+    CHECK(p["leap"] == 2);
+    CHECK(p["melds"][0]["cards"] == "3h 5h 7h");
+    CHECK(p["points_before"] == 0);
+    CHECK(p["points_after"] == 1);
+    CHECK(ask(second, "preview", {{"action", "meld"}, {"cards", "4d 6d 8d"}})["valid"] == true);
+    // Refusals are the engine's, in the table's words; a pursuit is no preview.
+    p = ask(first, "preview", {{"action", "meld"}, {"cards", "3h 5h Ts"}});
+    CHECK(p["valid"] == false);
+    CHECK(p["refusal"]["code"] == "wrong_suit");
+    CHECK(ask(first, "preview", {{"action", "meld"}, {"cards", "Zz"}})["code"] == "bad_card");
+    CHECK(ask(first, "preview", {{"action", "pursue"}})["valid"] == false);
+    // The preview matches what the meld then does.
+    REQUIRE(ask(first, "act", {{"action", "pursue"}})["ok"] == true);
+    p = ask(first, "preview", {{"action", "meld"}, {"cards", "3h 5h 7h"}});
+    CHECK(p["now"] == true);
+    REQUIRE(ask(first, "act", {{"action", "meld"}, {"cards", "3h 5h 7h"}})["ok"] == true);
+    const json melded = next_kind(second, "melded");
+    CHECK(melded["points"] == p["points_after"]);
+    CHECK(melded["leap"] == p["leap"]);
+    // Leap 2 is taken: the other player is told whose it is.
+    p = ask(second, "preview", {{"action", "meld"}, {"cards", "4d 6d 8d"}});
+    CHECK(p["valid"] == false);
+    CHECK(p["refusal"]["code"] == "leap_taken");
+    CHECK(p["refusal"]["message"].get<std::string>().find(
+              "(seat " + std::to_string(turn["seat"].get<int>()) + ")") != std::string::npos);
+    // An extension of the new meld: 9h after 7h.
+    const int id = melded["meld"];
+    p = ask(first, "preview",
+            {{"action", "extend"}, {"extensions", json::array({{{"meld", id}, {"high", "9h"}}})}});
+    CHECK(p["valid"] == true);
+    CHECK(p["melds"][0]["cards"] == "3h 5h 7h 9h");
+    CHECK(p["points_after"] == 3);
+    CHECK(p["could_join"] == json::array());
+    // A card of the pack that is not in the asker's hand.
+    p = ask(second, "preview", {{"action", "meld"}, {"cards", "Kc Qc 2c"}});
+    CHECK(p["valid"] == false);
+    CHECK(p["refusal"]["code"] == "not_in_hand");
+}
