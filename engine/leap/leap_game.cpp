@@ -381,11 +381,15 @@ Preview preview(const State& state, const Action& a) {
         out.error = make_error(Errc::illegal_action, "no such player");
         return out;
     }
-    if (a.type != ActionType::meld && a.type != ActionType::extend) {
-        out.error = make_error(Errc::illegal_action, "only a meld or an extension is previewed");
+    if (a.type != ActionType::meld && a.type != ActionType::extend &&
+        a.type != ActionType::retire) {
+        out.error = make_error(Errc::illegal_action,
+                               "only a meld, an extension or a retirement is previewed");
         return out;
     }
-    out.now = state.phase == Phase::melding && state.to_act == a.seat && !state.melded;
+    const bool retiring = a.type == ActionType::retire;
+    out.now = state.to_act == a.seat && (retiring ? state.phase == Phase::turn
+                                                  : state.phase == Phase::melding && !state.melded);
     if (a.type == ActionType::meld)
         if (auto leaps = meld_leaps(*state.table, a.cards)) out.leaps = leaps.value();
     out.points_before = score(state, a.seat);
@@ -393,10 +397,10 @@ Preview preview(const State& state, const Action& a) {
         out.error = make_error(Errc::game_over, "you have retired");
         return out;
     }
-    // As if it were the player's melding phase.
+    // As if it were the player's melding phase (for a retirement: the start of their turn).
     auto melding = [&] {
         State s = state;
-        s.phase = Phase::melding;
+        s.phase = retiring ? Phase::turn : Phase::melding;
         s.to_act = a.seat;
         s.melded = false;
         return s;

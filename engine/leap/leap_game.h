@@ -126,7 +126,9 @@ Result<Applied> apply(const State& state, const Action& action);
 std::optional<Error> apply_in_place(State& state, const Action& action, std::vector<Event>& events);
 
 // What a meld or an extension by `action.seat` would do, asked at any time and changing nothing:
-// the engine's answer as if it were that player's melding phase now, with the hand they hold.
+// the engine's answer as if it were that player's melding phase now, with the hand they hold. A
+// retirement is answered as if at the start of their turn: points_after is the score they would
+// retire with (their melds less the cards left in hand).
 struct Preview {
     std::optional<Error> error;  // why the engine would refuse it; then only `leaps` is filled
     bool now = false;            // the player could make it this moment (their melding phase)

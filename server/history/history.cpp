@@ -69,8 +69,10 @@ json replay_chinese(const json& config, const json& events, const json& seats) {
 
 // A finished leap rummy game replayed from its record: the configuration written when it was
 // dealt, the revealed deck and the log. Whether it reaches the same end (the settled chips), and
-// if not, why.
-json replay_leap(const json& config, const std::string& deck, const json& log, const json& seats) {
+// if not, why; when it does, `steps`: for each action, the messages everyone at the table saw
+// (its public events, then the turn that followed).
+json replay_leap(const json& config, const std::string& deck, const json& log, const json& seats,
+                 int hand) {
     auto differs = [](std::string why) { return json{{"matches", false}, {"reason", why}}; };
     try {
         auto parsed = protocol::decode_leap_config(protocol::table_part(config));
@@ -88,7 +90,10 @@ json replay_leap(const json& config, const std::string& deck, const json& log, c
             leap::start_game(table.value(), static_cast<int>(dealer - players.begin()), *cards);
         if (!started) return differs(started.error().message);
         leap::State state = std::move(started).value().state;
-        std::vector<leap::Event> events;
+        const int seat_count = config.at("seats").get<int>();
+        // What everyone saw after each action, as the table told it: a replay shows the melds and
+        // tokens as they were, step by step, without knowing the rules.
+        json steps = json::array();
         int n = 0;
         for (const json& e : log) {
             if (e.value("kind", "") != "action") continue;
@@ -98,8 +103,17 @@ json replay_leap(const json& config, const std::string& deck, const json& log, c
                 return differs("action " + std::to_string(n) + " by no player");
             auto a = protocol::parse_leap_action(t, e, static_cast<int>(at - players.begin()));
             if (!a.ok()) return differs("action " + std::to_string(n) + ": " + a.refusal.message);
+            std::vector<leap::Event> events;
             if (auto err = leap::apply_in_place(state, *a.value, events))
                 return differs("action " + std::to_string(n) + ": " + err->message);
+            json told = json::array();
+            for (const leap::Event& ev : events)
+                if (protocol::leap_event_told(ev))
+                    told.push_back(protocol::leap_event_json(
+                        t, ev, players[static_cast<std::size_t>(ev.seat)], hand));
+            if (state.phase != leap::Phase::over)
+                told.push_back(protocol::leap_turn_json(state, players, seat_count, hand));
+            steps.push_back(std::move(told));
         }
         if (state.phase != leap::Phase::over) return differs("the game does not reach its end");
         std::vector<int> scores;
@@ -117,7 +131,7 @@ json replay_leap(const json& config, const std::string& deck, const json& log, c
                     return differs("seat " + std::to_string(players[i]) + " ends with " +
                                    s.at("stack_end").dump() + ", the engine says " +
                                    to_string(end[i]));
-        json result = {{"matches", true}, {"scores", json::object()}};
+        json result = {{"matches", true}, {"scores", json::object()}, {"steps", std::move(steps)}};
         for (std::size_t i = 0; i < players.size(); ++i)
             result["scores"][std::to_string(players[i])] = scores[i];
         return result;
@@ -194,7 +208,7 @@ Outcome<json> hand(Store& store, std::int64_t hand_id, std::int64_t asker) {
     if (out["status"] == "finished" && game == "chinese")
         out["replay"] = replay_chinese(out["config"], events, seats);
     if (out["status"] == "finished" && game == "leap")
-        out["replay"] = replay_leap(out["config"], h.deck, log, seats);
+        out["replay"] = replay_leap(out["config"], h.deck, log, seats, out["number"].get<int>());
     return {out, {}};
 }
 

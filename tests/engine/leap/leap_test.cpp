@@ -700,6 +700,16 @@ TEST_CASE("preview: the verdict the action itself would get, asked at any time, 
     x.extensions[0].join = s.melds[1].id;
     CHECK(agrees(s, x).error->code == Errc::not_your_meld);
     CHECK(preview(s, act(ActionType::pursue, 0)).error->code == Errc::illegal_action);
+    // Retiring now would cost the cards left in hand: the score the retirement would fix.
+    const Preview r = preview(s, act(ActionType::retire, 1));
+    CHECK_FALSE(r.error);
+    CHECK(r.now == (s.to_act == 1 && s.phase == Phase::turn));
+    State retired = s;
+    retired.phase = Phase::turn;
+    retired.to_act = 1;
+    ok(retired, act(ActionType::retire, 1));
+    CHECK(r.points_after == score(retired, 1));
+    CHECK(r.points_after < r.points_before);
 }
 
 TEST_CASE("random play: every card in one place, one holder per leap, every game ends") {

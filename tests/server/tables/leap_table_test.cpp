@@ -447,6 +447,22 @@ void check_history(Client& asker, int asker_seat, std::int64_t hand) {
     REQUIRE(h["ok"] == true);
     CHECK(h["config"]["game"] == "leap");
     CHECK_MESSAGE(h["replay"]["matches"] == true, h["replay"].dump());
+    // The replay's steps: one for each recorded action, a new meld for each meld action, and
+    // nobody's drawn or discarded cards.
+    int actions = 0, melds = 0, melded = 0;
+    for (const json& e : h["events"])
+        if (e["kind"] == "action") {
+            ++actions;
+            melds += e["action"] == "meld";
+        }
+    REQUIRE(h["replay"]["steps"].size() == static_cast<std::size_t>(actions));
+    for (const json& step : h["replay"]["steps"])
+        for (const json& m : step) {
+            melded += m["kind"] == "melded";
+            CHECK_FALSE(m.contains("card"));
+            if (m["kind"] == "drew") CHECK_FALSE(m.contains("cards"));
+        }
+    CHECK(melded == melds);
     int own = 0;
     for (const json& e : h["events"]) {
         const std::string kind = e["kind"];
@@ -764,6 +780,11 @@ TEST_CASE("feltd leap: preview gives the engine's verdict on a meld or an extens
     CHECK(p["refusal"]["code"] == "wrong_suit");
     CHECK(ask(first, "preview", {{"action", "meld"}, {"cards", "Zz"}})["code"] == "bad_card");
     CHECK(ask(first, "preview", {{"action", "pursue"}})["valid"] == false);
+    // Retiring now would cost the five cards in hand.
+    p = ask(first, "preview", {{"action", "retire"}});
+    CHECK(p["valid"] == true);
+    CHECK(p["now"] == true);
+    CHECK(p["points_after"].get<int>() < 0);
     // The preview matches what the meld then does.
     REQUIRE(ask(first, "act", {{"action", "pursue"}})["ok"] == true);
     p = ask(first, "preview", {{"action", "meld"}, {"cards", "3h 5h 7h"}});
