@@ -2,7 +2,7 @@
 // laying the engine's hint) and a leap rummy game (pursuing, discarding, then retiring) over
 // WebSockets opened by a page, so that every frame both ways is recorded and validated against
 // protocol/schema/felt.schema.json, as in the other browser tests. (Their tables on screen are
-// part 2 of the web client.)
+// played in chinese.test.mjs and leap.test.mjs.)
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { launch, record, startFeltd } from "./harness.mjs";

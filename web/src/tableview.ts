@@ -10,7 +10,9 @@ import type {
   SnapshotSeat,
   TableMessage,
 } from "./gen/protocol";
+import { chineseDeal, chineseEnd, chineseFromSnapshot, chineseSubmitted, type ChineseView } from "./chinese";
 import { verifyDeal, type Verdict } from "./fairness";
+import { applyLeap, leapFromSnapshot, type LeapView } from "./leap";
 import { cardList } from "./poker";
 
 export interface SeatView {
@@ -71,6 +73,8 @@ export interface TableView {
   legal: Legal | null; // when it is this viewer's turn
   legalSeq: number; // the seq of the message that gave it: a new decision each time
   lastEnd: EndView | null;
+  chinese: ChineseView | null; // a Chinese poker table's deal
+  leap: LeapView | null; // a leap rummy table's game
   chat: ChatLine[];
   log: string[]; // what happened, in words, newest last
   closed: boolean;
@@ -105,7 +109,7 @@ function newSeat(seat: number, name: string, stack: number, inHand: boolean): Se
 
 function seatFrom(s: SnapshotSeat): SeatView {
   return {
-    ...newSeat(s.seat, s.name, s.stack, s.in_hand !== undefined),
+    ...newSeat(s.seat, s.name, s.stack, s.in_hand !== undefined || s.in_deal === true || s.in_game === true),
     bet: s.bet ?? 0,
     folded: s.folded ?? false,
     cards: cardList(s.cards),
@@ -153,6 +157,8 @@ export function fromSnapshot(m: Snapshot, now: number, previous?: TableView): Ta
     legal: m.legal ?? null,
     legalSeq: m.seq,
     lastEnd: previous?.lastEnd ?? null,
+    chinese: m.deal ? chineseFromSnapshot(m.deal, m.seats.filter((s) => s.submitted).map((s) => s.seat), now) : (previous?.chinese?.end ? previous.chinese : null),
+    leap: m.game ? leapFromSnapshot(m.game, now) : (previous?.leap?.end ? previous.leap : null),
     chat: previous?.chat ?? [],
     log: previous?.log ?? [],
     closed: false,
@@ -311,7 +317,7 @@ export function applyTable(v: TableView, m: TableMessage, now: number): TableVie
         const s = seats[i];
         if (s) Object.assign(s, { stack: st, bet: 0, inHand: false, folded: false, cards: [], up: [], cardCount: 0 });
       }
-      return { ...next, hand: null, legal: null, log: withLog(v, `Hand ${m.hand} is void (${m.reason})`) };
+      return { ...next, hand: null, legal: null, chinese: null, leap: null, log: withLog(v, `Hand ${m.hand} is void (${m.reason})`) };
     case "hand_start":
       for (const s of seats)
         if (s) {
@@ -377,7 +383,72 @@ export function applyTable(v: TableView, m: TableMessage, now: number): TableVie
       };
     }
     default:
-      return next; // another game's message: part 2 of the client shows these
+      if (v.game === "chinese") return applyChineseMessage(v, next, seats, m, now);
+      if (v.game !== "leap") return next;
+      {
+        const line = leapLine(v, m);
+        const after = applyLeap(next, m, now);
+        return line ? { ...after, log: withLog(v, line) } : after;
+      }
+  }
+}
+
+// What a leap rummy message says, in words for the log.
+function leapLine(v: TableView, m: TableMessage): string | null {
+  const who = "seat" in m && typeof m.seat === "number" ? nameOf(v, m.seat) : "";
+  switch (m.kind) {
+    case "deal":
+      return `Game ${m.hand} begins`;
+    case "drew":
+      return `${who} draws ${m.count}`;
+    case "melded":
+      return `${who} melds ${m.cards} in leap ${m.leap} (${m.points} point${m.points === 1 ? "" : "s"})`;
+    case "took_token":
+      return `${who} takes the token of leap ${m.leap}`;
+    case "extended":
+      return `${who} extends meld #${m.meld} to ${m.cards} (${m.points} points)`;
+    case "joined":
+      return `${who} joins meld #${m.other} into #${m.meld}: ${m.cards} (${m.points} points)`;
+    case "discarded":
+      return `${who} discards${m.card ? ` ${m.card}` : ""}`;
+    case "retired":
+      return `${who} retires with ${m.score} (${m.cards_left} card${m.cards_left === 1 ? "" : "s"} left in hand)`;
+    case "game_end":
+      return `Game ${m.hand} ends`;
+    default:
+      return null;
+  }
+}
+
+// A Chinese poker table's own messages: the deal, a seat's split in, the reveal.
+function applyChineseMessage(v: TableView, next: TableView, seats: (SeatView | null)[], m: TableMessage, now: number): TableView {
+  switch (m.kind) {
+    case "deal": {
+      if (!("seats" in m)) return next;
+      for (const s of seats)
+        if (s) {
+          s.inHand = m.seats.includes(s.seat);
+          if (s.inHand) s.stack = m.stacks[s.seat] ?? s.stack;
+        }
+      return { ...next, chinese: chineseDeal(m, now, v.chinese), log: withLog(v, `Deal ${m.hand} begins`) };
+    }
+    case "submitted":
+      return v.chinese ? { ...next, chinese: chineseSubmitted(v.chinese, m.seat), log: withLog(v, `${nameOf(v, m.seat)} ${m.by === "server" ? "is arranged by the server" : "has set their rows"}`) } : next;
+    case "deal_end": {
+      for (const [i, st] of m.stacks.entries()) {
+        const s = seats[i];
+        if (s) s.stack = st;
+      }
+      const chinese = chineseEnd(v.chinese, m);
+      const verdict = chinese?.end?.verdict;
+      return {
+        ...next,
+        chinese,
+        log: withLog(v, `Deal ${m.hand} ends` + (verdict ? (verdict.ok ? " (deal verified)" : " (deal NOT verified)") : "")),
+      };
+    }
+    default:
+      return next;
   }
 }
 
@@ -433,6 +504,8 @@ export function replayViews(record: {
     legal: null,
     legalSeq: 0,
     lastEnd: null,
+    chinese: null,
+    leap: null,
     chat: [],
     log: [],
     closed: false,

@@ -5,6 +5,8 @@ import type { Controller } from "../controller";
 import type { State } from "../store";
 import { History, Replay } from "./history";
 import { Lobby } from "./lobby";
+import { ChineseTable } from "./chinese";
+import { LeapTable } from "./leap";
 import { PokerTable } from "./table";
 
 export function useStore(c: Controller): State {
@@ -67,7 +69,8 @@ export function App(props: { c: Controller }) {
   else if (!s.account) body = <SignIn c={c} />;
   else if (s.screen.name === "table") {
     const view = s.tables.get(s.screen.id);
-    body = view ? <PokerTable c={c} view={view} balance={s.account.balance} /> : <p>Opening table {s.screen.id}…</p>;
+    const Table = view?.game === "chinese" ? ChineseTable : view?.game === "leap" ? LeapTable : PokerTable;
+    body = view ? <Table c={c} view={view} balance={s.account.balance} /> : <p>Opening table {s.screen.id}…</p>;
   } else if (s.screen.name === "history") body = <History c={c} name={s.account.name} />;
   else if (s.screen.name === "hand") body = <Replay c={c} id={s.screen.id} />;
   else body = <Lobby c={c} lobby={s.lobby} balance={s.account.balance} />;

@@ -3,8 +3,12 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import type { Controller } from "../controller";
 import type { HandReply, PlayerHand, TotalsReply } from "../gen/protocol";
+import type { ChineseArrangement, ChinesePayment } from "../gen/protocol";
 import { replayViews } from "../tableview";
 import { Hand } from "./cards";
+import { leapCount, leapReplay } from "../leap";
+import { Reveal } from "./chinese";
+import { Melds } from "./leap";
 import { Seat } from "./table";
 
 function Chart(props: { hands: PlayerHand[] }) {
@@ -99,6 +103,106 @@ export function History(props: { c: Controller; name: string }) {
   );
 }
 
+// The server's verdict on replaying the record through the engine.
+function Verdict(props: { record: HandReply }) {
+  const r = props.record.replay;
+  if (!r) return null;
+  return (
+    <p class={`verdict ${r["matches"] ? "won" : "lost"}`}>
+      {r["matches"] ? "Replayed by the server: matches the result ✓" : `Replayed by the server: does not match (${String(r["reason"])})`}
+    </p>
+  );
+}
+
+// A Chinese poker deal from the history: the arrangements, the payments, nets and stacks.
+function ChineseRecord(props: { record: HandReply }) {
+  const { record } = props;
+  const names = new Map(record.seats.map((s) => [s.seat, s.name]));
+  const totals = record.events.find((e) => e.kind === "deal_end") as { net?: number[]; rake?: number[] } | undefined;
+  const stacks: number[] = [];
+  for (const s of record.seats) stacks[s.seat] = s.stack_end;
+  const end = {
+    hand: record.number,
+    handId: record.hand,
+    arrangements: record.events.filter((e) => e.kind === "reveal") as unknown as ChineseArrangement[],
+    payments: record.events.filter((e) => e.kind === "payment") as unknown as ChinesePayment[],
+    net: totals?.net ?? [],
+    rake: totals?.rake ?? [],
+    stacks,
+    verdict: null,
+  };
+  return (
+    <div class="replay">
+      <h2>
+        Deal {record.hand} <span class="sub">Chinese poker, {String(record.config["profile"])}, table {record.table}, deal {record.number}</span>
+      </h2>
+      <Reveal name={(seat) => names.get(seat) ?? `seat ${seat + 1}`} end={end} />
+      <Verdict record={record} />
+    </div>
+  );
+}
+
+// A leap rummy game from the history: the melds and tokens after each action, step by step.
+function LeapRecord(props: { record: HandReply }) {
+  const { record } = props;
+  const views = useMemo(() => leapReplay(record as never), [record]);
+  const [step, setStep] = useState(0);
+  const last = views.length - 1;
+  const g = views[Math.min(step, last)]!;
+  const names = new Map(record.seats.map((s) => [s.seat, s.name]));
+  const name = (seat: number | null) => (seat === null ? "nobody" : (names.get(seat) ?? `seat ${seat + 1}`));
+  const ranks = Number(record.config["ranks"] ?? 13);
+  return (
+    <div class="replay">
+      <h2>
+        Game {record.hand} <span class="sub">leap rummy, table {record.table}, game {record.number}</span>
+      </h2>
+      <div class="leap-seats">
+        {g.players.map((seat) => (
+          <div class={`lp-seat${g.seat === seat ? " acting" : ""}`} data-seat={seat}>
+            <div class="name">{name(seat)}</div>
+            <div class="status">
+              score <b data-score={g.scores[seat] ?? 0}>{g.scores[seat] ?? 0}</b> · {g.handSizes[seat] ?? 0} cards{g.retired[seat] ? " · retired" : ""}
+            </div>
+          </div>
+        ))}
+      </div>
+      <Melds g={{ ...g, openLeaps: [] }} name={name} me={record.your_seat} leaps={g.tokens.length || leapCount(ranks)} />
+      <div class="replay-controls" role="group" aria-label="replay">
+        <button type="button" onClick={() => setStep(0)} disabled={step === 0}>
+          « Start
+        </button>
+        <button type="button" onClick={() => setStep(Math.max(0, step - 1))} disabled={step === 0}>
+          ◀ Previous
+        </button>
+        <button type="button" onClick={() => setStep(Math.min(last, step + 1))} disabled={step >= last}>
+          Next ▶
+        </button>
+        <button type="button" onClick={() => setStep(last)} disabled={step >= last}>
+          End »
+        </button>
+        <span class="step" aria-live="polite">
+          Step {step} of {last}
+        </span>
+      </div>
+      <Verdict record={record} />
+      <table class="results" aria-label="result">
+        <tbody>
+          {record.seats.map((s) => (
+            <tr>
+              <td>{s.name}</td>
+              <td>
+                {s.stack_start} → {s.stack_end}
+              </td>
+              <td class={s.net > 0 ? "won" : s.net < 0 ? "lost" : ""}>{s.net > 0 ? `+${s.net}` : s.net}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 export function Replay(props: { c: Controller; id: number }) {
   const { c, id } = props;
   const [record, setRecord] = useState<HandReply | null>(null);
@@ -116,6 +220,8 @@ export function Replay(props: { c: Controller; id: number }) {
     return () => clearTimeout(t);
   }, [playing, step, last]);
   if (!record) return <p>Loading hand {id}…</p>;
+  if (record.config["game"] === "chinese") return <ChineseRecord record={record} />;
+  if (record.config["game"] === "leap") return <LeapRecord record={record} />;
   const view = views[Math.min(step, last)]!;
   const download = async () => {
     const r = await c.ask("hand_phh", { hand: id });
@@ -166,6 +272,7 @@ export function Replay(props: { c: Controller; id: number }) {
           <div>{l}</div>
         ))}
       </section>
+      <Verdict record={record} />
       <table class="results" aria-label="result">
         <tbody>
           {record.seats.map((s) => (

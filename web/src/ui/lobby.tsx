@@ -1,4 +1,4 @@
-// The lobby: every table, live, with a filter; a form that creates a poker table with every
+// The lobby: every table, live, with a filter; a form that creates a table of any game with every
 // option create_table takes; joining with a buy-in inside the table's limits and the balance.
 import { useState } from "preact/hooks";
 import type { Controller } from "../controller";
@@ -14,23 +14,30 @@ function JoinForm(props: { c: Controller; t: LobbyLine; balance: number; done: (
   const max = Math.min(Number(props.t["max_buy_in"] ?? 0), props.balance);
   const [buyIn, setBuyIn] = useState(Math.max(min, Math.min(max, min * 2 || max)));
   const ok = buyIn >= min && buyIn <= max;
+  const free = Number(props.t["max_buy_in"] ?? 0) === 0; // a game for points alone: no buy-in
   return (
     <form
       class="join-form"
       onSubmit={async (e) => {
         e.preventDefault();
-        const r = await props.c.ask("join", { table: props.t.id, buy_in: buyIn });
+        const r = await props.c.ask("join", free ? { table: props.t.id } : { table: props.t.id, buy_in: buyIn });
         if (r) {
           props.done();
           props.c.go({ name: "table", id: props.t.id });
         }
       }}
     >
-      <label>
-        Buy-in ({min} to {max})
-        <input type="number" aria-label="buy-in" min={min} max={max} value={buyIn} onInput={(e) => setBuyIn(Number((e.target as HTMLInputElement).value))} />
-      </label>
-      <input type="range" aria-label="buy-in slider" min={min} max={max} value={buyIn} onInput={(e) => setBuyIn(Number((e.target as HTMLInputElement).value))} />
+      {free ? (
+        <span>Played for points: no buy-in.</span>
+      ) : (
+        <>
+          <label>
+            Buy-in ({min} to {max})
+            <input type="number" aria-label="buy-in" min={min} max={max} value={buyIn} onInput={(e) => setBuyIn(Number((e.target as HTMLInputElement).value))} />
+          </label>
+          <input type="range" aria-label="buy-in slider" min={min} max={max} value={buyIn} onInput={(e) => setBuyIn(Number((e.target as HTMLInputElement).value))} />
+        </>
+      )}
       <button type="submit" class="primary" disabled={!ok}>
         Sit down
       </button>
@@ -42,44 +49,107 @@ function JoinForm(props: { c: Controller; t: LobbyLine; balance: number; done: (
   );
 }
 
-// Fields of create_table for poker (docs/protocol.md); empty fields take the server's defaults.
-const kNumberFields: [string, string][] = [
-  ["seats", "Seats"],
-  ["small_blind", "Small blind"],
-  ["big_blind", "Big blind"],
-  ["ante", "Ante"],
-  ["bring_in", "Bring-in"],
-  ["small_bet", "Small bet"],
-  ["big_bet", "Big bet"],
-  ["min_buy_in", "Min buy-in"],
-  ["max_buy_in", "Max buy-in"],
-  ["decision_ms", "Clock (ms)"],
-  ["time_bank_ms", "Time bank (ms)"],
-  ["hand_delay_ms", "Pause between hands (ms)"],
-  ["sit_out_after", "Missed hands before sitting out"],
-];
+// The fields of create_table for each game (docs/protocol.md): choices, switches and numbers. A
+// number left empty takes the server's default; switches start at the server's defaults.
+interface GameForm {
+  choices: [key: string, label: string, options: string[]][];
+  switches: [key: string, label: string, on: boolean][];
+  numbers: [key: string, label: string][];
+}
+
+const kForms: Record<string, GameForm> = {
+  poker: {
+    choices: [
+      ["variant", "Variant", ["holdem", "draw", "stud", "straight", "mexican", "shrinking"]],
+      ["structure", "Structure", ["no-limit", "pot-limit", "fixed-limit"]],
+      ["ranking", "Ranking", ["standard", "vertical"]],
+      ["wild", "Wild cards", ["none", "joker", "bug", "deuces", "one-eyes"]],
+    ],
+    switches: [],
+    numbers: [
+      ["seats", "Seats"],
+      ["small_blind", "Small blind"],
+      ["big_blind", "Big blind"],
+      ["ante", "Ante"],
+      ["bring_in", "Bring-in"],
+      ["small_bet", "Small bet"],
+      ["big_bet", "Big bet"],
+      ["min_buy_in", "Min buy-in"],
+      ["max_buy_in", "Max buy-in"],
+      ["decision_ms", "Clock (ms)"],
+      ["time_bank_ms", "Time bank (ms)"],
+      ["hand_delay_ms", "Pause between hands (ms)"],
+      ["sit_out_after", "Missed hands before sitting out"],
+    ],
+  },
+  chinese: {
+    choices: [["profile", "Profile", ["classic", "basic", "extras-a", "extras-b", "asian", "asian-colour", "banker", "scoop"]]],
+    switches: [
+      ["chip_limit", "Chip limit (nobody loses more than their stack)", true],
+      ["hints", "Hints", true],
+      ["strict_order", "Strict row order (no ties between rows)", false],
+      ["short_kickers_lowest", "A front's missing kickers rank lowest", false],
+      ["aces", "Aces side bet", false],
+      ["banker", "Dealer is the bank", false],
+      ["surrender", "Surrender (scoop profile)", false],
+    ],
+    numbers: [
+      ["seats", "Seats (2 to 4)"],
+      ["unit", "Chips a unit"],
+      ["rake", "Rake a player a deal"],
+      ["min_buy_in", "Min buy-in"],
+      ["max_buy_in", "Max buy-in"],
+      ["decision_ms", "Clock to set the rows (ms)"],
+      ["hand_delay_ms", "Pause between deals (ms)"],
+      ["sit_out_after", "Missed deals before sitting out"],
+    ],
+  },
+  leap: {
+    choices: [
+      ["ranks", "Ranks", ["13", "11", "7", "5", "12", "17"]],
+      ["suits", "Meld suits", ["same_suit", "same_colour", "any"]],
+      ["leap_rule", "Leap rule", ["leaptokens", "distinct"]],
+    ],
+    switches: [],
+    numbers: [
+      ["seats", "Seats (2 to 6)"],
+      ["packs", "Packs (0: by players)"],
+      ["jokers", "Jokers a pack"],
+      ["hand_size", "Hand size"],
+      ["chips_per_point", "Chips a point (0: points only)"],
+      ["min_buy_in", "Min buy-in"],
+      ["max_buy_in", "Max buy-in"],
+      ["turn_ms", "Clock a turn (ms)"],
+      ["time_bank_ms", "Time bank (ms)"],
+      ["retire_after", "Time-outs before retiring"],
+      ["hand_delay_ms", "Pause between games (ms)"],
+      ["sit_out_after", "Missed games before sitting out"],
+    ],
+  },
+};
+
+function defaults(game: string): Record<string, string | boolean> {
+  const f = kForms[game]!;
+  return Object.fromEntries([...f.choices.map(([k, , o]) => [k, o[0]!]), ...f.switches.map(([k, , on]) => [k, on])]);
+}
 
 function CreateForm(props: { c: Controller; done: () => void }) {
-  const [choice, setChoice] = useState({ variant: "holdem", structure: "no-limit", ranking: "standard", wild: "none" });
-  const [numbers, setNumbers] = useState<Record<string, string>>({});
-  const select = (key: keyof typeof choice, label: string, options: string[]) => (
-    <label>
-      {label}
-      <select name={key} value={choice[key]} onChange={(e) => setChoice({ ...choice, [key]: (e.target as HTMLSelectElement).value })}>
-        {options.map((o) => (
-          <option value={o}>{o}</option>
-        ))}
-      </select>
-    </label>
-  );
+  const [game, setGame] = useState("poker");
+  const [values, setValues] = useState<Record<string, string | boolean>>(defaults("poker"));
+  const form = kForms[game]!;
+  const set = (key: string, value: string | boolean) => setValues({ ...values, [key]: value });
   return (
     <form
       class="create-form"
       aria-label="create a table"
       onSubmit={async (e) => {
         e.preventDefault();
-        const body: Record<string, unknown> = { game: "poker", ...choice };
-        for (const [k, v] of Object.entries(numbers)) if (v.trim() !== "") body[k] = Number(v);
+        const body: Record<string, unknown> = { game };
+        for (const [k, v] of Object.entries(values)) {
+          if (typeof v === "boolean") body[k] = v;
+          else if (form.choices.some(([key]) => key === k)) body[k] = /^\d+$/.test(v) ? Number(v) : v;
+          else if (v.trim() !== "") body[k] = Number(v);
+        }
         const r = await props.c.ask("create_table", body as never);
         if (r) {
           props.done();
@@ -87,14 +157,42 @@ function CreateForm(props: { c: Controller; done: () => void }) {
         }
       }}
     >
-      {select("variant", "Variant", ["holdem", "draw", "stud", "straight", "mexican", "shrinking"])}
-      {select("structure", "Structure", ["no-limit", "pot-limit", "fixed-limit"])}
-      {select("ranking", "Ranking", ["standard", "vertical"])}
-      {select("wild", "Wild cards", ["none", "joker", "bug", "deuces", "one-eyes"])}
-      {kNumberFields.map(([k, label]) => (
+      <label>
+        Game
+        <select
+          name="game"
+          value={game}
+          onChange={(e) => {
+            const g = (e.target as HTMLSelectElement).value;
+            setGame(g);
+            setValues(defaults(g));
+          }}
+        >
+          <option value="poker">Poker</option>
+          <option value="chinese">Chinese poker</option>
+          <option value="leap">Leap rummy</option>
+        </select>
+      </label>
+      {form.choices.map(([k, label, options]) => (
         <label>
           {label}
-          <input type="number" name={k} min={0} placeholder="default" value={numbers[k] ?? ""} onInput={(e) => setNumbers({ ...numbers, [k]: (e.target as HTMLInputElement).value })} />
+          <select name={k} value={String(values[k])} onChange={(e) => set(k, (e.target as HTMLSelectElement).value)}>
+            {options.map((o) => (
+              <option value={o}>{o}</option>
+            ))}
+          </select>
+        </label>
+      ))}
+      {form.switches.map(([k, label]) => (
+        <label class="switch">
+          <input type="checkbox" name={k} checked={values[k] === true} onChange={(e) => set(k, (e.target as HTMLInputElement).checked)} />
+          {label}
+        </label>
+      ))}
+      {form.numbers.map(([k, label]) => (
+        <label>
+          {label}
+          <input type="number" name={k} min={0} placeholder="default" value={String(values[k] ?? "")} onInput={(e) => set(k, (e.target as HTMLInputElement).value)} />
         </label>
       ))}
       <div class="buttons">
@@ -148,8 +246,8 @@ export function Lobby(props: { c: Controller; lobby: Map<number, LobbyLine>; bal
             <>
               <tr data-table={t.id}>
                 <td>{t.id}</td>
-                <td>{t.game === "poker" ? String(t["variant"]) : t.game}</td>
-                <td>{String(t["structure"] ?? "")}</td>
+                <td>{t.game === "poker" ? String(t["variant"]) : t.game === "chinese" ? "chinese poker" : "leap rummy"}</td>
+                <td>{String(t["structure"] ?? t["profile"] ?? t["leap_rule"] ?? "")}</td>
                 <td>{stakesOf(t)}</td>
                 <td>
                   {String(t["min_buy_in"] ?? "")}–{String(t["max_buy_in"] ?? "")}
@@ -162,11 +260,9 @@ export function Lobby(props: { c: Controller; lobby: Map<number, LobbyLine>; bal
                   <button type="button" onClick={() => props.c.go({ name: "table", id: t.id })}>
                     Watch
                   </button>
-                  {t.game === "poker" && (
-                    <button type="button" class="primary" disabled={t.taken >= t.seats} onClick={() => setJoining(joining === t.id ? null : t.id)}>
-                      Join
-                    </button>
-                  )}
+                  <button type="button" class="primary" disabled={t.taken >= t.seats} onClick={() => setJoining(joining === t.id ? null : t.id)}>
+                    Join
+                  </button>
                 </td>
               </tr>
               {joining === t.id && (

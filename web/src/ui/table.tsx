@@ -9,7 +9,7 @@ import { betLevel, potTotal, type SeatView, type TableView } from "../tableview"
 import { Hand } from "./cards";
 
 // The time now, drawn again four times a second while a clock runs.
-function useNow(active: boolean): number {
+export function useNow(active: boolean): number {
   const [, setTick] = useState(0);
   useEffect(() => {
     if (!active) return;
@@ -248,7 +248,7 @@ function PreActions(props: { c: Controller; view: TableView }) {
   );
 }
 
-function Chat(props: { c: Controller; view: TableView }) {
+export function Chat(props: { c: Controller; view: TableView }) {
   const [text, setText] = useState("");
   const end = useRef<HTMLDivElement>(null);
   useEffect(() => end.current?.scrollIntoView({ block: "nearest" }), [props.view.chat.length]);
@@ -276,7 +276,7 @@ function Chat(props: { c: Controller; view: TableView }) {
   );
 }
 
-function SeatControls(props: { c: Controller; view: TableView; balance: number }) {
+export function SeatControls(props: { c: Controller; view: TableView; balance: number }) {
   const { c, view } = props;
   const me = view.mySeat !== null ? view.seats[view.mySeat] : null;
   const max = Number(view.config["max_buy_in"] ?? 0);
