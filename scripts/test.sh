@@ -6,9 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 scripts/build.sh build -DCMAKE_BUILD_TYPE=Release
-ctest --test-dir build --output-on-failure
+ctest --test-dir build --output-on-failure -j2 # the server suite still runs alone (RUN_SERIAL)
 scripts/web.sh test # the web client: types, unit tests, then real Chromium against build/feltd
 scripts/fuzz.sh # each libFuzzer harness for a few seconds, under clang's sanitizers
 scripts/build.sh build-sanitize -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" -DFELT_SANITIZE=ON \
     -DFELT_BENCH=OFF
-ctest --test-dir build-sanitize --output-on-failure
+ctest --test-dir build-sanitize --output-on-failure -j2
