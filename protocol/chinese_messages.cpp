@@ -28,6 +28,20 @@ json chinese_split_json(const chinese::Player& p) {
             {"surrender", p.surrender}};
 }
 
+namespace {
+
+// An engine's arrangement (a hint, a special hand to declare): its rows and declaration.
+json arrangement_json(const chinese::Arrangement& a) {
+    chinese::Player p;
+    p.split = a.split;
+    p.declare = a.declare;
+    json j = chinese_split_json(p);
+    j.erase("surrender");
+    return j;
+}
+
+} // namespace
+
 Outcome<ChineseRows> parse_chinese_rows(const json& body, bool all) {
     using R = Outcome<ChineseRows>;
     ChineseRows rows;
@@ -78,11 +92,7 @@ json chinese_preview_json(const ChineseRowValues& values, const std::optional<Er
                       : json(nullptr);
     json declarable = json::array();
     for (const chinese::Arrangement& a : specials) {
-        chinese::Player p;
-        p.split = a.split;
-        p.declare = a.declare;
-        json j = chinese_split_json(p);
-        j.erase("surrender");
+        json j = arrangement_json(a);
         j["units"] = static_cast<int>(a.expected_units);
         declarable.push_back(std::move(j));
     }
@@ -135,11 +145,7 @@ json chinese_submitted_json(int hand, int seat, bool by_server) {
 json chinese_hint_json(std::span<const chinese::Arrangement> best) {
     json list = json::array();
     for (const chinese::Arrangement& a : best) {
-        chinese::Player p;
-        p.split = a.split;
-        p.declare = a.declare;
-        json j = chinese_split_json(p);
-        j.erase("surrender");
+        json j = arrangement_json(a);
         j["expected_units"] = a.expected_units;
         list.push_back(std::move(j));
     }

@@ -113,3 +113,33 @@ export async function guestPage(browser, server, name, viewport = { width: 1280,
   await page.getByRole("heading", { name: "Tables" }).waitFor();
   return { name, context, page, rec };
 }
+
+// On a feltd started with --chosen-decks: from the page, as a guest of its own who spectates, the
+// next deal of `table` is these cards, in the order dealt. Resolves with how many were taken.
+export async function chooseDeck(page, table, cards) {
+  return page.evaluate(
+    async ({ table, cards }) => {
+      const ws = new WebSocket(`ws://${location.host}/ws`);
+      await new Promise((r) => (ws.onopen = r));
+      let id = 0;
+      const call = (type, body = {}) =>
+        new Promise((res, rej) => {
+          const me = ++id;
+          ws.addEventListener("message", function on(e) {
+            const m = JSON.parse(e.data);
+            if (m.id !== me) return;
+            ws.removeEventListener("message", on);
+            m.type === "error" ? rej(new Error(m.message)) : res(m);
+          });
+          ws.send(JSON.stringify({ ...body, type, id: me }));
+        });
+      await call("hello", { version: 2 });
+      await call("guest");
+      await call("spectate", { table });
+      const r = await call("choose_deck", { table, cards });
+      ws.close();
+      return r.cards;
+    },
+    { table, cards },
+  );
+}

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { failures, guestPage, launch, screenshots, startFeltd, until } from "./harness.mjs";
+import { chooseDeck, failures, guestPage, launch, screenshots, startFeltd, until } from "./harness.mjs";
 
 let server, browser;
 before(async () => {
@@ -27,33 +27,6 @@ const kFirst = ["3h", "5h", "7h", "Jh", "Ts"];
 const kSecond = ["4d", "6d", "8d", "Kc", "Qc"];
 const kStock = ["9h", "2c", "5c", "7s", "Kh", "4c", "9c", "3s"];
 
-async function chooseDeck(page, table, cards) {
-  return page.evaluate(
-    async ({ table, cards }) => {
-      const ws = new WebSocket(`ws://${location.host}/ws`);
-      await new Promise((r) => (ws.onopen = r));
-      let id = 0;
-      const call = (type, body = {}) =>
-        new Promise((res, rej) => {
-          const me = ++id;
-          ws.addEventListener("message", function on(e) {
-            const m = JSON.parse(e.data);
-            if (m.id !== me) return;
-            ws.removeEventListener("message", on);
-            m.type === "error" ? rej(new Error(m.message)) : res(m);
-          });
-          ws.send(JSON.stringify({ ...body, type, id: me }));
-        });
-      await call("hello", { version: 2 });
-      await call("guest");
-      await call("spectate", { table });
-      const r = await call("choose_deck", { table, cards });
-      ws.close();
-      return r.cards;
-    },
-    { table, cards },
-  );
-}
 
 const hand = (page) => page.locator(".my-hand .card").evaluateAll((els) => els.map((e) => e.dataset.card));
 const pick = async (page, cards) => {

@@ -29,7 +29,7 @@ import type { ChineseHint, ChinesePreviewReply } from "../gen/protocol";
 import { cardList } from "../poker";
 import type { TableView } from "../tableview";
 import { Card, Hand } from "./cards";
-import { Chat, SeatControls, useNow } from "./table";
+import { FairnessLine, TableSide, useNow } from "./table";
 
 const kRowNames: Record<Row, string> = { front: "Front", middle: "Middle", back: "Back" };
 
@@ -321,11 +321,7 @@ export function Reveal(props: { name: (seat: number) => string; end: ChineseEnd;
           ))}
         </tbody>
       </table>
-      {end.verdict && (
-        <div class={`fairness ${end.verdict.ok ? "ok" : "bad"}`} title={end.verdict.problems.join("; ")}>
-          {end.verdict.ok ? `Deal verified ✓ (${end.verdict.opened} cards checked)` : `Deal NOT verified: ${end.verdict.problems[0]}`}
-        </div>
-      )}
+      <FairnessLine verdict={end.verdict} />
     </section>
   );
 }
@@ -402,15 +398,7 @@ export function ChineseTable(props: { c: Controller; view: TableView; balance: n
       {ch?.end && <Reveal name={(seat) => nameOf(view, seat)} end={ch.end} />}
       {ch && !ch.end && ch.last && <Reveal name={(seat) => nameOf(view, seat)} end={ch.last} last />}
       {!ch && <p class="waiting">Waiting for two players to deal.</p>}
-      <div class="table-side">
-        <SeatControls c={c} view={view} balance={props.balance} />
-        <Chat c={c} view={view} />
-        <section class="log" aria-label="hand log">
-          {view.log.slice(-8).map((l) => (
-            <div>{l}</div>
-          ))}
-        </section>
-      </div>
+      <TableSide c={c} view={view} balance={props.balance} noun="hand" />
     </div>
   );
 }

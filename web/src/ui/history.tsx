@@ -1,5 +1,6 @@
 // The history: my hands page by page with their results, my totals with a chart of my chips over
 // my hands, and one hand replayed step by step on a picture of the table, with its PHH download.
+import type { ComponentChildren } from "preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import type { Controller } from "../controller";
 import type { HandReply, PlayerHand, TotalsReply } from "../gen/protocol";
@@ -103,6 +104,62 @@ export function History(props: { c: Controller; name: string }) {
   );
 }
 
+// Each seat's stack before and after, and its net.
+function Results(props: { record: HandReply }) {
+  return (
+    <table class="results" aria-label="result">
+      <tbody>
+        {props.record.seats.map((s) => (
+          <tr>
+            <td>{s.name}</td>
+            <td>
+              {s.stack_start} → {s.stack_end}
+            </td>
+            <td class={s.net > 0 ? "won" : s.net < 0 ? "lost" : ""}>{s.net > 0 ? `+${s.net}` : s.net}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+// Stepping through a replay: start, previous, play or pause (when given), next, end.
+function StepControls(props: {
+  step: number;
+  last: number;
+  setStep: (n: number) => void;
+  playing?: boolean;
+  setPlaying?: (on: boolean) => void;
+  children?: ComponentChildren;
+}) {
+  const { step, last, setStep } = props;
+  return (
+    <div class="replay-controls" role="group" aria-label="replay">
+      <button type="button" onClick={() => setStep(0)} disabled={step === 0}>
+        « Start
+      </button>
+      <button type="button" onClick={() => setStep(Math.max(0, step - 1))} disabled={step === 0}>
+        ◀ Previous
+      </button>
+      {props.setPlaying && (
+        <button type="button" onClick={() => props.setPlaying!(!props.playing)}>
+          {props.playing ? "Pause" : "▶ Play"}
+        </button>
+      )}
+      <button type="button" onClick={() => setStep(Math.min(last, step + 1))} disabled={step >= last}>
+        Next ▶
+      </button>
+      <button type="button" onClick={() => setStep(last)} disabled={step >= last}>
+        End »
+      </button>
+      <span class="step" aria-live="polite">
+        Step {step} of {last}
+      </span>
+      {props.children}
+    </div>
+  );
+}
+
 // The server's verdict on replaying the record through the engine.
 function Verdict(props: { record: HandReply }) {
   const r = props.record.replay;
@@ -168,37 +225,9 @@ function LeapRecord(props: { record: HandReply }) {
         ))}
       </div>
       <Melds g={{ ...g, openLeaps: [] }} name={name} me={record.your_seat} leaps={g.tokens.length || leapCount(ranks)} />
-      <div class="replay-controls" role="group" aria-label="replay">
-        <button type="button" onClick={() => setStep(0)} disabled={step === 0}>
-          « Start
-        </button>
-        <button type="button" onClick={() => setStep(Math.max(0, step - 1))} disabled={step === 0}>
-          ◀ Previous
-        </button>
-        <button type="button" onClick={() => setStep(Math.min(last, step + 1))} disabled={step >= last}>
-          Next ▶
-        </button>
-        <button type="button" onClick={() => setStep(last)} disabled={step >= last}>
-          End »
-        </button>
-        <span class="step" aria-live="polite">
-          Step {step} of {last}
-        </span>
-      </div>
+      <StepControls step={step} last={last} setStep={setStep} />
       <Verdict record={record} />
-      <table class="results" aria-label="result">
-        <tbody>
-          {record.seats.map((s) => (
-            <tr>
-              <td>{s.name}</td>
-              <td>
-                {s.stack_start} → {s.stack_end}
-              </td>
-              <td class={s.net > 0 ? "won" : s.net < 0 ? "lost" : ""}>{s.net > 0 ? `+${s.net}` : s.net}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Results record={record} />
     </div>
   );
 }
@@ -244,48 +273,18 @@ export function Replay(props: { c: Controller; id: number }) {
         </div>
         {view.seats.map((s) => (s ? <Seat view={view} seat={s} now={0} /> : null))}
       </div>
-      <div class="replay-controls" role="group" aria-label="replay">
-        <button type="button" onClick={() => setStep(0)} disabled={step === 0}>
-          « Start
-        </button>
-        <button type="button" onClick={() => setStep(Math.max(0, step - 1))} disabled={step === 0}>
-          ◀ Previous
-        </button>
-        <button type="button" onClick={() => setPlaying(!playing)}>
-          {playing ? "Pause" : "▶ Play"}
-        </button>
-        <button type="button" onClick={() => setStep(Math.min(last, step + 1))} disabled={step >= last}>
-          Next ▶
-        </button>
-        <button type="button" onClick={() => setStep(last)} disabled={step >= last}>
-          End »
-        </button>
-        <span class="step" aria-live="polite">
-          Step {step} of {last}
-        </span>
+      <StepControls step={step} last={last} setStep={setStep} playing={playing} setPlaying={setPlaying}>
         <button type="button" onClick={() => void download()}>
           Download PHH
         </button>
-      </div>
+      </StepControls>
       <section class="log" aria-label="replay log">
         {view.log.slice(-10).map((l) => (
           <div>{l}</div>
         ))}
       </section>
       <Verdict record={record} />
-      <table class="results" aria-label="result">
-        <tbody>
-          {record.seats.map((s) => (
-            <tr>
-              <td>{s.name}</td>
-              <td>
-                {s.stack_start} → {s.stack_end}
-              </td>
-              <td class={s.net > 0 ? "won" : s.net < 0 ? "lost" : ""}>{s.net > 0 ? `+${s.net}` : s.net}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Results record={record} />
     </div>
   );
 }

@@ -11,7 +11,7 @@ import { alongLeap, leapCount, meldsByLeap, type LeapEnd, type LeapView } from "
 import { cardList } from "../poker";
 import type { TableView } from "../tableview";
 import { Card, Hand } from "./cards";
-import { Chat, SeatControls, useNow } from "./table";
+import { FairnessLine, TableSide, useNow } from "./table";
 
 function nameOf(view: TableView, seat: number | null | undefined): string {
   if (seat === null || seat === undefined) return "nobody";
@@ -259,11 +259,7 @@ export function LeapEndPanel(props: { name: (seat: number) => string; end: LeapE
           )}
         </tbody>
       </table>
-      {end.verdict && (
-        <div class={`fairness ${end.verdict.ok ? "ok" : "bad"}`} title={end.verdict.problems.join("; ")}>
-          {end.verdict.ok ? `Deal verified ✓ (${end.verdict.opened} cards checked)` : `Deal NOT verified: ${end.verdict.problems[0]}`}
-        </div>
-      )}
+      <FairnessLine verdict={end.verdict} />
     </section>
   );
 }
@@ -355,15 +351,7 @@ export function LeapTable(props: { c: Controller; view: TableView; balance: numb
       {g && !g.end && g.last && <LeapEndPanel name={(s) => nameOf(view, s)} end={g.last} chips={perPoint > 0} last />}
       {g?.end && <Melds g={{ ...g, openLeaps: [] }} name={(s) => nameOf(view, s)} me={me} leaps={g.tokens.length || leapCount(ranks)} />}
       {!g && <p class="waiting">Waiting for two players to deal.</p>}
-      <div class="table-side">
-        <SeatControls c={c} view={view} balance={props.balance} />
-        <Chat c={c} view={view} />
-        <section class="log" aria-label="game log">
-          {view.log.slice(-8).map((l) => (
-            <div>{l}</div>
-          ))}
-        </section>
-      </div>
+      <TableSide c={c} view={view} balance={props.balance} noun="game" />
     </div>
   );
 }

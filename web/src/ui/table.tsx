@@ -6,6 +6,7 @@ import type { Controller } from "../controller";
 import type { Legal, PokerAct } from "../gen/protocol";
 import { clampTo, fromPreAction, preActionHolds, presets, seatPlace, type PreAction, type Structure } from "../poker";
 import { betLevel, potTotal, type SeatView, type TableView } from "../tableview";
+import type { Verdict } from "../fairness";
 import { Hand } from "./cards";
 
 // The time now, drawn again four times a second while a clock runs.
@@ -248,7 +249,7 @@ function PreActions(props: { c: Controller; view: TableView }) {
   );
 }
 
-export function Chat(props: { c: Controller; view: TableView }) {
+function Chat(props: { c: Controller; view: TableView }) {
   const [text, setText] = useState("");
   const end = useRef<HTMLDivElement>(null);
   useEffect(() => end.current?.scrollIntoView({ block: "nearest" }), [props.view.chat.length]);
@@ -276,7 +277,7 @@ export function Chat(props: { c: Controller; view: TableView }) {
   );
 }
 
-export function SeatControls(props: { c: Controller; view: TableView; balance: number }) {
+function SeatControls(props: { c: Controller; view: TableView; balance: number }) {
   const { c, view } = props;
   const me = view.mySeat !== null ? view.seats[view.mySeat] : null;
   const max = Number(view.config["max_buy_in"] ?? 0);
@@ -309,6 +310,33 @@ export function SeatControls(props: { c: Controller; view: TableView; balance: n
   );
 }
 
+// The fairness check's result, at the end of a hand, a deal or a game.
+export function FairnessLine(props: { verdict: Verdict | null }) {
+  const v = props.verdict;
+  if (!v) return null;
+  return (
+    <div class={`fairness ${v.ok ? "ok" : "bad"}`} title={v.problems.join("; ")}>
+      {v.ok ? `Deal verified ✓ (${v.opened} cards checked)` : `Deal NOT verified: ${v.problems[0]}`}
+    </div>
+  );
+}
+
+// Below every table: the seat's own controls, the chat and the last lines of the log.
+export function TableSide(props: { c: Controller; view: TableView; balance: number; noun: string }) {
+  const { c, view } = props;
+  return (
+    <div class="table-side">
+      <SeatControls c={c} view={view} balance={props.balance} />
+      <Chat c={c} view={view} />
+      <section class="log" aria-label={`${props.noun} log`}>
+        {view.log.slice(-8).map((l) => (
+          <div>{l}</div>
+        ))}
+      </section>
+    </div>
+  );
+}
+
 function EndBanner(props: { view: TableView }) {
   const end = props.view.lastEnd;
   if (!end) return null;
@@ -316,11 +344,7 @@ function EndBanner(props: { view: TableView }) {
   return (
     <div class="end-banner" role="status">
       <div>{names.length ? names.join(", ") : `Hand ${end.hand} is over`}</div>
-      {end.verdict && (
-        <div class={`fairness ${end.verdict.ok ? "ok" : "bad"}`} title={end.verdict.problems.join("; ")}>
-          {end.verdict.ok ? `Deal verified ✓ (${end.verdict.opened} cards checked)` : `Deal NOT verified: ${end.verdict.problems[0]}`}
-        </div>
-      )}
+      <FairnessLine verdict={end.verdict} />
     </div>
   );
 }
@@ -363,15 +387,7 @@ export function PokerTable(props: { c: Controller; view: TableView; balance: num
         {view.seats.map((s) => (s ? <Seat view={view} seat={s} now={now} /> : null))}
       </div>
       {view.legal ? <ActionBar key={view.legalSeq} c={c} view={view} legal={view.legal} /> : <PreActions c={c} view={view} />}
-      <div class="table-side">
-        <SeatControls c={c} view={view} balance={props.balance} />
-        <Chat c={c} view={view} />
-        <section class="log" aria-label="hand log">
-          {view.log.slice(-8).map((l) => (
-            <div>{l}</div>
-          ))}
-        </section>
-      </div>
+      <TableSide c={c} view={view} balance={props.balance} noun="hand" />
     </div>
   );
 }
