@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { failures, guestPage, launch, screenshots, startFeltd, until } from "./harness.mjs";
+import { chooseDeck, failures, guestPage, launch, screenshots, startFeltd, until } from "./harness.mjs";
 
 let server, browser;
 before(async () => {
@@ -25,34 +25,6 @@ after(async () => {
 const kPlain = "As Ah Kd Qc Js 9h 8d 7c 5s 4h 3d 2c 6s".split(" ");
 const kOther = "Ks Kh Qd Jh Th 9s 8s 6d 5c 4s 3h 2d Tc".split(" ");
 
-// From the page, as a third guest of its own: the next deal of `table` is these cards.
-async function chooseDeck(page, table, cards) {
-  return page.evaluate(
-    async ({ table, cards }) => {
-      const ws = new WebSocket(`ws://${location.host}/ws`);
-      await new Promise((r) => (ws.onopen = r));
-      let id = 0;
-      const call = (type, body = {}) =>
-        new Promise((res, rej) => {
-          const me = ++id;
-          ws.addEventListener("message", function on(e) {
-            const m = JSON.parse(e.data);
-            if (m.id !== me) return;
-            ws.removeEventListener("message", on);
-            m.type === "error" ? rej(new Error(m.message)) : res(m);
-          });
-          ws.send(JSON.stringify({ ...body, type, id: me }));
-        });
-      await call("hello", { version: 2 });
-      await call("guest");
-      await call("spectate", { table });
-      const r = await call("choose_deck", { table, cards });
-      ws.close();
-      return r.cards;
-    },
-    { table, cards },
-  );
-}
 
 async function createTable(p, game, fields, switches = {}) {
   await p.page.getByRole("button", { name: "New table" }).click();
@@ -152,6 +124,7 @@ test("two people play a Chinese poker deal: rows by hand with a foul refused, a 
     assert.deepEqual(await rowCards(me.page, "back"), ["5s", "4h"]);
     for (const c of ["3d", "2c", "6s"]) await card(me.page, c).click();
     assert.equal((await myCards(me.page)).length, 0);
+    await me.page.locator('.row-slot[data-row="back"] .row-words', { hasText: "straight, six high" }).waitFor();
     const foul = me.page.locator(".foul");
     await foul.waitFor();
     assert.match(await foul.textContent(), /the front \(a pair of aces\) ranks above the middle \(queen high\)/);
