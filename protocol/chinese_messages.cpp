@@ -174,17 +174,26 @@ json chinese_payment_json(const chinese::Payment& p, const std::vector<int>& sea
             {"reason", p.reason}};
 }
 
+json chinese_settled_json(const chinese::PairSettlement& p, const std::vector<int>& seats) {
+    return {{"from", seats[static_cast<std::size_t>(p.from)]},
+            {"to", seats[static_cast<std::size_t>(p.to)]},
+            {"pass", p.special ? "special" : "rest"},
+            {"units", p.units},
+            {"chips", p.chips}};
+}
+
 json chinese_totals_json(std::span<const Chips> net, std::span<const Chips> rake) {
     return {{"kind", "deal_end"}, {"net", net}, {"rake", rake}};
 }
 
 json chinese_deal_end_json(int hand, std::int64_t hand_id, json arrangements, json payments,
-                           std::span<const Chips> net, std::span<const Chips> rake) {
+                           json settled, std::span<const Chips> net, std::span<const Chips> rake) {
     return {{"kind", "deal_end"},
             {"hand", hand},
             {"hand_id", hand_id},
             {"arrangements", std::move(arrangements)},
             {"payments", std::move(payments)},
+            {"settled", std::move(settled)},
             {"net", net},
             {"rake", rake}};
 }

@@ -67,10 +67,12 @@ json chinese_hint_json(std::span<const chinese::Arrangement> best);
 // of each player the engine settled), and the deal's end.
 json chinese_reveal_json(const chinese::Player& p, int seat, bool by_server);
 json chinese_payment_json(const chinese::Payment& p, const std::vector<int>& seats);
+// What a pair actually paid in one pass: the net of its payments there ("settled").
+json chinese_settled_json(const chinese::PairSettlement& p, const std::vector<int>& seats);
 // The deal's end in its record: every seat's net and rake.
 json chinese_totals_json(std::span<const Chips> net, std::span<const Chips> rake);
 json chinese_deal_end_json(int hand, std::int64_t hand_id, json arrangements, json payments,
-                           std::span<const Chips> net, std::span<const Chips> rake);
+                           json settled, std::span<const Chips> net, std::span<const Chips> rake);
 // The running deal in a snapshot; `own` (the recipient's cards and split, if dealt in) added by
 // chinese_own_view.
 json chinese_deal_view_json(int hand, std::int64_t hand_id, int dealer,

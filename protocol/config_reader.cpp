@@ -103,9 +103,14 @@ std::optional<Refusal> ConfigReader::finish() {
 
 json table_part(json stored) {
     if (stored.is_object())
-        for (const char* key : {"dealer", "button", "players", "stacks", "names"})
+        for (const char* key : {"dealer", "button", "players", "stacks", "names", "rules"})
             stored.erase(key);
     return stored;
+}
+
+int rules_of(const json& stored) {
+    const auto it = stored.is_object() ? stored.find("rules") : stored.end();
+    return it != stored.end() && it->is_number_integer() ? it->get<int>() : 1;
 }
 
 } // namespace felt::protocol

@@ -59,7 +59,15 @@ class ConfigReader {
 };
 
 // A hand's stored configuration is its table's plus what the hand needs to be read alone (the
-// dealer or button, the players, their stacks and names): the table's part, for a decoder.
+// dealer or button, the players, their stacks and names, the rules): the table's part, for a
+// decoder.
 json table_part(json stored);
+
+// The edition of the rules a hand is played under, stored with it as "rules", so that a hand is
+// replayed and settled again under the rules it was played under. A hand stored without it was
+// played under edition 1. Edition 2 (2026-11): Chinese poker settles each pair once per pass on
+// its net, and a scoop needs two rows won; stud has the open_pair option (edition 1: off).
+inline constexpr int kRules = 2;
+int rules_of(const json& stored);
 
 } // namespace felt::protocol

@@ -283,6 +283,9 @@ Result<Settlement> settle(const Profile& profile, const Options& o,
     if (o.unit <= 0 || o.rake < 0)
         return make_error(Errc::bad_option, "the unit is positive and the rake not negative");
     if (o.banker >= n) return make_error(Errc::bad_option, "the bank must be one of the players");
+    if (o.edition != 1 && o.edition != 2)
+        return make_error(Errc::bad_option, "no edition " + std::to_string(o.edition) +
+                                                " of the settlement rules (1 or 2)");
     std::array<int, 256> seen{};
     for (const Player& p : players) {
         if (p.stack < 0)
@@ -399,7 +402,9 @@ Result<Settlement> settle(const Profile& profile, const Options& o,
                     second.push_back({lose, win, roy, roy_reason});
                 }
             }
-            if (profile.scoring == Scoring::scoop && wins_x != wins_y) {
+            // Edition 2: two of the three rows won (a tie is not a win); edition 1: more won.
+            const bool scoop = o.edition == 1 ? wins_x != wins_y : std::max(wins_x, wins_y) >= 2;
+            if (profile.scoring == Scoring::scoop && scoop) {
                 const int win = wins_x > wins_y ? x : y, lose = wins_x > wins_y ? y : x;
                 const int wins = std::max(wins_x, wins_y);
                 const int units =
@@ -424,24 +429,54 @@ Result<Settlement> settle(const Profile& profile, const Options& o,
         have[u] = backing[u] = player(i).stack - out.rake[u];
         out.net[u] = -out.rake[u];
     }
-    for (const auto* phase : {&first, &second})
-        for (const Owed& w : *phase) {
-            const std::size_t f = static_cast<std::size_t>(w.from),
-                              t = static_cast<std::size_t>(w.to);
-            Chips chips = o.unit * w.units;
-            if (o.chip_limit) {
-                chips = std::min({chips, backing[f], backing[t]});
-                backing[f] -= chips;
-                backing[t] -= chips;
-            } else {
-                chips = std::min(chips, have[f]); // nobody pays chips they do not have
-            }
-            have[f] -= chips;
-            have[t] += chips;
-            out.net[f] -= chips;
-            out.net[t] += chips;
-            out.payments.push_back({w.from, w.to, w.units, chips, w.reason});
+    // Moves up to `chips` from `from` to `to` within the limit, and returns what moved: with the
+    // chip limit, each chip of a starting stack backs one settlement, won or lost; without it,
+    // nobody pays chips they do not have at that moment.
+    auto pay = [&](int from, int to, Chips chips) {
+        const std::size_t f = static_cast<std::size_t>(from), t = static_cast<std::size_t>(to);
+        if (o.chip_limit) {
+            chips = std::min({chips, backing[f], backing[t]});
+            backing[f] -= chips;
+            backing[t] -= chips;
+        } else {
+            chips = std::min(chips, have[f]);
         }
+        have[f] -= chips;
+        have[t] += chips;
+        out.net[f] -= chips;
+        out.net[t] += chips;
+        return chips;
+    };
+    if (o.edition == 1) {
+        for (const auto* phase : {&first, &second})
+            for (const Owed& w : *phase)
+                out.payments.push_back(
+                    {w.from, w.to, w.units, pay(w.from, w.to, o.unit * w.units), w.reason});
+    } else {
+        // Each pass nets each pair's payments into one, settled in the order of the pairs.
+        for (const auto* phase : {&first, &second}) {
+            std::vector<int> owed(pairs.size()); // what the pair's second owes its first
+            for (const Owed& w : *phase) {
+                const auto k = static_cast<std::size_t>(
+                    std::find_if(pairs.begin(), pairs.end(),
+                                 [&](auto xy) {
+                                     return (xy.first == w.from && xy.second == w.to) ||
+                                            (xy.first == w.to && xy.second == w.from);
+                                 }) -
+                    pairs.begin());
+                owed[k] += w.to == pairs[k].first ? w.units : -w.units;
+                out.payments.push_back({w.from, w.to, w.units, o.unit * w.units, w.reason});
+            }
+            for (std::size_t k = 0; k < pairs.size(); ++k) {
+                if (owed[k] == 0) continue;
+                const auto [x, y] = pairs[k];
+                const int from = owed[k] > 0 ? y : x, to = owed[k] > 0 ? x : y;
+                const int units = std::abs(owed[k]);
+                out.pairs.push_back(
+                    {from, to, phase == &first, units, pay(from, to, o.unit * units)});
+            }
+        }
+    }
     for (int i = 0; i < n; ++i)
         out.final_stacks.push_back(player(i).stack + out.net[static_cast<std::size_t>(i)]);
     return out;

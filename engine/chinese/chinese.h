@@ -119,6 +119,11 @@ struct Options {
     Chips rake{};            // per player per hand, before settlement
     int banker = -1;         // seat of the bank (-1: none; the banker profile uses the dealer)
     SplitRules rules;
+    // The edition of the settlement rules. 2 (the spec's): each pair settles once per pass, on
+    // its net, and a scoop needs two of the three rows won. 1 (before 2026-11, kept so that deals
+    // played under it settle again as they did): every payment settles on its own, and a scoop
+    // needs more rows won than lost.
+    int edition = 2;
 };
 
 struct Player {
@@ -132,16 +137,25 @@ struct Player {
 struct Payment {
     int from, to;       // seats
     int units;          // owed
-    Chips chips;        // paid (less than units x unit when chips ran out)
+    Chips chips;        // edition 2: units x unit, owed; edition 1: paid (less when chips ran out)
     std::string reason; // "front", "middle", "back", "royalty back four_of_a_kind",
                         // "special six_pairs", "scoop", "surrender", "aces"
 };
 
+// What one pair actually paid in one pass (edition 2): the net of that pair's payments.
+struct PairSettlement {
+    int from, to; // seats: who owed the net, and to whom
+    bool special; // the first pass (special hands) or the second (everything else)
+    int units;    // the net owed, in units
+    Chips chips;  // paid: units x unit, or less when backing (or chips) ran out
+};
+
 struct Settlement {
     std::vector<Payment> payments;
-    std::vector<Chips> net;          // per seat, rake included
-    std::vector<Chips> final_stacks; // per seat
-    std::vector<Chips> rake;         // per seat
+    std::vector<PairSettlement> pairs; // edition 2, in the order settled; empty in edition 1
+    std::vector<Chips> net;            // per seat, rake included
+    std::vector<Chips> final_stacks;   // per seat
+    std::vector<Chips> rake;           // per seat
 };
 
 // The most units one player can lose in one deal to `opponents` others: against each, the larger

@@ -50,6 +50,7 @@ json replay_chinese(const json& config, const json& events, const json& seats) {
         }
         if (dealer < 0) return differs("the record has no reveal of the dealer");
         chinese::Options o = table.value->options;
+        o.edition = std::min(protocol::rules_of(config), 2);
         if (table.value->banker) o.banker = dealer;
         auto settled = chinese::settle(table.value->rules(), o, players, dealer);
         if (!settled) return differs(settled.error().message);

@@ -299,6 +299,13 @@ End ChineseHand::settle() {
         j["kind"] = "payment";
         log_.push_back(protocol::record(std::move(j), "everyone"));
     }
+    json paid = json::array();
+    for (const chinese::PairSettlement& p : st.pairs) {
+        json j = protocol::chinese_settled_json(p, at);
+        paid.push_back(j);
+        j["kind"] = "settled";
+        log_.push_back(protocol::record(std::move(j), "everyone"));
+    }
     log_.push_back(protocol::record(protocol::chinese_totals_json(net, rake), "everyone"));
     end.log = std::move(log_);
     // Every arrangement is shown, so every card dealt is everyone's; the rest of the pack never
@@ -306,7 +313,7 @@ End ChineseHand::settle() {
     end.seen.resize(13 * seats.size());
     for (protocol::Sight& s : end.seen) s.everyone = true;
     end.message = protocol::chinese_deal_end_json(deal_.number, hand_id_, std::move(arrangements),
-                                                  std::move(payments), net, rake);
+                                                  std::move(payments), std::move(paid), net, rake);
     return end;
 }
 

@@ -1,6 +1,7 @@
 #include "tables/table.h"
 
 #include "chat.h"
+#include "config_reader.h"
 #include "metrics.h"
 #include "storage/storage.h"
 #include "table_messages.h"
@@ -637,6 +638,7 @@ void Table::start_hand() {
     }
     record["stacks"] = std::move(stacks);
     record["names"] = std::move(names);
+    record["rules"] = protocol::kRules;
     HandStart h{services_.storage.next_hand_id(), id_, deal_.number, record.dump(),
                 sealed_.commitment()};
     services_.storage.write(

@@ -144,6 +144,8 @@ ABC='{"profile":"classic","options":{"chip_limit":false,"aces":false,"unit":1,"r
  {"name":"C","stack":100,"front":"Kc Qc 2d","middle":"5c 5d 3c 3d 4c","back":"Ac Ad Qh Qd Jh","declare":null,"surrender":false}]}'
 expect_stdin "chinese settle" 0 '"net":\{"A":7,"B":5,"C":-12\},"final_stacks":\{"A":107,"B":105,"C":88\}' "$ABC" -- chinese settle
 expect_stdin "chinese settle reasons" 0 '\{"from":"B","to":"A","units":3,"chips":3,"reason":"royalty front three_of_a_kind"\}' "$ABC" -- chinese settle
+expect_stdin "chinese settle pairs" 0 '"settled":\[\{"from":"B","to":"A","pass":"rest","units":1,"chips":1\},\{"from":"C","to":"A","pass":"rest","units":6,"chips":6\},' "$ABC" -- chinese settle
+expect_stdin "chinese settle edition 1" 0 '"settled":\[\],"net":\{"A":6,"B":-1,"C":-5\}' "$(echo "${ABC/\"chip_limit\":false/\"chip_limit\":true,\"edition\":1}" | sed 's/"stack":100,"front":"Kc/"stack":5,"front":"Kc/')" -- chinese settle
 expect_stdin "chinese illegal split" 2 'player B: middle_above_back: the middle \(straight flush, queen high\) ranks above the back \(four sevens\)' "${ABC/Qs Js Ts 9s 2s/Qs Js Ts 9s 8s}" -- chinese settle
 expect_stdin "chinese bad card" 2 'player C: back: not a card' "${ABC/Ac Ad/Ac Zz}" -- chinese settle
 expect_stdin "chinese malformed" 2 'malformed JSON' '{"profile":' -- chinese settle

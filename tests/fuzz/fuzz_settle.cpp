@@ -1,7 +1,8 @@
 // libFuzzer: `felt chinese settle`'s document. Anything wrong with it is a UsageError naming the
 // problem, never a crash nor another exception. A document that settles conserves chips: the
 // nets and the rake add up to nothing, each final stack is the stack plus its net, none is
-// negative, and the payments account for every net.
+// negative, and what was paid accounts for every net: the pairs' settlements (edition 2), or the
+// payments themselves (edition 1).
 #include "chinese_settle.h"
 #include "cli.h"
 #include "fuzz_bytes.h"
@@ -30,7 +31,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (stacks.size() != doc["players"].size()) return 0; // a name twice: the output merges them
     std::int64_t total = 0;
     std::map<std::string, std::int64_t> paid;
-    for (const json& pay : out["payments"]) {
+    const bool netted = doc.value("options", json::object()).value("edition", 2) != 1;
+    for (const json& pay : netted ? out["settled"] : out["payments"]) {
         const std::int64_t chips = pay["chips"];
         check(chips >= 0);
         paid[pay["from"].get<std::string>()] -= chips;

@@ -44,6 +44,7 @@ json settle_document(std::string_view text) {
         o.rake = opts.value("rake", chinese::Chips());
         o.rules.strict_order = opts.value("strict_order", false);
         o.rules.short_kickers_lowest = opts.value("short_kickers_lowest", false);
+        o.edition = opts.value("edition", 2);
         const json& list = field(doc, "players", "document");
         if (!list.is_array()) throw UsageError{"players: an array"};
         std::vector<chinese::Player> players;
@@ -89,6 +90,13 @@ json settle_document(std::string_view text) {
                                        {"units", pay.units},
                                        {"chips", pay.chips},
                                        {"reason", pay.reason}});
+        out["settled"] = json::array();
+        for (const auto& pair : st.pairs)
+            out["settled"].push_back({{"from", players[static_cast<std::size_t>(pair.from)].name},
+                                      {"to", players[static_cast<std::size_t>(pair.to)].name},
+                                      {"pass", pair.special ? "special" : "rest"},
+                                      {"units", pair.units},
+                                      {"chips", pair.chips}});
         out["net"] = json::object();
         out["final_stacks"] = json::object();
         out["rake"] = json::object();

@@ -76,7 +76,10 @@ async function revealOnScreen(page) {
   const nets = await page.locator(".reveal .nets tr[data-seat]").evaluateAll((els) =>
     els.map((e) => ({ seat: Number(e.dataset.seat), net: Number(e.dataset.net), stack: Number(e.dataset.stack) })),
   );
-  return { payments, nets };
+  const settled = await page.locator(".reveal .settled li[data-pass]").evaluateAll((els) =>
+    els.map((e) => ({ from: Number(e.dataset.from), to: Number(e.dataset.to), chips: Number(e.dataset.chips), pass: e.dataset.pass })),
+  );
+  return { payments, nets, settled };
 }
 
 function checkReveal(shown, end) {
@@ -85,6 +88,7 @@ function checkReveal(shown, end) {
     end.payments.map(({ from, to, chips, reason }) => ({ from, to, chips, reason })),
   );
   for (const p of shown.payments) assert.ok(p.text.includes(String(p.chips)), p.text);
+  assert.deepEqual(shown.settled, end.settled.map(({ from, to, chips, pass }) => ({ from, to, chips, pass })));
   assert.deepEqual(
     shown.nets,
     end.arrangements.map((a) => ({ seat: a.seat, net: end.net[a.seat], stack: end.stacks[a.seat] })),

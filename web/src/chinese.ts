@@ -2,7 +2,7 @@
 // deal, who has submitted, and the reveal; and the player's split in progress, kept in the page's
 // storage so that a reload does not lose it. The engine judges every split (`preview`); nothing
 // here knows the rules beyond a row's size.
-import type { ChineseArrangement, ChineseDeal, ChineseDealEnd, ChineseDealView, ChinesePayment, Fairness } from "./gen/protocol";
+import type { ChineseArrangement, ChineseDeal, ChineseDealEnd, ChineseDealView, ChinesePairSettled, ChinesePayment, Fairness } from "./gen/protocol";
 import { verifyDeal, type Verdict } from "./fairness";
 import { cardList } from "./poker";
 
@@ -21,6 +21,7 @@ export interface ChineseEnd {
   handId: number;
   arrangements: ChineseArrangement[];
   payments: ChinesePayment[];
+  settled: ChinesePairSettled[]; // what each pair paid, net; empty for a deal of the old rules
   net: number[];
   rake: number[];
   stacks: number[];
@@ -88,6 +89,7 @@ export function chineseEnd(v: ChineseView | null, m: ChineseDealEnd): ChineseVie
     handId: m.hand_id,
     arrangements: m.arrangements,
     payments: m.payments,
+    settled: m.settled,
     net: m.net,
     rake: m.rake,
     stacks: m.stacks,

@@ -38,10 +38,12 @@ test("a deal, a seat's split in, the reveal: the view follows, and the next deal
       { seat: 1, front: "2d 3h 4s", middle: "5c 6d 8s 9s Tc", back: "Ks Kh Qd Jh Th", declare: null, surrender: false, by: "player" },
     ],
     payments: [{ from: 1, to: 0, units: 1, chips: 1, reason: "back" }],
+    settled: [{ from: 1, to: 0, pass: "rest", units: 1, chips: 1 }],
     net: [1, -1], rake: [0, 0], stacks: [41, 39], fairness: { leaves: [], shown: [] },
   };
   v = applyTable(v, msg(4, end), 700);
   assert.equal(v.chinese?.end?.payments.length, 1);
+  assert.deepEqual(v.chinese?.end?.settled, end.settled);
   assert.deepEqual(v.seats.map((s) => s?.stack), [41, 39]);
   assert.equal(v.chinese?.end?.verdict?.ok, false); // no leaves: the check fails, and says so
   v = applyTable(v, msg(5, { kind: "deal", hand: 2, hand_id: 10, dealer: 0, seats: [0, 1], stacks: [41, 39], commitment: "cd", deadline_ms: 1000 }), 800);

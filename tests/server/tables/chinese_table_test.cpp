@@ -3,6 +3,7 @@
 // card or split shows before the reveal, and every deal's settlement is recomputed with the engine.
 #include "cards/deck.h"
 #include "chinese/chinese.h"
+#include "config_reader.h"
 #include "rankings/evaluator.h"
 #include "server/fairness_check.h"
 #include "server/feltd_harness.h"
@@ -600,4 +601,104 @@ TEST_CASE("feltd chinese: preview judges a split in progress with the engine's w
     REQUIRE(poker.call({{"type", "join"}, {"table", holdem["table"]}, {"buy_in", 100}})["ok"] ==
             true);
     CHECK(poker.call({{"type", "preview"}, {"table", holdem["table"]}})["code"] == "no_preview");
+}
+
+TEST_CASE("feltd chinese: a chip-limited pair settles once on its net; a hand stored before the "
+          "rules' edition 2 settles again under edition 1") {
+    char tmpl[] = "/tmp/feltd_test_XXXXXX";
+    REQUIRE(mkdtemp(tmpl) != nullptr);
+    const std::string dir = tmpl;
+    // Issue 19's deal: A (the dealer, 3 chips) nets +1 against B, then has 2 chips of backing
+    // left against C.
+    const std::vector<felt::Card> a_cards = cards_of("Ks Kh 2c Qs Qh 3c 3d 4c 2d 4d 5d 7d 9d"),
+                                  b_cards = cards_of("6s 6h Jc 8s 8h 8d Ac Tc 9s Ts Jd Qd Kd"),
+                                  c_cards = cards_of("Ah 8c 3s Js Jh 9c 5c 6d 4s 4h 2s 2h Td");
+    auto split_of = [](const std::vector<felt::Card>& c) {
+        felt::chinese::Split s;
+        std::copy(c.begin(), c.begin() + 3, s.front.begin());
+        std::copy(c.begin() + 3, c.begin() + 8, s.middle.begin());
+        std::copy(c.begin() + 8, c.end(), s.back.begin());
+        return s;
+    };
+    std::int64_t hand_id = 0;
+    {
+        Feltd d({"--chosen-decks"}, dir);
+        Client a(d.port()), b(d.port()), c(d.port());
+        for (Client* x : {&a, &b, &c}) {
+            x->hello();
+            REQUIRE(x->call({{"type", "guest"}})["ok"] == true);
+        }
+        const json made = a.call({{"type", "create_table"},
+                                  {"game", "chinese"},
+                                  {"profile", "basic"},
+                                  {"seats", 3},
+                                  {"min_buy_in", 3},
+                                  {"max_buy_in", 100},
+                                  {"hand_delay_ms", 300}});
+        REQUIRE(made["ok"] == true);
+        const std::int64_t table = made["table"];
+        // The first dealer is seat 0; cards go one at a time from its left: B, C, then A.
+        std::string chosen;
+        for (std::size_t k = 0; k < 13; ++k)
+            for (const auto* cards : {&b_cards, &c_cards, &a_cards})
+                chosen += pack().to_string((*cards)[k]) + " ";
+        REQUIRE(a.call({{"type", "spectate"}, {"table", table}})["ok"] == true);
+        REQUIRE(a.call({{"type", "choose_deck"}, {"table", table}, {"cards", chosen}})["ok"] ==
+                true);
+        int seat = 0;
+        for (auto [x, buy_in] : {std::pair{&a, 3}, std::pair{&b, 100}, std::pair{&c, 100}}) {
+            const json joined =
+                x->call({{"type", "join"}, {"table", table}, {"seat", seat++}, {"buy_in", buy_in}});
+            REQUIRE_MESSAGE(joined["ok"] == true, joined.dump());
+        }
+        for (auto [x, cards] :
+             {std::pair{&a, &a_cards}, std::pair{&b, &b_cards}, std::pair{&c, &c_cards}}) {
+            const json deal = next_kind(*x, "deal");
+            REQUIRE(card_set(deal["cards"]) == card_set(pack().to_string(*cards)));
+            REQUIRE(x->call(split_request(table, split_of(*cards)))["ok"] == true);
+        }
+        const json end = next_kind(a, "deal_end");
+        CHECK(end["stacks"] == json::array({6, 102, 95}));
+        CHECK(end["payments"].size() == 9); // every row, listed with what it owed
+        CHECK(end["settled"] == json::parse(R"([
+            {"from": 1, "to": 0, "pass": "rest", "units": 1, "chips": 1},
+            {"from": 2, "to": 0, "pass": "rest", "units": 3, "chips": 2},
+            {"from": 2, "to": 1, "pass": "rest", "units": 3, "chips": 3}])"));
+        hand_id = end["hand_id"];
+        const json h = a.call({{"type", "hand"}, {"hand", hand_id}});
+        CHECK(h["config"]["rules"] == felt::protocol::kRules);
+        CHECK(h["replay"] == json{{"matches", true}});
+        int settled = 0;
+        for (const json& e : h["events"]) settled += e["kind"] == "settled";
+        CHECK(settled == 3);
+        for (Client* x : {&a, &b, &c})
+            REQUIRE(x->call({{"type", "leave"}, {"table", table}})["ok"] == true);
+        CHECK(d.stop(SIGTERM) == 0);
+    }
+    // The same record without its edition is a hand of edition 1, where each row used backing on
+    // its own: A would have ended with 4, C with 97.
+    const std::string path = "/api/hands/" + std::to_string(hand_id);
+    {
+        felt::db::Database db(dir + "/data/felt.db");
+        db.exec("UPDATE hands SET config = json_remove(config, '$.rules')");
+    }
+    {
+        Feltd d({}, dir);
+        const json h = json::parse(http_get(d.port(), path).body);
+        CHECK(h["replay"]["matches"] == false);
+        CHECK(h["replay"]["reason"] == "seat 0 ends with 6, the engine says 4");
+        CHECK(d.stop(SIGTERM) == 0);
+    }
+    {
+        felt::db::Database db(dir + "/data/felt.db");
+        db.exec("UPDATE hand_seats SET stack_end = 4 WHERE seat = 0");
+        db.exec("UPDATE hand_seats SET stack_end = 97 WHERE seat = 2");
+    }
+    {
+        Feltd d({}, dir);
+        const json h = json::parse(http_get(d.port(), path).body);
+        CHECK(h["replay"] == json{{"matches", true}});
+        CHECK(d.stop(SIGTERM) == 0);
+    }
+    std::filesystem::remove_all(dir);
 }

@@ -255,6 +255,12 @@ function Arranger(props: { c: Controller; view: TableView; ch: ChineseView }) {
 // the fairness check (at the table; the history shows the server's replay verdict instead).
 export function Reveal(props: { name: (seat: number) => string; end: ChineseEnd; last?: boolean }) {
   const { name, end } = props;
+  // Under the rules of edition 2 each payment is owed, and each pair pays its net once per pass
+  // (`settled`); a deal of edition 1 has no `settled`, and each payment was paid as listed.
+  const netted = (end.settled?.length ?? 0) > 0;
+  const unit = end.payments.length > 0 ? end.payments[0]!.chips / end.payments[0]!.units : 1;
+  const owedChips = (s: { units: number }) => s.units * unit;
+  const chips = (n: number) => `${n} chip${n === 1 ? "" : "s"}`;
   return (
     <section class={`reveal${props.last ? " last" : ""}`} aria-label={props.last ? "the last deal's reveal" : "the reveal"}>
       <h3>{props.last ? `The last deal (${end.hand})` : `Deal ${end.hand}: the reveal`}</h3>
@@ -293,11 +299,25 @@ export function Reveal(props: { name: (seat: number) => string; end: ChineseEnd;
       <ol class="payments">
         {end.payments.map((p) => (
           <li data-from={p.from} data-to={p.to} data-chips={p.chips} data-reason={p.reason}>
-            {name(p.from)} pays {name(p.to)} {p.chips} chip{p.chips === 1 ? "" : "s"} ({p.units} unit{p.units === 1 ? "" : "s"}): {reasonWords(p.reason)}
+            {name(p.from)} {netted ? "owes" : "pays"} {name(p.to)} {chips(p.chips)} ({p.units} unit{p.units === 1 ? "" : "s"}): {reasonWords(p.reason)}
           </li>
         ))}
         {end.payments.length === 0 && <li>No payments: every row was tied.</li>}
       </ol>
+      {netted && (
+        <>
+          <h4>Settled, each pair on its net</h4>
+          <ol class="settled">
+            {end.settled.map((s) => (
+              <li data-from={s.from} data-to={s.to} data-chips={s.chips} data-pass={s.pass}>
+                {name(s.from)} pays {name(s.to)} {chips(s.chips)}
+                {s.pass === "special" ? " for special hands" : ""}
+                {s.chips < owedChips(s) ? ` of the ${chips(owedChips(s))} owed: a stack's backing ran out` : ""}
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
       <table class="nets">
         <thead>
           <tr>

@@ -4,7 +4,7 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import type { Controller } from "../controller";
 import type { HandReply, PlayerHand, TotalsReply } from "../gen/protocol";
-import type { ChineseArrangement, ChinesePayment } from "../gen/protocol";
+import type { ChineseArrangement, ChinesePairSettled, ChinesePayment } from "../gen/protocol";
 import { replayViews } from "../tableview";
 import { Hand } from "./cards";
 import { leapCount, leapReplay } from "../leap";
@@ -183,6 +183,7 @@ function ChineseRecord(props: { record: HandReply }) {
     handId: record.hand,
     arrangements: record.events.filter((e) => e.kind === "reveal") as unknown as ChineseArrangement[],
     payments: record.events.filter((e) => e.kind === "payment") as unknown as ChinesePayment[],
+    settled: record.events.filter((e) => e.kind === "settled") as unknown as ChinesePairSettled[],
     net: totals?.net ?? [],
     rake: totals?.rake ?? [],
     stacks,
