@@ -1,5 +1,7 @@
 #include "leap_config.h"
 
+#include <algorithm>
+
 namespace felt::protocol {
 
 namespace {
@@ -38,9 +40,13 @@ json LeapConfig::to_json() const {
 }
 
 Outcome<LeapConfig> decode_leap_config(const json& body) {
+    return decode_stored_leap_config(body, kRules);
+}
+
+Outcome<LeapConfig> decode_stored_leap_config(const json& body, int rules) {
     ConfigReader in(body);
     LeapConfig c;
-    c.seats = static_cast<int>(in.integer("seats", 4, 2, 6));
+    c.rules.edition = std::min(rules, 2);
     c.rules.ranks = static_cast<int>(in.integer("ranks", 13, 5, 17));
     if (c.rules.ranks != 5 && c.rules.ranks != 7 && (c.rules.ranks < 11 || c.rules.ranks > 13) &&
         c.rules.ranks != 17)
@@ -61,10 +67,17 @@ Outcome<LeapConfig> decode_leap_config(const json& body) {
                                            : leap::SuitRule::same_suit;
     c.rules.distinct_leaps =
         in.choice("leap_rule", "leaptokens", {"leaptokens", "distinct"}) == "distinct";
-    // Every number of players the table may deal to must make a game.
+    // Under leaptokens each player needs a leap of their own: by default as many seats as the
+    // deck has leaps, up to four (7 ranks: 3 seats; 5 ranks: 2).
+    const bool one_leap_each = !c.rules.distinct_leaps && c.rules.edition >= 2;
+    c.seats = static_cast<int>(
+        in.integer("seats", one_leap_each ? std::clamp(c.rules.ranks / 2, 2, 4) : 4, 2, 6));
+    // Every number of players the table may deal to must make a game. More seats than leaps
+    // under leaptokens is the seats' fault; a deck too small, the deck's.
     for (int players = 2; players <= c.seats && !in.failed(); ++players)
         if (auto t = leap::Table::make(c.rules, players); !t)
-            in.refuse("", t.error().message + " (with " + std::to_string(players) + " players)");
+            in.refuse(one_leap_each && players > c.rules.ranks / 2 ? "seats" : "",
+                      t.error().message + " (with " + std::to_string(players) + " players)");
     if (c.chips_per_point == 0) {
         // A game for points alone: a buy-in of 0 (as written back by to_json) or none.
         if (in.integer("min_buy_in", 0, 0, 0) != 0 || in.integer("max_buy_in", 0, 0, 0) != 0)

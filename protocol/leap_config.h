@@ -25,7 +25,10 @@ struct LeapConfig {
 };
 
 // Refused: a field of the wrong type, out of range or unknown; a deck that cannot deal every
-// number of players the table seats; a buy-in for a game of points alone.
+// number of players the table seats (under leaptokens: more seats than leaps); a buy-in for a
+// game of points alone. Without "seats", a table under leaptokens seats min(4, leaps).
 Outcome<LeapConfig> decode_leap_config(const json& body);
+// The same for a stored game, under the edition of the rules it was played under (see kRules).
+Outcome<LeapConfig> decode_stored_leap_config(const json& body, int rules);
 
 } // namespace felt::protocol

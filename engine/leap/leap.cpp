@@ -236,6 +236,13 @@ Result<std::shared_ptr<const Table>> Table::make(const Rules& rules, int players
     if (players < 2 || players > 6)
         return make_error(Errc::bad_config,
                           "leap rummy needs 2 to 6 players, not " + std::to_string(players));
+    if (!rules.distinct_leaps && rules.edition >= 2 && players > rules.ranks / 2)
+        return make_error(Errc::bad_config,
+                          "under leaptokens each player holds a leap of their own: " +
+                              std::to_string(rules.ranks) + " ranks have " +
+                              std::to_string(rules.ranks / 2) + " leaps, so at most " +
+                              std::to_string(rules.ranks / 2) + " players, not " +
+                              std::to_string(players) + " (the distinct rule allows more)");
     int packs = rules.packs == 0 ? (players <= 4 ? 1 : 2) : rules.packs;
     if (packs < 1 || packs > 4)
         return make_error(Errc::bad_config, "packs must be 1 to 4, not " + std::to_string(packs));

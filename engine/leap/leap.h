@@ -31,6 +31,9 @@ struct Rules {
     int jokers = 0;                       // jokers per pack; with any, jokers are wild
     bool distinct_leaps = false;          // alternative rule: no leaptokens, no conjoining
     int hand_size = 5;                    // cards dealt to each player
+    // The edition of the rules: 2 (the spec's) seats no more players than leaps under
+    // leaptokens; 1 (before 2026-11, kept so that games played under it replay) had no limit.
+    int edition = 2;
 };
 
 inline constexpr int kMaxLeaps = 8;         // 17 ranks
@@ -40,8 +43,9 @@ inline constexpr int kMaxCardsPerMeld = 64; // far more than a hand can hold
 // The deck a game is played with, and the arithmetic of its circle of ranks.
 class Table {
   public:
-    // Refuses an unknown rank count, 2 > players > 6, packs outside 1..4, more than 8 jokers in
-    // all, or a deal larger than the deck.
+    // Refuses an unknown rank count, 2 > players > 6, more players than leaps under leaptokens
+    // (each player holds a leap of their own), packs outside 1..4, more than 8 jokers in all, or
+    // a deal larger than the deck.
     static Result<std::shared_ptr<const Table>> make(const Rules& rules, int players);
 
     const Rules& rules() const { return rules_; }

@@ -76,7 +76,8 @@ json replay_leap(const json& config, const std::string& deck, const json& log, c
                  int hand) {
     auto differs = [](std::string why) { return json{{"matches", false}, {"reason", why}}; };
     try {
-        auto parsed = protocol::decode_leap_config(protocol::table_part(config));
+        auto parsed = protocol::decode_stored_leap_config(protocol::table_part(config),
+                                                          protocol::rules_of(config));
         if (!parsed.ok()) return differs(parsed.refusal.message);
         const std::vector<int> players = config.at("players").get<std::vector<int>>();
         const auto dealer =

@@ -179,6 +179,9 @@ expect "leap simulate json" 0 '^\{"games":2000,"games_per_second":[0-9.e+]+,"mea
 expect "leap simulate text" 0 'games per second' -- leap simulate --players 6 --ranks 17 --jokers 1 --games 200
 expect "leap simulate alternative" 0 '"joins":0' -- leap simulate --distinct-leaps --games 300 --json
 expect_error "leap simulate players" 'needs 2 to 6 players, not 7' -- leap simulate --players 7
+expect_error "leap simulate more players than leaps" '7 ranks have 3 leaps, so at most 3 players, not 4' -- leap simulate --players 4 --ranks 7
+expect "leap simulate players by the deck" 0 '^3 players, 7 ranks' -- leap simulate --ranks 7 --games 50
+expect "leap simulate distinct more players" 0 '^4 players, 7 ranks' -- leap simulate --distinct-leaps --players 4 --ranks 7 --games 50
 expect_error "leap simulate jokers" 'at most 8 jokers in all' -- leap simulate --players 6 --jokers 5
 
 echo "felt cli: $passed passed, $failed failed"

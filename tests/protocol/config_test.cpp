@@ -204,4 +204,17 @@ TEST_CASE("table configurations: refusals across fields name the field to change
           "min_buy_in");
     CHECK(decode_leap_config({{"ranks", 9}}).refusal.field == "ranks");
     CHECK(decode_leap_config({{"min_buy_in", 10}}).refusal.field == "min_buy_in");
+    // Under leaptokens, no more seats than leaps; by default as many as the deck has, up to 4.
+    const auto seven = decode_leap_config({{"ranks", 7}, {"seats", 4}});
+    CHECK(seven.refusal.field == "seats");
+    CHECK(seven.refusal.message.find("at most 3 players, not 4") != std::string::npos);
+    CHECK(decode_leap_config({{"ranks", 7}}).value->seats == 3);
+    CHECK(decode_leap_config({{"ranks", 5}}).value->seats == 2);
+    CHECK(decode_leap_config({{"ranks", 17}}).value->seats == 4);
+    CHECK(decode_leap_config({{"ranks", 7}, {"leap_rule", "distinct"}}).value->seats == 4);
+    CHECK(decode_leap_config({{"ranks", 7}, {"seats", 6}, {"leap_rule", "distinct"}}).ok());
+    // A game stored before the limit (edition 1) still decodes, to be replayed.
+    using felt::protocol::decode_stored_leap_config;
+    CHECK(decode_stored_leap_config({{"ranks", 7}, {"seats", 4}}, 1).ok());
+    CHECK_FALSE(decode_stored_leap_config({{"ranks", 7}, {"seats", 4}}, 2).ok());
 }

@@ -572,7 +572,9 @@ int main(int argc, char** argv) {
     auto* leap_sim_cmd = leap_cmd->add_subcommand(
         "simulate", "Play whole games with random legal choices, checking the engine's properties");
     leap_sim_args.add_rules(leap_sim_cmd);
-    leap_sim_cmd->add_option("--players", leap_sim.players, "Players, 2 to 6 (4)");
+    leap_sim_cmd->add_option("--players", leap_sim.players,
+                             "Players, 2 to 6; under leaptokens at most one a leap (4, or the "
+                             "leaps of a smaller deck)");
     leap_sim_cmd->add_option("--games", leap_sim.games, "Games to play (1000)");
     leap_sim_cmd->add_option("--seed", leap_sim.seed, "Seed of the shuffles and choices (1)");
     leap_sim_cmd->add_option("--jokers", leap_sim.rules.jokers, "Wild jokers per pack (0)");
@@ -623,7 +625,11 @@ int main(int argc, char** argv) {
             return run_chinese_arrange(arrange_profile, arrange_cards, arrange_hints, arrange_json);
         if (*bot_cmd) return run_bot(boto, bot_url, bot_json);
         if (*leap_meld_cmd) return cli::run_leap_meld(leap_meld_args, leap_cards, leap_meld_json);
-        if (*leap_sim_cmd) return cli::run_leap_simulate(leap_sim_args, leap_sim, leap_sim_json);
+        if (*leap_sim_cmd) {
+            if (leap_sim_cmd->count("--players") == 0 && !leap_sim.rules.distinct_leaps)
+                leap_sim.players = std::clamp(leap_sim_args.rules.ranks / 2, 2, 4);
+            return cli::run_leap_simulate(leap_sim_args, leap_sim, leap_sim_json);
+        }
         return run_demo();
     } catch (const UsageError& e) {
         std::cerr << "felt: " << e.message << "\n";

@@ -611,10 +611,19 @@ TEST_CASE("feltd leap: bad configurations and actions change nothing; reconnecti
         CHECK(create({{"suits", "red"}})["code"] == "bad_config");
         CHECK(create({{"leap_rule", "free"}})["code"] == "bad_config");
         CHECK(create({{"turn_ms", "slow"}})["code"] == "bad_config");
-        // The 40 cards of a Pinochle pack cannot deal three hands of 20.
-        const json big = create({{"ranks", 5}, {"hand_size", 20}, {"seats", 3}});
+        // The 28 cards of 7 ranks cannot deal two hands of 20.
+        const json big = create({{"ranks", 7}, {"hand_size", 20}, {"seats", 2}});
         CHECK(big["code"] == "bad_config");
-        CHECK(big["message"].get<std::string>().find("with 3 players") != std::string::npos);
+        CHECK(big["message"].get<std::string>().find("with 2 players") != std::string::npos);
+        // Under leaptokens, no more seats than leaps (7 ranks: 3); by default, that many.
+        const json four = create({{"ranks", 7}, {"seats", 4}});
+        CHECK(four["code"] == "bad_config");
+        CHECK(four["message"].get<std::string>().find("7 ranks have 3 leaps, so at most 3 "
+                                                      "players, not 4") != std::string::npos);
+        const json seven = create({{"ranks", 7}});
+        REQUIRE(seven["ok"] == true);
+        CHECK(seven["config"]["seats"] == 3);
+        CHECK(create({{"ranks", 7}, {"seats", 4}, {"leap_rule", "distinct"}})["ok"] == true);
         CHECK(create({{"min_buy_in", 10}})["code"] == "bad_config"); // no chips at stake
         CHECK(create({{"suits", "same_colour"}, {"leap_rule", "distinct"}, {"jokers", 1}})["ok"] ==
               true);

@@ -112,7 +112,7 @@ const kForms: Record<string, GameForm> = {
     ],
     switches: [],
     numbers: [
-      ["seats", "Seats (2 to 6)"],
+      ["seats", "Seats (2 to 6; under leaptokens, at most one a leap)"],
       ["packs", "Packs (0: by players)"],
       ["jokers", "Jokers a pack"],
       ["hand_size", "Hand size"],
