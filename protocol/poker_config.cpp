@@ -1,5 +1,6 @@
 #include "poker_config.h"
 
+#include <algorithm>
 #include <array>
 
 namespace felt::protocol {
@@ -9,28 +10,38 @@ namespace {
 constexpr std::int64_t kMaxStake = 1'000'000'000;
 constexpr std::int64_t kMaxBuyIn = 1'000'000'000'000;
 
+// Whether a table's variant and structure have a street where an open pair counts.
+bool open_pair_applies(const std::string& variant, const std::string& structure) {
+    const poker::Variant* v = poker::builtin_variant(variant);
+    return v && structure == "fixed-limit" &&
+           std::any_of(v->streets.begin(), v->streets.end(),
+                       [](const poker::Street& s) { return s.open_pair; });
+}
+
 } // namespace
 
 json PokerConfig::to_json() const {
-    return {{"game", "poker"},
-            {"variant", variant},
-            {"structure", structure},
-            {"ranking", ranking},
-            {"wild", wild},
-            {"seats", seats},
-            {"stakes",
-             {{"ante", stakes.ante},
-              {"small_blind", stakes.small_blind},
-              {"big_blind", stakes.big_blind},
-              {"bring_in", stakes.bring_in},
-              {"small_bet", stakes.small_bet},
-              {"big_bet", stakes.big_bet}}},
-            {"min_buy_in", min_buy_in},
-            {"max_buy_in", max_buy_in},
-            {"decision_ms", decision_ms},
-            {"time_bank_ms", time_bank_ms},
-            {"sit_out_after", sit_out_after},
-            {"hand_delay_ms", hand_delay_ms}};
+    json j = {{"game", "poker"},
+              {"variant", variant},
+              {"structure", structure},
+              {"ranking", ranking},
+              {"wild", wild},
+              {"seats", seats},
+              {"stakes",
+               {{"ante", stakes.ante},
+                {"small_blind", stakes.small_blind},
+                {"big_blind", stakes.big_blind},
+                {"bring_in", stakes.bring_in},
+                {"small_bet", stakes.small_bet},
+                {"big_bet", stakes.big_bet}}},
+              {"min_buy_in", min_buy_in},
+              {"max_buy_in", max_buy_in},
+              {"decision_ms", decision_ms},
+              {"time_bank_ms", time_bank_ms},
+              {"sit_out_after", sit_out_after},
+              {"hand_delay_ms", hand_delay_ms}};
+    if (open_pair_applies(variant, structure)) j["open_pair"] = open_pair;
+    return j;
 }
 
 Outcome<std::pair<PokerConfig, poker::HandConfig>> decode_poker_config(const json& request) {
@@ -89,9 +100,14 @@ Outcome<std::pair<PokerConfig, poker::HandConfig>> decode_poker_config(const jso
     c.time_bank_ms = static_cast<int>(in.integer("time_bank_ms", c.time_bank_ms, 0, 3'600'000));
     c.sit_out_after = static_cast<int>(in.integer("sit_out_after", c.sit_out_after, 1, 1000));
     c.hand_delay_ms = static_cast<int>(in.integer("hand_delay_ms", c.hand_delay_ms, 0, 60'000));
+    c.open_pair = in.choice("open_pair", c.open_pair, {"big_bet", "choice", "off"});
+    if (!open_pair_applies(c.variant, c.structure) && body.is_object() &&
+        body.contains("open_pair"))
+        in.refuse("open_pair", "\"open_pair\" is a rule of fixed-limit stud and Mexican stud only");
     if (auto error = in.finish()) return D{std::nullopt, std::move(*error)};
     poker::HandConfig h = std::move(named).value();
     h.stakes = s;
+    h.open_pair = *poker::parse_open_pair(c.open_pair);
     return D{std::pair{std::move(c), std::move(h)}, {}};
 }
 

@@ -22,6 +22,9 @@ struct PokerConfig {
     int time_bank_ms = 0;      // extra time each seat may spend, in all, once decision_ms is up
     int sit_out_after = 3;     // hands a disconnected player misses before being sat out
     int hand_delay_ms = 1'000; // pause between hands
+    // Fixed-limit stud and Mexican stud only (written only for them): a pair showing on fourth
+    // street, "big_bet", "choice" or "off" (poker::OpenPair).
+    std::string open_pair = "big_bet";
 
     json to_json() const;
 };

@@ -131,6 +131,7 @@ json legal_json(const poker::Legal& l) {
             {"call_amount", l.call_amount},
             {"min_to", l.min_to},
             {"max_to", l.max_to},
+            {"two_sizes", l.two_sizes},
             {"bring_in_amount", l.bring_in_amount},
             {"phase", l.phase == poker::Phase::drawing    ? "drawing"
                       : l.phase == poker::Phase::rollover ? "rollover"

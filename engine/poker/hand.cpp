@@ -75,11 +75,11 @@ Event& emit(Events& ev, EventType t, int seat_index, Chips amount = 0) {
     return e;
 }
 
-// The minimum opening bet of no limit and pot limit, and the fixed-limit unit of this street.
+// The minimum opening bet of no limit and pot limit, and the fixed-limit unit of this round
+// (the small bet while the open pair's choice is still to be made).
 Chips bet_unit(const HandState& s) {
     const Stakes& k = s.config->stakes;
-    if (s.config->structure == Structure::fixed_limit)
-        return street_of(s).big_bet ? k.big_bet : k.small_bet;
+    if (s.config->structure == Structure::fixed_limit) return s.unit > 0 ? s.unit : k.small_bet;
     return k.min_bet > 0 ? k.min_bet : k.big_blind > 0 ? k.big_blind : k.small_bet;
 }
 
@@ -263,10 +263,39 @@ bool round_needs_action(const HandState& s) {
     return can >= 2;
 }
 
+// A pair of one rank among the up cards of a player still in (a natural pair: jokers aside).
+bool pair_showing(const HandState& s) {
+    for (int i = 0; i < seat_count(s); ++i) {
+        const SeatState& p = seat(s, i);
+        if (!p.live()) continue;
+        std::uint64_t seen = 0;
+        for (int c = 0; c < p.count; ++c) {
+            const Card card = p.cards[static_cast<std::size_t>(c)];
+            if (!(p.up >> c & 1) || card.is_joker()) continue;
+            const std::uint64_t bit = std::uint64_t{1} << card.rank().index();
+            if (seen & bit) return true;
+            seen |= bit;
+        }
+    }
+    return false;
+}
+
+// The fixed-limit bet of the round about to start: the street's, or with a pair showing on an
+// open-pair street the big bet (0 under the custom: the first bettor chooses).
+Chips round_unit(const HandState& s) {
+    const HandConfig& c = *s.config;
+    const Street& street = street_of(s);
+    if (street.big_bet) return c.stakes.big_bet;
+    if (!street.open_pair || c.open_pair == OpenPair::off || !pair_showing(s))
+        return c.stakes.small_bet;
+    return c.open_pair == OpenPair::big_bet ? c.stakes.big_bet : Chips{};
+}
+
 void start_round(HandState& s) {
     s.phase = Phase::betting;
     const bool first = s.rounds_played == 0;
     const Stakes& k = s.config->stakes;
+    if (s.config->structure == Structure::fixed_limit) s.unit = round_unit(s);
     if (!(first && k.big_blind > 0)) {
         s.current_bet = 0;
         s.last_raise = 0;
@@ -688,7 +717,11 @@ void compute_legal(HandState& s) {
     if (p.stack > owed && reopened && !capped) {
         const Chips unit = bet_unit(s);
         Chips min_to, max_to;
-        if (c.structure == Structure::fixed_limit) {
+        if (c.structure == Structure::fixed_limit && s.bets == 0 && s.unit == 0) {
+            min_to = c.stakes.small_bet; // the open pair's choice: the small or the big bet
+            max_to = c.stakes.big_bet;
+            l.two_sizes = true;
+        } else if (c.structure == Structure::fixed_limit) {
             min_to = max_to = s.bets == 0 ? unit : s.current_bet + unit;
         } else {
             min_to = s.bets == 0 ? std::max(unit, s.current_bet + s.last_raise)
@@ -703,6 +736,7 @@ void compute_legal(HandState& s) {
         }
         max_to = std::min(max_to, most);
         min_to = std::min(min_to, max_to); // all in for less than a full bet or raise
+        l.two_sizes = l.two_sizes && min_to < max_to;
         if (max_to > s.current_bet) {
             (s.current_bet == 0 ? l.bet : l.raise) = true;
             l.min_to = min_to;
@@ -826,12 +860,21 @@ std::optional<Error> apply_bet(HandState& s, const Action& a, const Legal& l, Se
                                               : "the amount must be " + to_string(l.min_to) +
                                                     " to " + to_string(l.max_to)) +
                             ", not " + to_string(a.amount));
+        if (l.two_sizes && a.amount != l.min_to && a.amount != l.max_to)
+            return fail(Errc::bad_amount,
+                        "the amount must be " + to_string(l.min_to) + " or " + to_string(l.max_to) +
+                            " (a pair is showing: the first bet is the small or the big bet), "
+                            "not " +
+                            to_string(a.amount));
+        if (l.two_sizes) // the choice made: raises follow it
+            s.unit = a.amount >= s.config->stakes.big_bet ? s.config->stakes.big_bet
+                                                          : s.config->stakes.small_bet;
         const Chips add = a.amount - p.bet;
         const Chips increase = a.amount - s.current_bet;
         const Chips required = s.bets == 0 ? bet_unit(s) : std::max(s.last_raise, bet_unit(s));
         const bool full =
             s.config->structure == Structure::fixed_limit
-                ? a.amount == (s.bets == 0 ? bet_unit(s) : s.current_bet + bet_unit(s))
+                ? (s.bets == 0 ? a.amount >= bet_unit(s) : a.amount == s.current_bet + bet_unit(s))
                 : (s.bets == 0 ? a.amount >= required : increase >= required);
         p.stack -= add;
         p.bet += add;
@@ -861,6 +904,24 @@ std::optional<Error> apply_bet(HandState& s, const Action& a, const Legal& l, Se
 }
 
 } // namespace
+
+std::string_view open_pair_name(OpenPair rule) {
+    switch (rule) {
+    case OpenPair::off:
+        return "off";
+    case OpenPair::big_bet:
+        return "big_bet";
+    case OpenPair::choice:
+        return "choice";
+    }
+    return "big_bet";
+}
+
+std::optional<OpenPair> parse_open_pair(std::string_view name) {
+    for (OpenPair r : {OpenPair::off, OpenPair::big_bet, OpenPair::choice})
+        if (open_pair_name(r) == name) return r;
+    return std::nullopt;
+}
 
 std::optional<Error> apply_in_place(HandState& s, const Action& a, std::vector<Event>& ev) {
     if (s.phase == Phase::done) return fail(Errc::hand_over, "the hand is over");

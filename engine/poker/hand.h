@@ -25,6 +25,14 @@ namespace felt::poker {
 
 enum class Structure : unsigned char { no_limit, pot_limit, fixed_limit };
 
+// Fixed-limit stud's fourth street when a player still in shows a pair among their up cards
+// (betting.md): `big_bet`, the source's rule, makes bets and raises the big bet; `choice`, the
+// casino custom, lets the street's first bettor choose the small or the big bet, and raises
+// follow that choice; `off` changes nothing. Streets marked open_pair only (stud, Mexican stud).
+enum class OpenPair : unsigned char { off, big_bet, choice };
+std::string_view open_pair_name(OpenPair rule); // "off", "big_bet", "choice"
+std::optional<OpenPair> parse_open_pair(std::string_view name);
+
 struct Stakes {
     Chips ante{};                     // every player, unless seat_antes is set
     std::vector<Chips> seat_antes;    // per seat (a big-blind ante); overrides `ante`
@@ -53,6 +61,7 @@ struct HandConfig {
     int button = 0;
     std::vector<Card> deck; // dealt from the front
     std::uint64_t reshuffle_seed = 0;
+    OpenPair open_pair = OpenPair::big_bet;
 };
 
 enum class Visibility : unsigned char { everyone, owner, nobody };
@@ -122,6 +131,7 @@ struct Legal {
     bool fold = false, check = false, call = false, bet = false, raise = false, bring_in = false;
     Chips call_amount{};      // chips the call adds (less than owed when all in)
     Chips min_to{}, max_to{}; // bet or raise: totals this round
+    bool two_sizes = false;   // min_to or max_to, nothing between: the open pair's choice
     Chips bring_in_amount{};
     int min_discard = 0, max_discard = 0;
     int rollover = 0; // cards to turn up
@@ -157,6 +167,7 @@ struct HandState {
     Chips current_bet{};   // highest bet this round
     Chips last_raise{};    // size of the largest bet or raise this round
     int bets = 0;          // fixed limit: bets and raises this round
+    Chips unit{};          // fixed limit: this round's bet (0: the first bettor chooses)
     int full_raises = 0;   // bets and full raises this round
     int rounds_played = 0; // betting rounds completed
     bool bring_in_pending = false;

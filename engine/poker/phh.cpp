@@ -245,6 +245,10 @@ std::string to_phh(const HandConfig& c, std::span<const Event> events, const Han
     t.insert("_felt_structure", structure_name(c.structure));
     t.insert("_felt_ranking", std::string(r.name()));
     if (c.variant->name == "draw") t.insert("_felt_max_discard", c.max_discard);
+    if (c.structure == Structure::fixed_limit &&
+        std::any_of(c.variant->streets.begin(), c.variant->streets.end(),
+                    [](const Street& s) { return s.open_pair; }))
+        t.insert("_felt_open_pair", std::string(open_pair_name(c.open_pair)));
     // A string: TOML integers are signed 64-bit.
     t.insert("_felt_reshuffle_seed", std::to_string(c.reshuffle_seed));
     if (c.rake.percent > 0) {
@@ -344,6 +348,14 @@ Result<Replay> replay_phh(std::string_view text) {
     c.rake.percent =
         static_cast<int>(t["_felt_rake_percent"].value_exact<std::int64_t>().value_or(0));
     c.rake.cap = Chips(t["_felt_rake_cap"].value_exact<std::int64_t>().value_or(0));
+    // The open pair on fourth street: Felt's own histories say which rule their table played;
+    // any other takes the casino custom, which accepts both sizes (a history of the source's
+    // rule, or of none, replays under it too).
+    const std::string open_pair = t["_felt_open_pair"].value<std::string>().value_or("choice");
+    if (auto rule = parse_open_pair(open_pair))
+        c.open_pair = *rule;
+    else
+        return bad("_felt_open_pair: off, big_bet or choice, not \"" + open_pair + "\"");
 
     // The actions, and the deck they deal: every dealt card in order, until one comes back from
     // the discards (a reshuffle, which the seed repeats), then the rest of the pack.

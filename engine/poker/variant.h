@@ -29,8 +29,9 @@ struct Step {
 
 struct Street {
     std::vector<Step> steps;
-    bool betting = true;  // a betting round closes the street
-    bool big_bet = false; // fixed limit: the big bet, not the small
+    bool betting = true;    // a betting round closes the street
+    bool big_bet = false;   // fixed limit: the big bet, not the small
+    bool open_pair = false; // fixed limit: a pair showing may make it the big bet (OpenPair)
 };
 
 // Who opens a betting round.

@@ -268,6 +268,12 @@ Outcome<std::string> hand_phh(Store& store, std::int64_t hand_id, std::int64_t a
     c.stakes.small_bet = st.value("small_bet", Chips());
     c.stakes.big_bet = st.value("big_bet", Chips());
     c.button = cfg.value("button", 0);
+    // Edition 1 had no open-pair rule: its stud hands bet the small bet on fourth street.
+    const auto open_pair = protocol::rules_of(cfg) < 2
+                               ? std::optional(poker::OpenPair::off)
+                               : poker::parse_open_pair(cfg.value("open_pair", "big_bet"));
+    if (!open_pair) return mismatch("its open_pair rule is unknown");
+    c.open_pair = *open_pair;
     for (int i = 0; i < c.seats && i < static_cast<int>(cfg["stacks"].size()); ++i)
         c.stacks[static_cast<std::size_t>(i)] = cfg["stacks"][static_cast<std::size_t>(i)];
     auto deck = c.ranking->parse_cards(h.deck);

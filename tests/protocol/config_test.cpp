@@ -158,6 +158,7 @@ TEST_CASE("table configurations: what a table writes reads back the same") {
     const std::vector<std::pair<const char*, json>> cases = {
         {"poker", json::object()},
         {"poker", {{"variant", "stud"}, {"structure", "fixed-limit"}, {"seats", 7}}},
+        {"poker", {{"variant", "mexican"}, {"structure", "fixed-limit"}, {"open_pair", "choice"}}},
         {"poker",
          {{"variant", "draw"},
           {"wild", "joker"},
@@ -202,6 +203,23 @@ TEST_CASE("table configurations: refusals across fields name the field to change
     CHECK(decode_chinese_config({{"surrender", true}}).refusal.field == "surrender");
     CHECK(decode_chinese_config({{"chip_limit", false}, {"min_buy_in", 5}}).refusal.field ==
           "min_buy_in");
+    // The open pair: a rule of fixed-limit stud and Mexican stud, big_bet unless told.
+    const auto stud = decode_poker_config({{"variant", "stud"}, {"structure", "fixed-limit"}});
+    CHECK(stud.value->second.open_pair == felt::poker::OpenPair::big_bet);
+    CHECK(stud.value->first.to_json()["open_pair"] == "big_bet");
+    CHECK(decode_poker_config(
+              {{"variant", "stud"}, {"structure", "fixed-limit"}, {"open_pair", "off"}})
+              .value->second.open_pair == felt::poker::OpenPair::off);
+    CHECK(decode_poker_config(
+              {{"variant", "stud"}, {"structure", "fixed-limit"}, {"open_pair", "sometimes"}})
+              .refusal.field == "open_pair");
+    const auto holdem = decode_poker_config({{"structure", "fixed-limit"}, {"open_pair", "off"}});
+    CHECK(holdem.refusal.field == "open_pair");
+    CHECK(holdem.refusal.message ==
+          "\"open_pair\" is a rule of fixed-limit stud and Mexican stud only");
+    CHECK_FALSE(decode_poker_config({{"variant", "stud"}})
+                    .value->first.to_json()
+                    .contains("open_pair")); // no limit: no such rule
     CHECK(decode_leap_config({{"ranks", 9}}).refusal.field == "ranks");
     CHECK(decode_leap_config({{"min_buy_in", 10}}).refusal.field == "min_buy_in");
     // Under leaptokens, no more seats than leaps; by default as many as the deck has, up to 4.

@@ -528,6 +528,9 @@ int main(int argc, char** argv) {
     sim_cmd->add_option("--wild", simo.wild,
                         "Standard ranking: none, joker, bug, deuces, one-eyes");
     sim_cmd->add_option("--rake", simo.rake_percent, "Rake percent, capped at 10 chips a hand (0)");
+    sim_cmd->add_option("--open-pair", simo.open_pair,
+                        "Fixed-limit stud, a pair showing on fourth street: big_bet, choice or "
+                        "off (big_bet)");
     sim_cmd->add_flag("--json", sim_json, "Print one JSON object");
 
     std::string replay_path;

@@ -65,9 +65,10 @@ Action choose(const HandState& s, const Legal& l, Rng& rng) {
         a.type = ActionType::fold;
     } else if ((l.bet || l.raise) && r >= 70) {
         a.type = l.bet ? ActionType::bet : ActionType::raise;
-        // Mostly the minimum, sometimes anything up to all in.
-        a.amount = rng.below(3) != 0
-                       ? l.min_to
+        // Mostly the minimum, sometimes anything up to all in (of two sizes, either).
+        a.amount = rng.below(3) != 0 ? l.min_to
+                   : l.two_sizes
+                       ? l.max_to
                        : l.min_to + static_cast<Chips>(rng.below(static_cast<std::uint64_t>(
                                         (l.max_to - l.min_to).value() + 1)));
     } else {
@@ -116,6 +117,11 @@ Result<HandConfig> table_config(const Options& o) {
     }
     c.rake.percent = o.rake_percent;
     c.rake.cap = Chips(10);
+    const auto open_pair = parse_open_pair(o.open_pair);
+    if (!open_pair)
+        return make_error(Errc::bad_option,
+                          "--open-pair is off, big_bet or choice, not \"" + o.open_pair + "\"");
+    c.open_pair = *open_pair;
     return c;
 }
 

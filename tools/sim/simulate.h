@@ -25,6 +25,7 @@ struct Options {
     long hands = 1000;
     std::uint64_t seed = 1;
     int rake_percent = 0;
+    std::string open_pair = "big_bet"; // fixed-limit stud: off, big_bet or choice
     bool check = true; // the signature and the properties (the benchmark also times play alone)
 };
 
@@ -38,7 +39,7 @@ struct Report {
     std::string failure; // the first property that failed, with the hand; empty when none did
 };
 
-// Refuses an unknown variant, structure or ranking, or a bad player count.
+// Refuses an unknown variant, structure, ranking or open-pair rule, or a bad player count.
 Result<Report> simulate(const Options& options);
 
 // The configuration of hand number `hand` of a run, before its deck is shuffled.

@@ -6,14 +6,14 @@ import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { failures, guestPage, launch, screenshots, sleep, startFeltd, until } from "./harness.mjs";
+import { chooseDeck, failures, guestPage, launch, screenshots, sleep, startFeltd, until } from "./harness.mjs";
 
 let server, browser, ann, bob;
 
 const person = (name) => guestPage(browser, server, name, { width: 1100, height: 900 });
 
 before(async () => {
-  server = await startFeltd(["--tables-per-account", "20"]);
+  server = await startFeltd(["--tables-per-account", "20", "--chosen-decks"]);
   browser = await launch();
   await mkdir(failures, { recursive: true });
   await mkdir(screenshots, { recursive: true });
@@ -35,8 +35,9 @@ const lastLegal = (rec) => {
 };
 
 // Ann creates a table of this variant and structure; both sit down; one hand is played with
-// checks and calls, `onTurn(person, legal)` first at each turn; then both leave.
-async function playOneHand(variant, structure, onTurn) {
+// checks and calls, `onTurn(person, legal)` first at each turn; then both leave. `extra`: more
+// choices of the create form (name -> option), and `deck`, the first cards dealt.
+async function playOneHand(variant, structure, onTurn, extra = {}) {
   const before = ann.rec.received.filter((m) => m.kind === "hand_end").length;
   await ann.page.getByRole("link", { name: "Lobby" }).click();
   await ann.page.getByRole("button", { name: "New table" }).click();
@@ -45,9 +46,11 @@ async function playOneHand(variant, structure, onTurn) {
   await form.locator('select[name="structure"]').selectOption(structure);
   await form.locator('input[name="seats"]').fill("2");
   await form.locator('input[name="hand_delay_ms"]').fill("3000"); // time to leave after the hand
+  for (const [name, option] of Object.entries(extra.choices ?? {})) await form.locator(`select[name="${name}"]`).selectOption(option);
   const created = ann.rec.received.filter((m) => m.type === "create_table").length;
   await form.getByRole("button", { name: "Create table" }).click();
   const table = (await until("the table", () => ann.rec.received.filter((m) => m.type === "create_table")[created])).table;
+  if (extra.deck) await chooseDeck(ann.page, table, extra.deck);
   for (const p of [ann, bob]) {
     await p.page.getByRole("link", { name: "Lobby" }).click();
     await p.page.locator(`tr[data-table="${table}"]`).getByRole("button", { name: "Join" }).click();
@@ -123,6 +126,32 @@ test("fixed limit: one size, so no slider and no presets; the raise is to min_to
     return false;
   });
   assert.ok(checked > 0, "a fixed-limit bet or raise was offered");
+});
+
+test("fixed-limit stud, a pair showing on fourth street under the casino custom: two buttons, the small and the big bet", { timeout: 120_000 }, async () => {
+  let offered = 0, after = null;
+  // Both show kings: Kh and Kd up on third street, Ks and Kc on fourth.
+  const deck = "2s 3s Kh 2h 3h Kd Ks Kc";
+  await playOneHand(
+    "stud",
+    "fixed-limit",
+    async (p, legal, bar) => {
+      if (offered > 0 && after === null && (legal.bet || legal.raise)) after = legal; // the raise that follows
+      if (!legal.two_sizes) return false;
+      assert.deepEqual([legal.min_to, legal.max_to], [4, 8]);
+      const sizes = await bar.locator(".two-sizes button").allInnerTexts();
+      assert.deepEqual(sizes, ["Bet 4", "Bet 8"]);
+      assert.equal(await bar.getByRole("slider").count(), 0);
+      await p.page.screenshot({ path: join(screenshots, "stud-open-pair.png") });
+      await bar.getByRole("button", { name: "Bet 8" }).click();
+      await bar.waitFor({ state: "hidden", timeout: 5000 });
+      ++offered;
+      return true;
+    },
+    { choices: { open_pair: "choice" }, deck },
+  );
+  assert.equal(offered, 1, "the choice was offered once, to fourth street's first bettor");
+  assert.ok(after && after.min_to === 16 && after.max_to === 16, `the raise follows the big bet: ${JSON.stringify(after)}`);
 });
 
 test("five-card draw: the cards clicked are the cards discarded, and new ones replace them", { timeout: 120_000 }, async () => {

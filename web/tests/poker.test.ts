@@ -7,7 +7,7 @@ import { clampTo, fromPreAction, preActionHolds, presets, seatPlace } from "../s
 function legal(over: Partial<Legal>): Legal {
   return {
     fold: true, check: false, call: true, bet: false, raise: true, bring_in: false, call_amount: 1,
-    min_to: 4, max_to: 200, bring_in_amount: 0, phase: "betting", min_discard: 0, max_discard: 0, rollover: 0,
+    min_to: 4, max_to: 200, two_sizes: false, bring_in_amount: 0, phase: "betting", min_discard: 0, max_discard: 0, rollover: 0,
     ...over,
   };
 }

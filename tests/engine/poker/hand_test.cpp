@@ -247,6 +247,84 @@ TEST_CASE("stud: antes, bring-in by the lowest up card, ties by suit, then the b
     CHECK(t.legal().seat == 2);
 }
 
+TEST_CASE("fixed-limit stud: an open pair on fourth street, under each rule") {
+    // Third street as in the test above; on fourth street seat 0 shows Ks and `fourth`'s last
+    // card. With Kd, seat 0 shows a pair and bets first; with 2d, seat 2 (K-3) does.
+    auto table = [](OpenPair rule, const char* fourth, const char* variant = "stud") {
+        Table t(variant, Structure::fixed_limit, {100, 100, 100}, 0);
+        t.config.stakes = Stakes{};
+        t.config.stakes.ante = Chips(1);
+        t.config.stakes.bring_in = Chips(1);
+        t.config.stakes.small_bet = Chips(4);
+        t.config.stakes.big_bet = Chips(8);
+        t.config.open_pair = rule;
+        t.deck((std::string("2s 2h 3h  4s 4h 3c  5s 5h Ks  ") + fourth).c_str());
+        t.start();
+        t.act(2, ActionType::bring_in);
+        t.act(0, ActionType::raise, 4);
+        t.act(1, ActionType::call);
+        t.act(2, ActionType::call);
+        REQUIRE(t.state.street == 1);
+        return t;
+    };
+    SUBCASE("big_bet, the source's rule and the default: a pair showing makes it the big bet") {
+        CHECK(HandConfig{}.open_pair == OpenPair::big_bet);
+        Table t = table(OpenPair::big_bet, "9c Kh Kd");
+        REQUIRE(t.legal().seat == 0);
+        CHECK((t.legal().min_to == Chips(8) && t.legal().max_to == Chips(8)));
+        CHECK_FALSE(t.legal().two_sizes);
+        t.refuse(0, ActionType::bet, 4, Errc::bad_amount);
+        t.act(0, ActionType::bet, 8);
+        CHECK(t.legal().min_to == Chips(16)); // raises by the big bet too
+        t.act(1, ActionType::raise, 16);
+    }
+    SUBCASE("choice, the casino custom: the first bettor chooses, raises follow") {
+        Table t = table(OpenPair::choice, "9c Kh Kd");
+        Legal l = t.legal();
+        CHECK(l.two_sizes);
+        CHECK((l.min_to == Chips(4) && l.max_to == Chips(8)));
+        t.refuse(0, ActionType::bet, 6, Errc::bad_amount); // nothing between
+        Table small = t;
+        small.act(0, ActionType::bet, 4);
+        CHECK_FALSE(small.legal().two_sizes);
+        CHECK((small.legal().min_to == Chips(8) && small.legal().max_to == Chips(8)));
+        small.refuse(1, ActionType::raise, 12, Errc::bad_amount);
+        t.act(0, ActionType::bet, 8);
+        CHECK((t.legal().min_to == Chips(16) && t.legal().max_to == Chips(16)));
+        // Checked round to the player after: the choice is still open.
+        Table checked = table(OpenPair::choice, "9c Kh Kd");
+        checked.act(0, ActionType::check);
+        CHECK(checked.legal().two_sizes);
+    }
+    SUBCASE("off: the small bet, pair or not") {
+        Table t = table(OpenPair::off, "9c Kh Kd");
+        CHECK((t.legal().min_to == Chips(4) && t.legal().max_to == Chips(4)));
+        t.refuse(0, ActionType::bet, 8, Errc::bad_amount);
+    }
+    SUBCASE("no pair showing: the small bet under every rule") {
+        for (OpenPair rule : {OpenPair::big_bet, OpenPair::choice, OpenPair::off}) {
+            Table t = table(rule, "9c Kh 2d");
+            REQUIRE(t.legal().seat == 2);
+            CHECK((t.legal().min_to == Chips(4) && t.legal().max_to == Chips(4)));
+            CHECK_FALSE(t.legal().two_sizes);
+        }
+    }
+    SUBCASE("a pair in the hole is not a pair showing") {
+        // Seat 1's down cards 2s 2h pair; its up cards 3h 9c do not.
+        Table t = table(OpenPair::big_bet, "9c Kh 2d");
+        CHECK(t.legal().min_to == Chips(4));
+    }
+    SUBCASE("fifth street is the big bet anyway") {
+        Table t = table(OpenPair::off, "9c Kh Kd");
+        for (int i = 0; i < 3; ++i) t.act(t.legal().seat, ActionType::check);
+        REQUIRE(t.state.street == 2);
+        CHECK(t.legal().min_to == Chips(8));
+    }
+    CHECK(open_pair_name(OpenPair::choice) == "choice");
+    CHECK(parse_open_pair("big_bet") == OpenPair::big_bet);
+    CHECK_FALSE(parse_open_pair("sometimes").has_value());
+}
+
 TEST_CASE("stud with eight players: the last card is a shared board card when the pack runs "
           "short") {
     sim::Options o;
@@ -456,6 +534,22 @@ TEST_CASE("properties over random hands: every variant and structure") {
             total += r.value().hands;
         }
     CHECK(total == 18 * kHands);
+    // Fixed-limit stud and Mexican stud under the two other open-pair rules.
+    for (const char* variant : {"stud", "mexican"})
+        for (const char* rule : {"choice", "off"}) {
+            sim::Options o;
+            o.variant = variant;
+            o.structure = "fixed-limit";
+            o.open_pair = rule;
+            o.hands = kHands / 4;
+            o.seed = 8;
+            CAPTURE(o.variant);
+            CAPTURE(o.open_pair);
+            auto r = sim::simulate(o);
+            REQUIRE(r.ok());
+            CHECK(r.value().failure == "");
+            CHECK(r.value().hands == kHands / 4);
+        }
 }
 
 TEST_CASE("simulate: the signature of a fixed run is pinned") {

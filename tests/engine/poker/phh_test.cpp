@@ -43,6 +43,43 @@ TEST_CASE("PHH: hands written by hand replay to their finishing stacks") {
     }
 }
 
+TEST_CASE("PHH: a casino's stud hands bet either size with a pair showing on fourth street") {
+    // p3 shows Ks Kd on fourth street and bets first: the small bet in one hand, the big in the
+    // other, as the casino custom lets the first bettor choose. A history without Felt's
+    // _felt_open_pair replays under that custom; Felt's own histories name their table's rule.
+    auto hand = [](const char* bet, const char* finishing, const char* rule) {
+        return std::string(rule) + R"(
+variant = "F7S"
+antes = [1, 1, 1]
+bring_in = 2
+small_bet = 4
+big_bet = 8
+starting_stacks = [50, 50, 50]
+actions = ["d dh p1 2s2h3h", "d dh p2 4s4h3c", "d dh p3 5s5hKs", "p2 pb", "p3 cbr 4", "p1 f",
+  "p2 cc", "d dh p2 Kh", "d dh p3 Kd", "p3 cbr )" +
+               bet + R"(", "p2 cc", "d dh p2 7d", "d dh p3 6d",
+  "p3 cc", "p2 cc", "d dh p2 9c", "d dh p3 8c", "p3 cc", "p2 cc", "d dh p2 Jc", "d dh p3 Qc",
+  "p3 cc", "p2 cc", "p3 sm 5s5h", "p2 sm 4s4h"]
+finishing_stacks = )" +
+               finishing + "\n";
+    };
+    const std::string small = hand("4", "[49, 41, 60]", ""), big = hand("8", "[49, 37, 64]", "");
+    for (const std::string& text : {small, big}) {
+        auto r = replay_phh(text);
+        CHECK_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
+    }
+    // Felt's own: the table's rule, and nothing else.
+    CHECK(replay_phh(hand("8", "[49, 37, 64]", "_felt_open_pair = \"big_bet\"")).ok());
+    CHECK(replay_phh(hand("4", "[49, 41, 60]", "_felt_open_pair = \"big_bet\"")).error().code ==
+          Errc::bad_amount);
+    CHECK(replay_phh(hand("4", "[49, 41, 60]", "_felt_open_pair = \"off\"")).ok());
+    CHECK(replay_phh(hand("8", "[49, 37, 64]", "_felt_open_pair = \"off\"")).error().code ==
+          Errc::bad_amount);
+    CHECK(replay_phh(hand("8", "[49, 37, 64]", "_felt_open_pair = \"maybe\""))
+              .error()
+              .message.find("_felt_open_pair") != std::string::npos);
+}
+
 TEST_CASE("PHH: a history the engine refuses names the action and the reason") {
     std::string text = read("holdem_nt.phh");
     // p1 raises to 10; make it 3, below the minimum raise.

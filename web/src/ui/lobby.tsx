@@ -64,6 +64,7 @@ const kForms: Record<string, GameForm> = {
       ["structure", "Structure", ["no-limit", "pot-limit", "fixed-limit"]],
       ["ranking", "Ranking", ["standard", "vertical"]],
       ["wild", "Wild cards", ["none", "joker", "bug", "deuces", "one-eyes"]],
+      ["open_pair", "A pair showing on 4th street", ["big_bet", "choice", "off"]],
     ],
     switches: [],
     numbers: [
@@ -133,6 +134,13 @@ function defaults(game: string): Record<string, string | boolean> {
   return Object.fromEntries([...f.choices.map(([k, , o]) => [k, o[0]!]), ...f.switches.map(([k, , on]) => [k, on])]);
 }
 
+// A choice that only some tables have: the open pair is a rule of fixed-limit stud and Mexican
+// stud (the server refuses it elsewhere).
+function applies(key: string, values: Record<string, string | boolean>): boolean {
+  if (key !== "open_pair") return true;
+  return values["structure"] === "fixed-limit" && (values["variant"] === "stud" || values["variant"] === "mexican");
+}
+
 function CreateForm(props: { c: Controller; done: () => void }) {
   const [game, setGame] = useState("poker");
   const [values, setValues] = useState<Record<string, string | boolean>>(defaults("poker"));
@@ -146,6 +154,7 @@ function CreateForm(props: { c: Controller; done: () => void }) {
         e.preventDefault();
         const body: Record<string, unknown> = { game };
         for (const [k, v] of Object.entries(values)) {
+          if (!applies(k, values)) continue;
           if (typeof v === "boolean") body[k] = v;
           else if (form.choices.some(([key]) => key === k)) body[k] = /^\d+$/.test(v) ? Number(v) : v;
           else if (v.trim() !== "") body[k] = Number(v);
@@ -173,7 +182,7 @@ function CreateForm(props: { c: Controller; done: () => void }) {
           <option value="leap">Leap rummy</option>
         </select>
       </label>
-      {form.choices.map(([k, label, options]) => (
+      {form.choices.filter(([k]) => applies(k, values)).map(([k, label, options]) => (
         <label>
           {label}
           <select name={k} value={String(values[k])} onChange={(e) => set(k, (e.target as HTMLSelectElement).value)}>

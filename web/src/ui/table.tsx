@@ -25,6 +25,13 @@ function upCards(view: TableView): boolean {
   return view.config["variant"] === "stud" || view.config["variant"] === "mexican";
 }
 
+// A stud table's rule for a pair showing on fourth street, in words.
+const kOpenPair: Record<string, string> = {
+  big_bet: "; a pair showing on 4th street: the big bet",
+  choice: "; a pair showing on 4th street: the first bettor picks the size",
+  off: "",
+};
+
 // The stakes in words: blinds, ante, bring-in, bets.
 export function stakesText(stakes: Record<string, number> | undefined): string {
   if (!stakes) return "";
@@ -173,7 +180,17 @@ function ActionBar(props: { c: Controller; view: TableView; legal: Legal }) {
           Bring in {legal.bring_in_amount}
         </button>
       )}
-      {canSize && (
+      {canSize && legal.two_sizes && (
+        // A pair showing on fourth street, the casino custom: the small or the big bet.
+        <div class="sizing two-sizes">
+          {[legal.min_to, legal.max_to].map((amount) => (
+            <button type="button" class="primary" onClick={() => act({ action: legal.raise ? "raise" : "bet", amount })}>
+              {betWord} {amount}
+            </button>
+          ))}
+        </div>
+      )}
+      {canSize && !legal.two_sizes && (
         <div class="sizing">
           {sizes.length > 0 && (
             <div class="presets">
@@ -355,7 +372,7 @@ export function PokerTable(props: { c: Controller; view: TableView; balance: num
   const pots = view.hand?.pots ?? [];
   const title = useMemo(() => {
     const cfg = view.config;
-    return `${cfg["structure"] ?? ""} ${cfg["variant"] ?? ""}, ${stakesText(cfg["stakes"] as Record<string, number> | undefined)}`;
+    return `${cfg["structure"] ?? ""} ${cfg["variant"] ?? ""}, ${stakesText(cfg["stakes"] as Record<string, number> | undefined)}${kOpenPair[String(cfg["open_pair"])] ?? ""}`;
   }, [view.config]);
   return (
     <div class="table-screen">
