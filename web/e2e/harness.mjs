@@ -3,7 +3,7 @@
 // frame a page sends or receives against protocol/schema/felt.schema.json.
 import Ajv from "ajv";
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -109,8 +109,17 @@ export async function guestPage(browser, server, name, viewport = { width: 1280,
   const rec = record(page);
   page.on("pageerror", (e) => rec.bad.push({ dir: "page", m: String(e) }));
   await page.goto(server.url);
-  await page.getByRole("button", { name: "Play as a guest" }).click();
-  await page.getByRole("heading", { name: "Tables" }).waitFor();
+  try {
+    await page.getByRole("button", { name: "Play as a guest" }).click();
+    await page.getByRole("heading", { name: "Tables" }).waitFor();
+  } catch (e) {
+    // What the page showed and said, for a failure that is hard to repeat.
+    await mkdir(failures, { recursive: true });
+    await page.screenshot({ path: join(failures, `sign-in-${name}.png`) }).catch(() => {});
+    const text = await page.locator("body").innerText().catch(() => "?");
+    throw new Error(`${name} could not sign in as a guest: the page shows "${text.slice(0, 200)}"; ` +
+      `frames sent ${JSON.stringify(rec.sent.slice(0, 4))}, received ${JSON.stringify(rec.received.slice(0, 4))}: ${e}`);
+  }
   return { name, context, page, rec };
 }
 

@@ -81,6 +81,9 @@ export class Connection {
     private readonly tokens: TokenStore,
     private readonly open: (url: string) => SocketLike,
     private readonly delay: (attempt: number) => number = backoff,
+    // A socket that opens but never completes the handshake (a server that accepts and then
+    // says nothing) is closed after this long, and tried again after the backoff.
+    private readonly handshakeMs = 10_000,
   ) {}
 
   start(): void {
@@ -142,6 +145,9 @@ export class Connection {
   }
 
   private async handshake(socket: SocketLike): Promise<void> {
+    const stalled = setTimeout(() => {
+      if (socket === this.socket && !this.online) socket.close();
+    }, this.handshakeMs);
     try {
       await this.send("hello", { version: kProtocolVersion }, true);
       const token = this.tokens.get();
@@ -162,6 +168,8 @@ export class Connection {
       else this.events.signedOut(token ? "expired" : "none");
     } catch {
       socket.close(); // tried again after the backoff
+    } finally {
+      clearTimeout(stalled);
     }
   }
 

@@ -160,6 +160,35 @@ class FakeSocket implements SocketLike {
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
+test("a handshake the server never answers is given up, and the connection tried again", async () => {
+  const sockets: FakeSocket[] = [];
+  const log: string[] = [];
+  const conn = new Connection("ws://x/ws", {
+    status: (s) => log.push(s),
+    signedIn: () => {},
+    signedOut: () => {},
+    push: () => {},
+  }, { get: () => null, set: () => {} }, () => {
+    const s = new FakeSocket();
+    sockets.push(s);
+    return s;
+  }, () => 1, 20);
+  conn.start();
+  sockets[0]!.onopen!();
+  assert.deepEqual(sockets[0]!.sent[0], { type: "hello", id: 1, version: 2 }); // and no answer
+  await new Promise((r) => setTimeout(r, 60));
+  assert.equal(sockets.length, 2, "a second socket after the first stalled");
+  assert.ok(log.includes("reconnecting"));
+  sockets[1]!.onopen!();
+  sockets[1]!.reply({ version: 2, server: "feltd" });
+  await tick();
+  assert.ok(conn.isOnline());
+  await new Promise((r) => setTimeout(r, 40)); // the answered handshake is not given up
+  assert.equal(sockets.length, 2);
+  assert.ok(conn.isOnline());
+  conn.stop();
+});
+
 test("the connection says hello, resumes with the kept token, and answers requests by id", async () => {
   const sockets: FakeSocket[] = [];
   let token: string | null = "t1";

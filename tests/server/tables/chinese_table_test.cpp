@@ -216,7 +216,7 @@ TEST_CASE("feltd chinese: full deals with 2, 3 and 4 players under two profiles"
                 }
                 json config = {{"type", "create_table"}, {"game", "chinese"},
                                {"profile", profile},     {"seats", n},
-                               {"hand_delay_ms", 200},   {"decision_ms", 3000},
+                               {"hand_delay_ms", 200},   {"decision_ms", 2000},
                                {"aces", n == 3},         {"rake", n == 4 ? 1 : 0}};
                 auto made = players[0]->call(config);
                 REQUIRE(made["ok"] == true);
