@@ -1,6 +1,5 @@
 #include "poker_config.h"
 
-#include <algorithm>
 #include <array>
 
 namespace felt::protocol {
@@ -13,9 +12,7 @@ constexpr std::int64_t kMaxBuyIn = 1'000'000'000'000;
 // Whether a table's variant and structure have a street where an open pair counts.
 bool open_pair_applies(const std::string& variant, const std::string& structure) {
     const poker::Variant* v = poker::builtin_variant(variant);
-    return v && structure == "fixed-limit" &&
-           std::any_of(v->streets.begin(), v->streets.end(),
-                       [](const poker::Street& s) { return s.open_pair; });
+    return v && structure == "fixed-limit" && v->has_open_pair();
 }
 
 } // namespace

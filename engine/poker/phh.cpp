@@ -245,9 +245,7 @@ std::string to_phh(const HandConfig& c, std::span<const Event> events, const Han
     t.insert("_felt_structure", structure_name(c.structure));
     t.insert("_felt_ranking", std::string(r.name()));
     if (c.variant->name == "draw") t.insert("_felt_max_discard", c.max_discard);
-    if (c.structure == Structure::fixed_limit &&
-        std::any_of(c.variant->streets.begin(), c.variant->streets.end(),
-                    [](const Street& s) { return s.open_pair; }))
+    if (c.structure == Structure::fixed_limit && c.variant->has_open_pair())
         t.insert("_felt_open_pair", std::string(open_pair_name(c.open_pair)));
     // A string: TOML integers are signed 64-bit.
     t.insert("_felt_reshuffle_seed", std::to_string(c.reshuffle_seed));

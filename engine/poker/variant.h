@@ -2,6 +2,7 @@
 // over, then holding one betting round. A new variant that recombines these steps needs no code.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,6 +47,12 @@ struct Variant {
     std::vector<Street> streets;
     Opener opener = Opener::position;
     int max_seats = 9;
+
+    // Whether a street counts an open pair (fixed limit: see OpenPair in hand.h).
+    bool has_open_pair() const {
+        return std::any_of(streets.begin(), streets.end(),
+                           [](const Street& s) { return s.open_pair; });
+    }
 };
 
 // "straight", "draw", "stud", "holdem", "mexican", "shrinking"; nullptr for any other name.
