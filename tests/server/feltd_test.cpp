@@ -1740,7 +1740,10 @@ TEST_CASE("feltd: a time bank runs after the decision's time, and is spent as us
     };
     json turn = next_turn_of_watched()["turn"];
     CHECK(turn["time_bank_ms"] == 1500);
-    CHECK(turn["deadline_ms"] == 400);
+    // The time left when the update was written: the decision's 400 ms, less the moments it took
+    // to send (a slow build under the sanitizers spends one or two).
+    CHECK(turn["deadline_ms"] <= 400);
+    CHECK(turn["deadline_ms"] > 300);
     // Nobody acts: after 400 ms the bank starts, with all of it.
     json bank = next_kind("time_bank");
     CHECK(bank["seat"] == watched);
