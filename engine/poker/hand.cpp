@@ -372,7 +372,7 @@ void award(HandState& s, Events& ev) {
         for (int i = 1; i <= c.seats; ++i) {
             const int k = wrap(c.button, i, c.seats);
             const SeatState& p = seat(s, k);
-            if (!p.live()) continue;
+            if (!p.live() || (c.unknown_hands >> k & 1)) continue; // unknown: the weakest
             std::array<Card, 24> cards{};
             int n = 0;
             for (int j = 0; j < p.count; ++j)
@@ -545,6 +545,11 @@ std::optional<Error> check_config(const HandConfig& c) {
         return fail(Errc::bad_config, "seat antes: one per seat");
     if (k.small_blind > k.big_blind)
         return fail(Errc::bad_config, "the small blind exceeds the big blind");
+    for (Chips st : k.straddles)
+        if (st <= 0) return fail(Errc::bad_config, "a straddle must be positive");
+    if (!k.straddles.empty() &&
+        (k.big_blind <= 0 || static_cast<int>(k.straddles.size()) > players - 2))
+        return fail(Errc::bad_config, "straddles follow the big blind, one per player after it");
     if (c.structure == Structure::fixed_limit && (k.small_bet <= 0 || k.big_bet <= 0))
         return fail(Errc::bad_config, "fixed limit needs a small bet and a big bet");
     if (c.structure != Structure::fixed_limit && k.big_blind <= 0 && k.small_bet <= 0 &&
@@ -661,6 +666,16 @@ std::optional<Error> start_hand_in_place(std::shared_ptr<const HandConfig> confi
         s.last_raise = c.stakes.big_blind;
         s.bets = 1; // fixed limit: the big blind is the round's bet
         s.big_blind_seat = bb;
+        // Straddles: each a blind raise, so the next raise is at least the largest of them, and
+        // the last straddler acts last in the first round.
+        for (Chips straddle : c.stakes.straddles) {
+            const int k = next_seat(s, s.big_blind_seat, in);
+            post(s, k, straddle, EventType::blind, true, ev);
+            s.current_bet = std::max(s.current_bet, seat(s, k).bet);
+            s.last_raise = std::max(s.last_raise, straddle);
+            ++s.bets;
+            s.big_blind_seat = k;
+        }
     }
     advance(s, ev);
     return std::nullopt;

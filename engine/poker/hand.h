@@ -37,6 +37,8 @@ struct Stakes {
     Chips ante{};                     // every player, unless seat_antes is set
     std::vector<Chips> seat_antes;    // per seat (a big-blind ante); overrides `ante`
     Chips small_blind{}, big_blind{}; // blinds; both 0 for a game without blinds
+    std::vector<Chips> straddles;     // blinds after the big blind, posted by the seats in turn
+                                      // left of it; the first round starts left of the last
     Chips bring_in{};                 // stud: the lowest up card's forced bet (0: none)
     Chips small_bet{}, big_bet{};     // fixed limit: the bets of early and late streets
     Chips min_bet{};    // no and pot limit: the smallest bet (0: the big blind, else small_bet)
@@ -62,6 +64,10 @@ struct HandConfig {
     std::vector<Card> deck; // dealt from the front
     std::uint64_t reshuffle_seed = 0;
     OpenPair open_pair = OpenPair::big_bet;
+    // Bit per seat: a hand whose cards nobody knows (a replayed history that never showed them;
+    // the deck holds stand-ins). At showdown it shows nothing, loses to every other hand and ties
+    // with the other unknown ones.
+    std::uint16_t unknown_hands = 0;
 };
 
 enum class Visibility : unsigned char { everyone, owner, nobody };

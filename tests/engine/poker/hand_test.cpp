@@ -131,6 +131,54 @@ TEST_CASE("hold'em heads-up: the button posts the small blind, acts first before
     CHECK(t.legal().seat == 0); // after the flop the big blind acts first
 }
 
+TEST_CASE("hold'em straddles: each posted in turn after the big blind; the last opens the "
+          "betting to its left, sets the smallest raise and has the option") {
+    Table t("holdem", Structure::no_limit, {100, 100, 100, 100, 100}, 0);
+    t.config.stakes.straddles = {Chips(4), Chips(8)};
+    t.start();
+    const auto blinds = t.of(EventType::blind);
+    REQUIRE(blinds.size() == 4);
+    CHECK((blinds[2].seat == 3 && blinds[2].amount == Chips(4)));
+    CHECK((blinds[3].seat == 4 && blinds[3].amount == Chips(8)));
+    CHECK(t.legal().seat == 0); // left of the last straddler
+    CHECK(t.legal().call_amount == Chips(8));
+    CHECK(t.legal().min_to == Chips(16)); // a raise by at least the largest straddle
+    t.refuse(0, ActionType::raise, 15, Errc::bad_amount);
+    for (int seat : {0, 1, 2, 3}) t.act(seat, ActionType::call);
+    CHECK(t.legal().seat == 4); // the straddle's option
+    CHECK(t.legal().check);
+    CHECK(t.legal().raise);
+    t.act(4, ActionType::check);
+    CHECK(t.of(EventType::deal_board).size() == 1);
+    // Refused: a straddle of nothing, and more straddles than players after the big blind.
+    Table bad("holdem", Structure::no_limit, {100, 100, 100}, 0);
+    bad.config.stakes.straddles = {Chips(0)};
+    CHECK(start_hand(std::make_shared<HandConfig>(bad.config)).error().code == Errc::bad_config);
+    bad.config.stakes.straddles = {Chips(4), Chips(8)};
+    CHECK(start_hand(std::make_shared<HandConfig>(bad.config)).error().message ==
+          "straddles follow the big blind, one per player after it");
+}
+
+TEST_CASE("an unknown hand (a replayed history's) shows nothing and loses to any known hand") {
+    for (bool unknown : {false, true}) {
+        CAPTURE(unknown);
+        Table t("holdem", Structure::no_limit, {100, 100}, 1);
+        t.deck("AsKs 7c2d QsJsTs 3h 4h"); // seat 0: a royal flush; seat 1: seven high
+        t.config.unknown_hands = unknown ? 0b01 : 0;
+        t.start();
+        t.act(1, ActionType::call);
+        t.act(0, ActionType::check);
+        for (int street = 0; street < 3; ++street) {
+            t.act(0, ActionType::check);
+            t.act(1, ActionType::check);
+        }
+        REQUIRE(t.state.phase == Phase::done);
+        const auto shows = t.of(EventType::show);
+        CHECK(shows.size() == (unknown ? 1u : 2u));
+        CHECK(t.stack(0) == Chips(unknown ? 98 : 102));
+    }
+}
+
 TEST_CASE("no limit: minimum raises grow with the largest raise") {
     Table t("holdem", Structure::no_limit, {1000, 1000, 1000, 1000}, 0);
     t.start();
