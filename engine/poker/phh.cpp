@@ -1,7 +1,10 @@
 #include "poker/phh.h"
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 
 #include <toml++/toml.h>
@@ -99,26 +102,6 @@ Error bad(std::string message) {
     return make_error(Errc::bad_config, std::move(message));
 }
 
-// An array of whole numbers, exactly `n` long.
-Result<std::vector<Chips>> numbers(const toml::table& t, const char* key, std::size_t n) {
-    const toml::array* a = t[key].as_array();
-    if (!a) return bad(std::string("missing field ") + key + " (an array)");
-    if (n != 0 && a->size() != n)
-        return bad(std::string(key) + ": " + std::to_string(n) + " values, one per player, not " +
-                   std::to_string(a->size()));
-    std::vector<Chips> out;
-    for (const toml::node& v : *a) {
-        auto i = v.value_exact<std::int64_t>();
-        if (!i || !v.is_integer()) return bad(std::string(key) + ": whole numbers of chips only");
-        out.push_back(Chips(*i));
-    }
-    return out;
-}
-
-Chips number(const toml::table& t, const char* key) {
-    return Chips(t[key].value_exact<std::int64_t>().value_or(0));
-}
-
 } // namespace
 
 std::string to_phh(const HandConfig& c, std::span<const Event> events, const HandState& state,
@@ -154,9 +137,10 @@ std::string to_phh(const HandConfig& c, std::span<const Event> events, const Han
     t.insert("antes", antes);
     if (blinds_game(c)) {
         for (std::size_t i = 0; i < n; ++i)
-            blinds.push_back((i == 0   ? c.stakes.small_blind
-                              : i == 1 ? c.stakes.big_blind
-                                       : 0)
+            blinds.push_back((i == 0                              ? c.stakes.small_blind
+                              : i == 1                            ? c.stakes.big_blind
+                              : i - 2 < c.stakes.straddles.size() ? c.stakes.straddles[i - 2]
+                                                                  : Chips{})
                                  .value());
         t.insert("blinds_or_straddles", blinds);
     } else {
@@ -258,14 +242,188 @@ std::string to_phh(const HandConfig& c, std::span<const Event> events, const Han
     return out.str();
 }
 
-Result<Replay> replay_phh(std::string_view text) {
-    toml::table t;
-    try {
-        t = toml::parse(text);
-    } catch (const toml::parse_error& e) {
-        return bad("not a PHH file: " + std::string(e.description()) + " at line " +
-                   std::to_string(e.source().begin.line));
+namespace {
+
+// ---- a hand's amounts, in whole chips of the smallest decimal unit it uses ----------------------
+
+constexpr int kMaxDecimals = 6;
+constexpr std::int64_t kMaxAmount = 100'000'000'000'000; // chips, after scaling
+constexpr std::int64_t kDeep = 1'000'000'000'000'000;    // an `inf` stack: deeper than any bet
+
+bool is_digit(char ch) {
+    return ch >= '0' && ch <= '9';
+}
+
+// The decimal places a number needs, up to kMaxDecimals; -1 when it needs more.
+int decimals_of(double x) {
+    double scaled = x;
+    for (int k = 0; k <= kMaxDecimals; ++k, scaled *= 10)
+        if (std::abs(scaled - std::round(scaled)) <= 1e-9 * std::max(1.0, std::abs(scaled)))
+            return k;
+    return -1;
+}
+
+// The decimal places of an amount an action writes ("3.50": 2); -1 when it is not one.
+int decimals_of(std::string_view text) {
+    std::size_t i = 0;
+    while (i < text.size() && is_digit(text[i])) ++i;
+    if (i == 0) return -1;
+    if (i == text.size()) return 0;
+    if (text[i] != '.') return -1;
+    const std::size_t dot = i++;
+    while (i < text.size() && is_digit(text[i])) ++i;
+    if (i != text.size() || i == dot + 1) return -1;
+    return static_cast<int>(i - dot - 1);
+}
+
+// A field of amounts: a list, one per player, or a single number. `inf` where allowed.
+struct Amounts {
+    std::vector<double> values;
+    bool present = false;
+};
+
+Result<Amounts> read_amounts(const toml::table& t, const char* key, std::size_t n, bool list,
+                             bool allow_inf = false) {
+    Amounts out;
+    const toml::node* node = t.get(key);
+    if (!node) return out;
+    out.present = true;
+    auto one = [&](const toml::node& v) -> std::optional<Error> {
+        const std::optional<double> x =
+            v.is_integer() ? std::optional<double>(double(*v.value<std::int64_t>()))
+                           : v.value_exact<double>();
+        if (!x || std::isnan(*x) || *x < 0 || (std::isinf(*x) && !allow_inf))
+            return bad(std::string(key) + ": amounts are numbers, 0 or more" +
+                       (allow_inf ? " (or inf)" : ""));
+        if (!std::isinf(*x) && decimals_of(*x) < 0)
+            return bad(std::string(key) + ": at most " + std::to_string(kMaxDecimals) +
+                       " decimal places");
+        out.values.push_back(*x);
+        return std::nullopt;
+    };
+    if (!list) {
+        if (auto e = one(*node)) return *e;
+        return out;
     }
+    const toml::array* a = node->as_array();
+    if (!a) return bad(std::string(key) + ": a list of amounts, one per player");
+    if (n != 0 && a->size() != n)
+        return bad(std::string(key) + ": " + std::to_string(n) + " values, one per player, not " +
+                   std::to_string(a->size()));
+    for (const toml::node& v : *a)
+        if (auto e = one(v)) return *e;
+    return out;
+}
+
+// An amount as chips at `scale` chips to the file's unit.
+Result<Chips> to_chips(double x, std::int64_t scale) {
+    if (std::isinf(x)) return Chips(kDeep);
+    const double v = std::round(x * static_cast<double>(scale));
+    if (!(v <= static_cast<double>(kMaxAmount))) return bad("an amount is too large");
+    return Chips(static_cast<std::int64_t>(v));
+}
+
+Result<Chips> to_chips(std::string_view text, int decimals) {
+    const int d = decimals_of(text);
+    if (d < 0 || d > decimals) {
+        std::string message = "\"";
+        message += text;
+        message += "\" is not an amount";
+        return bad(std::move(message));
+    }
+    std::int64_t v = 0;
+    for (char ch : text) {
+        if (ch == '.') continue;
+        v = v * 10 + (ch - '0');
+        if (v > kMaxAmount) return bad("an amount is too large");
+    }
+    for (int k = d; k < decimals; ++k) v *= 10;
+    return Chips(v);
+}
+
+Result<std::vector<Chips>> to_chips(const Amounts& a, std::int64_t scale) {
+    std::vector<Chips> out;
+    for (double x : a.values) {
+        auto c = to_chips(x, scale);
+        if (!c) return c.error();
+        out.push_back(*c);
+    }
+    return out;
+}
+
+// ---- cards, known and unknown -------------------------------------------------------------------
+
+// A card of a dealing action: known, or `??` (a stand-in is chosen for it).
+struct Slot {
+    int player = -1; // -1: the board
+    bool known = false;
+    Card card{};
+};
+
+// The cards of an action's text, "??" for each unknown card: nullopt for each unknown one.
+Result<std::vector<std::optional<Card>>> parse_slots(const Ranking& r, std::string_view text) {
+    std::vector<std::optional<Card>> out;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        if (text.compare(i, 2, "??") == 0) {
+            out.emplace_back();
+            i += 2;
+            continue;
+        }
+        const std::size_t next = std::min(text.find("??", i), text.size());
+        auto cards = r.parse_cards(text.substr(i, next - i));
+        if (!cards) return cards.error();
+        for (Card c : cards.value()) out.emplace_back(c);
+        i = next;
+    }
+    return out;
+}
+
+// What a player last showed: cards, unknown cards (`sm ????`), a muck (`sm` alone), or nothing.
+enum class Shown : unsigned char { nothing, cards, unknown, muck };
+
+struct Line {
+    std::string actor, verb, arg;
+};
+
+Line split(const std::string& text) {
+    std::istringstream in(text);
+    Line l;
+    in >> l.actor >> l.verb;
+    if (l.actor == "d" && l.verb == "dh") {
+        std::string who, cards;
+        in >> who >> cards;
+        l.verb += " " + who;
+        l.arg = cards;
+    } else {
+        in >> l.arg;
+    }
+    return l;
+}
+
+// p1, p2, ...: the player's index from 0; -1 for anything else.
+int player_index(std::string_view actor, int players) {
+    if (actor.size() < 2 || actor.size() > 3 || actor[0] != 'p') return -1;
+    int p = 0;
+    for (char ch : actor.substr(1)) {
+        if (!is_digit(ch)) return -1;
+        p = p * 10 + (ch - '0');
+    }
+    return p >= 1 && p <= players ? p - 1 : -1;
+}
+
+std::string amounts_text(std::span<const Chips> chips, std::int64_t scale, std::uint16_t deep = 0) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < chips.size(); ++i) {
+        if (i > 0) out += ", ";
+        out += deep >> i & 1 ? std::string("inf") : format_amount(chips[i], scale);
+    }
+    out += ']';
+    return out;
+}
+
+// One hand, from its TOML table.
+Result<Replay> replay_table(const toml::table& t) {
     auto config = std::make_shared<HandConfig>();
     HandConfig& c = *config;
 
@@ -287,6 +445,11 @@ Result<Replay> replay_phh(std::string_view text) {
     if (!found)
         return bad("variant \"" + code + "\": Felt plays NT, FT, PT, F7S and its own codes");
     c.variant = builtin_variant(variant);
+    const bool draws =
+        std::any_of(c.variant->streets.begin(), c.variant->streets.end(), [](const Street& st) {
+            return std::any_of(st.steps.begin(), st.steps.end(),
+                               [](const Step& s) { return s.kind == Step::Kind::draw; });
+        });
 
     RankingOptions ro;
     const std::string ranking = t["_felt_ranking"].value<std::string>().value_or("standard");
@@ -295,42 +458,112 @@ Result<Replay> replay_phh(std::string_view text) {
     auto made = make_ranking(ranking, ro);
     if (!made) return made.error();
     c.ranking = std::shared_ptr<const Ranking>(std::move(made).value());
+    const Ranking& r = *c.ranking;
 
-    auto stacks = numbers(t, "starting_stacks", 0);
-    if (!stacks) return stacks.error();
-    const std::size_t n = stacks->size();
+    // The actions, comments dropped.
+    const toml::array* list = t["actions"].as_array();
+    if (!list) return bad("missing field actions (an array of strings)");
+    std::vector<std::string> actions;
+    for (const toml::node& v : *list) {
+        auto s = v.value<std::string>();
+        if (!s) return bad("actions: strings only");
+        std::string line = *s;
+        if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+        actions.push_back(line);
+    }
+    std::vector<Line> lines;
+    for (const std::string& a : actions) lines.push_back(split(a));
+    auto where = [&](std::size_t i) {
+        return "action " + std::to_string(i + 1) + " \"" + actions[i] + "\": ";
+    };
+
+    // Amounts, and the scale that makes them whole: the most decimal places any of them uses.
+    std::array<Amounts, 9> fields; // stacks, antes, blinds, winnings, finishing, then scalars
+    auto& [stacks, antes, blinds, winnings, finishing, bring_in, small_bet, big_bet, min_bet] =
+        fields;
+    {
+        auto s = read_amounts(t, "starting_stacks", 0, true, true);
+        if (!s) return s.error();
+        stacks = std::move(s).value();
+    }
+    if (!stacks.present) return bad("missing field starting_stacks (an array)");
+    const std::size_t n = stacks.values.size();
     if (n < 2 || n > static_cast<std::size_t>(c.variant->max_seats))
         return bad("starting_stacks: 2 to " + std::to_string(c.variant->max_seats) +
                    " players, not " + std::to_string(n));
+    const char* const kKeys[] = {"antes",    "blinds_or_straddles", "winnings", "finishing_stacks",
+                                 "bring_in", "small_bet",           "big_bet",  "min_bet"};
+    for (std::size_t i = 0; i < 8; ++i) {
+        auto f = read_amounts(t, kKeys[i], n, i < 4);
+        if (!f) return f.error();
+        fields[i + 1] = std::move(f).value();
+    }
+    if (!antes.present) antes.values.assign(n, 0.0);
+    if (blinds_game(c) && !blinds.present)
+        return bad("missing field blinds_or_straddles (an array)");
+    int decimals = 0;
+    for (const Amounts& f : fields)
+        for (double x : f.values)
+            if (!std::isinf(x)) decimals = std::max(decimals, decimals_of(x));
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        if (lines[i].verb != "cbr") continue;
+        const int d = decimals_of(lines[i].arg);
+        if (d < 0 || d > kMaxDecimals)
+            return bad(where(i) + "cbr needs an amount (digits, at most " +
+                       std::to_string(kMaxDecimals) + " decimal places)");
+        decimals = std::max(decimals, d);
+    }
+    std::int64_t scale = 1;
+    for (int k = 0; k < decimals; ++k) scale *= 10;
+
+    Replay out;
+    out.scale = scale;
     c.seats = static_cast<int>(n);
     c.button = c.seats - 1; // p1 sits left of the button, pN on it
     for (std::size_t i = 0; i < n; ++i) {
-        if ((*stacks)[i] <= 0) return bad("starting_stacks: every stack is positive");
-        c.stacks[i] = (*stacks)[i];
+        const double x = stacks.values[i];
+        if (std::isinf(x)) out.deep |= std::uint16_t(1u << i);
+        auto chips = to_chips(x, scale);
+        if (!chips) return chips.error();
+        if (*chips <= 0) return bad("starting_stacks: every stack is positive");
+        c.stacks[i] = *chips;
     }
     const bool heads_up = n == 2 && blinds_game(c);
-    auto antes = numbers(t, "antes", n);
-    if (!antes) return antes.error();
-    std::vector<Chips> a = antes.value();
+    auto ante_chips = to_chips(antes, scale);
+    if (!ante_chips) return ante_chips.error();
+    std::vector<Chips> a = std::move(ante_chips).value();
     if (heads_up) std::reverse(a.begin(), a.end());
     if (std::all_of(a.begin(), a.end(), [&](Chips x) { return x == a[0]; }))
         c.stakes.ante = a[0];
     else
         c.stakes.seat_antes = a;
+    // ante_trimming_status: pokerkit's choice for antes that differ. Felt's pots take each ante
+    // at its level (a short ante makes a side pot), the same as trimming whenever every player
+    // covers their ante; the field is read and needs nothing more.
     if (blinds_game(c)) {
-        auto blinds = numbers(t, "blinds_or_straddles", n);
-        if (!blinds) return blinds.error();
-        std::vector<Chips> b = blinds.value();
-        for (std::size_t i = 2; i < n; ++i)
-            if (b[i] != 0) return bad("blinds_or_straddles: straddles are not supported");
-        c.stakes.small_blind = b[0];
-        c.stakes.big_blind = b[1];
-    } else {
-        c.stakes.bring_in = number(t, "bring_in");
+        auto b = to_chips(blinds, scale);
+        if (!b) return b.error();
+        c.stakes.small_blind = (*b)[0];
+        c.stakes.big_blind = (*b)[1];
+        std::size_t last = n;
+        while (last > 2 && (*b)[last - 1] == 0) --last;
+        for (std::size_t i = 2; i < last; ++i) {
+            if ((*b)[i] == 0) return bad("blinds_or_straddles: a straddle after no straddle");
+            c.stakes.straddles.push_back((*b)[i]);
+        }
+    } else if (blinds.present && std::any_of(blinds.values.begin(), blinds.values.end(),
+                                             [](double x) { return x != 0; })) {
+        return bad("blinds_or_straddles: " + variant + " has a bring-in, not blinds");
     }
-    c.stakes.small_bet = number(t, "small_bet");
-    c.stakes.big_bet = number(t, "big_bet");
-    c.stakes.min_bet = number(t, "min_bet");
+    for (auto [field, to] : {std::pair{&bring_in, &c.stakes.bring_in},
+                             {&small_bet, &c.stakes.small_bet},
+                             {&big_bet, &c.stakes.big_bet},
+                             {&min_bet, &c.stakes.min_bet}}) {
+        if (!field->present) continue;
+        auto x = to_chips(field->values[0], scale);
+        if (!x) return x.error();
+        *to = *x;
+    }
     if (c.structure == Structure::fixed_limit && (c.stakes.small_bet <= 0 || c.stakes.big_bet <= 0))
         return bad("fixed limit: small_bet and big_bet are required");
     if (c.structure != Structure::fixed_limit && c.stakes.min_bet <= 0)
@@ -355,105 +588,331 @@ Result<Replay> replay_phh(std::string_view text) {
     else
         return bad("_felt_open_pair: off, big_bet or choice, not \"" + open_pair + "\"");
 
-    // The actions, and the deck they deal: every dealt card in order, until one comes back from
-    // the discards (a reshuffle, which the seed repeats), then the rest of the pack.
-    const toml::array* list = t["actions"].as_array();
-    if (!list) return bad("missing field actions (an array of strings)");
-    std::vector<std::string> actions;
-    for (const toml::node& v : *list) {
-        auto s = v.value<std::string>();
-        if (!s) return bad("actions: strings only");
-        std::string line = *s;
-        if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
-        actions.push_back(line);
-    }
-    std::array<int, 256> dealt{};
-    bool reshuffled = false;
-    for (std::size_t i = 0; i < actions.size() && !reshuffled; ++i) {
-        std::istringstream in(actions[i]);
-        std::string actor, verb, who, cards;
-        in >> actor >> verb;
-        if (actor != "d") continue;
-        if (verb == "dh") in >> who;
-        in >> cards;
-        if (cards.find('?') != std::string::npos)
-            return bad("action " + std::to_string(i + 1) + " \"" + actions[i] +
-                       "\": unknown cards cannot be replayed");
-        auto parsed = c.ranking->parse_cards(cards);
-        if (!parsed)
-            return bad("action " + std::to_string(i + 1) + " \"" + actions[i] +
-                       "\": " + parsed.error().message);
-        for (Card card : parsed.value()) {
-            if (dealt[card.code()]++ > 0) {
-                reshuffled = true;
-                break;
+    // Every dealt card, in order, known or not; and what each player last showed.
+    std::vector<Slot> slots;
+    std::vector<std::vector<std::size_t>> held(n); // each player's slots
+    std::vector<Shown> shown(n, Shown::nothing);
+    std::vector<std::vector<Card>> shown_cards(n);
+    bool board_known = true;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const Line& l = lines[i];
+        if (l.actor == "d") {
+            int player = -1;
+            if (l.verb.rfind("dh ", 0) == 0) {
+                player = player_index(l.verb.substr(3), c.seats);
+                if (player < 0) return bad(where(i) + "no player " + l.verb.substr(3));
+            } else if (l.verb != "db") {
+                return bad(where(i) + "the dealer deals: d dh pN cards, or d db cards");
             }
-            c.deck.push_back(card);
+            auto cards = parse_slots(r, l.arg);
+            if (!cards) return bad(where(i) + cards.error().message);
+            for (const std::optional<Card>& card : cards.value()) {
+                if (player >= 0) held[static_cast<std::size_t>(player)].push_back(slots.size());
+                board_known &= player >= 0 || card.has_value();
+                slots.push_back({player, card.has_value(), card.value_or(Card{})});
+            }
+        } else if (l.verb == "sm") {
+            const int p = player_index(l.actor, c.seats);
+            if (p < 0) continue; // refused with the other actions below
+            const auto pi = static_cast<std::size_t>(p);
+            shown_cards[pi].clear();
+            if (l.arg.empty()) {
+                shown[pi] = Shown::muck;
+            } else if (l.arg.find('?') != std::string::npos) {
+                shown[pi] = Shown::unknown;
+            } else {
+                auto cards = r.parse_cards(l.arg);
+                if (!cards) return bad(where(i) + cards.error().message);
+                shown[pi] = Shown::cards;
+                shown_cards[pi] = cards.value();
+            }
         }
     }
-    for (Card card : c.ranking->cards())
+    // A show of known cards tells a player's unknown ones, where the cards held are the cards
+    // dealt (no draw): the show lists them in the order dealt.
+    std::uint16_t known = 0; // bit per player: their hand can be judged at showdown
+    for (std::size_t p = 0; p < n; ++p) {
+        const std::vector<std::size_t>& mine = held[p];
+        if (shown[p] == Shown::cards && !draws && shown_cards[p].size() == mine.size()) {
+            for (std::size_t j = 0; j < mine.size(); ++j) {
+                Slot& s = slots[mine[j]];
+                const Card card = shown_cards[p][j];
+                if (s.known && s.card != card)
+                    return bad("p" + std::to_string(p + 1) + " shows " + cards_text(r, {&card, 1}) +
+                               " where " + cards_text(r, {&s.card, 1}) + " was dealt");
+                s.known = true;
+                s.card = card;
+            }
+        }
+        const bool all_known =
+            std::all_of(mine.begin(), mine.end(), [&](std::size_t j) { return slots[j].known; });
+        if (all_known && board_known && shown[p] != Shown::unknown && shown[p] != Shown::muck)
+            known |= std::uint16_t(1u << p);
+    }
+    // Stand-ins for the unknown cards: cards no action names, in the deck's order.
+    std::array<std::uint8_t, 256> named{};
+    for (const Slot& s : slots)
+        if (s.known) named[s.card.code()] = 1;
+    for (const std::vector<Card>& cards : shown_cards)
+        for (Card card : cards) named[card.code()] = 1;
+    std::array<std::uint8_t, 256> stand_in{};
+    {
+        const std::vector<Card> all = r.cards();
+        std::size_t next = 0;
+        for (Slot& s : slots) {
+            if (s.known) continue;
+            while (next < all.size() && named[all[next].code()]) ++next;
+            if (next == all.size()) return bad("more unknown cards than the deck has left");
+            s.card = all[next];
+            named[s.card.code()] = 1;
+            stand_in[s.card.code()] = 1;
+            ++next;
+        }
+    }
+    // The deck: every dealt card in order, until one comes back from the discards (a reshuffle,
+    // which the seed repeats), then the rest of the pack.
+    std::array<int, 256> dealt{};
+    for (const Slot& s : slots) {
+        if (dealt[s.card.code()]++ > 0) break;
+        c.deck.push_back(s.card);
+    }
+    for (Card card : r.cards())
         if (dealt[card.code()] == 0) c.deck.push_back(card);
+    c.unknown_hands = static_cast<std::uint16_t>(~known & ((1u << n) - 1));
 
     auto started = start_hand(config);
     if (!started) return started.error();
-    Replay out;
     out.state = std::move(started).value().state;
     std::vector<Event> events;
-    for (std::size_t i = 0; i < actions.size(); ++i) {
-        std::istringstream in(actions[i]);
-        std::string actor, verb, arg;
-        in >> actor >> verb >> arg;
-        if (actor.empty() || actor == "d") continue;
-        const std::string where = "action " + std::to_string(i + 1) + " \"" + actions[i] + "\": ";
-        if (actor.size() < 2 || actor.size() > 3 || actor[0] != 'p' ||
-            !std::all_of(actor.begin() + 1, actor.end(),
-                         [](char ch) { return ch >= '0' && ch <= '9'; }))
-            return bad(where + "an actor is d or p1, p2, ...");
-        const int p = std::stoi(actor.substr(1));
-        if (p < 1 || p > c.seats) return bad(where + "no player " + actor);
-        Action a{ActionType::fold, p - 1, 0, {}};
-        const Legal l = legal_actions(out.state);
-        if (verb == "f") {
-            a.type = ActionType::fold;
-        } else if (verb == "cc") {
-            a.type = l.check ? ActionType::check : ActionType::call;
-        } else if (verb == "cbr") {
-            a.type = l.bet ? ActionType::bet : ActionType::raise;
-            try {
-                std::size_t used = 0;
-                a.amount = Chips(std::stoll(arg, &used));
-                if (used != arg.size()) throw std::invalid_argument(arg);
-            } catch (const std::exception&) {
-                return bad(where + "cbr needs a whole number of chips");
-            }
-        } else if (verb == "pb") {
-            a.type = ActionType::bring_in;
-        } else if (verb == "sd" || verb == "sm") {
-            if (verb == "sm" && out.state.phase != Phase::rollover) continue; // shown at showdown
-            a.type = verb == "sd" ? ActionType::discard : ActionType::rollover;
-            if (!arg.empty()) {
-                auto cards = c.ranking->parse_cards(arg);
-                if (!cards) return bad(where + cards.error().message);
-                a.cards = cards.value();
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const Line& l = lines[i];
+        if (l.actor.empty() || l.actor == "d") continue;
+        const int p = player_index(l.actor, c.seats);
+        if (p < 0) return bad(where(i) + "no player " + l.actor + " (an actor is d, p1, p2, ...)");
+        Action act{ActionType::fold, p, 0, {}};
+        const Legal legal = legal_actions(out.state);
+        if (l.verb == "f") {
+            act.type = ActionType::fold;
+        } else if (l.verb == "cc") {
+            act.type = legal.check ? ActionType::check : ActionType::call;
+        } else if (l.verb == "cbr") {
+            act.type = legal.bet ? ActionType::bet : ActionType::raise;
+            auto amount = to_chips(l.arg, decimals);
+            if (!amount) return bad(where(i) + amount.error().message);
+            act.amount = *amount;
+        } else if (l.verb == "pb") {
+            act.type = ActionType::bring_in;
+        } else if (l.verb == "sd" || l.verb == "sm") {
+            if (l.verb == "sm" && out.state.phase != Phase::rollover) continue; // at showdown
+            act.type = l.verb == "sd" ? ActionType::discard : ActionType::rollover;
+            auto cards = parse_slots(r, l.arg);
+            if (!cards) return bad(where(i) + cards.error().message);
+            // An unknown card thrown: one of the stand-ins the player holds.
+            const SeatState& me = out.state.seats[static_cast<std::size_t>(p)];
+            int from = 0;
+            for (const std::optional<Card>& card : cards.value()) {
+                if (card) {
+                    act.cards.push_back(*card);
+                    continue;
+                }
+                while (from < me.count &&
+                       !stand_in[me.cards[static_cast<std::size_t>(from)].code()])
+                    ++from;
+                if (from == me.count)
+                    return bad(where(i) + l.actor + " holds no unknown card to throw");
+                act.cards.push_back(me.cards[static_cast<std::size_t>(from++)]);
             }
         } else {
-            return bad(where + "unknown action \"" + verb + "\"");
+            return bad(where(i) + "unknown action \"" + l.verb + "\"");
         }
-        if (auto e = apply_in_place(out.state, a, events))
-            return make_error(e->code, where + e->message);
+        if (auto e = apply_in_place(out.state, act, events))
+            return make_error(e->code, where(i) + e->message);
     }
-    for (int i = 0; i < c.seats; ++i)
-        out.finishing_stacks.push_back(out.state.seats[static_cast<std::size_t>(i)].stack);
-    if (t.contains("finishing_stacks")) {
-        auto want = numbers(t, "finishing_stacks", n);
-        if (!want) return want.error();
-        if (want.value() != out.finishing_stacks) {
-            std::string got;
-            for (Chips x : out.finishing_stacks) got += (got.empty() ? "" : ", ") + to_string(x);
-            return bad("finishing_stacks disagree with the engine's [" + got + "]");
+    for (std::size_t i = 0; i < n; ++i) {
+        out.finishing_stacks.push_back(out.state.seats[i].stack);
+        out.winnings.push_back(out.state.won[i]);
+    }
+
+    // Undecided: a pot contested at showdown by unknown hands only.
+    if (out.state.phase == Phase::done) {
+        std::array<Chips, kMaxSeats> totals{};
+        std::uint16_t folded = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const SeatState& p = out.state.seats[i];
+            totals[i] = c.stacks[i] - p.stack + out.state.won[i];
+            if (!p.live()) folded |= std::uint16_t(1u << i);
         }
+        for (const Pot& pot : build_pots(totals, folded, c.seats))
+            if (std::popcount(pot.eligible) >= 2 && (pot.eligible & known) == 0)
+                out.undecided = true;
+    }
+    if (out.undecided) return out;
+
+    // Winnings: all zeros is how some venues write none. Less than the engine's, on the same
+    // winners, is a rake (see docs/betting.md, "Replaying real hands").
+    if (winnings.present && out.state.phase == Phase::done &&
+        std::any_of(winnings.values.begin(), winnings.values.end(),
+                    [](double x) { return x != 0; })) {
+        auto recorded_chips = to_chips(winnings, scale);
+        if (!recorded_chips) return recorded_chips.error();
+        std::vector<Chips> want = std::move(recorded_chips).value();
+        out.winnings_checked = true;
+        // A walk (everyone folds to the big blind, nobody bets): some venues count the big
+        // blind's own returned chips as won. That is the same hand, written another way.
+        std::array<Chips, kMaxSeats> returned{};
+        bool bets = false;
+        for (const Event& e : events) {
+            if (e.type == EventType::uncalled)
+                returned[static_cast<std::size_t>(e.seat)] += e.amount;
+            bets |= e.type == EventType::bet || e.type == EventType::raise;
+        }
+        if (!bets && out.state.street == 0 && out.state.live == 1)
+            for (std::size_t i = 0; i < n; ++i)
+                if (returned[i] > 0 && want[i] == out.winnings[i] + returned[i]) {
+                    want[i] = out.winnings[i];
+                    out.walk_counts_blind = true;
+                }
+        Chips engine{}, recorded{};
+        bool same_winners = true;
+        for (std::size_t i = 0; i < n; ++i) {
+            engine += out.winnings[i];
+            recorded += want[i];
+            same_winners &= (want[i] > 0) == (out.winnings[i] > 0) && want[i] <= out.winnings[i];
+        }
+        if (want != out.winnings) {
+            if (same_winners && recorded < engine && (engine - recorded) * 4 <= engine) {
+                out.rake = engine - recorded;
+                for (std::size_t i = 0; i < n; ++i)
+                    out.finishing_stacks[i] -= out.winnings[i] - want[i];
+                out.winnings = want;
+            } else {
+                out.winnings_mismatch = "winnings " + amounts_text(want, scale) +
+                                        " disagree with the engine's " +
+                                        amounts_text(out.winnings, scale);
+            }
+        }
+    }
+    // The finishing stacks, less what the rake took from each winner.
+    if (finishing.present) {
+        auto want = to_chips(finishing, scale);
+        if (!want) return want.error();
+        for (std::size_t i = 0; i < n; ++i)
+            if (!(out.deep >> i & 1) && (*want)[i] != out.finishing_stacks[i])
+                return bad("finishing_stacks disagree with the engine's " +
+                           amounts_text(out.finishing_stacks, scale, out.deep));
     }
     return out;
+}
+
+// The hands of a .phhs text: each from a table header line ("[12]") to the next.
+struct Section {
+    std::string name;
+    std::string_view text;
+};
+
+std::vector<Section> sections(std::string_view text) {
+    std::vector<Section> out;
+    std::vector<std::size_t> starts;
+    for (std::size_t at = 0; at < text.size();) {
+        const std::size_t end = std::min(text.find('\n', at), text.size());
+        std::string_view line = text.substr(at, end - at);
+        while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+        if (line.size() >= 3 && line.front() == '[' && line.back() == ']' && line[1] != '[') {
+            std::string name(line.substr(1, line.size() - 2));
+            if (name.size() >= 2 && (name.front() == '\'' || name.front() == '"'))
+                name = name.substr(1, name.size() - 2);
+            out.push_back({name, {}});
+            starts.push_back(at);
+        }
+        at = end + 1;
+    }
+    starts.push_back(text.size());
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i].text = text.substr(starts[i], starts[i + 1] - starts[i]);
+    return out;
+}
+
+} // namespace
+
+std::string format_amount(Chips chips, std::int64_t scale) {
+    const std::int64_t v = chips.value();
+    if (scale <= 1) return std::to_string(v);
+    std::string out = v < 0 ? "-" : "";
+    out += std::to_string(std::abs(v / scale));
+    std::string frac = std::to_string(std::abs(v % scale) + scale); // "1" and the zero-padded part
+    while (frac.size() > 1 && frac.back() == '0') frac.pop_back();
+    if (frac.size() > 1) {
+        frac[0] = '.';
+        out += frac;
+    }
+    return out;
+}
+
+Result<Replay> replay_phh(std::string_view text) {
+    toml::table t;
+    try {
+        t = toml::parse(text);
+    } catch (const toml::parse_error& e) {
+        return bad("not a PHH file: " + std::string(e.description()) + " at line " +
+                   std::to_string(e.source().begin.line));
+    }
+    return replay_table(t);
+}
+
+void replay_corpus(std::string_view text, std::string_view name, Corpus& into, std::size_t keep) {
+    auto one = [&](std::string where, const toml::table& t) {
+        ++into.hands;
+        auto r = replay_table(t);
+        if (!r) {
+            ++into.failed;
+            if (into.failures.size() < keep) into.failures.push_back({where, r.error().message});
+            return;
+        }
+        if (r->undecided) {
+            ++into.undecided;
+            return;
+        }
+        ++into.replayed;
+        into.winnings_checked += r->winnings_checked;
+        into.raked += r->rake > 0;
+        into.walks_counting_blind += r->walk_counts_blind;
+        if (!r->winnings_mismatch.empty()) {
+            ++into.winnings_mismatches;
+            if (into.mismatches.size() < keep)
+                into.mismatches.push_back({where, r->winnings_mismatch});
+        }
+    };
+    auto parse = [&](std::string where, std::string_view part) -> std::optional<toml::table> {
+        try {
+            return toml::parse(part);
+        } catch (const toml::parse_error& e) {
+            ++into.hands;
+            ++into.failed;
+            if (into.failures.size() < keep)
+                into.failures.push_back({where, "not a PHH file: " + std::string(e.description()) +
+                                                    " at line " +
+                                                    std::to_string(e.source().begin.line)});
+            return std::nullopt;
+        }
+    };
+    const std::vector<Section> parts = sections(text);
+    if (parts.empty()) { // one hand: a .phh
+        if (auto t = parse(std::string(name), text)) one(std::string(name), *t);
+        return;
+    }
+    for (const Section& s : parts) {
+        const std::string where = std::string(name) + " [" + s.name + "]";
+        auto t = parse(where, s.text);
+        if (!t) continue;
+        const toml::table* hand = t->begin() == t->end() ? nullptr : t->begin()->second.as_table();
+        if (!hand) {
+            ++into.hands;
+            ++into.failed;
+            if (into.failures.size() < keep) into.failures.push_back({where, "not a hand's table"});
+            continue;
+        }
+        one(where, *hand);
+    }
 }
 
 } // namespace felt::poker

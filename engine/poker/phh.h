@@ -41,13 +41,44 @@ std::string to_phh(const HandConfig& config, std::span<const Event> events, cons
 
 struct Replay {
     HandState state;
-    std::vector<Chips> finishing_stacks; // in PHH player order
+    std::int64_t scale = 1;              // chips to the file's unit: 10^(its most decimal places)
+    // In PHH player order, in chips; after a rake the recorded winnings show, less the rake.
+    std::vector<Chips> finishing_stacks;
+    std::vector<Chips> winnings; // what each player took from the pots
+    std::uint16_t deep = 0;              // bit per player: a stack given as inf (unknown)
+    // A pot contested at showdown by hands nobody knows only: nothing could be judged, so neither
+    // the finishing stacks nor the winnings were checked.
+    bool undecided = false;
+    bool winnings_checked =
+        false;    // the file records winnings (not all zeros) and they were checked
+    Chips rake{}; // taken, as the recorded winnings show (docs/betting.md)
+    bool walk_counts_blind = false; // a walk whose winnings count the big blind's own chips
+    std::string winnings_mismatch;  // empty unless the recorded winnings disagree
 };
 
-// Plays a PHH hand through the engine: the dealing actions give the deck order. Refuses a file
-// that is not TOML, lacks a field, names a variant Felt cannot play, holds unknown cards, or whose
-// actions the engine refuses (the error names the action, its number and the reason); and one
-// whose finishing_stacks disagree with the engine's.
+// Plays a PHH hand through the engine: the dealing actions give the deck order, with stand-ins
+// for unknown cards (`??`). Amounts with decimals are scaled to whole chips. At showdown a hand
+// whose cards are unknown, or whose last show is `????` or a muck, loses to every known hand; a
+// pot only unknown hands contest leaves the hand undecided. Refuses a file that is not TOML, lacks
+// a field, names a variant Felt cannot play, or whose actions the engine refuses (the error names
+// the action, its number and the reason); and one whose finishing_stacks disagree with the
+// engine's. Recorded winnings that disagree are reported in winnings_mismatch.
 Result<Replay> replay_phh(std::string_view text);
+
+// An amount in the file's units: chips / scale, without trailing zeros ("15.65", "2").
+std::string format_amount(Chips chips, std::int64_t scale);
+
+// Many hands: a .phhs text, whose hands are TOML tables ([1], [2], ...), or one .phh hand.
+struct CorpusEntry {
+    std::string where; // file [hand]
+    std::string reason;
+};
+struct Corpus {
+    long hands = 0, replayed = 0, failed = 0, undecided = 0;
+    long winnings_checked = 0, winnings_mismatches = 0, raked = 0, walks_counting_blind = 0;
+    std::vector<CorpusEntry> failures, mismatches; // the first few
+};
+void replay_corpus(std::string_view text, std::string_view name, Corpus& into,
+                   std::size_t keep = 5);
 
 } // namespace felt::poker

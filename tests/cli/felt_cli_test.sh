@@ -122,7 +122,19 @@ expect_error "simulate too many players" "stud seats 2 to 8 players, not 9" -- s
 expect_error "simulate pokem" "standard or vertical ranking" -- simulate --ranking pokem
 
 PHH=$(dirname "$0")/../phh
-expect "replay hold'em" 0 '^\{"finishing_stacks":\[200,0,100\]\}$' -- replay --json "$PHH/holdem_nt.phh"
+expect "replay hold'em" 0 '^\{"finishing_stacks":\[200,0,100\],"winnings":\[200,0,0\],"finished":true,"undecided":false\}$' -- replay --json "$PHH/holdem_nt.phh"
+# Hands in the shape of online histories (tests/phh/online_sample.phhs): a summary.
+expect "replay phhs" 0 '^\{"files":1,"hands":8,"replayed":7,"failed":0,"undecided":1,"winnings_checked":7,"winnings_mismatches":0,"raked":1,"walks_counting_blind":1,"hands_per_second":[0-9.]+,"failures":\[\],"mismatches":\[\]\}$' -- replay --json "$PHH/online_sample.phhs"
+expect "replay folder" 0 '^4 files, 11 hands: 10 replayed, 0 failed, 1 undecided$' -- replay "$PHH"
+phhs=$(mktemp --suffix=.phhs)
+{ sed -n '/^\[1\]/,/^\[2\]/p' "$PHH/online_sample.phhs" | sed '$d'; echo '[9]'; sed -n '/^\[6\]/,/^\[7\]/p' "$PHH/online_sample.phhs" | sed '1d;$d' | sed "s/'p4 cbr 12'/'p4 cbr 7'/"; } >"$phhs"
+expect "replay phhs failure" 1 '^  failed: .* \[9\]: action 5 "p4 cbr 7": ' -- replay "$phhs"
+one=$(mktemp --suffix=.phh)
+sed -n '/^\[4\]/,/^\[5\]/p' "$PHH/online_sample.phhs" | sed '1d;$d' >"$one"
+expect "replay decimals and rake" 0 '^finished; stacks \(p1 first\): 57.25 72.25 100$' -- replay "$one"
+sed -i 's/winnings = \[14.75, 0, 0\]/winnings = [0, 14.75, 0]/; /finishing_stacks/d' "$one"
+expect "replay winnings mismatch" 1 '^winnings \[0, 14.75, 0\] disagree with the engine.s \[15.5, 0, 0\]$' -- replay "$one"
+rm -f "$phhs" "$one"
 expect "replay stud" 0 "^finished; stacks \(p1 first\): 49 45 56$" -- replay "$PHH/stud_f7s.phh"
 expect_error "replay missing file" "cannot read /nonexistent.phh" -- replay /nonexistent.phh
 expect_error "replay not toml" "not a PHH file" -- replay "$0"

@@ -1,5 +1,5 @@
-// libFuzzer: a PHH hand history (engine/poker/phh.h), replayed. Text that is not a hand the
-// engine can play is an error, never a crash.
+// libFuzzer: a PHH hand history (engine/poker/phh.h), replayed as one hand and as a .phhs file of
+// many. Text that is not a hand the engine can play is an error, never a crash.
 #include "poker/phh.h"
 
 #include <cstddef>
@@ -7,6 +7,9 @@
 #include <string_view>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    (void)felt::poker::replay_phh(std::string_view(reinterpret_cast<const char*>(data), size));
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    (void)felt::poker::replay_phh(text);
+    felt::poker::Corpus corpus;
+    felt::poker::replay_corpus(text, "fuzz", corpus);
     return 0;
 }

@@ -30,7 +30,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -346,21 +348,121 @@ int run_simulate(const sim::Options& o, bool as_json) {
     return 0;
 }
 
-int run_replay(const std::string& path, bool as_json) {
+std::string read_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw UsageError{"cannot read " + path};
     std::ostringstream text;
     text << in.rdbuf();
-    const poker::Replay r = unwrap(poker::replay_phh(text.str()));
-    if (as_json) {
-        std::cout << json{{"finishing_stacks", r.finishing_stacks}}.dump() << "\n";
-        return 0;
+    return text.str();
+}
+
+// Amounts in the file's units: whole numbers as integers, null for an unknown (inf) stack.
+json amounts_json(const std::vector<poker::Chips>& chips, std::int64_t scale,
+                  std::uint16_t deep = 0) {
+    json out = json::array();
+    for (std::size_t i = 0; i < chips.size(); ++i) {
+        if (deep >> i & 1)
+            out.push_back(nullptr);
+        else if (chips[i].value() % scale == 0)
+            out.push_back(chips[i].value() / scale);
+        else
+            out.push_back(static_cast<double>(chips[i].value()) / static_cast<double>(scale));
     }
-    std::cout << (r.state.phase == poker::Phase::done ? "finished" : "unfinished")
+    return out;
+}
+
+// One hand (a .phh): its finishing stacks and winnings.
+int run_replay_one(const std::string& path, bool as_json) {
+    const poker::Replay r = unwrap(poker::replay_phh(read_file(path)));
+    const bool done = r.state.phase == poker::Phase::done;
+    if (as_json) {
+        json j{{"finishing_stacks", amounts_json(r.finishing_stacks, r.scale, r.deep)},
+               {"winnings", amounts_json(r.winnings, r.scale)},
+               {"finished", done},
+               {"undecided", r.undecided}};
+        if (r.rake > 0) j["rake"] = amounts_json({r.rake}, r.scale)[0];
+        if (!r.winnings_mismatch.empty()) j["winnings_mismatch"] = r.winnings_mismatch;
+        std::cout << j.dump() << "\n";
+        return r.winnings_mismatch.empty() ? 0 : 1;
+    }
+    std::cout << (r.undecided ? "undecided (only unknown hands contest a pot)"
+                  : done      ? "finished"
+                              : "unfinished")
               << "; stacks (p1 first):";
-    for (poker::Chips c : r.finishing_stacks) std::cout << " " << c.value();
+    for (std::size_t i = 0; i < r.finishing_stacks.size(); ++i)
+        std::cout << " "
+                  << (r.deep >> i & 1 ? "inf"
+                                      : poker::format_amount(r.finishing_stacks[i], r.scale));
     std::cout << "\n";
+    if (r.rake > 0) std::cout << "rake " << poker::format_amount(r.rake, r.scale) << "\n";
+    if (!r.winnings_mismatch.empty()) {
+        std::cout << r.winnings_mismatch << "\n";
+        return 1;
+    }
     return 0;
+}
+
+// Many hands: .phhs files, several files, or folders (every .phh and .phhs in them). One file
+// that is not a .phhs is one hand.
+int run_replay(const std::vector<std::string>& paths, bool as_json) {
+    namespace fs = std::filesystem;
+    if (paths.size() == 1 && fs::path(paths[0]).extension() != ".phhs" &&
+        !fs::is_directory(paths[0]))
+        return run_replay_one(paths[0], as_json);
+    std::vector<std::string> files;
+    for (const std::string& p : paths) {
+        if (!fs::is_directory(p)) {
+            files.push_back(p);
+            continue;
+        }
+        std::vector<std::string> found;
+        for (const auto& e : fs::recursive_directory_iterator(p)) {
+            const auto ext = e.path().extension();
+            if (e.is_regular_file() && (ext == ".phh" || ext == ".phhs"))
+                found.push_back(e.path().string());
+        }
+        std::sort(found.begin(), found.end());
+        files.insert(files.end(), found.begin(), found.end());
+    }
+    poker::Corpus c;
+    const auto start = std::chrono::steady_clock::now();
+    for (const std::string& f : files) poker::replay_corpus(read_file(f), f, c);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double per_second = seconds > 0 ? static_cast<double>(c.hands) / seconds : 0;
+    auto entries = [](const std::vector<poker::CorpusEntry>& list) {
+        json out = json::array();
+        for (const auto& e : list) out.push_back({{"hand", e.where}, {"reason", e.reason}});
+        return out;
+    };
+    if (as_json) {
+        std::cout << json{{"files", files.size()},
+                          {"hands", c.hands},
+                          {"replayed", c.replayed},
+                          {"failed", c.failed},
+                          {"undecided", c.undecided},
+                          {"winnings_checked", c.winnings_checked},
+                          {"winnings_mismatches", c.winnings_mismatches},
+                          {"raked", c.raked},
+                          {"walks_counting_blind", c.walks_counting_blind},
+                          {"hands_per_second", std::round(per_second)},
+                          {"failures", entries(c.failures)},
+                          {"mismatches", entries(c.mismatches)}}
+                         .dump()
+                  << "\n";
+    } else {
+        std::printf("%zu files, %ld hands: %ld replayed, %ld failed, %ld undecided\n"
+                    "  winnings checked in %ld hands: %ld mismatches, %ld raked, %ld walks that "
+                    "count the big blind's own chips\n"
+                    "  %.0f hands per second\n",
+                    files.size(), c.hands, c.replayed, c.failed, c.undecided, c.winnings_checked,
+                    c.winnings_mismatches, c.raked, c.walks_counting_blind, per_second);
+        for (const auto& e : c.failures)
+            std::printf("  failed: %s: %s\n", e.where.c_str(), e.reason.c_str());
+        for (const auto& e : c.mismatches)
+            std::printf("  mismatch: %s: %s\n", e.where.c_str(), e.reason.c_str());
+    }
+    return c.failed == 0 && c.winnings_mismatches == 0 ? 0 : 1;
 }
 
 // `felt chinese settle`: the JSON document on stdin, described in the README.
@@ -533,12 +635,16 @@ int main(int argc, char** argv) {
                         "off (big_bet)");
     sim_cmd->add_flag("--json", sim_json, "Print one JSON object");
 
-    std::string replay_path;
+    std::vector<std::string> replay_paths;
     bool replay_json = false;
     auto* replay_cmd = app.add_subcommand(
-        "replay", "Play a PHH hand history through the engine; print the finishing stacks");
-    replay_cmd->add_option("file", replay_path, "A .phh file")->required();
-    replay_cmd->add_flag("--json", replay_json, "Print {\"finishing_stacks\": [...]}");
+        "replay", "Play PHH hand histories through the engine: one hand's finishing stacks, or a "
+                  "summary of many");
+    replay_cmd
+        ->add_option("files", replay_paths,
+                     "A .phh file (one hand), or .phhs files and folders (a summary)")
+        ->required();
+    replay_cmd->add_flag("--json", replay_json, "Print one JSON object");
 
     auto* chinese_cmd = app.add_subcommand("chinese", "Thirteen-card Chinese poker");
     chinese_cmd->require_subcommand(1);
@@ -622,7 +728,7 @@ int main(int argc, char** argv) {
         if (*cmp_cmd) return run_compare(cmp);
         if (*dist_cmd) return run_distribution(dist);
         if (*sim_cmd) return run_simulate(simo, sim_json);
-        if (*replay_cmd) return run_replay(replay_path, replay_json);
+        if (*replay_cmd) return run_replay(replay_paths, replay_json);
         if (*settle_cmd) return run_chinese_settle(settle_pretty);
         if (*arrange_cmd)
             return run_chinese_arrange(arrange_profile, arrange_cards, arrange_hints, arrange_json);

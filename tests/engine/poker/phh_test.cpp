@@ -106,23 +106,28 @@ TEST_CASE("PHH: a history the engine refuses names the action and the reason") {
 
     CHECK(replay_phh("variant = \"NT\"\nantes = [").error().message.find("not a PHH file") == 0);
     CHECK(replay_phh("variant = \"FO/8\"").error().message.find("variant \"FO/8\"") == 0);
-    std::string unknown = text;
-    unknown.replace(unknown.find("AsAh"), 4, "????");
-    CHECK(replay_phh(unknown).error().message.find("unknown cards") != std::string::npos);
 
-    // Numbers too large for a whole number of chips (the fuzzer's find: converting them was
-    // undefined behaviour), and a fraction, are refused or read as absent, never converted.
-    for (const char* huge : {"[5.07e23, 100, 100]", "[1e300, 100, 100]", "[100.5, 100, 100]"}) {
+    // Numbers too large for chips (the fuzzer's find: converting them was undefined behaviour)
+    // are refused, never converted; a fraction is an amount in smaller units.
+    for (const char* huge : {"[5.07e23, 100, 100]", "[1e300, 100, 100]"}) {
         std::string big = text;
         big.replace(big.find("starting_stacks = [100, 100, 100]") + 18, 15, huge);
         CAPTURE(big);
         r = replay_phh(big);
         REQUIRE_FALSE(r.ok());
-        CHECK(r.error().message == "starting_stacks: whole numbers of chips only");
+        CHECK(r.error().message == "an amount is too large");
     }
+    std::string half = text;
+    half.replace(half.find("starting_stacks = [100, 100, 100]") + 18, 15, "[100.5, 100, 100]");
+    CHECK(replay_phh(half).error().message ==
+          "finishing_stacks disagree with the engine's [200.5, 0, 100]");
     std::string seed = text;
     seed.replace(seed.find("min_bet = 2"), 11, "min_bet = 5.07e23");
-    CHECK(replay_phh(seed).error().message.find("min_bet is required") != std::string::npos);
+    CHECK(replay_phh(seed).error().message == "an amount is too large");
+    seed.replace(seed.find("min_bet = 5.07e23"), 17, "min_bet = 0.0000001");
+    CHECK(replay_phh(seed).error().message == "min_bet: at most 6 decimal places");
+    seed.replace(seed.find("min_bet = 0.0000001"), 19, "min_bet = -2");
+    CHECK(replay_phh(seed).error().message == "min_bet: amounts are numbers, 0 or more");
 }
 
 TEST_CASE("PHH: simulated hands of every variant and structure survive the round trip") {
@@ -312,4 +317,227 @@ TEST_CASE("PHH: a reader's history shows no card they may not see, over thousand
     CHECK(hands == 6 * 3 * 3 * 100);
     CHECK(hidden > hands); // the check had hidden cards to look at
     CHECK(revealed > 0);
+}
+
+namespace {
+
+// Hand `n` of a .phhs text, as a .phh of its own.
+std::string hand_of(const std::string& phhs, int n) {
+    std::string header = "[";
+    header += std::to_string(n);
+    header += "]\n";
+    const auto from = phhs.find(header);
+    REQUIRE(from != std::string::npos);
+    const auto to = phhs.find("\n[", from + header.size());
+    return phhs.substr(from + header.size(),
+                       to == std::string::npos ? to : to - from - header.size());
+}
+
+// `text` with `from` (which must occur) replaced by `to`.
+std::string with(std::string text, const std::string& from, const std::string& to) {
+    const auto at = text.find(from);
+    REQUIRE_MESSAGE(at != std::string::npos, from);
+    return text.replace(at, from.size(), to);
+}
+
+std::vector<std::int64_t> values(const std::vector<Chips>& chips) {
+    std::vector<std::int64_t> out;
+    for (Chips c : chips) out.push_back(c.value());
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("PHH: online histories: unknown cards, decimal amounts, winnings, rake, walks") {
+    const std::string file = read("online_sample.phhs");
+    Corpus c;
+    replay_corpus(file, "online_sample.phhs", c);
+    CHECK(c.hands == 8);
+    CHECK(c.replayed == 7);
+    CHECK(c.failed == 0);
+    CHECK(c.undecided == 1);
+    CHECK(c.winnings_checked == 7);
+    CHECK(c.winnings_mismatches == 0);
+    CHECK(c.raked == 1);
+    CHECK(c.walks_counting_blind == 1);
+
+    // Decimal amounts: the hand counts in cents, and writes its results in dollars.
+    const std::string one = hand_of(file, 1);
+    auto r = replay_phh(one);
+    REQUIRE(r.ok());
+    CHECK(r->scale == 100);
+    CHECK(values(r->finishing_stacks) == std::vector<std::int64_t>{5800, 7225, 10000});
+    CHECK(format_amount(r->finishing_stacks[1], r->scale) == "72.25");
+    CHECK(format_amount(r->finishing_stacks[0], r->scale) == "58");
+    CHECK(format_amount(Chips(5), 100) == "0.05");
+    CHECK(r->winnings_checked);
+    CHECK(r->winnings_mismatch.empty());
+    // Recorded winnings for the wrong player are a mismatch, named in the file's units.
+    r = replay_phh(with(one, "winnings = [15.50, 0, 0]", "winnings = [0, 15.50, 0]"));
+    REQUIRE(r.ok());
+    CHECK(r->winnings_mismatch == "winnings [0, 15.5, 0] disagree with the engine's [15.5, 0, 0]");
+    // All zeros: the venue wrote none, so there is nothing to check.
+    r = replay_phh(with(one, "winnings = [15.50, 0, 0]", "winnings = [0, 0, 0]"));
+    REQUIRE(r.ok());
+    CHECK_FALSE(r->winnings_checked);
+    // A show that contradicts the deal.
+    CHECK(replay_phh(with(one, R"(d dh p1 ????)", "d dh p1 AsKh")).error().message ==
+          "p1 shows Ah where Kh was dealt");
+
+    // The last show counts: p2's sevens, shown after ????, win; shown before it, they do not,
+    // and neither does a muck.
+    const std::string two = hand_of(file, 2);
+    r = replay_phh(two);
+    REQUIRE(r.ok());
+    CHECK(r->winnings_mismatch.empty());
+    for (const char* last : {R"('p2 sm 7s7h', 'p2 sm ????')", R"('p2 sm ????', 'p2 sm')"}) {
+        CAPTURE(last);
+        r = replay_phh(with(two, R"('p2 sm ????', 'p2 sm 7s7h')", last));
+        REQUIRE(r.ok());
+        CHECK(r->winnings_mismatch ==
+              "winnings [0, 15.5, 0] disagree with the engine's [15.5, 0, 0]");
+    }
+
+    // A walk may count the big blind's own chips; nothing else may be added.
+    const std::string three = hand_of(file, 3);
+    r = replay_phh(three);
+    REQUIRE(r.ok());
+    CHECK(r->walk_counts_blind);
+    r = replay_phh(with(three, "winnings = [0, 1.50, 0]", "winnings = [0, 1, 0]"));
+    REQUIRE(r.ok());
+    CHECK_FALSE(r->walk_counts_blind);
+    CHECK(r->winnings_mismatch.empty());
+    r = replay_phh(with(three, "winnings = [0, 1.50, 0]", "winnings = [0, 2, 0]"));
+    REQUIRE(r.ok());
+    CHECK_FALSE(r->winnings_mismatch.empty());
+
+    // A rake: the winner's recorded winnings are less than the pot, and so is their stack.
+    const std::string four = hand_of(file, 4);
+    r = replay_phh(four);
+    REQUIRE(r.ok());
+    CHECK(r->rake == Chips(75));
+    CHECK(values(r->finishing_stacks) == std::vector<std::int64_t>{5725, 7225, 10000});
+    // More than a quarter of the pot is no rake.
+    r = replay_phh(with(with(four, "winnings = [14.75, 0, 0]", "winnings = [10, 0, 0]"),
+                        "finishing_stacks = [57.25, 72.25, 100]\n", ""));
+    REQUIRE(r.ok());
+    CHECK(r->rake == Chips(0));
+    CHECK_FALSE(r->winnings_mismatch.empty());
+
+    // Only unknown hands contest the pot: undecided. One known hand decides it.
+    const std::string five = hand_of(file, 5);
+    r = replay_phh(five);
+    REQUIRE(r.ok());
+    CHECK(r->undecided);
+    CHECK(r->deep == 0b111);
+    r = replay_phh(with(five, R"('p1 sm ????')", "'p1 sm 2h2s'"));
+    REQUIRE(r.ok());
+    CHECK_FALSE(r->undecided);
+    CHECK(r->scale == 10); // 0.50 needs one decimal place
+    CHECK(values(r->winnings) == std::vector<std::int64_t>{20, 0, 0});
+    // A known hand shown as ???? at the end is not known.
+    r = replay_phh(with(with(five, R"('d dh p1 ????')", "'d dh p1 2h2s'"), R"('p1 sm ????')",
+                        R"('p1 sm ????', 'p1 sm 2h2s', 'p1 sm ????')"));
+    REQUIRE(r.ok());
+    CHECK(r->undecided);
+}
+
+TEST_CASE("PHH: straddles, antes per player, stud and draw with unknown cards") {
+    const std::string file = read("online_sample.phhs");
+    // The straddle: the raise is at least the straddle, and p4, left of the straddler, opens.
+    const std::string six = hand_of(file, 6);
+    auto r = replay_phh(with(six, "'p4 cbr 12'", "'p4 cbr 7'"));
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == Errc::bad_amount);
+    CHECK(r.error().message.find("action 5 \"p4 cbr 7\"") == 0);
+    CHECK(replay_phh(with(six, "'p4 cbr 12'", "'p4 cbr 8'"))
+              .error()
+              .message.find("finishing_stacks") == 0); // a legal raise, but not this hand's
+    CHECK(replay_phh(with(six, "'p4 cbr 12', 'p1 f'", "'p1 f', 'p4 cbr 12'")).error().code ==
+          Errc::not_your_turn);
+    // Called round to the straddler, who may still raise: the straddle's option.
+    const auto actions = six.find("actions = ");
+    const std::string option =
+        six.substr(0, actions) +
+        "actions = ['d dh p1 AsKs', 'd dh p2 QdQc', 'd dh p3 7h2c', 'd dh p4 JhJd', 'p4 cc', "
+        "'p1 cc', 'p2 cc', 'p3 cbr 12', 'p4 f', 'p1 f', 'p2 f']\nwinnings = [0, 0, 16, 0]\n"
+        "finishing_stacks = [96, 96, 112, 96]\n";
+    r = replay_phh(option);
+    REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
+    CHECK(r->winnings_mismatch.empty());
+    CHECK(replay_phh(with(six, "[1, 2, 4, 0]", "[1, 2, 0, 4]")).error().message ==
+          "blinds_or_straddles: a straddle after no straddle");
+
+    // Stud, down cards unknown until p1 shows all seven, in the order dealt; p2 mucks.
+    const std::string stud = R"(variant = 'F7S'
+antes = [1, 1]
+bring_in = 2
+small_bet = 4
+big_bet = 8
+starting_stacks = [50, 50]
+actions = ['d dh p1 ????5c', 'd dh p2 ????Kd', 'p1 pb', 'p2 cbr 4', 'p1 cc', 'd dh p1 6c',
+  'd dh p2 2d', 'p2 cc', 'p1 cc', 'd dh p1 7c', 'd dh p2 3d', 'p2 cc', 'p1 cc', 'd dh p1 9h',
+  'd dh p2 4d', 'p2 cc', 'p1 cc', 'd dh p1 ??', 'd dh p2 ??', 'p2 cc', 'p1 cc',
+  'p1 sm 8c8d5c6c7c9hTs', 'p2 sm']
+winnings = [10, 0]
+finishing_stacks = [55, 45]
+)";
+    r = replay_phh(stud);
+    REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
+    CHECK(r->winnings_mismatch.empty());
+    CHECK(replay_phh(with(stud, "9hTs", "9sTs")).error().message ==
+          "p1 shows 9s where 9h was dealt");
+    // p1 mucks too: nothing known is shown, so the pot is undecided.
+    r = replay_phh(with(stud, "'p1 sm 8c8d5c6c7c9hTs'", "'p1 sm'"));
+    REQUIRE(r.ok());
+    CHECK(r->undecided);
+
+    // Draw: unknown cards thrown (stand-ins the player holds) and drawn.
+    const std::string draw = R"(variant = 'F5CD'
+antes = [0, 0]
+blinds_or_straddles = [1, 2]
+small_bet = 2
+big_bet = 4
+starting_stacks = [50, 50]
+actions = ['d dh p1 ??????????', 'd dh p2 ??????????', 'p2 cc', 'p1 cc', 'p1 sd ????',
+  'd dh p1 ????', 'p2 sd', 'p1 cc', 'p2 cbr 4', 'p1 f']
+winnings = [0, 4]
+finishing_stacks = [48, 52]
+)";
+    r = replay_phh(draw);
+    REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
+    CHECK(r->winnings_mismatch.empty());
+    CHECK(replay_phh(with(draw, "'p2 sd'", "'p2 sd 2c'")).error().message.find("action 7") == 0);
+
+    // Antes per player: only the big blind's (hand 7) is taken.
+    r = replay_phh(hand_of(file, 7));
+    REQUIRE(r.ok());
+    CHECK(values(r->state.config->stakes.seat_antes) == std::vector<std::int64_t>{0, 2, 0});
+}
+
+TEST_CASE("PHH: a .phhs file's failures name the hand and the reason") {
+    const std::string file = read("online_sample.phhs");
+    const std::string broken =
+        "[1]\n" + hand_of(file, 1) + "\n[2]\n" +
+        with(hand_of(file, 6), "'p4 cbr 12'", "'p4 cbr 7'") +
+        "\n[3]\nvariant = 'NT'\nantes = [\n[4]\n" +
+        with(hand_of(file, 3), "winnings = [0, 1.50, 0]", "winnings = [0, 3, 0]");
+    Corpus c;
+    replay_corpus(broken, "x.phhs", c);
+    CHECK(c.hands == 4);
+    CHECK(c.replayed == 2);
+    CHECK(c.failed == 2);
+    CHECK(c.winnings_mismatches == 1);
+    REQUIRE(c.failures.size() == 2);
+    CHECK(c.failures[0].where == "x.phhs [2]");
+    CHECK(c.failures[0].reason.find("action 5 \"p4 cbr 7\"") == 0);
+    CHECK(c.failures[1].where == "x.phhs [3]");
+    CHECK(c.failures[1].reason.find("not a PHH file") == 0);
+    REQUIRE(c.mismatches.size() == 1);
+    CHECK(c.mismatches[0].where == "x.phhs [4]");
+    // Only the first few are kept.
+    Corpus few;
+    replay_corpus(broken, "x.phhs", few, 1);
+    CHECK(few.failed == 2);
+    CHECK(few.failures.size() == 1);
 }
