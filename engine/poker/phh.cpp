@@ -386,17 +386,22 @@ struct Line {
     std::string actor, verb, arg;
 };
 
-Line split(const std::string& text) {
-    std::istringstream in(text);
-    Line l;
-    in >> l.actor >> l.verb;
+// An action's words: actor, verb (with the player for `d dh`), argument.
+Line split(std::string_view text) {
+    std::array<std::string_view, 4> w{};
+    std::size_t count = 0, at = 0;
+    while (count < w.size()) {
+        at = text.find_first_not_of(" \t", at);
+        if (at == std::string_view::npos) break;
+        const std::size_t end = std::min(text.find_first_of(" \t", at), text.size());
+        w[count++] = text.substr(at, end - at);
+        at = end;
+    }
+    Line l{std::string(w[0]), std::string(w[1]), std::string(w[2])};
     if (l.actor == "d" && l.verb == "dh") {
-        std::string who, cards;
-        in >> who >> cards;
-        l.verb += " " + who;
-        l.arg = cards;
-    } else {
-        in >> l.arg;
+        l.verb += ' ';
+        l.verb += w[2];
+        l.arg = std::string(w[3]);
     }
     return l;
 }
