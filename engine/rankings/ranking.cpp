@@ -37,6 +37,7 @@ class StandardRanking final : public DeckRanking {
     explicit StandardRanking(Wild wild) : DeckRanking(deck_for(wild)), wild_(wild) {}
 
     std::string_view name() const override { return kNames[0]; }
+    Wild wild() const override { return wild_; }
     int min_cards() const override { return 3; }
     int max_cards() const override { return kMaxHand; }
 
