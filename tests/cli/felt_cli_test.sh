@@ -139,6 +139,15 @@ expect "replay stud" 0 "^finished; stacks \(p1 first\): 49 45 56$" -- replay "$P
 expect_error "replay missing file" "cannot read /nonexistent.phh" -- replay /nonexistent.phh
 expect_error "replay not toml" "not a PHH file" -- replay "$0"
 
+# The best draw (issue 19): the psychic exercise's royal flush, and the hint's classic play.
+expect "draw best" 0 '^\{"throw":\["Qc","Qd","Qs"\],"count":3,"hand":"Th Jh Qh Kh Ah","category":"straight_flush"\}$' -- draw best --json "TH JH QC QD QS" "QH KH AH 2S 6S"
+expect "draw best text" 0 '^throw nothing: 5c 6d 7h 8s 9c, straight$' -- draw best --max-discard 1 "5c 6d 7h 8s 9c" "9d 8c 8d 2h 2s"
+expect "draw best vertical" 0 '"category":"v' -- draw best --json --ranking vertical "5c 6d 7h 8s 9c" "9d 8c 8d 2h 2s"
+expect "draw hint" 0 '^\{"options":\[\{"throw":\["2c"\],"count":1,"expected":0.722684,"draws":47\}\],"ms":' -- draw hint --json --top 1 "Ah Kh Qh Jh 2c"
+expect_error "draw best four cards" "a draw hand is five cards, not 4" -- draw best "Ah Kh Qh Jh" "2c 3c 4c 5c 6c"
+expect_error "draw best card twice" "Ah is given more often than the deck holds it" -- draw best "Ah Kh Qh Jh 2c" "Ah 3c 4c 5c 6c"
+expect_error "draw hint wild on vertical" "--wild applies to the standard ranking only" -- draw hint --ranking vertical --wild joker "Ah Kh Qh Jh 2c"
+
 # Chinese poker (issue 5). expect_stdin NAME STATUS PATTERN JSON -- ARGS...: the document on stdin.
 expect_stdin() {
     local name=$1 status=$2 pattern=$3 doc=$4 ok=false

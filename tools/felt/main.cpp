@@ -16,6 +16,7 @@
 #include "chips_json.h"
 #include "cli.h"
 #include "leap_cmd.h"
+#include "poker/draw_advice.h"
 #include "poker/phh.h"
 #include "rankings/distribution.h"
 #include "rankings/evaluator.h"
@@ -465,6 +466,74 @@ int run_replay(const std::vector<std::string>& paths, bool as_json) {
     return c.failed == 0 && c.winnings_mismatches == 0 ? 0 : 1;
 }
 
+// The cards a draw throws, as words.
+json thrown_json(const Ranking& r, std::span<const Card> hand, unsigned thrown) {
+    json out = json::array();
+    for (std::size_t i = 0; i < hand.size(); ++i)
+        if (thrown >> i & 1) out.push_back(r.to_string(hand.subspan(i, 1)));
+    return out;
+}
+
+std::string words_of(const json& list) {
+    std::string out;
+    for (const auto& w : list) {
+        if (!out.empty()) out += ' ';
+        out += w.get<std::string>();
+    }
+    return out.empty() ? "nothing" : out;
+}
+
+// `felt draw best`: the best exchange when the next cards of the deck are known.
+int run_draw_best(const RankingArgs& ra, const std::string& hand_text, const std::string& deck_text,
+                  int max_discard, bool as_json) {
+    const auto ranking = ra.make();
+    const std::vector<Card> hand = unwrap(ranking->parse_cards(hand_text));
+    const std::vector<Card> next = unwrap(ranking->parse_cards(deck_text));
+    const poker::Exchange x = unwrap(poker::best_exchange(*ranking, hand, next, max_discard));
+    const json thrown = thrown_json(*ranking, hand, x.thrown);
+    if (as_json) {
+        std::cout << json{{"throw", thrown},
+                          {"count", x.count},
+                          {"hand", ranking->to_string(x.hand)},
+                          {"category", x.judgement.category}}
+                         .dump()
+                  << "\n";
+    } else {
+        std::cout << "throw " << words_of(thrown) << ": " << ranking->to_string(x.hand) << ", "
+                  << x.judgement.category << "\n";
+    }
+    return 0;
+}
+
+// `felt draw hint`: the exchange with the best expected result over the unseen cards.
+int run_draw_hint(const RankingArgs& ra, const std::string& hand_text, int max_discard, int top,
+                  bool as_json) {
+    const auto ranking = ra.make();
+    const std::vector<Card> hand = unwrap(ranking->parse_cards(hand_text));
+    const auto start = std::chrono::steady_clock::now();
+    const auto options = unwrap(poker::draw_hint(*ranking, hand, max_discard));
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    json list = json::array();
+    for (std::size_t i = 0; i < options.size() && i < static_cast<std::size_t>(top); ++i) {
+        const poker::DrawOption& o = options[i];
+        list.push_back({{"throw", thrown_json(*ranking, hand, o.thrown)},
+                        {"count", o.count},
+                        {"expected", std::round(o.expected * 1e6) / 1e6},
+                        {"draws", o.draws}});
+    }
+    if (as_json) {
+        std::cout << json{{"options", list}, {"ms", std::round(ms * 10) / 10}}.dump() << "\n";
+    } else {
+        for (const auto& o : list)
+            std::printf("throw %-14s expected share beaten %.4f (%llu draws)\n",
+                        words_of(o["throw"]).c_str(), o["expected"].get<double>(),
+                        static_cast<unsigned long long>(o["draws"].get<std::uint64_t>()));
+        std::printf("%.1f ms\n", ms);
+    }
+    return 0;
+}
+
 // `felt chinese settle`: the JSON document on stdin, described in the README.
 int run_chinese_settle(bool pretty) {
     std::ostringstream text;
@@ -664,6 +733,30 @@ int main(int argc, char** argv) {
     arrange_cmd->add_flag("--json", arrange_json, "Print JSON");
     arrange_cmd->add_option("cards", arrange_cards, "13 cards")->required();
 
+    auto* draw_cmd = app.add_subcommand("draw", "Five-card draw: the best exchange");
+    draw_cmd->require_subcommand(1);
+    RankingArgs draw_args;
+    std::string draw_hand, draw_deck;
+    int draw_max = 5, draw_top = 5;
+    bool draw_json = false;
+    auto* draw_best_cmd = draw_cmd->add_subcommand(
+        "best", "The exchange that makes the best hand, the next cards of the deck known (ties: "
+                "fewer thrown)");
+    draw_args.add_to(draw_best_cmd);
+    draw_best_cmd->add_option("--max-discard", draw_max, "The most cards to throw (5)");
+    draw_best_cmd->add_flag("--json", draw_json, "Print one JSON object");
+    draw_best_cmd->add_option("hand", draw_hand, "Five cards")->required();
+    draw_best_cmd->add_option("deck", draw_deck, "The next cards of the deck, top first")
+        ->required();
+    auto* draw_hint_cmd = draw_cmd->add_subcommand(
+        "hint", "Each exchange's expected share of five-card hands beaten, counted exactly over "
+                "the unseen cards; best first");
+    draw_args.add_to(draw_hint_cmd);
+    draw_hint_cmd->add_option("--max-discard", draw_max, "The most cards to throw (5)");
+    draw_hint_cmd->add_option("--top", draw_top, "Exchanges to print (5)");
+    draw_hint_cmd->add_flag("--json", draw_json, "Print one JSON object");
+    draw_hint_cmd->add_option("hand", draw_hand, "Five cards")->required();
+
     auto* leap_cmd = app.add_subcommand("leap", "Leap rummy");
     leap_cmd->require_subcommand(1);
     cli::LeapArgs leap_meld_args;
@@ -733,6 +826,10 @@ int main(int argc, char** argv) {
         if (*arrange_cmd)
             return run_chinese_arrange(arrange_profile, arrange_cards, arrange_hints, arrange_json);
         if (*bot_cmd) return run_bot(boto, bot_url, bot_json);
+        if (*draw_best_cmd)
+            return run_draw_best(draw_args, draw_hand, draw_deck, draw_max, draw_json);
+        if (*draw_hint_cmd)
+            return run_draw_hint(draw_args, draw_hand, draw_max, draw_top, draw_json);
         if (*leap_meld_cmd) return cli::run_leap_meld(leap_meld_args, leap_cards, leap_meld_json);
         if (*leap_sim_cmd) {
             if (leap_sim_cmd->count("--players") == 0 && !leap_sim.rules.distinct_leaps)
