@@ -146,7 +146,14 @@ Result<HandValue> evaluate_hand(std::span<const Card> cards, Wild wild) {
         return make_error(Errc::wrong_count,
                           "a hand has 3, 5, 6 or 7 cards, not " + std::to_string(n));
     if (auto e = deck_for(wild).check(cards)) return *e;
+    if (n == 3 && std::any_of(cards.begin(), cards.end(), [&](Card c) { return is_wild(c, wild); }))
+        return make_error(
+            Errc::bad_option,
+            "wild cards play only in hands of 5 to 7 cards, not in a three-card hand");
+    return evaluate_wild(cards, wild);
+}
 
+HandValue evaluate_wild(std::span<const Card> cards, Wild wild) {
     Naturals h;
     int k = 0;
     for (Card c : cards) {
@@ -160,10 +167,6 @@ Result<HandValue> evaluate_hand(std::span<const Card> cards, Wild wild) {
         h.key = h.key + c;
     }
     if (k == 0) return evaluate(cards);
-    if (n == 3)
-        return make_error(
-            Errc::bad_option,
-            "wild cards play only in hands of 5 to 7 cards, not in a three-card hand");
 
     HandValue best;
     if (wild == Wild::bug) {

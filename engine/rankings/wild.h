@@ -33,4 +33,8 @@ bool is_wild(Card c, Wild w);
 // Wild cards count in hands of 5 to 7 cards; a three-card front knows no wild cards.
 Result<HandValue> evaluate_hand(std::span<const Card> cards, Wild wild = Wild::none);
 
+// The same for cards known to be such a hand (dealt cards, enumerations): no checks. A
+// three-card hand must hold no wild card.
+HandValue evaluate_wild(std::span<const Card> cards, Wild wild);
+
 } // namespace felt

@@ -135,6 +135,8 @@ TEST_CASE("draw hint: exact counts, every five-card hand once, and a slow refere
     std::vector<std::pair<const char*, Wild>> rankings = {{"standard", Wild::none}};
 #ifndef FELT_SANITIZE
     rankings.push_back({"standard", Wild::joker});
+    rankings.push_back({"standard", Wild::deuces});
+    rankings.push_back({"standard", Wild::bug});
     rankings.push_back({"vertical", Wild::none});
 #endif
     for (auto [name, wild] : rankings) {
