@@ -38,6 +38,7 @@ json PokerConfig::to_json() const {
               {"sit_out_after", sit_out_after},
               {"hand_delay_ms", hand_delay_ms}};
     if (open_pair_applies(variant, structure)) j["open_pair"] = open_pair;
+    if (variant == "draw") j["hints"] = hints;
     return j;
 }
 
@@ -101,6 +102,9 @@ Outcome<std::pair<PokerConfig, poker::HandConfig>> decode_poker_config(const jso
     if (!open_pair_applies(c.variant, c.structure) && body.is_object() &&
         body.contains("open_pair"))
         in.refuse("open_pair", "\"open_pair\" is a rule of fixed-limit stud and Mexican stud only");
+    c.hints = in.boolean("hints", c.hints);
+    if (c.variant != "draw" && body.is_object() && body.contains("hints"))
+        in.refuse("hints", "\"hints\" is an option of five-card draw only (and of Chinese poker)");
     if (auto error = in.finish()) return D{std::nullopt, std::move(*error)};
     poker::HandConfig h = std::move(named).value();
     h.stakes = s;

@@ -25,6 +25,8 @@ struct PokerConfig {
     // Fixed-limit stud and Mexican stud only (written only for them): a pair showing on fourth
     // street, "big_bet", "choice" or "off" (poker::OpenPair).
     std::string open_pair = "big_bet";
+    // Five-card draw only (written only for it): whether `hint` answers with the best exchange.
+    bool hints = true;
 
     json to_json() const;
 };

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 namespace felt::protocol {
 
@@ -250,6 +251,38 @@ std::string action_record(const poker::Action& a, const Ranking& r, const char* 
     if (a.amount) j["amount"] = a.amount;
     if (!a.cards.empty()) j["cards"] = r.to_string(a.cards);
     return j.dump();
+}
+
+namespace {
+
+// The cards of `hand` whose bits are set in `thrown`, as card text ("" for none).
+std::string thrown_text(const Ranking& r, std::span<const Card> hand, unsigned thrown) {
+    std::vector<Card> out;
+    for (std::size_t i = 0; i < hand.size(); ++i)
+        if (thrown >> i & 1) out.push_back(hand[i]);
+    return r.to_string(out);
+}
+
+} // namespace
+
+json draw_hint_json(const Ranking& r, std::span<const Card> hand,
+                    std::span<const poker::DrawOption> options, std::size_t count) {
+    json list = json::array();
+    for (std::size_t i = 0; i < options.size() && i < count; ++i) {
+        const poker::DrawOption& o = options[i];
+        list.push_back({{"discard", thrown_text(r, hand, o.thrown)},
+                        {"count", o.count},
+                        {"expected", std::round(o.expected * 1e4) / 1e4},
+                        {"draws", o.draws}});
+    }
+    return json{{"exchanges", std::move(list)}};
+}
+
+json best_exchange_json(const Ranking& r, std::span<const Card> hand, const poker::Exchange& x) {
+    return json{{"discard", thrown_text(r, hand, x.thrown)},
+                {"count", x.count},
+                {"hand", r.to_string(x.hand)},
+                {"category", x.judgement.category}};
 }
 
 } // namespace felt::protocol

@@ -2,6 +2,7 @@
 // each), and an event as one recipient may see it.
 #pragma once
 
+#include "poker/draw_advice.h"
 #include "poker/hand.h"
 #include "rankings/ranking.h"
 #include "refusal.h"
@@ -52,6 +53,15 @@ void add_show_categories(json& update, std::span<const poker::Event> batch,
 // Whether `seat`'s update differs from a spectator's: it sees cards of its own, or it is to act.
 bool own_update(std::span<const poker::Event> batch, const poker::Legal* turn, int seat);
 json hand_end_json(int hand, std::int64_t hand_id, std::span<const Chips> net);
+
+// The answer to five-card draw's `hint`: the first `count` exchanges, best first, each the cards
+// to discard, how many, the expected share of five-card hands beaten and the draws counted.
+json draw_hint_json(const Ranking& r, std::span<const Card> hand,
+                    std::span<const poker::DrawOption> options, std::size_t count);
+
+// An exchange as a finished hand's history shows it: the cards thrown, the cards that would have
+// come, the hand made and its category.
+json best_exchange_json(const Ranking& r, std::span<const Card> hand, const poker::Exchange& x);
 // The pots as they stand in the middle: the chips of past betting rounds (this round's bets are
 // still in front of the seats), cut into the main pot and side pots as the hand's end will cut
 // them, each with the seats that can win it.

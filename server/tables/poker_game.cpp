@@ -28,6 +28,7 @@ class PokerGame final : public Game {
     std::vector<Card> deck(const Deal&) const override { return base_.deck; }
     Outcome<Started> start(const Deal& d, std::vector<Card> deck,
                            std::uint64_t seed) const override;
+    Outcome<json> hint(const Hand* hand, Seat seat, const protocol::Request& r) const override;
 
     const PokerConfig& settings() const { return config_; }
     const Ranking& ranking() const { return *base_.ranking; }
@@ -60,6 +61,13 @@ class PokerHand final : public Hand {
     void seat_view(Seat seat, std::optional<Seat> viewer, json& j) const override;
     void view(std::optional<Seat> viewer, int deadline_ms, json& out) const override;
 
+    // Five-card draw's hint: the seat's cards while it has yet to draw; nullopt otherwise.
+    std::optional<std::vector<Card>> cards_before_draw(Seat seat) const {
+        const poker::SeatState& p = state_.seats[seat.at()];
+        if (!p.live() || drawn_[seat.at()] || p.count != 5) return std::nullopt;
+        return std::vector<Card>(p.cards.begin(), p.cards.begin() + p.count);
+    }
+
   private:
     // Table seats are the engine's seats at a poker table.
     static std::size_t index(int seat) { return static_cast<std::size_t>(seat); }
@@ -84,10 +92,11 @@ class PokerHand final : public Hand {
     std::vector<poker::Event> opening_; // the deal's events, told once the row is written
     std::array<Chips, poker::kMaxSeats> start_{};
     std::array<bool, poker::kMaxSeats> leaving_{};
-    std::vector<std::string> log_;             // every event with every card, for the database
-    long decision_ = 0;                        // turns announced; each has its own clock
-    std::array<std::int16_t, 256> position_{}; // a card's position in the deck, by its code
-    std::vector<protocol::Sight> seen_;        // by position
+    std::array<bool, poker::kMaxSeats> drawn_{}; // the seat has drawn (or stood pat)
+    std::vector<std::string> log_;               // every event with every card, for the database
+    long decision_ = 0;                          // turns announced; each has its own clock
+    std::array<std::int16_t, 256> position_{};   // a card's position in the deck, by its code
+    std::vector<protocol::Sight> seen_;          // by position
     bool seed_used_ = false;
 };
 
@@ -109,6 +118,27 @@ Outcome<Started> PokerGame::start(const Deal& d, std::vector<Card> deck, std::ui
     return {Started{std::make_unique<PokerHand>(*this, d, std::move(started).value()),
                     std::move(deck_text), draws ? std::to_string(seed) : std::string(),
                     json{{"button", d.dealer.index()}}},
+            {}};
+}
+
+Outcome<json> PokerGame::hint(const Hand* hand, Seat seat, const protocol::Request& r) const {
+    auto refuse = [](std::string code, std::string message) {
+        return Outcome<json>{std::nullopt, {std::move(code), std::move(message)}};
+    };
+    if (config_.variant != "draw")
+        return refuse("no_hints", "hints are for five-card draw (and Chinese poker) only");
+    if (!config_.hints) return refuse("no_hints", "this table gives no hints");
+    if (!hand) return refuse("not_in_hand", "you hold no cards in a running hand");
+    const auto cards = static_cast<const PokerHand*>(hand)->cards_before_draw(seat);
+    if (!cards)
+        return refuse("not_in_hand",
+                      "you hold no cards before a draw: the hint is for a hand yet to draw");
+    const auto count = protocol::integer_field(r, "count", 3, 1, 32);
+    if (!count.ok()) return {std::nullopt, count.refusal};
+    auto options = poker::draw_hint(ranking(), *cards, std::clamp(base_.max_discard, 0, 5));
+    if (!options) return refuse("internal", options.error().message);
+    return {protocol::draw_hint_json(ranking(), *cards, options.value(),
+                                     static_cast<std::size_t>(*count.value)),
             {}};
 }
 
@@ -251,6 +281,7 @@ poker::Action PokerHand::stand_in(bool leaving) const {
 // An accepted action in the hand's record, for the history: who, what, and by whose hand (the
 // player's, or the server's for a clock or a leaving player). A discard's cards are its owner's.
 void PokerHand::log_action(const poker::Action& a, const char* by) {
+    if (a.type == poker::ActionType::discard) drawn_[index(a.seat)] = true;
     log_.push_back(protocol::action_record(a, game_.ranking(), by));
 }
 
