@@ -7,6 +7,7 @@
 #include "fairness.h"
 #include "leap_config.h"
 #include "leap_messages.h"
+#include "poker/draw_advice.h"
 #include "poker/phh.h"
 #include "poker_messages.h"
 
@@ -161,6 +162,129 @@ json my_hands(Store& store, std::int64_t account, std::int64_t before, int limit
     return {{"hands", hands}, {"next", next}};
 }
 
+namespace {
+
+// A stored poker hand played again through the engine from its revealed deck.
+struct PokerReplay {
+    poker::HandConfig config;
+    poker::HandState state;
+    std::vector<poker::Event> events;
+};
+
+// Replays a finished poker hand's record; `before` sees the state before each recorded action.
+// The error is why it does not replay (its end must be the recorded stacks).
+template <class Before>
+Result<PokerReplay> replay_poker(const HandRecord& h, const json& cfg, Before&& before) {
+    auto mismatch = [](std::string why) { return make_error(Errc::bad_config, std::move(why)); };
+    if (cfg.is_discarded() || !cfg.contains("stacks")) return mismatch("its record is incomplete");
+    auto named =
+        poker::named_config(cfg.value("variant", ""), cfg.value("structure", ""),
+                            cfg.value("ranking", ""), cfg.value("wild", ""), cfg.value("seats", 0));
+    if (!named) return mismatch(named.error().message);
+    PokerReplay out;
+    poker::HandConfig& c = out.config;
+    c = std::move(named).value();
+    const json& st = cfg["stakes"];
+    c.stakes.ante = st.value("ante", Chips());
+    c.stakes.small_blind = st.value("small_blind", Chips());
+    c.stakes.big_blind = st.value("big_blind", Chips());
+    c.stakes.bring_in = st.value("bring_in", Chips());
+    c.stakes.small_bet = st.value("small_bet", Chips());
+    c.stakes.big_bet = st.value("big_bet", Chips());
+    c.button = cfg.value("button", 0);
+    // Edition 1 had no open-pair rule: its stud hands bet the small bet on fourth street.
+    const auto open_pair = protocol::rules_of(cfg) < 2
+                               ? std::optional(poker::OpenPair::off)
+                               : poker::parse_open_pair(cfg.value("open_pair", "big_bet"));
+    if (!open_pair) return mismatch("its open_pair rule is unknown");
+    c.open_pair = *open_pair;
+    for (int i = 0; i < c.seats && i < static_cast<int>(cfg["stacks"].size()); ++i)
+        c.stacks[static_cast<std::size_t>(i)] = cfg["stacks"][static_cast<std::size_t>(i)];
+    auto deck = c.ranking->parse_cards(h.deck);
+    if (!deck) return mismatch(deck.error().message);
+    c.deck = std::move(deck).value();
+    try { // a variant that never draws has no seed
+        c.reshuffle_seed = h.seed.empty() ? 0 : std::stoull(h.seed);
+    } catch (const std::exception&) {
+        return mismatch("its reshuffle seed is unreadable");
+    }
+    auto config = std::make_shared<const poker::HandConfig>(c);
+    auto started = poker::start_hand(config);
+    if (!started) return mismatch(started.error().message);
+    out.state = std::move(started.value().state);
+    out.events = started.value().events;
+    for (const std::string& body : h.events) {
+        json ev = json::parse(body, nullptr, false);
+        if (ev.is_discarded() || ev.value("kind", "") != "action") continue;
+        poker::Action a;
+        a.seat = ev.value("seat", -1);
+        auto type = protocol::parse_action_type(ev.value("action", ""));
+        if (!type) return mismatch("an unknown action");
+        a.type = *type;
+        a.amount = ev.value("amount", poker::Chips());
+        if (ev.contains("cards")) {
+            auto cards = c.ranking->parse_cards(ev["cards"].get<std::string>());
+            if (!cards) return mismatch(cards.error().message);
+            a.cards = std::move(cards).value();
+        }
+        before(out.state, a);
+        if (auto err = poker::apply_in_place(out.state, a, out.events))
+            return mismatch(err->message);
+    }
+    if (out.state.phase != poker::Phase::done) return mismatch("it does not reach its end");
+    for (const HandRecord::Seat& s : h.seats) {
+        const auto seat = static_cast<std::size_t>(s.seat);
+        if (seat >= out.state.seats.size() || out.state.seats[seat].stack != s.end)
+            return mismatch("seat " + std::to_string(seat) + " ends with " +
+                            (seat < out.state.seats.size() ? to_string(out.state.seats[seat].stack)
+                                                           : std::string("nothing")) +
+                            ", recorded " + to_string(s.end));
+    }
+    return out;
+}
+
+// Five-card draw, for the asker's seat: the cards held before the draw, the cards that came to
+// it, and the best exchange those cards allowed (throwing at most as many as it did: any more
+// would take cards the seat never saw), beside the exchange made. Null when the seat did not
+// draw or the hand does not replay.
+json best_draw(const HandRecord& h, const json& cfg, int seat) {
+    std::vector<Card> held, thrown;
+    bool drew = false;
+    auto replayed = replay_poker(h, cfg, [&](const poker::HandState& s, const poker::Action& a) {
+        if (drew || a.seat != seat || a.type != poker::ActionType::discard) return;
+        drew = true;
+        const poker::SeatState& p = s.seats[static_cast<std::size_t>(seat)];
+        held.assign(p.cards.begin(), p.cards.begin() + p.count);
+        thrown = a.cards;
+    });
+    if (!replayed || !drew || held.size() != 5) return nullptr;
+    std::vector<Card> came;
+    for (const poker::Event& e : replayed->events)
+        if (e.type == poker::EventType::receive && e.seat == seat) {
+            came.assign(e.cards.begin(), e.cards.begin() + e.count);
+            break;
+        }
+    const Ranking& r = *replayed->config.ranking;
+    auto best = poker::best_exchange(r, held, came, static_cast<int>(came.size()));
+    if (!best) return nullptr;
+    std::vector<Card> made;
+    for (Card c : held)
+        if (std::find(thrown.begin(), thrown.end(), c) == thrown.end()) made.push_back(c);
+    made.insert(made.end(), came.begin(), came.end());
+    auto judged = r.judge(made);
+    return json{{"seat", seat},
+                {"held", r.to_string(held)},
+                {"came", r.to_string(came)},
+                {"best", protocol::best_exchange_json(r, held, best.value())},
+                {"made",
+                 {{"discard", r.to_string(thrown)},
+                  {"count", thrown.size()},
+                  {"hand", r.to_string(made)},
+                  {"category", judged ? judged->category : std::string()}}}};
+}
+
+} // namespace
+
 Outcome<json> hand(Store& store, std::int64_t hand_id, std::int64_t asker) {
     auto record = store.hand_record(hand_id);
     if (!record)
@@ -211,6 +335,9 @@ Outcome<json> hand(Store& store, std::int64_t hand_id, std::int64_t asker) {
         out["replay"] = replay_chinese(out["config"], events, seats);
     if (out["status"] == "finished" && game == "leap")
         out["replay"] = replay_leap(out["config"], h.deck, log, seats, out["number"].get<int>());
+    if (out["status"] == "finished" && game == "poker" && my_seat >= 0 &&
+        out["config"].value("variant", "") == "draw")
+        out["best_draw"] = best_draw(h, out["config"], my_seat);
     return {out, {}};
 }
 
@@ -245,78 +372,21 @@ Outcome<std::string> hand_phh(Store& store, std::int64_t hand_id, std::int64_t a
         return R{std::nullopt,
                  {"not_finished", "hand " + std::to_string(hand_id) + " did not finish"}};
     const json cfg = json::parse(h.config, nullptr, false);
-    auto mismatch = [&](const std::string& why) {
-        return R{
-            std::nullopt,
-            {"replay_mismatch", "hand " + std::to_string(hand_id) + " does not replay: " + why}};
-    };
-    if (cfg.is_discarded() || !cfg.contains("stacks")) return mismatch("its record is incomplete");
-    if (cfg.value("game", "poker") != "poker")
+    if (!cfg.is_discarded() && cfg.value("game", "poker") != "poker")
         return R{std::nullopt,
                  {"not_poker", "hand " + std::to_string(hand_id) + " is a " +
                                    cfg.value("game", "") + " deal; PHH records poker hands only"}};
-    auto named =
-        poker::named_config(cfg.value("variant", ""), cfg.value("structure", ""),
-                            cfg.value("ranking", ""), cfg.value("wild", ""), cfg.value("seats", 0));
-    if (!named) return mismatch(named.error().message);
-    poker::HandConfig c = std::move(named).value();
-    const json& st = cfg["stakes"];
-    c.stakes.ante = st.value("ante", Chips());
-    c.stakes.small_blind = st.value("small_blind", Chips());
-    c.stakes.big_blind = st.value("big_blind", Chips());
-    c.stakes.bring_in = st.value("bring_in", Chips());
-    c.stakes.small_bet = st.value("small_bet", Chips());
-    c.stakes.big_bet = st.value("big_bet", Chips());
-    c.button = cfg.value("button", 0);
-    // Edition 1 had no open-pair rule: its stud hands bet the small bet on fourth street.
-    const auto open_pair = protocol::rules_of(cfg) < 2
-                               ? std::optional(poker::OpenPair::off)
-                               : poker::parse_open_pair(cfg.value("open_pair", "big_bet"));
-    if (!open_pair) return mismatch("its open_pair rule is unknown");
-    c.open_pair = *open_pair;
-    for (int i = 0; i < c.seats && i < static_cast<int>(cfg["stacks"].size()); ++i)
-        c.stacks[static_cast<std::size_t>(i)] = cfg["stacks"][static_cast<std::size_t>(i)];
-    auto deck = c.ranking->parse_cards(h.deck);
-    if (!deck) return mismatch(deck.error().message);
-    c.deck = std::move(deck).value();
-    try { // a variant that never draws has no seed
-        c.reshuffle_seed = h.seed.empty() ? 0 : std::stoull(h.seed);
-    } catch (const std::exception&) {
-        return mismatch("its reshuffle seed is unreadable");
-    }
-    auto config = std::make_shared<const poker::HandConfig>(c);
-    auto started = poker::start_hand(config);
-    if (!started) return mismatch(started.error().message);
-    poker::HandState state = std::move(started.value().state);
-    std::vector<poker::Event> events = started.value().events;
-    for (const std::string& body : h.events) {
-        json ev = json::parse(body, nullptr, false);
-        if (ev.is_discarded() || ev.value("kind", "") != "action") continue;
-        poker::Action a;
-        a.seat = ev.value("seat", -1);
-        auto type = protocol::parse_action_type(ev.value("action", ""));
-        if (!type) return mismatch("an unknown action");
-        a.type = *type;
-        a.amount = ev.value("amount", poker::Chips());
-        if (ev.contains("cards")) {
-            auto cards = c.ranking->parse_cards(ev["cards"].get<std::string>());
-            if (!cards) return mismatch(cards.error().message);
-            a.cards = std::move(cards).value();
-        }
-        if (auto err = poker::apply_in_place(state, a, events)) return mismatch(err->message);
-    }
-    if (state.phase != poker::Phase::done) return mismatch("it does not reach its end");
+    auto replayed = replay_poker(h, cfg, [](const poker::HandState&, const poker::Action&) {});
+    if (!replayed)
+        return R{std::nullopt,
+                 {"replay_mismatch", "hand " + std::to_string(hand_id) +
+                                         " does not replay: " + replayed.error().message}};
     int my_seat = -1;
-    for (const HandRecord::Seat& s : h.seats) {
-        const auto seat = static_cast<std::size_t>(s.seat);
-        if (seat >= state.seats.size() || state.seats[seat].stack != s.end)
-            return mismatch("seat " + std::to_string(seat) + " ends with " +
-                            (seat < state.seats.size() ? to_string(state.seats[seat].stack)
-                                                       : std::string("nothing")) +
-                            ", recorded " + to_string(s.end));
+    for (const HandRecord::Seat& s : h.seats)
         if (asker != 0 && s.account == asker) my_seat = s.seat;
-    }
-    return R{poker::to_phh(c, events, state, my_seat >= 0 ? my_seat : poker::kNoSeat), {}};
+    return R{poker::to_phh(replayed->config, replayed->events, replayed->state,
+                           my_seat >= 0 ? my_seat : poker::kNoSeat),
+             {}};
 }
 
 } // namespace felt::server::history

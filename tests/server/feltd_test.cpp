@@ -1986,3 +1986,106 @@ TEST_CASE("feltd: the lobby is live: tables opening, seats, watchers and closing
     }
     std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("feltd draw: hint gives the exchange with the best expected hand, until the seat draws") {
+    Feltd d({"--chosen-decks"});
+    Client a(d.port()), b(d.port()), watcher(d.port());
+    for (Client* c : {&a, &b, &watcher}) {
+        c->hello();
+        REQUIRE(c->call({{"type", "guest"}})["ok"] == true);
+    }
+    // Options: only five-card draw has hints, and a table may turn them off.
+    CHECK(a.call({{"type", "create_table"}, {"variant", "holdem"}, {"hints", true}})["code"] ==
+          "bad_config");
+    const json plain = a.call({{"type", "create_table"}, {"variant", "holdem"}, {"seats", 2}});
+    REQUIRE(plain["ok"] == true);
+    CHECK_FALSE(plain["config"].contains("hints"));
+    const json off = a.call({{"type", "create_table"}, {"variant", "draw"}, {"hints", false}});
+    REQUIRE(off["ok"] == true);
+    CHECK(off["config"]["hints"] == false);
+    for (const json& t : {plain, off}) {
+        REQUIRE(a.call({{"type", "join"}, {"table", t["table"]}, {"buy_in", 100}})["ok"] == true);
+        CHECK(a.call({{"type", "hint"}, {"table", t["table"]}})["code"] == "no_hints");
+        REQUIRE(a.call({{"type", "leave"}, {"table", t["table"]}})["ok"] == true);
+    }
+
+    const json made = a.call({{"type", "create_table"},
+                              {"variant", "draw"},
+                              {"seats", 2},
+                              {"hand_delay_ms", 0},
+                              {"decision_ms", 60'000}});
+    REQUIRE(made["ok"] == true);
+    CHECK(made["config"]["hints"] == true);
+    const std::int64_t table = made["table"];
+    // Seat 0 holds the button heads-up: seat 1 is dealt first.
+    REQUIRE(watcher.call({{"type", "spectate"}, {"table", table}})["ok"] == true);
+    REQUIRE(watcher.call({{"type", "choose_deck"},
+                          {"table", table},
+                          {"cards", "Ah Kh Qh Jh 2c 7c 7d Ks 9h 3c"}})["ok"] == true);
+    REQUIRE(a.call({{"type", "join"}, {"table", table}, {"buy_in", 100}, {"seat", 0}})["ok"] ==
+            true);
+    CHECK(a.call({{"type", "hint"}, {"table", table}})["code"] == "not_in_hand");
+    REQUIRE(b.call({{"type", "join"}, {"table", table}, {"buy_in", 100}, {"seat", 1}})["ok"] ==
+            true);
+    next_kind(b, "update"); // the deal
+    auto hint = [&](Client& c, int count) {
+        return c.call({{"type", "hint"}, {"table", table}, {"count", count}});
+    };
+    // Four to a royal flush: throw the deuce (47 draws); the classic play.
+    json h = hint(b, 2);
+    REQUIRE(h["ok"] == true);
+    REQUIRE(h["exchanges"].size() == 2);
+    CHECK(h["exchanges"][0]["discard"] == "2c");
+    CHECK(h["exchanges"][0]["count"] == 1);
+    CHECK(h["exchanges"][0]["draws"] == 47);
+    CHECK(h["exchanges"][0]["expected"] == 0.7227);
+    CHECK(h["exchanges"][1]["discard"] == "Jh 2c");
+    // A pair of sevens: keep the pair, throw three.
+    h = hint(a, 1);
+    REQUIRE(h["exchanges"].size() == 1);
+    CHECK(h["exchanges"][0]["discard"] == "Ks 9h 3c");
+    CHECK(hint(a, 0)["code"] == "bad_request");
+    CHECK(hint(watcher, 1)["code"] == "not_seated");
+    // The button calls, the big blind checks; seat 1 draws first, and then has no hint.
+    REQUIRE(a.call({{"type", "act"}, {"table", table}, {"action", "call"}})["ok"] == true);
+    REQUIRE(b.call({{"type", "act"}, {"table", table}, {"action", "check"}})["ok"] == true);
+    REQUIRE(
+        b.call({{"type", "act"}, {"table", table}, {"action", "discard"}, {"cards", "2c"}})["ok"] ==
+        true);
+    CHECK(hint(b, 1)["code"] == "not_in_hand");
+    CHECK(hint(a, 1)["exchanges"][0]["discard"] == "Ks 9h 3c");
+    REQUIRE(a.call({{"type", "act"},
+                    {"table", table},
+                    {"action", "discard"},
+                    {"cards", "Ks 9h 3c"}})["ok"] == true);
+    REQUIRE(b.call({{"type", "act"}, {"table", table}, {"action", "check"}})["ok"] == true);
+    REQUIRE(a.call({{"type", "act"}, {"table", table}, {"action", "check"}})["ok"] == true);
+    next_kind(a, "hand_end");
+
+    // The history shows each asker, and only them, their own draw against the best one the
+    // cards that came allowed.
+    const json page = b.call({{"type", "my_hands"}, {"limit", 1}});
+    REQUIRE(page["hands"].size() == 1);
+    const std::int64_t hand_id = page["hands"][0]["hand"];
+    const json mine = b.call({{"type", "hand"}, {"hand", hand_id}});
+    REQUIRE(mine["ok"] == true);
+    const json& bd = mine["best_draw"];
+    REQUIRE(bd.is_object());
+    CHECK(bd["seat"] == 1);
+    CHECK(bd["held"] == "Ah Kh Qh Jh 2c");
+    const std::string came = bd["came"];
+    CHECK(came.size() == 2); // one card
+    CHECK(bd["made"]["discard"] == "2c");
+    CHECK(bd["made"]["hand"] == "Ah Kh Qh Jh " + came);
+    CHECK(bd["best"]["count"].get<int>() <= 1);
+    CHECK((came == "Th" ? bd["best"]["category"] == "straight_flush" : true));
+    const json theirs = a.call({{"type", "hand"}, {"hand", hand_id}});
+    REQUIRE(theirs["best_draw"].is_object());
+    CHECK(theirs["best_draw"]["seat"] == 0);
+    CHECK(theirs["best_draw"]["held"] == "7c 7d Ks 9h 3c");
+    CHECK(theirs["best_draw"]["made"]["count"] == 3);
+    const std::string a_came = theirs["best_draw"]["came"];
+    REQUIRE(a_came.size() == 8);
+    CHECK(theirs["best_draw"]["best"]["count"].get<int>() <= 3);
+    CHECK_FALSE(watcher.call({{"type", "hand"}, {"hand", hand_id}}).contains("best_draw"));
+}
