@@ -180,6 +180,36 @@ test("five-card draw: the cards clicked are the cards discarded, and new ones re
   assert.equal(drew, 2, "both players drew");
 });
 
+test("five-card draw: Hint picks the engine's best exchange, which the player may take", { timeout: 120_000 }, async () => {
+  // One player holds four to a royal flush, the other a pair of sevens.
+  const deck = "Ah Kh Qh Jh 2c 7c 7d Ks 9h 3c";
+  const hinted = [];
+  await playOneHand(
+    "draw",
+    "no-limit",
+    async (p, legal, bar) => {
+      if (legal.phase !== "drawing") return false;
+      const mine = await bar.locator("button.card").evaluateAll((els) => els.map((e) => e.dataset.card));
+      const got = p.rec.received.length;
+      await bar.getByRole("button", { name: "Hint" }).click();
+      const reply = await until("the hint", () => p.rec.received.slice(got).find((m) => m.type === "hint"));
+      const best = reply.exchanges[0];
+      assert.equal(best.discard, mine.includes("Ah") ? "2c" : "Ks 9h 3c");
+      const pressed = await bar.locator('button.card[aria-pressed="true"]').evaluateAll((els) => els.map((e) => e.dataset.card));
+      assert.deepEqual(pressed.sort(), best.discard.split(" ").sort());
+      const advice = await bar.getByRole("status").innerText();
+      assert.match(advice, new RegExp(`^Throw ${best.discard}: the hand you end with beats ${Math.round(best.expected * 100)}% of all hands`));
+      if (mine.includes("Ah")) await p.page.screenshot({ path: join(screenshots, "draw-hint.png") });
+      await bar.getByRole("button", { name: `Discard ${best.count}` }).click();
+      await bar.waitFor({ state: "hidden", timeout: 5000 });
+      hinted.push(best.discard);
+      return true;
+    },
+    { deck },
+  );
+  assert.deepEqual(hinted.sort(), ["2c", "Ks 9h 3c"]);
+});
+
 test("seven-card stud: each player sees the other's up cards, and no down card", { timeout: 120_000 }, async () => {
   let looked = 0, shot = false;
   await playOneHand("stud", "fixed-limit", async (p, legal, bar, table) => {

@@ -205,7 +205,7 @@ function Arranger(props: { c: Controller; view: TableView; ch: ChineseView }) {
           Clear rows
         </button>
         {hintsOn && (
-          <button type="button" onClick={() => void c.ask("hint", { table: view.id, count: 3 }).then((r) => r && setHints(r.arrangements))}>
+          <button type="button" onClick={() => void c.ask("hint", { table: view.id, count: 3 }).then((r) => r && setHints(r.arrangements ?? []))}>
             Hints
           </button>
         )}

@@ -105,6 +105,9 @@ function ActionBar(props: { c: Controller; view: TableView; legal: Legal }) {
   // Fresh for each decision: the table mounts a new bar for each (key: legalSeq).
   const [to, setTo] = useState(legal.min_to);
   const [picked, setPicked] = useState<Set<string>>(new Set());
+  // Five-card draw's hint: the server's best exchange, picked for the player to accept or change.
+  const [advice, setAdvice] = useState<string | null>(null);
+  const hintsOn = view.config["variant"] === "draw" && view.config["hints"] !== false;
   const me = view.mySeat !== null ? view.seats[view.mySeat] : null;
   const act = (body: { action: PokerAct["action"]; amount?: number; cards?: string }) => void c.ask("act", { table: view.id, ...body });
   const betting = legal.phase === "betting";
@@ -152,9 +155,30 @@ function ActionBar(props: { c: Controller; view: TableView; legal: Legal }) {
             setPicked(next);
           }}
         />
+        {drawing && hintsOn && (
+          <button
+            type="button"
+            onClick={() =>
+              void c.ask("hint", { table: view.id, count: 1 }).then((r) => {
+                const best = r?.exchanges?.[0];
+                if (!best) return;
+                setPicked(new Set(best.discard ? best.discard.split(" ") : []));
+                const share = Math.round(best.expected * 100);
+                setAdvice(`${best.count === 0 ? "Stand pat" : `Throw ${best.discard}`}: the hand you end with beats ${share}% of all hands, on average`);
+              })
+            }
+          >
+            Hint
+          </button>
+        )}
         <button type="button" class="primary" disabled={!ok} onClick={() => act({ action: legal.phase === "drawing" ? "discard" : "rollover", cards: [...picked].join(" ") })}>
           {drawing ? (n === 0 ? "Stand pat" : `Discard ${n}`) : "Turn up"}
         </button>
+        {advice && (
+          <div class="draw-advice" role="status">
+            {advice}
+          </div>
+        )}
       </div>
     );
   }
