@@ -11,7 +11,13 @@ import { PokerTable } from "./table";
 
 export function useStore(c: Controller): State {
   const [state, setState] = useState(c.store.get());
-  useEffect(() => c.store.subscribe(() => setState(c.store.get())), [c]);
+  useEffect(() => {
+    const off = c.store.subscribe(() => setState(c.store.get()));
+    // The effect runs after the first paint: an update made before it subscribed (the server's
+    // hello answered that fast) would otherwise be lost, and the page would wait for nothing.
+    setState(c.store.get());
+    return off;
+  }, [c]);
   return state;
 }
 
