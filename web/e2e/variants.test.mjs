@@ -208,6 +208,20 @@ test("five-card draw: Hint picks the engine's best exchange, which the player ma
     { deck },
   );
   assert.deepEqual(hinted.sort(), ["2c", "Ks 9h 3c"]);
+  // The history shows each player their own draw beside the best one the cards that came allowed.
+  const end = ann.rec.received.filter((m) => m.kind === "hand_end").at(-1);
+  for (const p of [ann, bob]) {
+    const asked = p.rec.received.length;
+    await p.page.getByRole("link", { name: "History" }).click();
+    await p.page.locator(`tr[data-hand="${end.hand_id}"]`).getByRole("button", { name: "Replay" }).click();
+    const record = await until("the record", () => p.rec.received.slice(asked).find((m) => m.type === "hand" && m.ok));
+    const draw = record.best_draw;
+    assert.ok(draw.held === "Ah Kh Qh Jh 2c" || draw.held === "7c 7d Ks 9h 3c", draw.held);
+    assert.equal(draw.made.discard, draw.held.startsWith("Ah") ? "2c" : "Ks 9h 3c");
+    const section = p.page.getByRole("region", { name: "your draw" });
+    assert.match(await section.innerText(), new RegExp(`You held ${draw.held}; you chose to throw ${draw.made.discard} and made ${draw.made.hand}`));
+    if (draw.held.startsWith("7c")) await p.page.screenshot({ path: join(screenshots, "draw-history.png") });
+  }
 });
 
 test("seven-card stud: each player sees the other's up cards, and no down card", { timeout: 120_000 }, async () => {

@@ -285,7 +285,25 @@ export function Replay(props: { c: Controller; id: number }) {
         ))}
       </section>
       <Verdict record={record} />
+      {record.best_draw && <BestDraw draw={record.best_draw} />}
       <Results record={record} />
     </div>
+  );
+}
+
+// Five-card draw: the asker's own draw beside the best one the cards that came allowed.
+function BestDraw(props: { draw: NonNullable<HandReply["best_draw"]> }) {
+  const { draw } = props;
+  const same = draw.best.discard === draw.made.discard;
+  const words = (x: { count: number; discard: string }, verb: string) => (x.count === 0 ? "stand pat" : `${verb} ${x.discard}`);
+  const named = (x: { hand: string; category: string }) => `${x.hand} (${x.category.replaceAll("_", " ")})`;
+  return (
+    <section class="best-draw" aria-label="your draw">
+      <h3>Your draw</h3>
+      <p>
+        You held {draw.held}; you chose to {words(draw.made, "throw")} and made {named(draw.made)}.
+      </p>
+      <p>{same ? "With the cards that came, that was the best exchange." : `With the cards that came (${draw.came}), the best was to ${words(draw.best, "throw")}: ${named(draw.best)}.`}</p>
+    </section>
   );
 }
