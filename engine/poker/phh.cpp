@@ -450,11 +450,7 @@ Result<Replay> replay_table(const toml::table& t) {
     if (!found)
         return bad("variant \"" + code + "\": Felt plays NT, FT, PT, F7S and its own codes");
     c.variant = builtin_variant(variant);
-    const bool draws =
-        std::any_of(c.variant->streets.begin(), c.variant->streets.end(), [](const Street& st) {
-            return std::any_of(st.steps.begin(), st.steps.end(),
-                               [](const Step& s) { return s.kind == Step::Kind::draw; });
-        });
+    const bool draws = c.variant->draws();
 
     RankingOptions ro;
     const std::string ranking = t["_felt_ranking"].value<std::string>().value_or("standard");

@@ -48,6 +48,14 @@ struct Variant {
     Opener opener = Opener::position;
     int max_seats = 9;
 
+    // Whether a street draws (players exchange cards): only such a variant can empty the stock.
+    bool draws() const {
+        return std::any_of(streets.begin(), streets.end(), [](const Street& s) {
+            return std::any_of(s.steps.begin(), s.steps.end(),
+                               [](const Step& p) { return p.kind == Step::Kind::draw; });
+        });
+    }
+
     // Whether a street counts an open pair (fixed limit: see OpenPair in hand.h).
     bool has_open_pair() const {
         return std::any_of(streets.begin(), streets.end(),

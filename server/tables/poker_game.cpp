@@ -111,10 +111,7 @@ Outcome<Started> PokerGame::start(const Deal& d, std::vector<Card> deck, std::ui
     auto started = poker::start_hand(cfg);
     if (!started) return {std::nullopt, protocol::refusal(started.error())};
     // Only a variant that draws can empty the stock and reshuffle: only it commits to a seed.
-    const bool draws = std::ranges::any_of(cfg->variant->streets, [](const poker::Street& st) {
-        return std::ranges::any_of(
-            st.steps, [](const poker::Step& p) { return p.kind == poker::Step::Kind::draw; });
-    });
+    const bool draws = cfg->variant->draws();
     return {Started{std::make_unique<PokerHand>(*this, d, std::move(started).value()),
                     std::move(deck_text), draws ? std::to_string(seed) : std::string(),
                     json{{"button", d.dealer.index()}}},
