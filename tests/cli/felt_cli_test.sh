@@ -205,5 +205,9 @@ expect "leap simulate players by the deck" 0 '^3 players, 7 ranks' -- leap simul
 expect "leap simulate distinct more players" 0 '^4 players, 7 ranks' -- leap simulate --distinct-leaps --players 4 --ranks 7 --games 50
 expect_error "leap simulate jokers" 'at most 8 jokers in all' -- leap simulate --players 6 --jokers 5
 
+expect_error "bot think not a range" '--think takes MIN-MAX milliseconds \(0 <= MIN <= MAX <= 600000\), not 5-x' -- bot --think 5-x
+expect_error "bot think backwards" 'not 4000-1000' -- bot --think 4000-1000
+expect_error "bot sources" '--sources takes 1 to 254' -- bot --sources 0
+
 echo "felt cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

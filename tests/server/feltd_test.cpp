@@ -1591,6 +1591,73 @@ TEST_CASE("felt bot: bots pace themselves under feltd's default rate, and leave 
     }
 }
 
+TEST_CASE("felt bot: a person's pace, from several source addresses, and a fleet that grows") {
+    SUBCASE("thinking: every decision waits at least the shortest think time") {
+        Feltd d;
+        felt::bot::Options o;
+        o.port = std::to_string(d.port());
+        o.tables = 1;
+        o.seats = 3;
+        o.hands = 2;
+        o.think_min_ms = 40;
+        o.think_max_ms = 60;
+        const felt::bot::Report r = felt::bot::run(o);
+        CHECK_MESSAGE(r.errors.empty(), (r.errors.empty() ? "" : r.errors.front()));
+        REQUIRE(r.actions > 0);
+        // One table: its actions follow one another, each after its bot's thinking.
+        CHECK(r.seconds >= 0.040 * static_cast<double>(r.actions));
+    }
+    SUBCASE("sources: six bots from one address are refused where two addresses are not") {
+        Feltd d({"--per-address", "4"});
+        felt::bot::Options o;
+        o.port = std::to_string(d.port());
+        o.tables = 1;
+        o.seats = 6;
+        o.hands = 1;
+        const felt::bot::Report one = felt::bot::run(o);
+        CHECK_FALSE(one.errors.empty()); // the fifth connection from 127.0.0.1 is refused
+        o.sources = 2;                   // 127.0.0.1 and 127.0.0.2: three each
+        const felt::bot::Report two = felt::bot::run(o);
+        CHECK_MESSAGE(two.errors.empty(), (two.errors.empty() ? "" : two.errors.front()));
+        CHECK(two.connected == 6);
+        CHECK(two.hands >= 1);
+    }
+    SUBCASE("a fleet: tables added while others play, figures taken window by window") {
+        Feltd d;
+        felt::bot::Options o;
+        o.port = std::to_string(d.port());
+        o.seats = 3;
+        felt::bot::Fleet fleet(o);
+        auto wait_seated = [&](int n) {
+            for (int i = 0; i < 400 && fleet.seated() < n; ++i)
+                std::this_thread::sleep_for(std::chrono::milliseconds(25));
+            return fleet.seated();
+        };
+        fleet.add_tables(2);
+        CHECK(wait_seated(6) == 6);
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        const felt::bot::Report first = fleet.take();
+        fleet.add_tables(1);
+        CHECK(wait_seated(9) == 9);
+        felt::bot::Report second; // at least one hand ended in it (sanitizer builds are slow)
+        for (int i = 0; i < 100 && second.hands == 0; ++i) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            second = fleet.take();
+        }
+        CHECK_MESSAGE(first.errors.empty(), (first.errors.empty() ? "" : first.errors.front()));
+        CHECK_MESSAGE(second.errors.empty(), (second.errors.empty() ? "" : second.errors.front()));
+        CHECK(first.bots == 6);
+        CHECK(second.bots == 9);
+        CHECK(second.connected == 9);
+        CHECK(first.actions > 0);
+        CHECK(second.actions > 0);
+        CHECK(second.hands > 0);
+        // A take empties the window: what the first counted is not counted again.
+        const felt::bot::Report empty_after = fleet.take();
+        CHECK(empty_after.latencies_ms.size() < second.latencies_ms.size());
+    }
+}
+
 TEST_CASE("feltd: a disconnected player is sat out after missing hands, and sits in on return") {
     char tmpl[] = "/tmp/feltd_test_XXXXXX";
     REQUIRE(mkdtemp(tmpl) != nullptr);

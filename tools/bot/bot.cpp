@@ -8,10 +8,12 @@
 #include <atomic>
 #include <chrono>
 #include <deque>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <random>
 #include <thread>
+#include <utility>
 
 namespace felt::bot {
 
@@ -29,12 +31,17 @@ constexpr int kProtocolVersion = 2;
 
 struct Shared {
     Options options;
+    net::io_context* stop_on_error = nullptr; // a run stops at its first error; a fleet plays on
     std::mutex mutex;
-    Report report;
-    std::atomic<int> live{0};
+    Report report; // since the last Fleet::take
+    int connected = 0;
+    std::atomic<int> seated{0};
     void error(std::string e) {
-        std::lock_guard lock(mutex);
-        if (report.errors.size() < 20) report.errors.push_back(std::move(e));
+        {
+            std::lock_guard lock(mutex);
+            if (report.errors.size() < 20) report.errors.push_back(std::move(e));
+        }
+        if (stop_on_error) stop_on_error->stop();
     }
 };
 
@@ -51,11 +58,11 @@ class Bot : public std::enable_shared_from_this<Bot> {
     Bot(net::io_context& ioc, std::shared_ptr<Shared> shared, std::shared_ptr<Group> group,
         bool creator, std::uint32_t seed)
         : ws_(net::make_strand(ioc)), resolver_(ws_.get_executor()), pace_(ws_.get_executor()),
-          shared_(std::move(shared)), group_(std::move(group)), creator_(creator), rng_(seed),
-          tokens_(shared_->options.burst), refilled_(Clock::now()) {}
+          think_(ws_.get_executor()), shared_(std::move(shared)), group_(std::move(group)),
+          creator_(creator), seed_(seed), rng_(seed), tokens_(shared_->options.burst),
+          refilled_(Clock::now()) {}
 
     void start() {
-        ++shared_->live;
         resolver_.async_resolve(shared_->options.host, shared_->options.port,
                                 beast::bind_front_handler(&Bot::on_resolve, shared_from_this()));
     }
@@ -77,21 +84,30 @@ class Bot : public std::enable_shared_from_this<Bot> {
         if (finished_) return;
         finished_ = true;
         done_ = true;
-        std::lock_guard lock(shared_->mutex);
-        shared_->report.actions += actions_;
-        shared_->report.latencies_ms.insert(shared_->report.latencies_ms.end(), latencies_.begin(),
-                                            latencies_.end());
-        if (creator_) shared_->report.hands += hands_;
-        --shared_->live;
+        think_.cancel();
     }
 
     void on_resolve(beast::error_code ec, tcp::resolver::results_type results) {
         if (ec) return fail(ec, "resolve");
-        beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(30));
-        beast::get_lowest_layer(ws_).async_connect(
-            results, beast::bind_front_handler(&Bot::on_connect, shared_from_this()));
+        if (results.empty()) return fail(net::error::host_not_found, "resolve");
+        const tcp::endpoint to = results.begin()->endpoint();
+        auto& stream = beast::get_lowest_layer(ws_);
+        const int sources = shared_->options.sources;
+        if (sources > 1 && to.address().is_loopback() && to.address().is_v4()) {
+            // 127.0.0.1 + (this bot's number modulo sources): the local ports of one source
+            // address run out near 28,000 connections to one server.
+            const auto source = net::ip::address_v4(
+                net::ip::address_v4::loopback().to_uint() +
+                static_cast<std::uint32_t>(seed_ % static_cast<std::uint32_t>(sources)));
+            beast::error_code bind_ec;
+            stream.socket().open(tcp::v4(), bind_ec);
+            if (!bind_ec) stream.socket().bind(tcp::endpoint(source, 0), bind_ec);
+            if (bind_ec) return fail(bind_ec, "bind");
+        }
+        stream.expires_after(std::chrono::seconds(30));
+        stream.async_connect(to, beast::bind_front_handler(&Bot::on_connect, shared_from_this()));
     }
-    void on_connect(beast::error_code ec, tcp::resolver::results_type::endpoint_type) {
+    void on_connect(beast::error_code ec) {
         if (ec) return fail(ec, "connect");
         beast::get_lowest_layer(ws_).expires_never();
         beast::error_code ignored;
@@ -104,7 +120,7 @@ class Bot : public std::enable_shared_from_this<Bot> {
         if (ec) return fail(ec, "handshake");
         {
             std::lock_guard lock(shared_->mutex);
-            ++shared_->report.connected;
+            ++shared_->connected;
         }
         send({{"type", "hello"}, {"id", 1}, {"version", kProtocolVersion}});
         do_read();
@@ -183,7 +199,9 @@ class Bot : public std::enable_shared_from_this<Bot> {
                              {"id", 3},
                              {"seats", shared_->options.seats},
                              {"hand_delay_ms", 0},
-                             {"decision_ms", shared_->options.decision_ms}});
+                             // The table's clock outlasts any thinking.
+                             {"decision_ms", std::max(shared_->options.decision_ms,
+                                                      shared_->options.think_max_ms + 5000)}});
             if (table_) send_join();
             return;
         }
@@ -197,11 +215,14 @@ class Bot : public std::enable_shared_from_this<Bot> {
         }
         if (type == "join") {
             seat_ = m.value("seat", -1);
+            ++shared_->seated;
             return;
         }
         if (type == "act") {
-            latencies_.push_back(
-                std::chrono::duration<double, std::milli>(Clock::now() - sent_).count());
+            const double ms =
+                std::chrono::duration<double, std::milli>(Clock::now() - sent_).count();
+            std::lock_guard lock(shared_->mutex);
+            shared_->report.latencies_ms.push_back(ms);
             return;
         }
         if (type != "table") return;
@@ -211,9 +232,20 @@ class Bot : public std::enable_shared_from_this<Bot> {
             a["type"] = "act";
             a["id"] = 5;
             a["table"] = table_;
-            sent_ = Clock::now();
-            ++actions_;
-            return send(a);
+            const Options& o = shared_->options;
+            if (o.think_max_ms <= 0) return act(std::move(a));
+            const int ms = o.think_min_ms +
+                           static_cast<int>(rng_() % static_cast<std::uint32_t>(
+                                                         o.think_max_ms - o.think_min_ms + 1));
+            think_.expires_after(std::chrono::milliseconds(ms));
+            think_.async_wait([self = shared_from_this(), a = std::move(a)](beast::error_code ec) {
+                if (!ec && !self->done_ && !self->leaving_) self->act(a);
+            });
+            return;
+        }
+        if (kind == "hand_end" && creator_) {
+            std::lock_guard lock(shared_->mutex);
+            ++shared_->report.hands;
         }
         if (kind == "hand_end" && ++hands_ >= shared_->options.hands && !leaving_) {
             leaving_ = true;
@@ -241,6 +273,15 @@ class Bot : public std::enable_shared_from_this<Bot> {
                                c.value("max_buy_in", std::int64_t{0}));
             send_join();
         }
+    }
+
+    void act(json a) {
+        sent_ = Clock::now();
+        {
+            std::lock_guard lock(shared_->mutex);
+            ++shared_->report.actions;
+        }
+        send(std::move(a));
     }
 
     // Mostly check or call, sometimes the smallest bet or raise, now and then a fold.
@@ -271,12 +312,14 @@ class Bot : public std::enable_shared_from_this<Bot> {
 
     websocket::stream<beast::tcp_stream> ws_;
     tcp::resolver resolver_;
-    net::steady_timer pace_; // holds a write back until a token comes
+    net::steady_timer pace_;  // holds a write back until a token comes
+    net::steady_timer think_; // a person's pace: the decision waits
     beast::flat_buffer buffer_;
     std::deque<std::string> queue_;
     std::shared_ptr<Shared> shared_;
     std::shared_ptr<Group> group_;
     bool creator_;
+    std::uint32_t seed_; // also the bot's number: it picks the source address
     std::mt19937 rng_;
     bool signed_in_ = false, leaving_ = false, done_ = false, finished_ = false;
     bool asked_seat_ = false; // joining an open table: the join has been sent
@@ -286,9 +329,7 @@ class Bot : public std::enable_shared_from_this<Bot> {
     int gone_ = 0; // other seats that left the table
     double tokens_;
     Clock::time_point refilled_;
-    long actions_ = 0;
     Clock::time_point sent_;
-    std::vector<double> latencies_;
 };
 
 // One ping client: hello, then ping after ping until the deadline.
@@ -386,6 +427,7 @@ Report run(const Options& o) {
     net::io_context ioc;
     auto shared = std::make_shared<Shared>();
     shared->options = o;
+    shared->stop_on_error = &ioc;
     std::vector<std::shared_ptr<Group>> groups;
     std::uint32_t seed = o.seed;
     for (int t = 0; t < o.tables; ++t) {
@@ -403,9 +445,64 @@ Report run(const Options& o) {
     for (auto& t : threads) t.join();
     Report r = std::move(shared->report);
     r.bots = o.tables * o.seats;
+    r.connected = shared->connected;
     r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     // The groups hold their bots and each bot its group: break the cycle.
     for (auto& g : groups) g->bots.clear();
+    return r;
+}
+
+struct Fleet::Impl {
+    net::io_context ioc;
+    net::executor_work_guard<net::io_context::executor_type> work{ioc.get_executor()};
+    std::shared_ptr<Shared> shared = std::make_shared<Shared>();
+    std::mutex mutex; // guards groups and seed
+    std::vector<std::shared_ptr<Group>> groups;
+    std::uint32_t seed = 0;
+    std::vector<std::thread> threads;
+};
+
+Fleet::Fleet(const Options& o) : impl_(std::make_unique<Impl>()) {
+    impl_->shared->options = o;
+    impl_->shared->options.hands = std::numeric_limits<int>::max();
+    impl_->seed = o.seed;
+    for (int i = 0; i < std::max(1, o.threads); ++i)
+        impl_->threads.emplace_back([impl = impl_.get()] { impl->ioc.run(); });
+}
+
+Fleet::~Fleet() {
+    impl_->ioc.stop();
+    for (auto& t : impl_->threads) t.join();
+    for (auto& g : impl_->groups) g->bots.clear();
+}
+
+void Fleet::add_tables(int tables) {
+    std::vector<std::shared_ptr<Bot>> fresh;
+    {
+        std::lock_guard lock(impl_->mutex);
+        for (int t = 0; t < tables; ++t) {
+            auto g = std::make_shared<Group>();
+            for (int s = 0; s < impl_->shared->options.seats; ++s)
+                g->bots.push_back(
+                    std::make_shared<Bot>(impl_->ioc, impl_->shared, g, s == 0, impl_->seed++));
+            impl_->groups.push_back(g);
+            fresh.insert(fresh.end(), g->bots.begin(), g->bots.end());
+        }
+    }
+    for (auto& b : fresh) net::post(impl_->ioc, [b] { b->start(); });
+}
+
+int Fleet::seated() const {
+    return impl_->shared->seated;
+}
+
+Report Fleet::take() {
+    Shared& s = *impl_->shared;
+    std::lock_guard lock(s.mutex);
+    Report r = std::exchange(s.report, Report{});
+    std::lock_guard groups(impl_->mutex);
+    r.bots = static_cast<int>(impl_->groups.size()) * s.options.seats;
+    r.connected = s.connected;
     return r;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,13 @@ struct Options {
     // An open table to join instead of creating one (0: create). The bots then number `seats`,
     // each buying in for twice the table's minimum (at most its maximum).
     std::int64_t join = 0;
+    // A person's pace: each decision waits a random time, uniform from think_min_ms to
+    // think_max_ms, before the action is sent (0, 0: at once). The round trip is timed from the
+    // send, so thinking is not counted in it.
+    int think_min_ms = 0, think_max_ms = 0;
+    // Loopback source addresses the bots connect from, 127.0.0.1 to 127.0.0.N, the bot's number
+    // modulo N (1: let the system choose). One source address has about 28,000 local ports.
+    int sources = 1;
 };
 
 struct Report {
@@ -39,8 +47,30 @@ struct Report {
     double percentile(double p) const; // of latencies_ms, 0..100
 };
 
-// Runs the bots until every table has played its hands (or a bot fails), and reports.
+// Runs the bots until every table has played its hands, and reports. The first error (a refusal,
+// a dropped connection) stops every bot: the report then holds it.
 Report run(const Options& options);
+
+// Bots that play on until stopped, with tables added as they run: for measuring at one count of
+// tables after another. Its threads run the bots; every call here is safe from another thread.
+// `options.hands` is ignored (the tables play on).
+class Fleet {
+  public:
+    explicit Fleet(const Options& options);
+    ~Fleet(); // stops the bots: their connections close at once
+    Fleet(const Fleet&) = delete;
+    Fleet& operator=(const Fleet&) = delete;
+
+    void add_tables(int tables);
+    int seated() const; // bots that have taken their seats so far
+    // What happened since the last take (or the start): actions, hands ended, their round trips
+    // and errors. `bots` and `connected` are totals.
+    Report take();
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
 
 // Request/reply pairs per second: `connections` clients each send `ping` and wait for its reply,
 // over and over, for `seconds` (after hello). Uses options.host, port and threads.

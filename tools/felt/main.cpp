@@ -576,7 +576,25 @@ int run_chinese_arrange(const std::string& profile_name, const std::vector<std::
 }
 
 // `felt bot`: ws://HOST:PORT/ws only (TLS is feltd's open work).
-int run_bot(bot::Options o, const std::string& url, bool as_json) {
+int run_bot(bot::Options o, const std::string& url, const std::string& think, bool as_json) {
+    if (!think.empty()) { // MIN-MAX or one number, in milliseconds
+        const auto dash = think.find('-');
+        std::size_t used = 0, used_max = 0;
+        try {
+            o.think_min_ms = std::stoi(think.substr(0, dash), &used);
+            o.think_max_ms = dash == std::string::npos
+                                 ? o.think_min_ms
+                                 : std::stoi(think.substr(dash + 1), &used_max);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        const std::size_t min_len = dash == std::string::npos ? think.size() : dash;
+        if (used != min_len || (dash != std::string::npos && used_max != think.size() - dash - 1) ||
+            o.think_min_ms < 0 || o.think_max_ms < o.think_min_ms || o.think_max_ms > 600000)
+            throw UsageError{
+                "--think takes MIN-MAX milliseconds (0 <= MIN <= MAX <= 600000), not " + think};
+    }
+    if (o.sources < 1 || o.sources > 254) throw UsageError{"--sources takes 1 to 254"};
     const std::string scheme = "ws://";
     if (url.rfind(scheme, 0) != 0) throw UsageError{"--url must start with ws://, not " + url};
     std::string rest = url.substr(scheme.size());
@@ -787,6 +805,7 @@ int main(int argc, char** argv) {
 
     bot::Options boto;
     std::string bot_url = "ws://127.0.0.1:8080/ws";
+    std::string bot_think;
     bool bot_json = false;
     auto* bot_cmd = app.add_subcommand(
         "bot", "Bots that play poker through a running feltd: random legal actions, real protocol");
@@ -801,6 +820,12 @@ int main(int argc, char** argv) {
     bot_cmd->add_flag("--shove", boto.shove, "Bet or raise all in whenever allowed");
     bot_cmd->add_option("--join", boto.join,
                         "Join this open table (its id) instead of creating tables; --seats bots");
+    bot_cmd->add_option("--think", bot_think,
+                        "A person's pace: each decision waits MIN-MAX milliseconds, uniformly "
+                        "(e.g. 1000-4000; default: at once)");
+    bot_cmd->add_option("--sources", boto.sources,
+                        "Connect from 127.0.0.1 to 127.0.0.N in turn (1); for more connections "
+                        "than one address has local ports");
     bot_cmd->add_flag("--json", bot_json, "Print one JSON object");
 
     try {
@@ -825,7 +850,7 @@ int main(int argc, char** argv) {
         if (*settle_cmd) return run_chinese_settle(settle_pretty);
         if (*arrange_cmd)
             return run_chinese_arrange(arrange_profile, arrange_cards, arrange_hints, arrange_json);
-        if (*bot_cmd) return run_bot(boto, bot_url, bot_json);
+        if (*bot_cmd) return run_bot(boto, bot_url, bot_think, bot_json);
         if (*draw_best_cmd)
             return run_draw_best(draw_args, draw_hand, draw_deck, draw_max, draw_json);
         if (*draw_hint_cmd)
