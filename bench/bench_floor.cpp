@@ -109,13 +109,24 @@ Cpu cpu_now() {
 
 int main(int argc, char** argv) {
     Options o;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!std::strcmp(argv[i], "--tables")) o.tables = std::atoi(argv[i + 1]);
-        if (!std::strcmp(argv[i], "--seats")) o.seats = std::atoi(argv[i + 1]);
-        if (!std::strcmp(argv[i], "--server-threads")) o.server_threads = std::atoi(argv[i + 1]);
-        if (!std::strcmp(argv[i], "--seconds")) o.seconds = std::atof(argv[i + 1]);
-        if (!std::strcmp(argv[i], "--update-bytes")) o.update_bytes = std::atoi(argv[i + 1]);
-        if (!std::strcmp(argv[i], "--reply-bytes")) o.reply_bytes = std::atoi(argv[i + 1]);
+    bool as_json = false;
+    for (int i = 1; i < argc; ++i) {
+        const char* a = argv[i];
+        const char* v = i + 1 < argc ? argv[i + 1] : "0";
+        if (!std::strcmp(a, "--json"))
+            as_json = true;
+        else if (!std::strcmp(a, "--tables"))
+            o.tables = std::atoi(v), ++i;
+        else if (!std::strcmp(a, "--seats"))
+            o.seats = std::atoi(v), ++i;
+        else if (!std::strcmp(a, "--server-threads"))
+            o.server_threads = std::atoi(v), ++i;
+        else if (!std::strcmp(a, "--seconds"))
+            o.seconds = std::atof(v), ++i;
+        else if (!std::strcmp(a, "--update-bytes"))
+            o.update_bytes = std::atoi(v), ++i;
+        else if (!std::strcmp(a, "--reply-bytes"))
+            o.reply_bytes = std::atoi(v), ++i;
     }
     const int n = o.tables * o.seats;
     rlimit nofile{};
@@ -231,17 +242,23 @@ int main(int argc, char** argv) {
 
     const double per_s = static_cast<double>(counted) / wall;
     const int per_action = 1 + (o.reply_bytes > 0) + o.seats; // request, reply, updates
-    std::printf("bench_floor: %d tables x %d seats over loopback TCP, %d server thread(s) and one "
-                "client thread, %.1f s\n"
-                "  frames an action: 1 request (%d B), %d reply (%d B), %d updates (%d B)\n"
-                "  %.0f actions/s, %.0f frames/s; CPU %.2f s user + %.2f s system over %.2f s of "
-                "wall time\n"
-                "  hands/s at 25 actions a hand: %.0f (at 20: %.0f)\n"
-                "  mean action round trip by Little's law (tables / actions per second): %.2f ms\n",
-                o.tables, o.seats, o.server_threads, wall, o.request_bytes,
-                o.reply_bytes > 0 ? 1 : 0, o.reply_bytes, o.seats, o.update_bytes, per_s,
-                per_s * per_action, user, system, wall, per_s / 25, per_s / 20,
-                per_s > 0 ? 1000.0 * o.tables / per_s : 0.0);
+    if (as_json)
+        std::printf("{\"kind\":\"floor\",\"tables\":%d,\"seats\":%d,\"seconds\":%.3f,"
+                    "\"actions_per_second\":%.1f,\"frames_per_second\":%.1f,"
+                    "\"cpu_user\":%.3f,\"cpu_system\":%.3f}\n",
+                    o.tables, o.seats, wall, per_s, per_s * per_action, user, system);
+    else
+        std::printf(
+            "bench_floor: %d tables x %d seats over loopback TCP, %d server thread(s) and one "
+            "client thread, %.1f s\n"
+            "  frames an action: 1 request (%d B), %d reply (%d B), %d updates (%d B)\n"
+            "  %.0f actions/s, %.0f frames/s; CPU %.2f s user + %.2f s system over %.2f s of "
+            "wall time\n"
+            "  hands/s at 25 actions a hand: %.0f (at 20: %.0f)\n"
+            "  mean action round trip by Little's law (tables / actions per second): %.2f ms\n",
+            o.tables, o.seats, o.server_threads, wall, o.request_bytes, o.reply_bytes > 0 ? 1 : 0,
+            o.reply_bytes, o.seats, o.update_bytes, per_s, per_s * per_action, user, system, wall,
+            per_s / 25, per_s / 20, per_s > 0 ? 1000.0 * o.tables / per_s : 0.0);
     for (Conn& c : client) close(c.fd);
     for (Conn& c : server) close(c.fd);
     return 0;

@@ -1,16 +1,27 @@
 // Load on feltd: a real feltd (started here, on a fresh database in a temporary folder) and many
-// bots side by side on this machine, playing hold'em through the WebSocket protocol with every
-// hand persisted. Prints hands per second, the action round trip (p50, p99) and the server's
-// memory per connection (its resident set at the peak, less before the bots, over the bots).
+// bots side by side on this machine, playing six-seat no-limit hold'em through the WebSocket
+// protocol with every hand persisted. The bots join in steps of tables; at each step, once every
+// bot has its seat and a warm-up has passed, a window of play is measured: actions and hands a
+// second, the action round trip (sent to its reply: p50, p99, max), feltd's and the bots' CPU,
+// feltd's resident memory per connection, and the database's bytes.
 //
-//   bench_load [--feltd PATH] [--tables T] [--seats S] [--hands H] [--threads N]
+//   bench_load [--tables T | --steps T1,T2,...] [--seats S] [--seconds W] [--warmup S]
+//              [--think MIN-MAX] [--sources N] [--sample-every S] [--threads N]
+//              [--feltd PATH] [--floor PATH | --no-floor] [--ping] [--json]
 //
-// First, for scale, request/reply pairs a second: 64 connections sending `ping` and waiting for
-// each reply, for 5 seconds.
+// Saturation (no --think): the bots act the moment it is their turn. The floor runs first, back
+// to back: bench_floor's bare-TCP frames at the same tables, and the ratio of feltd's actions a
+// second to the floor's is printed. A person's pace (--think 1000-4000): each decision waits a
+// random 1 to 4 seconds, and --steps draws the curve of tables against the round trip and CPU.
+// --sample-every prints feltd's memory and the database's size every S seconds of a window: run
+// a long window to see whether memory stays flat.
 //
-// Defaults: the feltd beside this program, 1,000 tables of 6 bots, 5 hands each, 1 bot thread.
+// --json prints one JSON object a line: "floor", "step", "sample", "ratio" and "ping".
 #include "bot.h"
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -21,6 +32,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <arpa/inet.h>
 #include <csignal>
@@ -32,18 +44,31 @@
 
 namespace {
 
-long rss_kib(pid_t pid) {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
-    std::string key;
+using json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+// A number from a /proc file of the form "Key: value ..." (0 when missing).
+long proc_field(const std::string& file, const std::string& key) {
+    std::ifstream in(file);
+    std::string k;
     long value = 0;
-    while (in >> key) {
-        if (key == "VmRSS:") {
+    while (in >> k) {
+        if (k == key) {
             in >> value;
             return value;
         }
         in.ignore(1 << 12, '\n');
     }
     return 0;
+}
+
+long rss_kib(pid_t pid) {
+    return proc_field("/proc/" + std::to_string(pid) + "/status", "VmRSS:");
+}
+
+// Bytes the process has caused to be written to storage (its database: feltd logs only errors).
+long written_bytes(pid_t pid) {
+    return proc_field("/proc/" + std::to_string(pid) + "/io", "write_bytes:");
 }
 
 // CPU seconds (user + system) a process has used, from /proc/PID/stat.
@@ -99,33 +124,145 @@ double counter(const std::string& text, const std::string& name) {
     return at == std::string::npos ? 0 : std::atof(text.c_str() + at + name.size() + 2);
 }
 
+// The database's bytes on disk: the file and its write-ahead log.
+long db_bytes(const std::string& db) {
+    long total = 0;
+    for (const char* suffix : {"", "-wal"}) {
+        std::error_code ec;
+        const auto n = std::filesystem::file_size(db + suffix, ec);
+        if (!ec) total += static_cast<long>(n);
+    }
+    return total;
+}
+
+// bench_floor at the same tables, with its JSON line read back (null when it failed).
+json run_floor(const std::string& path, int tables, int seats, double seconds) {
+    const std::string command = path + " --tables " + std::to_string(tables) + " --seats " +
+                                std::to_string(seats) + " --seconds " + std::to_string(seconds) +
+                                " --json";
+    FILE* p = popen(command.c_str(), "r");
+    if (!p) return nullptr;
+    std::string out;
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, p)) out += buf;
+    if (pclose(p) != 0) return nullptr;
+    return json::parse(out, nullptr, false);
+}
+
+struct Args {
+    std::string feltd, floor;
+    bool no_floor = false, ping = false, as_json = false;
+    std::vector<int> steps{1000};
+    double seconds = 10, warmup = 3, sample_every = 0;
+    felt::bot::Options bots;
+};
+
+std::vector<int> parse_steps(const std::string& text) {
+    std::vector<int> out;
+    std::stringstream in(text);
+    for (std::string part; std::getline(in, part, ',');) out.push_back(std::atoi(part.c_str()));
+    return out;
+}
+
+Args parse(int argc, char** argv) {
+    Args a;
+    const auto here = std::filesystem::path(argv[0]).parent_path();
+    a.feltd = (here / "feltd").string();
+    a.floor = (here / "bench_floor").string();
+    a.bots.seats = 6;
+    // The feltd below allows 1,000 messages a second a connection: the bots need not pace.
+    a.bots.rate = 900;
+    a.bots.burst = 900;
+    a.bots.sources = 8;
+    for (int i = 1; i < argc; ++i) {
+        const std::string k = argv[i];
+        const std::string v = i + 1 < argc ? argv[i + 1] : "";
+        auto take = [&] { ++i; };
+        if (k == "--no-floor")
+            a.no_floor = true;
+        else if (k == "--ping")
+            a.ping = true;
+        else if (k == "--json")
+            a.as_json = true;
+        else if (k == "--feltd")
+            a.feltd = v, take();
+        else if (k == "--floor")
+            a.floor = v, take();
+        else if (k == "--tables" || k == "--steps")
+            a.steps = parse_steps(v), take();
+        else if (k == "--seats")
+            a.bots.seats = std::atoi(v.c_str()), take();
+        else if (k == "--seconds")
+            a.seconds = std::atof(v.c_str()), take();
+        else if (k == "--warmup")
+            a.warmup = std::atof(v.c_str()), take();
+        else if (k == "--sample-every")
+            a.sample_every = std::atof(v.c_str()), take();
+        else if (k == "--threads")
+            a.bots.threads = std::atoi(v.c_str()), take();
+        else if (k == "--sources")
+            a.bots.sources = std::atoi(v.c_str()), take();
+        else if (k == "--think") {
+            a.bots.think_min_ms = std::atoi(v.c_str());
+            const auto dash = v.find('-');
+            a.bots.think_max_ms =
+                dash == std::string::npos ? a.bots.think_min_ms : std::atoi(v.c_str() + dash + 1);
+            take();
+        } else {
+            std::fprintf(stderr, "bench_load: unknown argument %s (see the file's header)\n",
+                         k.c_str());
+            std::exit(2);
+        }
+    }
+    return a;
+}
+
+void print(const Args& a, const json& line, const std::string& text) {
+    if (a.as_json)
+        std::printf("%s\n", line.dump().c_str());
+    else
+        std::printf("%s\n", text.c_str());
+    std::fflush(stdout);
+}
+
+std::string format(const char* f, auto... v) {
+    char buf[1024];
+    std::snprintf(buf, sizeof buf, f, v...);
+    return buf;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
-    std::string feltd = (std::filesystem::path(argv[0]).parent_path() / "feltd").string();
-    felt::bot::Options o;
-    o.tables = 1000;
-    o.seats = 6;
-    o.hands = 5;
-    // The feltd below allows 1,000 messages a second a connection: the bots need not pace.
-    o.rate = 900;
-    o.burst = 900;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!std::strcmp(argv[i], "--feltd")) feltd = argv[i + 1];
-        if (!std::strcmp(argv[i], "--tables")) o.tables = std::atoi(argv[i + 1]);
-        if (!std::strcmp(argv[i], "--seats")) o.seats = std::atoi(argv[i + 1]);
-        if (!std::strcmp(argv[i], "--hands")) o.hands = std::atoi(argv[i + 1]);
-        if (!std::strcmp(argv[i], "--threads")) o.threads = std::atoi(argv[i + 1]);
+    const Args a = parse(argc, argv);
+    const bool paced = a.bots.think_max_ms > 0;
+
+    // The floor first, before feltd exists, so that nothing else runs beside it.
+    json floor = nullptr;
+    if (!paced && !a.no_floor) {
+        floor = run_floor(a.floor, a.steps.back(), a.bots.seats, a.seconds);
+        if (floor.is_null()) {
+            std::printf("bench_floor did not run (%s)\n", a.floor.c_str());
+            return 1;
+        }
+        print(a, floor,
+              format("floor (bench_floor, bare loopback TCP, %d tables of %d, %.0f s): %.0f "
+                     "actions/s",
+                     a.steps.back(), a.bots.seats, a.seconds,
+                     floor["actions_per_second"].get<double>()));
     }
+
     char tmpl[] = "/tmp/felt_load_XXXXXX";
     if (!mkdtemp(tmpl)) return 1;
-    const std::string dir = tmpl;
+    const std::string dir = tmpl, db = dir + "/felt.db";
     const pid_t pid = fork();
     if (pid == 0) {
-        const std::string port_file = dir + "/port", db = dir + "/felt.db";
-        execl(feltd.c_str(), feltd.c_str(), "--port", "0", "--port-file", port_file.c_str(), "--db",
-              db.c_str(), "--log-level", "error", "--per-address", "1000000", "--rate", "1000",
-              "--burst", "1000", "--accounts-per-hour", "100000000", static_cast<char*>(nullptr));
+        const std::string port_file = dir + "/port";
+        execl(a.feltd.c_str(), a.feltd.c_str(), "--port", "0", "--port-file", port_file.c_str(),
+              "--db", db.c_str(), "--log-level", "error", "--per-address", "1000000",
+              "--http-connections", "1000000", "--rate", "1000", "--burst", "1000",
+              "--accounts-per-hour", "100000000", "--tables-per-account", "1000000",
+              static_cast<char*>(nullptr));
         _exit(127);
     }
     int port = 0;
@@ -134,53 +271,144 @@ int main(int argc, char** argv) {
         if (!port) std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     if (!port) {
-        std::printf("feltd did not start (%s)\n", feltd.c_str());
+        std::printf("feltd did not start (%s)\n", a.feltd.c_str());
         return 1;
     }
+    felt::bot::Options o = a.bots;
     o.port = std::to_string(port);
-    const long base = rss_kib(pid);
-    std::atomic<long> peak{base};
-    std::atomic<bool> running{true};
-    std::thread sampler([&] {
-        while (running) {
-            peak = std::max(peak.load(), rss_kib(pid));
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+
+    if (a.ping) { // request/reply pairs, for scale: 64 connections pinging for 5 seconds
+        const felt::bot::PingReport ping = felt::bot::ping_flood(o, 64, 5.0);
+        const double pairs = ping.seconds > 0 ? static_cast<double>(ping.pairs) / ping.seconds : 0;
+        print(a, {{"kind", "ping"}, {"pairs_per_second", pairs}, {"errors", ping.errors.size()}},
+              format("ping, 64 connections, 5 s: %.0f request/reply pairs a second%s", pairs,
+                     ping.errors.empty() ? "" : ", with errors"));
+    }
+
+    const long base_kib = rss_kib(pid);
+    int failures = 0;
+    json last_step;
+    {
+        felt::bot::Fleet fleet(o);
+        int tables = 0;
+        for (const int step : a.steps) {
+            fleet.add_tables(step - tables);
+            tables = step;
+            const int want = tables * o.seats;
+            const auto t_join = Clock::now();
+            while (fleet.seated() < want && Clock::now() - t_join < std::chrono::seconds(300))
+                std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            const double join_s = std::chrono::duration<double>(Clock::now() - t_join).count();
+            std::this_thread::sleep_for(std::chrono::duration<double>(a.warmup));
+            fleet.take(); // the warm-up's figures are not counted
+            const double feltd0 = cpu_seconds(pid), bots0 = own_cpu_seconds();
+            const long written0 = written_bytes(pid);
+            const double hands0 = counter(metrics(port), "felt_hands_played_total");
+            const auto t0 = Clock::now();
+            long peak_kib = rss_kib(pid);
+            const auto deadline = t0 + std::chrono::duration_cast<Clock::duration>(
+                                           std::chrono::duration<double>(a.seconds));
+            auto next_sample = t0;
+            while (Clock::now() < deadline) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(50));
+                peak_kib = std::max(peak_kib, rss_kib(pid));
+                if (a.sample_every > 0 && Clock::now() >= next_sample) {
+                    next_sample += std::chrono::duration_cast<Clock::duration>(
+                        std::chrono::duration<double>(a.sample_every));
+                    const double t = std::chrono::duration<double>(Clock::now() - t0).count();
+                    const long kib = rss_kib(pid);
+                    const double hands = counter(metrics(port), "felt_hands_played_total");
+                    print(a,
+                          {{"kind", "sample"},
+                           {"tables", tables},
+                           {"seconds", t},
+                           {"rss_kib", kib},
+                           {"hands", hands},
+                           {"db_bytes", db_bytes(db)}},
+                          format("  %6.0f s: feltd %ld KiB, %.0f hands in all, database %.1f MiB",
+                                 t, kib, hands, static_cast<double>(db_bytes(db)) / 1048576.0));
+                }
+            }
+            const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
+            const felt::bot::Report r = fleet.take();
+            const double feltd_cpu = cpu_seconds(pid) - feltd0,
+                         bots_cpu = own_cpu_seconds() - bots0;
+            const std::string m = metrics(port);
+            const double hands = counter(m, "felt_hands_played_total") - hands0;
+            const long written = written_bytes(pid) - written0;
+            const long end_kib = rss_kib(pid);
+            const double per_conn = r.connected ? static_cast<double>(end_kib - base_kib) /
+                                                      static_cast<double>(r.connected)
+                                                : 0;
+            const double actions_s = static_cast<double>(r.actions) / wall;
+            const double max_ms = r.latencies_ms.empty() ? 0
+                                                         : *std::max_element(r.latencies_ms.begin(),
+                                                                             r.latencies_ms.end());
+            failures +=
+                static_cast<int>(r.errors.size()) + (r.connected < want) + (fleet.seated() < want);
+            last_step = {
+                {"kind", "step"},
+                {"tables", tables},
+                {"connections", r.connected},
+                {"seated", fleet.seated()},
+                {"join_seconds", join_s},
+                {"think_ms", {o.think_min_ms, o.think_max_ms}},
+                {"seconds", wall},
+                {"actions", r.actions},
+                {"actions_per_second", actions_s},
+                {"hands_per_second", hands / wall},
+                {"p50_ms", r.percentile(50)},
+                {"p99_ms", r.percentile(99)},
+                {"max_ms", max_ms},
+                {"feltd_cpu_percent", 100 * feltd_cpu / wall},
+                {"bots_cpu_percent", 100 * bots_cpu / wall},
+                {"rss_kib", end_kib},
+                {"peak_rss_kib", peak_kib},
+                {"base_rss_kib", base_kib},
+                {"kib_per_connection", per_conn},
+                {"written_bytes_per_hand", hands > 0 ? written / hands : 0},
+                {"db_bytes", db_bytes(db)},
+                {"hands_played", counter(m, "felt_hands_played_total")},
+                {"storage_writes_per_commit", counter(m, "felt_storage_commits_total") > 0
+                                                  ? counter(m, "felt_storage_writes_total") /
+                                                        counter(m, "felt_storage_commits_total")
+                                                  : 0},
+                {"errors", r.errors}};
+            print(a, last_step,
+                  format("%d tables of %d (%d connected, %d seated in %.1f s)%s, %.0f s:\n"
+                         "  %.0f actions/s, %.1f hands/s (every hand persisted); round trip "
+                         "p50 %.2f ms, p99 %.2f ms, max %.1f ms\n"
+                         "  CPU: feltd %.0f%%, bots %.0f%% (of one core); feltd %ld KiB "
+                         "(%ld before the bots): %.1f KiB a connection\n"
+                         "  database: %.0f bytes written a hand, %.1f MiB after %.0f hands; "
+                         "errors %zu%s%s",
+                         tables, o.seats, r.connected, fleet.seated(), join_s,
+                         paced
+                             ? format(", thinking %d-%d ms", o.think_min_ms, o.think_max_ms).c_str()
+                             : "",
+                         wall, actions_s, hands / wall, r.percentile(50), r.percentile(99), max_ms,
+                         100 * feltd_cpu / wall, 100 * bots_cpu / wall, end_kib, base_kib, per_conn,
+                         hands > 0 ? static_cast<double>(written) / hands : 0,
+                         static_cast<double>(db_bytes(db)) / 1048576.0,
+                         counter(m, "felt_hands_played_total"), r.errors.size(),
+                         r.errors.empty() ? "" : ", first: ",
+                         r.errors.empty() ? "" : r.errors[0].c_str()));
         }
-    });
-    // Request/reply pairs first: 64 connections pinging for 5 seconds.
-    const felt::bot::PingReport ping = felt::bot::ping_flood(o, 64, 5.0);
-    const double server_before = cpu_seconds(pid), bots_before = own_cpu_seconds();
-    const felt::bot::Report r = felt::bot::run(o);
-    const double server_cpu = cpu_seconds(pid) - server_before;
-    const double bots_cpu = own_cpu_seconds() - bots_before;
-    running = false;
-    sampler.join();
-    const std::string m = metrics(port);
-    const double commits = counter(m, "felt_storage_commits_total");
-    const double writes = counter(m, "felt_storage_writes_total");
+    }
     kill(pid, SIGTERM);
     int status = 0;
     waitpid(pid, &status, 0);
     std::filesystem::remove_all(dir);
-    const double per_conn =
-        r.connected ? static_cast<double>(peak - base) / static_cast<double>(r.connected) : 0;
-    const double pairs = ping.seconds > 0 ? static_cast<double>(ping.pairs) / ping.seconds : 0;
-    std::printf("ping, 64 connections, 5 s: %.0f request/reply pairs a second (%.0f%%-%.0f%% of a "
-                "bare Beast echo server's 40,000-50,000)%s\n",
-                pairs, pairs / 500.0, pairs / 400.0, ping.errors.empty() ? "" : ", with errors");
-    std::printf("%d bots at %d tables of %d, %d hands each (one feltd, %d bot thread(s)):\n"
-                "  connected %d, hands %ld in %.2f s: %.0f hands/s (every hand persisted)\n"
-                "  actions %ld: round trip p50 %.2f ms, p99 %.2f ms\n"
-                "  feltd resident memory %ld KiB before, %ld KiB at the peak: %.1f KiB a "
-                "connection\n"
-                "  CPU: feltd %.1f s, bots %.1f s; %.0f hands per feltd CPU-second\n"
-                "  storage: %.0f writes in %.0f commits (%.1f a commit)\n"
-                "  errors %zu%s%s\n",
-                r.bots, o.tables, o.seats, o.hands, o.threads, r.connected, r.hands, r.seconds,
-                r.seconds > 0 ? static_cast<double>(r.hands) / r.seconds : 0, r.actions,
-                r.percentile(50), r.percentile(99), base, peak.load(), per_conn, server_cpu,
-                bots_cpu, server_cpu > 0 ? static_cast<double>(r.hands) / server_cpu : 0, writes,
-                commits, commits > 0 ? writes / commits : 0, r.errors.size(),
-                r.errors.empty() ? "" : ", first: ", r.errors.empty() ? "" : r.errors[0].c_str());
-    return r.errors.empty() ? 0 : 1;
+
+    if (!floor.is_null() && !last_step.is_null()) {
+        const double f = floor["actions_per_second"], l = last_step["actions_per_second"];
+        print(a,
+              {{"kind", "ratio"},
+               {"floor_actions_per_second", f},
+               {"feltd_actions_per_second", l},
+               {"share_of_floor", f > 0 ? l / f : 0}},
+              format("feltd reaches %.0f%% of the floor (%.0f of %.0f actions a second)",
+                     f > 0 ? 100 * l / f : 0, l, f));
+    }
+    return failures == 0 ? 0 : 1;
 }
