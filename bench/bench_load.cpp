@@ -7,7 +7,7 @@
 //
 //   bench_load [--tables T | --steps T1,T2,...] [--seats S] [--seconds W] [--warmup S]
 //              [--think MIN-MAX] [--sources N] [--sample-every S] [--threads N]
-//              [--feltd PATH] [--floor PATH | --no-floor] [--ping] [--json]
+//              [--feltd PATH] [--floor PATH | --no-floor] [--ping] [--keep] [--json]
 //
 // Saturation (no --think): the bots act the moment it is their turn. The floor runs first, back
 // to back: bench_floor's bare-TCP frames at the same tables, and the ratio of feltd's actions a
@@ -16,7 +16,8 @@
 // --sample-every prints feltd's memory and the database's size every S seconds of a window: run
 // a long window to see whether memory stays flat.
 //
-// --json prints one JSON object a line: "floor", "step", "sample", "ratio" and "ping".
+// --keep leaves the database in its temporary folder. --json prints one JSON object a line:
+// "floor", "step", "sample", "ratio" and "ping".
 #include "bot.h"
 
 #include <nlohmann/json.hpp>
@@ -151,7 +152,7 @@ json run_floor(const std::string& path, int tables, int seats, double seconds) {
 
 struct Args {
     std::string feltd, floor;
-    bool no_floor = false, ping = false, as_json = false;
+    bool no_floor = false, ping = false, as_json = false, keep = false;
     std::vector<int> steps{1000};
     double seconds = 10, warmup = 3, sample_every = 0;
     felt::bot::Options bots;
@@ -184,6 +185,8 @@ Args parse(int argc, char** argv) {
             a.ping = true;
         else if (k == "--json")
             a.as_json = true;
+        else if (k == "--keep")
+            a.keep = true;
         else if (k == "--feltd")
             a.feltd = v, take();
         else if (k == "--floor")
@@ -398,7 +401,10 @@ int main(int argc, char** argv) {
     kill(pid, SIGTERM);
     int status = 0;
     waitpid(pid, &status, 0);
-    std::filesystem::remove_all(dir);
+    if (a.keep)
+        std::fprintf(stderr, "bench_load: the database is kept in %s\n", db.c_str());
+    else
+        std::filesystem::remove_all(dir);
 
     if (!floor.is_null() && !last_step.is_null()) {
         const double f = floor["actions_per_second"], l = last_step["actions_per_second"];
