@@ -49,6 +49,13 @@ struct Shared {
 
 class Bot;
 
+// A bot's handlers run one at a time: on a strand when several threads run the bots, and on the
+// io_context itself when one does (a strand would only add a lock and a queue to every handler).
+net::any_io_executor executor(net::io_context& ioc, int threads) {
+    if (threads > 1) return net::make_strand(ioc);
+    return ioc.get_executor();
+}
+
 // The bots of one table: the first creates it, the others join once it exists.
 struct Group {
     std::vector<std::shared_ptr<Bot>> bots;
@@ -59,10 +66,10 @@ class Bot : public std::enable_shared_from_this<Bot> {
   public:
     Bot(net::io_context& ioc, std::shared_ptr<Shared> shared, std::shared_ptr<Group> group,
         bool creator, std::uint32_t seed)
-        : ws_(net::make_strand(ioc)), resolver_(ws_.get_executor()), pace_(ws_.get_executor()),
-          think_(ws_.get_executor()), shared_(std::move(shared)), group_(std::move(group)),
-          creator_(creator), seed_(seed), rng_(seed), tokens_(shared_->options.burst),
-          refilled_(Clock::now()) {}
+        : ws_(executor(ioc, shared->options.threads)), resolver_(ws_.get_executor()),
+          pace_(ws_.get_executor()), think_(ws_.get_executor()), shared_(std::move(shared)),
+          group_(std::move(group)), creator_(creator), seed_(seed), rng_(seed),
+          tokens_(shared_->options.burst), refilled_(Clock::now()) {}
 
     void start() {
         resolver_.async_resolve(shared_->options.host, shared_->options.port,
