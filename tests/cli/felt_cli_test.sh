@@ -209,5 +209,10 @@ expect_error "bot think not a range" '--think takes MIN-MAX milliseconds \(0 <= 
 expect_error "bot think backwards" 'not 4000-1000' -- bot --think 4000-1000
 expect_error "bot sources" '--sources takes 1 to 254' -- bot --sources 0
 
+expect "health unreachable" 1 '^unreachable: connect: ' -- health http://127.0.0.1:1/healthz
+expect_error "health not http" 'the URL must start with http://' -- health https://127.0.0.1:8080/healthz
+expect_error "health no host" 'not a URL of the form http://HOST:PORT/PATH: http://:80' -- health http://:80
+expect_error "health timeout" '--timeout takes 0 to 600 seconds' -- health --timeout 0 http://127.0.0.1:1
+
 echo "felt cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

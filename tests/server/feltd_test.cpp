@@ -1658,6 +1658,21 @@ TEST_CASE("felt bot: a person's pace, from several source addresses, and a fleet
     }
 }
 
+TEST_CASE("felt health: the GET behind it reads feltd's /healthz, and other answers as they are") {
+    Feltd d;
+    const std::string port = std::to_string(d.port());
+    const felt::bot::HttpAnswer ok = felt::bot::http_get("127.0.0.1", port, "/healthz", 5);
+    CHECK(ok.status == 200);
+    CHECK(ok.body == "ok\n");
+    CHECK(ok.error.empty());
+    const felt::bot::HttpAnswer missing = felt::bot::http_get("127.0.0.1", port, "/nope", 5);
+    CHECK(missing.status == 404);
+    // Nobody listening: no status, and the reason.
+    const felt::bot::HttpAnswer none = felt::bot::http_get("127.0.0.1", "1", "/healthz", 5);
+    CHECK(none.status == 0);
+    CHECK(none.error.find("connect") != std::string::npos);
+}
+
 TEST_CASE("feltd: a disconnected player is sat out after missing hands, and sits in on return") {
     char tmpl[] = "/tmp/feltd_test_XXXXXX";
     REQUIRE(mkdtemp(tmpl) != nullptr);

@@ -470,6 +470,43 @@ Report run(const Options& o) {
     return r;
 }
 
+HttpAnswer http_get(const std::string& host, const std::string& port, const std::string& target,
+                    double timeout_seconds) {
+    namespace http = beast::http;
+    net::io_context ioc;
+    beast::tcp_stream stream(ioc);
+    tcp::resolver resolver(ioc);
+    HttpAnswer out;
+    http::request<http::empty_body> req{http::verb::get, target, 11};
+    req.set(http::field::host, host);
+    req.set(http::field::user_agent, "felt health");
+    beast::flat_buffer buffer;
+    http::response<http::string_body> res;
+    const auto timeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::chrono::duration<double>(timeout_seconds));
+    auto failed = [&](beast::error_code ec, const char* what) {
+        out.error = std::string(what) + ": " +
+                    (ec == beast::error::timeout ? std::string("no answer in time") : ec.message());
+    };
+    resolver.async_resolve(host, port, [&](beast::error_code ec, tcp::resolver::results_type r) {
+        if (ec) return failed(ec, "resolve");
+        stream.expires_after(timeout);
+        stream.async_connect(r, [&](beast::error_code ec, const tcp::endpoint&) {
+            if (ec) return failed(ec, "connect");
+            http::async_write(stream, req, [&](beast::error_code ec, std::size_t) {
+                if (ec) return failed(ec, "write");
+                http::async_read(stream, buffer, res, [&](beast::error_code ec, std::size_t) {
+                    if (ec) return failed(ec, "read");
+                    out.status = static_cast<int>(res.result_int());
+                    out.body = res.body();
+                });
+            });
+        });
+    });
+    ioc.run();
+    return out;
+}
+
 struct Fleet::Impl {
     net::io_context ioc;
     net::executor_work_guard<net::io_context::executor_type> work{ioc.get_executor()};

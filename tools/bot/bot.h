@@ -81,4 +81,14 @@ struct PingReport {
 };
 PingReport ping_flood(const Options& options, int connections, double seconds);
 
+// One plain HTTP GET (http://HOST:PORT/PATH; no TLS), for `felt health`: the status (0 when no
+// answer came), the body, and what went wrong when nothing came back.
+struct HttpAnswer {
+    int status = 0;
+    std::string body;
+    std::string error;
+};
+HttpAnswer http_get(const std::string& host, const std::string& port, const std::string& target,
+                    double timeout_seconds);
+
 } // namespace felt::bot

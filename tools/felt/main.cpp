@@ -632,6 +632,39 @@ int run_bot(bot::Options o, const std::string& url, const std::string& think, bo
     return r.errors.empty() && r.connected == r.bots ? 0 : 1;
 }
 
+// `felt health [URL]`: is a feltd up and its storage working? GET /healthz (or URL's own path);
+// exit 0 on 200, 1 otherwise. Needs nothing but this binary, so a slim container image can use it
+// as its HEALTHCHECK.
+int run_health(const std::string& url, double timeout) {
+    const std::string scheme = "http://";
+    if (url.rfind(scheme, 0) != 0)
+        throw UsageError{"the URL must start with http:// (felt health speaks plain HTTP), not " +
+                         url};
+    const std::string rest = url.substr(scheme.size());
+    const auto slash = rest.find('/');
+    const std::string authority = rest.substr(0, slash);
+    const std::string target = slash == std::string::npos ? "/healthz" : rest.substr(slash);
+    const auto colon = authority.rfind(':');
+    const std::string host = colon == std::string::npos ? authority : authority.substr(0, colon);
+    const std::string port = colon == std::string::npos ? "80" : authority.substr(colon + 1);
+    if (host.empty() || port.empty() ||
+        !std::all_of(port.begin(), port.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        throw UsageError{"not a URL of the form http://HOST:PORT/PATH: " + url};
+    if (!(timeout > 0 && timeout <= 600)) throw UsageError{"--timeout takes 0 to 600 seconds"};
+    const bot::HttpAnswer a = bot::http_get(host, port, target, timeout);
+    std::string body = a.body;
+    while (!body.empty() && (body.back() == '\n' || body.back() == '\r')) body.pop_back();
+    if (a.status == 200) {
+        std::printf("healthy: %s\n", body.c_str());
+        return 0;
+    }
+    if (a.status == 0)
+        std::printf("unreachable: %s (%s)\n", a.error.c_str(), url.c_str());
+    else
+        std::printf("unhealthy: HTTP %d %s\n", a.status, body.substr(0, 200).c_str());
+    return 1;
+}
+
 int run_demo() {
     std::cout << "Felt: an open-source server for card games. This is the felt tool's demo.\n\n";
     const char* hands[][2] = {
@@ -828,6 +861,15 @@ int main(int argc, char** argv) {
                         "than one address has local ports");
     bot_cmd->add_flag("--json", bot_json, "Print one JSON object");
 
+    std::string health_url = "http://127.0.0.1:8080/healthz";
+    double health_timeout = 5;
+    auto* health_cmd = app.add_subcommand(
+        "health", "Is feltd up? GET its /healthz: exit 0 on 200, 1 otherwise (a HEALTHCHECK)");
+    health_cmd->add_option("url", health_url,
+                           "http://HOST:PORT[/PATH] (http://127.0.0.1:8080/healthz; the path "
+                           "defaults to /healthz)");
+    health_cmd->add_option("--timeout", health_timeout, "Seconds to wait for the answer (5)");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -851,6 +893,7 @@ int main(int argc, char** argv) {
         if (*arrange_cmd)
             return run_chinese_arrange(arrange_profile, arrange_cards, arrange_hints, arrange_json);
         if (*bot_cmd) return run_bot(boto, bot_url, bot_think, bot_json);
+        if (*health_cmd) return run_health(health_url, health_timeout);
         if (*draw_best_cmd)
             return run_draw_best(draw_args, draw_hand, draw_deck, draw_max, draw_json);
         if (*draw_hint_cmd)
