@@ -9,6 +9,13 @@ scripts/build.sh build -DCMAKE_BUILD_TYPE=Release
 ctest --test-dir build --output-on-failure -j2 # the server suite still runs alone (RUN_SERIAL)
 scripts/web.sh test # the web client: types, unit tests, then real Chromium against build/feltd
 scripts/fuzz.sh # each libFuzzer harness for a few seconds, under clang's sanitizers
+# The container image (docker/Dockerfile): built and run only when asked, since building it
+# compiles Felt again inside the image (docs/benchmarks.md, "The container image").
+if [ "${FELT_CONTAINER_TESTS:-0}" = 1 ]; then
+    scripts/container-test.sh
+else
+    echo "container test: skipped (FELT_CONTAINER_TESTS=1 builds and runs the image)"
+fi
 scripts/build.sh build-sanitize -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" -DFELT_SANITIZE=ON \
     -DFELT_BENCH=OFF
 ctest --test-dir build-sanitize --output-on-failure -j2

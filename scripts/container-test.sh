@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# Builds the container image (docker/Dockerfile) and checks that it works:
+#  - the image runs as a non-root user, and its size is printed;
+#  - /healthz answers, from outside and through the image's own `felt health`;
+#  - `felt bot` plays hands against the container through its port;
+#  - SIGTERM (a stop) ends it with exit status 0 within feltd's grace period;
+#  - a new container on the same volume keeps the accounts and the history.
+# Uses docker when `docker info` reaches a daemon, else podman (installed here when missing) with
+# the settings this kind of machine needs: chroot isolation and the docker format to build; runc,
+# no default ulimits, cgroupfs and the host's network to run. Base images that cannot be pulled
+# are made by scripts/container-base.sh. Skips with one line when no engine can run.
+# Usage: scripts/container-test.sh   (needs build/felt: scripts/build.sh build first)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+felt=build/felt
+[ -x "$felt" ] || { echo "container-test: build/felt is missing (scripts/build.sh build)" >&2; exit 1; }
+
+skip() {
+    echo "container-test: skipped: $1"
+    exit 0
+}
+build_args=()
+run_args=()
+if command -v docker >/dev/null && docker info >/dev/null 2>&1; then
+    engine=docker
+else
+    if ! command -v podman >/dev/null; then
+        [ "$(id -u)" -eq 0 ] || skip "no docker daemon, and podman is not installed (needs root to install)"
+        echo "container-test: installing podman"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman runc debootstrap uidmap \
+            >/dev/null || skip "no docker daemon, and podman could not be installed"
+    fi
+    engine=podman
+    conf=$(mktemp -d /tmp/felt-containers-XXXXXX)
+    printf '[containers]\ndefault_ulimits = []\n\n[engine]\ncgroup_manager = "cgroupfs"\n' \
+        >"$conf/containers.conf"
+    export CONTAINERS_CONF="$conf/containers.conf"
+    build_args=(--isolation chroot --format docker)
+    run_args=(--runtime runc)
+fi
+echo "container-test: engine $engine"
+
+image=felt:test
+name=felt-test-$$
+volume=felt-test-data-$$
+extra=() # CA files copied into the build context
+cleanup() {
+    "$engine" rm -f "$name" "$name-2" >/dev/null 2>&1 || true
+    "$engine" volume rm -f "$volume" >/dev/null 2>&1 || true
+    if [ -n "${conf:-}" ]; then rm -rf "$conf"; fi
+    if [ ${#extra[@]} -gt 0 ]; then rm -f "${extra[@]}"; fi
+}
+trap cleanup EXIT
+
+failed=0
+check() { # check NAME STATUS DETAIL: STATUS 0 passes
+    if [ "$2" = 0 ]; then
+        echo "  ok: $1"
+    else
+        echo "  FAIL: $1 ($3)"
+        failed=$((failed + 1))
+    fi
+}
+
+scripts/container-base.sh "$engine"
+# This machine's extra CAs (a TLS-intercepting proxy before npm's registry) for the build stage.
+for c in /usr/local/share/ca-certificates/*.crt; do
+    if [ -f "$c" ]; then
+        cp "$c" docker/extra-ca/
+        extra+=("docker/extra-ca/$(basename "$c")")
+    fi
+done
+"$engine" run "${run_args[@]}" --rm --network host debian:12-slim true >/dev/null 2>&1 ||
+    skip "$engine cannot run a container here"
+start=$(date +%s)
+"$engine" build "${build_args[@]}" -f docker/Dockerfile -t "$image" . >/tmp/felt-image-build.log 2>&1 || {
+    tail -30 /tmp/felt-image-build.log
+    echo "container-test: the image did not build" >&2
+    exit 1
+}
+echo "container-test: image built in $(($(date +%s) - start)) s"
+size=$("$engine" image inspect "$image" --format '{{.Size}}')
+echo "container-test: image size $((size / 1024 / 1024)) MiB ($size bytes)"
+
+user=$("$engine" image inspect "$image" --format '{{.Config.User}}')
+uid=$("$engine" run "${run_args[@]}" --rm --network host --entrypoint id "$image" -u 2>/dev/null)
+check "runs as a non-root user ($user, uid $uid)" "$([ -n "$user" ] && [ "$uid" != 0 ] && echo 0 || echo 1)" "user '$user', uid $uid"
+health=$("$engine" image inspect "$image" --format '{{json .Config.Healthcheck}}')
+check "has a HEALTHCHECK" "$([[ "$health" == *"felt health"* ]] && echo 0 || echo 1)" "$health"
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+run() { # run NAME: a container on the volume, serving on $port
+    if [ "$engine" = podman ]; then
+        # (podman's complaint that no systemd runs its health-check timer is dropped: the
+        # check below runs the HEALTHCHECK itself)
+        "$engine" run "${run_args[@]}" -d --name "$1" --network host -e FELT_PORT="$port" \
+            -v "$volume:/data" "$image" >/dev/null 2>&1
+    else
+        "$engine" run -d --name "$1" -p "127.0.0.1:$port:$port" -e FELT_PORT="$port" \
+            -v "$volume:/data" "$image" >/dev/null
+    fi
+}
+get() { # get PATH: the body of http://127.0.0.1:$port/PATH, or nothing
+    python3 -c 'import sys, urllib.request
+try: print(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode(), end="")
+except Exception: pass' "http://127.0.0.1:$port$1"
+}
+wait_healthy() {
+    for _ in $(seq 60); do
+        "$felt" health "http://127.0.0.1:$port" --timeout 1 >/dev/null 2>&1 && return 0
+        sleep 0.5
+    done
+    return 1
+}
+
+run "$name"
+ok=0
+wait_healthy || ok=1
+check "/healthz answers from outside" $ok "$("$felt" health "http://127.0.0.1:$port" 2>&1 || true)"
+ok=0
+inside=$("$engine" exec "$name" felt health "http://127.0.0.1:$port/healthz" 2>&1) || ok=1
+check "the image's own felt health: $inside" $ok "$inside"
+ok=1
+if [ "$engine" = podman ]; then
+    podman healthcheck run "$name" >/dev/null 2>&1 && ok=0
+else
+    for _ in $(seq 40); do
+        [ "$(docker inspect "$name" --format '{{.State.Health.Status}}')" = healthy ] && ok=0 && break
+        sleep 1
+    done
+fi
+check "the image's HEALTHCHECK passes" $ok "not healthy"
+bots=$("$felt" bot --url "ws://127.0.0.1:$port/ws" --tables 2 --seats 3 --hands 3 --json || true)
+hands=$(echo "$bots" | python3 -c 'import json,sys
+try:
+    j = json.load(sys.stdin); print(j["hands"] if not j["errors"] and j["connected"] == j["bots"] else -1)
+except Exception: print(-1)')
+check "felt bot played hands through the port ($hands)" "$([ "$hands" -ge 6 ] && echo 0 || echo 1)" "$bots"
+history=$(get /api/hands/1)
+player=$(echo "$history" | python3 -c 'import json,sys
+try: print(json.load(sys.stdin)["config"]["names"][0])
+except Exception: print("")')
+totals=$(get "/api/players/$player/totals")
+check "the first hand's history names its players ($player)" "$([ -n "$player" ] && [ -n "$totals" ] && echo 0 || echo 1)" "$history"
+
+start=$(date +%s%N)
+"$engine" stop -t 30 "$name" >/dev/null 2>&1
+stopped_ms=$((($(date +%s%N) - start) / 1000000))
+code=$("$engine" inspect "$name" --format '{{.State.ExitCode}}')
+check "SIGTERM: exit status $code in $stopped_ms ms (grace 10 s)" "$([ "$code" = 0 ] && [ "$stopped_ms" -lt 11000 ] && echo 0 || echo 1)" "exit $code after $stopped_ms ms"
+
+run "$name-2"
+ok=0
+wait_healthy || ok=1
+check "a new container on the same volume starts" $ok "no answer from /healthz"
+history2=$(get /api/hands/1)
+totals2=$(get "/api/players/$player/totals")
+check "it keeps the history (hand 1 unchanged)" "$([ -n "$history2" ] && [ "$history2" = "$history" ] && echo 0 || echo 1)" "$history2"
+check "it keeps the accounts ($player's totals unchanged)" "$([ -n "$totals2" ] && [ "$totals2" = "$totals" ] && echo 0 || echo 1)" "$totals2"
+"$engine" stop -t 30 "$name-2" >/dev/null 2>&1
+
+echo "container-test: $failed failed"
+[ "$failed" -eq 0 ]
