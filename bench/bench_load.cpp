@@ -206,10 +206,11 @@ Args parse(int argc, char** argv) {
         else if (k == "--sources")
             a.bots.sources = std::atoi(v.c_str()), take();
         else if (k == "--think") {
-            a.bots.think_min_ms = std::atoi(v.c_str());
-            const auto dash = v.find('-');
-            a.bots.think_max_ms =
-                dash == std::string::npos ? a.bots.think_min_ms : std::atoi(v.c_str() + dash + 1);
+            if (!felt::bot::parse_think(v, a.bots)) {
+                std::fprintf(stderr, "bench_load: --think takes MIN-MAX milliseconds, not %s\n",
+                             v.c_str());
+                std::exit(2);
+            }
             take();
         } else {
             std::fprintf(stderr, "bench_load: unknown argument %s (see the file's header)\n",

@@ -1524,13 +1524,19 @@ TEST_CASE("feltd: history over WebSocket and HTTP shows each asker only their ow
     CHECK(a.call({{"type", "my_hands"}, {"limit", 2.5}})["field"] == "limit");
 }
 
-TEST_CASE("felt bot: bots play whole tables through the real protocol") {
-    Feltd d;
+// Bots for the feltd `d`: `tables` tables of `seats`, each playing `hands` hands.
+felt::bot::Options bot_options(const Feltd& d, int tables, int seats, int hands) {
     felt::bot::Options o;
     o.port = std::to_string(d.port());
-    o.tables = 3;
-    o.seats = 3;
-    o.hands = 4;
+    o.tables = tables;
+    o.seats = seats;
+    o.hands = hands;
+    return o;
+}
+
+TEST_CASE("felt bot: bots play whole tables through the real protocol") {
+    Feltd d;
+    felt::bot::Options o = bot_options(d, 3, 3, 4);
     const felt::bot::Report r = felt::bot::run(o);
     CHECK(r.connected == 9);
     CHECK_MESSAGE(r.errors.empty(), (r.errors.empty() ? "" : r.errors.front()));
@@ -1594,11 +1600,7 @@ TEST_CASE("felt bot: bots pace themselves under feltd's default rate, and leave 
 TEST_CASE("felt bot: a person's pace, from several source addresses, and a fleet that grows") {
     SUBCASE("thinking: every decision waits at least the shortest think time") {
         Feltd d;
-        felt::bot::Options o;
-        o.port = std::to_string(d.port());
-        o.tables = 1;
-        o.seats = 3;
-        o.hands = 2;
+        felt::bot::Options o = bot_options(d, 1, 3, 2);
         o.think_min_ms = 40;
         o.think_max_ms = 60;
         const felt::bot::Report r = felt::bot::run(o);
@@ -1609,14 +1611,10 @@ TEST_CASE("felt bot: a person's pace, from several source addresses, and a fleet
     }
     SUBCASE("sources: six bots from one address are refused where two addresses are not") {
         Feltd d({"--per-address", "4"});
-        felt::bot::Options o;
-        o.port = std::to_string(d.port());
-        o.tables = 1;
-        o.seats = 6;
-        o.hands = 1;
+        felt::bot::Options o = bot_options(d, 1, 6, 1);
         const felt::bot::Report one = felt::bot::run(o);
         CHECK_FALSE(one.errors.empty()); // the fifth connection from 127.0.0.1 is refused
-        o.sources = 2;                   // 127.0.0.1 and 127.0.0.2: three each
+        o.sources = 2; // 127.0.0.1 and 127.0.0.2: three each
         const felt::bot::Report two = felt::bot::run(o);
         CHECK_MESSAGE(two.errors.empty(), (two.errors.empty() ? "" : two.errors.front()));
         CHECK(two.connected == 6);
@@ -1624,10 +1622,7 @@ TEST_CASE("felt bot: a person's pace, from several source addresses, and a fleet
     }
     SUBCASE("a fleet: tables added while others play, figures taken window by window") {
         Feltd d;
-        felt::bot::Options o;
-        o.port = std::to_string(d.port());
-        o.seats = 3;
-        felt::bot::Fleet fleet(o);
+        felt::bot::Fleet fleet(bot_options(d, 1, 3, 1));
         auto wait_seated = [&](int n) {
             for (int i = 0; i < 400 && fleet.seated() < n; ++i)
                 std::this_thread::sleep_for(std::chrono::milliseconds(25));
@@ -1655,6 +1650,20 @@ TEST_CASE("felt bot: a person's pace, from several source addresses, and a fleet
         // A take empties the window: what the first counted is not counted again.
         const felt::bot::Report empty_after = fleet.take();
         CHECK(empty_after.latencies_ms.size() < second.latencies_ms.size());
+    }
+}
+
+TEST_CASE("felt bot: think times read as MIN-MAX or one number, and nothing else") {
+    felt::bot::Options o;
+    CHECK(felt::bot::parse_think("1000-4000", o));
+    CHECK((o.think_min_ms == 1000 && o.think_max_ms == 4000));
+    CHECK(felt::bot::parse_think("250", o));
+    CHECK((o.think_min_ms == 250 && o.think_max_ms == 250));
+    for (const char* bad :
+         {"", "-", "5-", "-5", "5-x", "x", "4000-1000", "1-2-3", "0-600001", " 5"}) {
+        CAPTURE(bad);
+        CHECK_FALSE(felt::bot::parse_think(bad, o));
+        CHECK((o.think_min_ms == 250 && o.think_max_ms == 250)); // unchanged
     }
 }
 

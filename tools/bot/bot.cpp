@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <cstring>
 #include <deque>
@@ -431,6 +432,21 @@ PingReport ping_flood(const Options& o, int connections, double seconds) {
     r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     r.errors = shared->report.errors;
     return r;
+}
+
+bool parse_think(std::string_view text, Options& o) {
+    const auto dash = text.find('-');
+    const std::string_view lo = text.substr(0, dash);
+    const std::string_view hi = dash == std::string_view::npos ? lo : text.substr(dash + 1);
+    auto number = [](std::string_view t, int& out) {
+        const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
+        return !t.empty() && ec == std::errc{} && end == t.data() + t.size();
+    };
+    int min = 0, max = 0;
+    if (!number(lo, min) || !number(hi, max) || min < 0 || max < min || max > 600000) return false;
+    o.think_min_ms = min;
+    o.think_max_ms = max;
+    return true;
 }
 
 double Report::percentile(double p) const {

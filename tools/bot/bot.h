@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace felt::bot {
@@ -46,6 +47,10 @@ struct Report {
     std::vector<std::string> errors;   // refusals and failures, first ones kept
     double percentile(double p) const; // of latencies_ms, 0..100
 };
+
+// Reads a think time, "MIN-MAX" or one number of milliseconds, into options.think_min_ms and
+// think_max_ms: false (options unchanged) unless 0 <= MIN <= MAX <= 600000.
+bool parse_think(std::string_view text, Options& options);
 
 // Runs the bots until every table has played its hands, and reports. The first error (a refusal,
 // a dropped connection) stops every bot: the report then holds it.

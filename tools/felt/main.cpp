@@ -577,23 +577,9 @@ int run_chinese_arrange(const std::string& profile_name, const std::vector<std::
 
 // `felt bot`: ws://HOST:PORT/ws only (TLS is feltd's open work).
 int run_bot(bot::Options o, const std::string& url, const std::string& think, bool as_json) {
-    if (!think.empty()) { // MIN-MAX or one number, in milliseconds
-        const auto dash = think.find('-');
-        std::size_t used = 0, used_max = 0;
-        try {
-            o.think_min_ms = std::stoi(think.substr(0, dash), &used);
-            o.think_max_ms = dash == std::string::npos
-                                 ? o.think_min_ms
-                                 : std::stoi(think.substr(dash + 1), &used_max);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        const std::size_t min_len = dash == std::string::npos ? think.size() : dash;
-        if (used != min_len || (dash != std::string::npos && used_max != think.size() - dash - 1) ||
-            o.think_min_ms < 0 || o.think_max_ms < o.think_min_ms || o.think_max_ms > 600000)
-            throw UsageError{
-                "--think takes MIN-MAX milliseconds (0 <= MIN <= MAX <= 600000), not " + think};
-    }
+    if (!think.empty() && !bot::parse_think(think, o))
+        throw UsageError{"--think takes MIN-MAX milliseconds (0 <= MIN <= MAX <= 600000), not " +
+                         think};
     if (o.sources < 1 || o.sources > 254) throw UsageError{"--sources takes 1 to 254"};
     const std::string scheme = "ws://";
     if (url.rfind(scheme, 0) != 0) throw UsageError{"--url must start with ws://, not " + url};
