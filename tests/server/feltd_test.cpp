@@ -1614,6 +1614,13 @@ TEST_CASE("felt bot: a person's pace, from several source addresses, and a fleet
         felt::bot::Options o = bot_options(d, 1, 6, 1);
         const felt::bot::Report one = felt::bot::run(o);
         CHECK_FALSE(one.errors.empty()); // the fifth connection from 127.0.0.1 is refused
+        // The stopped run's connections close at feltd's pace: wait until it has none left.
+        for (int i = 0; i < 200; ++i) {
+            const auto m =
+                felt::bot::http_get("127.0.0.1", std::to_string(d.port()), "/metrics", 5);
+            if (m.body.find("\nfelt_connections 0\n") != std::string::npos) break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(25));
+        }
         o.sources = 2; // 127.0.0.1 and 127.0.0.2: three each
         const felt::bot::Report two = felt::bot::run(o);
         CHECK_MESSAGE(two.errors.empty(), (two.errors.empty() ? "" : two.errors.front()));
