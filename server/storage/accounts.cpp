@@ -17,13 +17,6 @@ std::string to_hex(const unsigned char* bytes, std::size_t n) {
     return out;
 }
 
-std::string token_hash(std::string_view token) {
-    std::array<unsigned char, crypto_generichash_BYTES> h{};
-    crypto_generichash(h.data(), h.size(), reinterpret_cast<const unsigned char*>(token.data()),
-                       token.size(), nullptr, 0);
-    return to_hex(h.data(), h.size());
-}
-
 void need_sodium() {
     if (sodium_init() < 0) throw std::runtime_error("libsodium could not be initialised");
 }
@@ -82,6 +75,34 @@ std::string new_token() {
     return to_hex(bytes.data(), bytes.size());
 }
 
+std::string token_hash(std::string_view token) {
+    std::array<unsigned char, crypto_generichash_BYTES> h{};
+    crypto_generichash(h.data(), h.size(), reinterpret_cast<const unsigned char*>(token.data()),
+                       token.size(), nullptr, 0);
+    return to_hex(h.data(), h.size());
+}
+
+std::string guest_name() {
+    return "guest-" + new_token().substr(0, 8);
+}
+
+Refusal name_taken(std::string_view name) {
+    return {"name_taken", "the name \"" + std::string(name) + "\" is taken"};
+}
+
+Refusal unknown_token() {
+    return {"unauthorized", "that session token is unknown, revoked or expired"};
+}
+
+Refusal insufficient_chips(Chips balance, Chips amount) {
+    return {"insufficient_chips",
+            "the balance is " + to_string(balance) + ", short of " + to_string(-amount)};
+}
+
+Refusal no_such_account() {
+    return {"no_such_account", "no such account"};
+}
+
 const std::string& no_account_hash() {
     static const std::string hash = hash_password(new_token());
     return hash;
@@ -110,8 +131,7 @@ Outcome<Account> Accounts::create(std::string_view name, const std::string& pass
     db::Transaction t(db_);
     db::Statement exists(db_, "SELECT 1 FROM accounts WHERE name = ?");
     exists.bind(1, name);
-    if (exists.step())
-        return {std::nullopt, {"name_taken", "the name \"" + std::string(name) + "\" is taken"}};
+    if (exists.step()) return {std::nullopt, name_taken(name)};
     Account a = insert(name, &password_hash, false);
     t.commit();
     return {a, {}};
@@ -121,7 +141,7 @@ Outcome<Account> Accounts::create_guest() {
     db::Transaction t(db_);
     // A guest is named after random bytes; a clash is retried with new ones.
     for (;;) {
-        std::string name = "guest-" + new_token().substr(0, 8);
+        std::string name = guest_name();
         db::Statement exists(db_, "SELECT 1 FROM accounts WHERE name = ?");
         exists.bind(1, name);
         if (exists.step()) continue;
@@ -165,9 +185,7 @@ Outcome<Account> Accounts::resume(std::string_view token, bool touch) {
     q.bind(1, hash)
         .bind(2, std::to_string(-life_.max.count()) + " seconds")
         .bind(3, std::to_string(-life_.idle.count()) + " seconds");
-    if (!q.step())
-        return {std::nullopt,
-                {"unauthorized", "that session token is unknown, revoked or expired"}};
+    if (!q.step()) return {std::nullopt, unknown_token()};
     Account a = read_account(q);
     if (touch) {
         db::Statement used(db_, "UPDATE sessions SET used_at = "
@@ -197,11 +215,9 @@ std::optional<Refusal> Accounts::move_chips(std::int64_t account_id, Chips amoun
                                             std::string_view reason) {
     db::Statement bal(db_, "SELECT balance FROM accounts WHERE id = ?");
     bal.bind(1, account_id);
-    if (!bal.step()) return Refusal{"no_such_account", "no such account"};
+    if (!bal.step()) return no_such_account();
     const Chips after = bal.column_chips(0) + amount;
-    if (after < 0)
-        return Refusal{"insufficient_chips", "the balance is " + to_string(after - amount) +
-                                                 ", short of " + to_string(-amount)};
+    if (after < 0) return insufficient_chips(after - amount, amount);
     db::Statement up(db_, "UPDATE accounts SET balance = ? WHERE id = ?");
     up.bind(1, after).bind(2, account_id).run();
     db::Statement row(db_, "INSERT INTO ledger (account_id, amount, balance_after, reason) "

@@ -44,6 +44,16 @@ const std::string& no_account_hash();
 
 // 32 random bytes, hex.
 std::string new_token();
+// What the database keeps of a token: its BLAKE2b hash, hex.
+std::string token_hash(std::string_view token);
+// A new guest's name: "guest-" and 8 random hex digits.
+std::string guest_name();
+
+// The refusals both storage engines give, worded once.
+Refusal name_taken(std::string_view name);
+Refusal unknown_token();
+Refusal insufficient_chips(Chips balance, Chips amount);
+Refusal no_such_account();
 
 // How long a session token lives: `idle` after it was last used to sign in, and `max` after it was
 // issued, whichever comes first.
