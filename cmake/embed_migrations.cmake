@@ -1,5 +1,8 @@
-# Writes OUT, a C++ file defining felt::server::builtin_migrations() from the numbered SQL files
-# in DIR (NNNN_name.sql), so that feltd carries its schema with it.
+# Writes OUT, a C++ file defining felt::server::FUNC() (builtin_migrations unless given) from the
+# numbered SQL files in DIR (NNNN_name.sql), so that feltd carries its schema with it.
+if(NOT FUNC)
+    set(FUNC builtin_migrations)
+endif()
 file(GLOB files RELATIVE ${DIR} ${DIR}/*.sql)
 list(SORT files)
 set(body "")
@@ -17,7 +20,7 @@ file(WRITE ${OUT}.tmp "// Generated from migrations/ by cmake/embed_migrations.c
 
 namespace felt::server {
 
-std::span<const Migration> builtin_migrations() {
+std::span<const Migration> ${FUNC}() {
     static const Migration list[] = {
 ${body}    };
     return list;

@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(
     g++ cmake ninja-build pkg-config
-    libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev doctest-dev
+    libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev libpq-dev doctest-dev
     libcli11-dev libsodium-dev libtomlplusplus-dev libssl-dev libutf8proc-dev
     libjemalloc-dev # feltd's allocator
     clang libfuzzer-14-dev # the fuzzers (tests/fuzz, scripts/fuzz.sh)

@@ -19,7 +19,9 @@ void add_settings(CLI::App& app, Config& c, std::string& config_file) {
     app.add_option("--port", c.port, "Port (0: any free port)")
         ->envname("FELT_PORT")
         ->capture_default_str();
-    app.add_option("--db", c.db, "SQLite database file, created and migrated")
+    app.add_option("--db", c.db,
+                   "SQLite database file, created and migrated; or a PostgreSQL database: "
+                   "postgresql://user:password@host:port/dbname or libpq's key=value form")
         ->envname("FELT_DB")
         ->capture_default_str();
     app.add_option("--static", c.static_dir, "Folder of the web client")

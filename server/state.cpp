@@ -1,5 +1,6 @@
 #include "state.h"
 
+#include "storage/pg_store.h"
 #include "storage/sqlite_store.h"
 
 namespace felt::server {
@@ -10,6 +11,10 @@ constexpr std::chrono::minutes kLongestBackoff{15};
 
 std::unique_ptr<Storage> open_storage(const Config& c, Metrics& metrics) {
     const TokenLife life{std::chrono::seconds(c.token_idle_s), std::chrono::seconds(c.token_max_s)};
+    if (pg::is_postgres(c.db))
+        return std::make_unique<Storage>(
+            std::make_unique<PgStore>(c.db, Chips(c.grant), PgStore::Role::writer, life),
+            std::make_unique<PgStore>(c.db, Chips(c.grant), PgStore::Role::reader, life), metrics);
     auto writer =
         std::make_unique<SqliteStore>(c.db, Chips(c.grant), SqliteStore::Role::writer, life);
     // A second connection reads beside the writer (WAL); an in-memory database has only one.

@@ -3,6 +3,7 @@
 #include "net/http_session.h"
 #include "net/net.h"
 #include "state.h"
+#include "storage/postgres.h"
 #include "tables/table.h"
 
 #include <fstream>
@@ -199,8 +200,8 @@ void Server::run() {
     s.listener->run();
     if (c.chosen_decks)
         spdlog::warn("--chosen-decks: players may choose the cards dealt; for tests only");
-    spdlog::info("feltd listening on {}:{} (database {}, static files {})", c.bind, port(), c.db,
-                 c.static_dir);
+    spdlog::info("feltd listening on {}:{} (database {}, static files {})", c.bind, port(),
+                 pg::redact(c.db), c.static_dir);
     if (!c.port_file.empty()) std::ofstream(c.port_file) << port() << "\n";
     std::vector<std::thread> threads;
     for (int i = 1; i < c.threads; ++i) threads.emplace_back([&s] { run_loop(s.ioc); });

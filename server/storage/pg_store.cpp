@@ -1,0 +1,436 @@
+#include "storage/pg_store.h"
+
+#include "storage/migrate.h"
+
+#include <spdlog/spdlog.h>
+
+namespace felt::server {
+
+namespace {
+
+// The advisory lock that a writer holds for as long as it uses the database.
+constexpr std::int64_t kNodeLock = 7236002;
+
+// A PostgreSQL array literal of texts: {"a","b\"c"}.
+std::string text_array(const std::vector<std::string>& items) {
+    std::string out = "{";
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (i) out += ',';
+        out += '"';
+        for (char c : items[i]) {
+            if (c == '"' || c == '\\') out += '\\';
+            out += c;
+        }
+        out += '"';
+    }
+    out += '}';
+    return out;
+}
+
+template <class T, class F>
+std::string number_array(const std::vector<T>& items, F value) {
+    std::string out = "{";
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (i) out += ',';
+        out += std::to_string(value(items[i]));
+    }
+    out += '}';
+    return out;
+}
+
+Account read_account(const pg::Result& r, int row = 0) {
+    Account a;
+    a.id = r.integer(row, 0);
+    a.name = r.text(row, 1);
+    a.guest = r.integer(row, 2) != 0;
+    a.balance = r.chips(row, 3);
+    return a;
+}
+
+// The first six columns of a hands row: id, table_id, number, status, started_at, ended_at.
+constexpr const char* kSummaryColumns =
+    "h.id, h.table_id, h.number, h.status, "
+    "felt_time(h.started_at), COALESCE(felt_time(h.ended_at), '')";
+
+HandSummary summary(const pg::Result& r, int row) {
+    return {r.integer(row, 0), r.integer(row, 1), static_cast<int>(r.integer(row, 2)),
+            r.text(row, 3),    r.text(row, 4),    r.text(row, 5)};
+}
+
+pg::Connection& migrated(pg::Connection& db, PgStore::Role role) {
+    if (role == PgStore::Role::writer)
+        spdlog::info("database at schema version {}", migrate(db));
+    else if (const int v = schema_version(db); v > static_cast<int>(builtin_pg_migrations().size()))
+        throw MigrationError("the database is at schema version " + std::to_string(v) +
+                             ", newer than this program knows");
+    return db;
+}
+
+} // namespace
+
+PgStore::PgStore(const std::string& conninfo, Chips grant, Role role, TokenLife life)
+    : db_(conninfo), grant_(grant), life_(life), writer_(role == Role::writer) {
+    migrated(db_, role);
+    if (writer_) {
+        hold();
+        recover();
+    }
+}
+
+void PgStore::hold() {
+    if (db_.query("SELECT pg_try_advisory_lock($1)", {kNodeLock}).text(0, 0) != "t")
+        throw std::runtime_error("another feltd is using this PostgreSQL database: one node per "
+                                 "database for now (docs/operations.md)");
+}
+
+pg::Connection& PgStore::db() {
+    if (db_.broken()) {
+        // Reconnecting inside a group would commit the rest of it without its start.
+        if (in_group_) throw pg::Error("", "the connection to PostgreSQL was lost mid-group");
+        db_.reconnect();
+        spdlog::warn("connected to PostgreSQL again");
+        if (writer_) hold();
+    }
+    return db_;
+}
+
+void PgStore::recover() {
+    pg::Transaction t(db_);
+    int seats = 0;
+    const pg::Result left = db_.query("SELECT account_id, stack FROM table_seats");
+    for (int i = 0; i < left.rows(); ++i) {
+        if (left.integer(i, 1) > 0) move_chips(left.integer(i, 0), left.chips(i, 1), "recovered");
+        ++seats;
+    }
+    db_.exec("DELETE FROM table_seats");
+    const int voided =
+        db_.query("UPDATE hands SET status = 'void', ended_at = now() WHERE status = 'running'")
+            .affected();
+    db_.exec("UPDATE tables SET closed_at = now() WHERE closed_at IS NULL");
+    t.commit();
+    if (seats || voided)
+        spdlog::warn("recovered from an unclean stop: {} seat(s) of chips returned, {} hand(s) "
+                     "void",
+                     seats, voided);
+}
+
+// ---- accounts and sessions ----
+
+std::optional<Refusal> PgStore::move_chips(std::int64_t account, Chips amount,
+                                           std::string_view reason) {
+    // The row lock that UPDATE takes orders concurrent moves on one account: each sees the
+    // balance the one before it left, and none goes below zero.
+    const pg::Result up = db().query("UPDATE accounts SET balance = balance + $2 "
+                                     "WHERE id = $1 AND balance + $2 >= 0 RETURNING balance",
+                                     {account, amount});
+    if (up.rows() == 0) {
+        const pg::Result bal = db_.query("SELECT balance FROM accounts WHERE id = $1", {account});
+        if (bal.rows() == 0) return no_such_account();
+        return insufficient_chips(bal.chips(0, 0), amount);
+    }
+    db_.query("INSERT INTO ledger (account_id, amount, balance_after, reason) "
+              "VALUES ($1, $2, $3, $4)",
+              {account, amount, up.chips(0, 0), reason});
+    return std::nullopt;
+}
+
+Account PgStore::insert_account(std::string_view name, const std::string* hash, bool guest) {
+    const pg::Result r =
+        db_.query("INSERT INTO accounts (name, password_hash, guest) VALUES ($1, $2, $3) "
+                  "RETURNING id",
+                  {name, hash ? pg::Param(*hash) : pg::Param(std::nullopt), guest ? 1 : 0});
+    Account a;
+    a.id = r.integer(0, 0);
+    a.name = std::string(name);
+    a.guest = guest;
+    if (grant_ > 0) {
+        move_chips(a.id, grant_, "grant");
+        a.balance = grant_;
+    }
+    return a;
+}
+
+Outcome<Account> PgStore::create_account(std::string_view name, const std::string& hash) {
+    pg::Transaction t(db());
+    if (db_.query("SELECT 1 FROM accounts WHERE lower(name) = lower($1)", {name}).rows() > 0)
+        return {std::nullopt, name_taken(name)};
+    try {
+        Account a = insert_account(name, &hash, false);
+        t.commit();
+        return {a, {}};
+    } catch (const pg::Error& e) {
+        // Another node took the name between the look and the insert.
+        if (e.sqlstate() == "23505") return {std::nullopt, name_taken(name)};
+        throw;
+    }
+}
+
+Outcome<Account> PgStore::create_guest() {
+    for (;;) {
+        pg::Transaction t(db());
+        const std::string name = guest_name();
+        if (db_.query("SELECT 1 FROM accounts WHERE lower(name) = lower($1)", {name}).rows() > 0)
+            continue;
+        try {
+            Account a = insert_account(name, nullptr, true);
+            t.commit();
+            return {a, {}};
+        } catch (const pg::Error& e) {
+            if (e.sqlstate() != "23505") throw; // a clash: new random bytes
+        }
+    }
+}
+
+std::optional<std::pair<Account, std::string>> PgStore::find_with_hash(std::string_view name) {
+    const pg::Result r = db().query("SELECT id, name, guest, balance, password_hash FROM accounts "
+                                    "WHERE lower(name) = lower($1) AND guest = 0",
+                                    {name});
+    if (r.rows() == 0) return std::nullopt;
+    return std::pair{read_account(r), r.text(0, 4)};
+}
+
+std::optional<Account> PgStore::find_account(std::int64_t id) {
+    const pg::Result r =
+        db().query("SELECT id, name, guest, balance FROM accounts WHERE id = $1", {id});
+    if (r.rows() == 0) return std::nullopt;
+    return read_account(r);
+}
+
+std::string PgStore::open_session(std::int64_t account) {
+    std::string token = new_token();
+    db().query("INSERT INTO sessions (token_hash, account_id) VALUES ($1, $2)",
+               {token_hash(token), account});
+    return token;
+}
+
+Outcome<Account> PgStore::resume(std::string_view token) {
+    const std::string hash = token_hash(token);
+    const pg::Result r =
+        db().query("SELECT a.id, a.name, a.guest, a.balance FROM sessions s "
+                   "JOIN accounts a ON a.id = s.account_id "
+                   "WHERE s.token_hash = $1 AND s.revoked = 0 "
+                   "AND s.created_at > now() - make_interval(secs => $2) "
+                   "AND COALESCE(s.used_at, s.created_at) > now() - make_interval(secs => $3)",
+                   {hash, static_cast<std::int64_t>(life_.max.count()),
+                    static_cast<std::int64_t>(life_.idle.count())});
+    if (r.rows() == 0) return {std::nullopt, unknown_token()};
+    if (writer_) db_.query("UPDATE sessions SET used_at = now() WHERE token_hash = $1", {hash});
+    return {read_account(r), {}};
+}
+
+void PgStore::revoke(std::string_view token) {
+    db().query("UPDATE sessions SET revoked = 1 WHERE token_hash = $1", {token_hash(token)});
+}
+
+void PgStore::revoke_all(std::int64_t account, std::string_view keep) {
+    db().query("UPDATE sessions SET revoked = 1 WHERE account_id = $1 AND token_hash != $2",
+               {account, keep.empty() ? std::string() : token_hash(keep)});
+}
+
+void PgStore::change_password(std::int64_t account, const std::string& hash,
+                              std::string_view keep) {
+    pg::Transaction t(db());
+    db_.query("UPDATE accounts SET password_hash = $2 WHERE id = $1", {account, hash});
+    revoke_all(account, keep);
+    t.commit();
+}
+
+// ---- tables ----
+
+std::int64_t PgStore::create_table(const std::string& config, std::int64_t creator) {
+    return db()
+        .query("INSERT INTO tables (config, created_by) VALUES ($1, $2) RETURNING id",
+               {config, creator})
+        .integer(0, 0);
+}
+
+void PgStore::close_table(std::int64_t table) {
+    db().query("UPDATE tables SET closed_at = now() WHERE id = $1 AND closed_at IS NULL", {table});
+}
+
+std::optional<Refusal> PgStore::buy_in(std::int64_t table, int seat, std::int64_t account,
+                                       Chips amount) {
+    pg::Transaction t(db());
+    if (auto no = move_chips(account, -amount, "buy_in")) return no;
+    db_.query("INSERT INTO table_seats (table_id, seat, account_id, stack) VALUES ($1, $2, $3, $4)",
+              {table, seat, account, amount});
+    t.commit();
+    return std::nullopt;
+}
+
+std::optional<Refusal> PgStore::top_up(std::int64_t table, int seat, std::int64_t account,
+                                       Chips amount) {
+    pg::Transaction t(db());
+    if (auto no = move_chips(account, -amount, "top_up")) return no;
+    if (db_.query("UPDATE table_seats SET stack = stack + $1 "
+                  "WHERE table_id = $2 AND seat = $3 AND account_id = $4",
+                  {amount, table, seat, account})
+            .affected() != 1)
+        throw pg::Error("", "table " + std::to_string(table) + " has no seat " +
+                                std::to_string(seat) + " of account " + std::to_string(account));
+    t.commit();
+    return std::nullopt;
+}
+
+void PgStore::cash_out(std::int64_t table, int seat, std::int64_t account, Chips stack,
+                       std::string_view reason) {
+    pg::Transaction t(db());
+    db_.query("DELETE FROM table_seats WHERE table_id = $1 AND seat = $2", {table, seat});
+    if (stack > 0) move_chips(account, stack, reason);
+    t.commit();
+}
+
+// ---- hands ----
+
+std::int64_t PgStore::last_hand_id() {
+    return db().query("SELECT COALESCE(MAX(id), 0) FROM hands").integer(0, 0);
+}
+
+void PgStore::start_hand(const HandStart& h) {
+    db().query("INSERT INTO hands (id, table_id, number, config, commitment, status) "
+               "VALUES ($1, $2, $3, $4, $5, 'running')",
+               {h.id, h.table, h.number, h.config, h.commitment});
+}
+
+void PgStore::finish_hand(const HandEnd& h) {
+    pg::Transaction t(db());
+    if (db_.query("UPDATE hands SET status = 'finished', deck = $2, seed = $3, fairness = $4, "
+                  "ended_at = now() WHERE id = $1 AND status = 'running'",
+                  {h.id, h.deck, h.seed, h.fairness})
+            .affected() != 1)
+        throw pg::Error("", "hand " + std::to_string(h.id) + " has no running row to finish");
+    // Every seat, and every event, in one statement each: arrays unnested into rows.
+    const std::string seats = number_array(h.seats, [](const HandSeat& s) { return s.seat; });
+    const std::string accounts = number_array(h.seats, [](const HandSeat& s) { return s.account; });
+    const std::string starts =
+        number_array(h.seats, [](const HandSeat& s) { return s.start.value(); });
+    const std::string ends = number_array(h.seats, [](const HandSeat& s) { return s.end.value(); });
+    db_.query("INSERT INTO hand_seats (hand_id, seat, account_id, stack_start, stack_end) "
+              "SELECT $1, * FROM unnest($2::int[], $3::bigint[], $4::bigint[], $5::bigint[])",
+              {h.id, seats, accounts, starts, ends});
+    db_.query("UPDATE table_seats t SET stack = v.stack "
+              "FROM unnest($2::int[], $3::bigint[]) AS v(seat, stack) "
+              "WHERE t.table_id = $1 AND t.seat = v.seat",
+              {h.table, seats, ends});
+    db_.query("INSERT INTO hand_events (hand_id, seq, body) "
+              "SELECT $1, n - 1, body FROM unnest($2::text[]) WITH ORDINALITY AS e(body, n)",
+              {h.id, text_array(h.log)});
+    t.commit();
+}
+
+void PgStore::void_hand(std::int64_t hand_id) {
+    db().query("UPDATE hands SET status = 'void', ended_at = now() WHERE id = $1", {hand_id});
+}
+
+// ---- history ----
+
+std::vector<PlayerHand> PgStore::hands_of(std::int64_t account, std::int64_t before, int limit) {
+    const pg::Result r =
+        db().query((std::string("SELECT ") + kSummaryColumns +
+                    ", s.seat, s.stack_start, s.stack_end "
+                    "FROM hand_seats s JOIN hands h ON h.id = s.hand_id "
+                    "WHERE s.account_id = $1 AND ($2::bigint = 0 OR h.id < $2::bigint) "
+                    "ORDER BY h.id DESC LIMIT $3")
+                       .c_str(),
+                   {account, before, limit});
+    std::vector<PlayerHand> out;
+    for (int i = 0; i < r.rows(); ++i)
+        out.push_back(
+            {summary(r, i), static_cast<int>(r.integer(i, 6)), r.chips(i, 7), r.chips(i, 8)});
+    return out;
+}
+
+std::optional<HandRecord> PgStore::hand_record(std::int64_t hand_id) {
+    const pg::Result h = db().query((std::string("SELECT ") + kSummaryColumns +
+                                     ", h.config, h.commitment, COALESCE(h.deck, ''), "
+                                     "COALESCE(h.seed, ''), COALESCE(h.fairness, '') FROM hands h "
+                                     "WHERE h.id = $1")
+                                        .c_str(),
+                                    {hand_id});
+    if (h.rows() == 0) return std::nullopt;
+    HandRecord r{summary(h, 0), h.text(0, 6),  h.text(0, 7), h.text(0, 8),
+                 h.text(0, 9),  h.text(0, 10), {},           {}};
+    const pg::Result s =
+        db_.query("SELECT s.seat, a.name, s.account_id, s.stack_start, s.stack_end "
+                  "FROM hand_seats s JOIN accounts a ON a.id = s.account_id "
+                  "WHERE s.hand_id = $1 ORDER BY s.seat",
+                  {hand_id});
+    for (int i = 0; i < s.rows(); ++i)
+        r.seats.push_back({static_cast<int>(s.integer(i, 0)), s.text(i, 1), s.integer(i, 2),
+                           s.chips(i, 3), s.chips(i, 4)});
+    const pg::Result e =
+        db_.query("SELECT body FROM hand_events WHERE hand_id = $1 ORDER BY seq", {hand_id});
+    for (int i = 0; i < e.rows(); ++i) r.events.push_back(e.text(i, 0));
+    return r;
+}
+
+std::optional<std::vector<HandSummary>> PgStore::finished_hands(std::int64_t table, int limit) {
+    if (db().query("SELECT 1 FROM tables WHERE id = $1", {table}).rows() == 0) return std::nullopt;
+    const pg::Result r = db_.query((std::string("SELECT ") + kSummaryColumns +
+                                    " FROM hands h WHERE h.table_id = $1 AND h.status = 'finished' "
+                                    "ORDER BY h.id DESC LIMIT $2")
+                                       .c_str(),
+                                   {table, limit});
+    std::vector<HandSummary> out;
+    for (int i = 0; i < r.rows(); ++i) out.push_back(summary(r, i));
+    return out;
+}
+
+std::optional<PlayerTotals> PgStore::totals_of(const std::string& name) {
+    const pg::Result a =
+        db().query("SELECT id, name FROM accounts WHERE lower(name) = lower($1)", {name});
+    if (a.rows() == 0) return std::nullopt;
+    const pg::Result q =
+        db_.query("SELECT COUNT(*), COALESCE(SUM(s.stack_end - s.stack_start), 0), "
+                  "COUNT(*) FILTER (WHERE s.stack_end > s.stack_start), "
+                  "COALESCE(MAX(s.stack_end - s.stack_start), 0), "
+                  "COALESCE(MIN(s.stack_end - s.stack_start), 0) "
+                  "FROM hand_seats s JOIN hands h ON h.id = s.hand_id "
+                  "WHERE s.account_id = $1 AND h.status = 'finished'",
+                  {a.integer(0, 0)});
+    PlayerTotals t;
+    t.name = a.text(0, 1);
+    t.hands = q.integer(0, 0);
+    t.net = q.chips(0, 1);
+    t.won = q.integer(0, 2);
+    t.biggest_win = q.chips(0, 3);
+    t.biggest_loss = q.chips(0, 4);
+    return t;
+}
+
+// ---- health ----
+
+void PgStore::probe() {
+    db().exec("INSERT INTO storage_probe (id, at) VALUES (1, now()) "
+              "ON CONFLICT (id) DO UPDATE SET at = excluded.at");
+}
+
+void PgStore::check() {
+    db().exec("SELECT 1");
+}
+
+// ---- group commit ----
+
+void PgStore::begin_group() {
+    db().exec("BEGIN");
+    in_group_ = true;
+}
+
+void PgStore::commit_group() {
+    // COMMIT of a transaction that failed midway answers ROLLBACK, without an error.
+    if (!db_.in_transaction() || db_.transaction_failed())
+        throw pg::Error("", "the group's transaction was lost or failed before its commit");
+    db_.exec("COMMIT");
+    in_group_ = false;
+}
+
+void PgStore::abandon_group() noexcept {
+    in_group_ = false;
+    try {
+        db_.exec("ROLLBACK");
+    } catch (const pg::Error&) {
+        // The connection is gone, and the transaction with it.
+    }
+}
+
+} // namespace felt::server

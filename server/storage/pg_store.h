@@ -1,0 +1,83 @@
+// The Store on PostgreSQL: one connection, used by one thread at a time, that connects again by
+// itself after the server restarts (the unit of work that found it broken fails; the next one
+// reconnects). The same schema steps as SQLite (migrations/postgresql/), the same refusals and
+// the same guarantees; the ledger is safe under concurrent writers by row locks (move_chips).
+#pragma once
+
+#include "storage/accounts.h"
+#include "storage/postgres.h"
+#include "storage/store.h"
+
+#include <string>
+
+namespace felt::server {
+
+class PgStore final : public Store {
+  public:
+    enum class Role {
+        // Migrates the schema, holds the database for this node (one node per database until
+        // nodes share one: see docs/operations.md), then recovers from an unclean stop.
+        writer,
+        reader, // reads beside the writer, on a connection of its own
+    };
+    // `conninfo`: a postgresql:// URL or libpq's key=value form. `grant`: chips a new account
+    // starts with; `life`: how long session tokens live.
+    PgStore(const std::string& conninfo, Chips grant, Role role, TokenLife life = {});
+
+    Outcome<Account> create_account(std::string_view name, const std::string& hash) override;
+    Outcome<Account> create_guest() override;
+    std::optional<std::pair<Account, std::string>> find_with_hash(std::string_view name) override;
+    std::optional<Account> find_account(std::int64_t id) override;
+    std::string open_session(std::int64_t account) override;
+    Outcome<Account> resume(std::string_view token) override;
+    void revoke(std::string_view token) override;
+    void revoke_all(std::int64_t account, std::string_view keep) override;
+    void change_password(std::int64_t account, const std::string& hash,
+                         std::string_view keep) override;
+
+    std::int64_t create_table(const std::string& config, std::int64_t creator) override;
+    void close_table(std::int64_t table) override;
+    std::optional<Refusal> buy_in(std::int64_t table, int seat, std::int64_t account,
+                                  Chips amount) override;
+    std::optional<Refusal> top_up(std::int64_t table, int seat, std::int64_t account,
+                                  Chips amount) override;
+    void cash_out(std::int64_t table, int seat, std::int64_t account, Chips stack,
+                  std::string_view reason) override;
+
+    std::int64_t last_hand_id() override;
+    void start_hand(const HandStart& hand) override;
+    void finish_hand(const HandEnd& hand) override;
+    void void_hand(std::int64_t hand_id) override;
+
+    std::vector<PlayerHand> hands_of(std::int64_t account, std::int64_t before, int limit) override;
+    std::optional<HandRecord> hand_record(std::int64_t hand_id) override;
+    std::optional<std::vector<HandSummary>> finished_hands(std::int64_t table, int limit) override;
+    std::optional<PlayerTotals> totals_of(const std::string& name) override;
+
+    void probe() override;
+    void check() override;
+
+    void begin_group() override;
+    void commit_group() override;
+    void abandon_group() noexcept override;
+
+    // Moves chips into (amount > 0) or out of an account with a ledger row, in the caller's
+    // transaction. Refusals: insufficient_chips, no_such_account. Public for the tests.
+    std::optional<Refusal> move_chips(std::int64_t account, Chips amount, std::string_view reason);
+
+  private:
+    // The connection, connected again first if it broke.
+    pg::Connection& db();
+    // The writer's hold on the database: a session advisory lock, taken again after a reconnect.
+    void hold();
+    void recover();
+    Account insert_account(std::string_view name, const std::string* hash, bool guest);
+
+    pg::Connection db_;
+    bool in_group_ = false; // a group's transaction is open: a lost connection fails it whole
+    Chips grant_;
+    TokenLife life_;
+    const bool writer_;
+};
+
+} // namespace felt::server

@@ -1,0 +1,187 @@
+#include "storage/postgres.h"
+
+#include <libpq-fe.h>
+
+#include <charconv>
+#include <regex>
+#include <vector>
+
+namespace felt::pg {
+
+namespace {
+
+bool starts_with(std::string_view s, std::string_view prefix) {
+    return s.substr(0, prefix.size()) == prefix;
+}
+
+// libpq's message on one line: "server closed the connection unexpectedly\n\tThis probably...".
+std::string trimmed(const char* message) {
+    std::string m;
+    for (const char* p = message ? message : ""; *p; ++p) {
+        const bool space = *p == '\n' || *p == '\t' || *p == ' ';
+        if (space && (m.empty() || m.back() == ' ')) continue;
+        m += space ? ' ' : *p;
+    }
+    while (!m.empty() && m.back() == ' ') m.pop_back();
+    return m;
+}
+
+// libpq prints server notices ("relation already exists, skipping") to stderr unless told not to.
+void quiet(void*, const char*) {}
+
+} // namespace
+
+bool is_postgres(std::string_view db) {
+    if (starts_with(db, "postgresql://") || starts_with(db, "postgres://")) return true;
+    // key=value: the first word holds '=' (a file path would not start "host=" or "dbname=").
+    static const std::regex kv(R"(^\s*(host|hostaddr|port|dbname|user|service)\s*=)");
+    return std::regex_search(std::string(db), kv);
+}
+
+std::string redact(std::string_view conninfo) {
+    std::string s(conninfo);
+    if (is_postgres(s) && s.find("://") != std::string::npos) {
+        // postgresql://user:secret@host/...: the password sits between the user's ':' and '@'.
+        const auto start = s.find("://") + 3;
+        const auto at = s.find('@', start);
+        if (at != std::string::npos) {
+            const auto colon = s.find(':', start);
+            if (colon != std::string::npos && colon < at)
+                s.replace(colon + 1, at - colon - 1, "***");
+        }
+    }
+    static const std::regex kw(R"(password\s*=\s*('[^']*'|[^\s&]*))");
+    return std::regex_replace(s, kw, "password=***");
+}
+
+// ---- Result ----
+
+Result::Result(pg_result* r) : r_(r) {}
+Result::~Result() {
+    if (r_) PQclear(r_);
+}
+Result::Result(Result&& o) noexcept : r_(o.r_) {
+    o.r_ = nullptr;
+}
+
+int Result::rows() const {
+    return PQntuples(r_);
+}
+
+int Result::affected() const {
+    const char* n = PQcmdTuples(r_);
+    return n && *n ? std::atoi(n) : 0;
+}
+
+bool Result::null(int row, int col) const {
+    return PQgetisnull(r_, row, col) != 0;
+}
+
+std::string Result::text(int row, int col) const {
+    return std::string(PQgetvalue(r_, row, col),
+                       static_cast<std::size_t>(PQgetlength(r_, row, col)));
+}
+
+std::int64_t Result::integer(int row, int col) const {
+    const char* v = PQgetvalue(r_, row, col);
+    const char* end = v + PQgetlength(r_, row, col);
+    std::int64_t out = 0;
+    if (v == end) return 0; // NULL reads as 0, as in SQLite
+    const auto [p, ec] = std::from_chars(v, end, out);
+    if (ec != std::errc() || p != end)
+        throw Error("",
+                    "column " + std::to_string(col) + " is not an integer: " + std::string(v, end));
+    return out;
+}
+
+// ---- Connection ----
+
+Connection::Connection(const std::string& conninfo) : conn_(PQconnectdb(conninfo.c_str())) {
+    if (!conn_) throw Error("", "out of memory connecting to PostgreSQL");
+    if (PQstatus(conn_) != CONNECTION_OK) {
+        std::string why = trimmed(PQerrorMessage(conn_));
+        PQfinish(conn_);
+        conn_ = nullptr;
+        throw Error("", "cannot connect to PostgreSQL at " + redact(conninfo) + ": " + why);
+    }
+    PQsetNoticeProcessor(conn_, quiet, nullptr);
+}
+
+Connection::~Connection() {
+    if (conn_) PQfinish(conn_);
+}
+
+void Connection::fail(pg_result* r, std::string_view sql) {
+    std::string state;
+    std::string why;
+    if (r) {
+        if (const char* s = PQresultErrorField(r, PG_DIAG_SQLSTATE)) state = s;
+        why = trimmed(PQresultErrorMessage(r));
+        PQclear(r);
+    }
+    if (why.empty()) why = trimmed(PQerrorMessage(conn_));
+    if (broken()) why = "the connection to PostgreSQL is lost: " + why;
+    std::string head(sql.substr(0, 60));
+    throw Error(state, why + " (in: " + head + (sql.size() > 60 ? "...)" : ")"));
+}
+
+void Connection::exec(std::string_view sql) {
+    const std::string text(sql);
+    pg_result* r = PQexec(conn_, text.c_str());
+    const auto status = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) fail(r, sql);
+    PQclear(r);
+}
+
+Result Connection::query(const char* sql, std::initializer_list<Param> params) {
+    std::vector<const char*> values;
+    values.reserve(params.size());
+    for (const Param& p : params) values.push_back(p.c_str());
+    pg_result* r = PQexecParams(conn_, sql, static_cast<int>(values.size()), nullptr, values.data(),
+                                nullptr, nullptr, 0);
+    const auto status = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) fail(r, sql);
+    return Result(r);
+}
+
+bool Connection::in_transaction() const {
+    const auto s = PQtransactionStatus(conn_);
+    return s == PQTRANS_INTRANS || s == PQTRANS_INERROR || s == PQTRANS_ACTIVE;
+}
+
+bool Connection::transaction_failed() const {
+    return PQtransactionStatus(conn_) == PQTRANS_INERROR;
+}
+
+bool Connection::broken() const {
+    return PQstatus(conn_) != CONNECTION_OK;
+}
+
+void Connection::reconnect() {
+    PQreset(conn_);
+    if (PQstatus(conn_) != CONNECTION_OK)
+        throw Error("", "cannot reconnect to PostgreSQL: " + trimmed(PQerrorMessage(conn_)));
+    PQsetNoticeProcessor(conn_, quiet, nullptr);
+}
+
+// ---- Transaction ----
+
+Transaction::Transaction(Connection& c) : c_(c), nested_(c.in_transaction()) {
+    c_.exec(nested_ ? "SAVEPOINT felt" : "BEGIN");
+}
+
+Transaction::~Transaction() {
+    if (done_) return;
+    try {
+        c_.exec(nested_ ? "ROLLBACK TO SAVEPOINT felt; RELEASE SAVEPOINT felt" : "ROLLBACK");
+    } catch (const Error&) {
+        // The connection is gone, and the transaction with it.
+    }
+}
+
+void Transaction::commit() {
+    c_.exec(nested_ ? "RELEASE SAVEPOINT felt" : "COMMIT");
+    done_ = true;
+}
+
+} // namespace felt::pg
