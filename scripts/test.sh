@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
 # Quick start, second command: install what is missing, build, run every test twice: in the
 # release build, then in a build with AddressSanitizer and UndefinedBehaviorSanitizer; the web
-# client's tests and browser tests, and the fuzzers, once (release only), for a few seconds each;
-# the container image once.
+# client's tests and browser tests, the PostgreSQL tests, and the fuzzers, once (release only),
+# for a few seconds each; the container image once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 scripts/build.sh build -DCMAKE_BUILD_TYPE=Release
-ctest --test-dir build --output-on-failure -j2 # the server suite still runs alone (RUN_SERIAL)
+# A private PostgreSQL server (scripts/pg.sh) for the release build's PostgreSQL tests, stopped
+# however the run ends; the sanitizer build runs without it (its PostgreSQL cases say skipped).
+unset FELT_TEST_PG FELT_TEST_PG_DIR
+pg_dir=$(mktemp -d /tmp/felt-pg-XXXXXX)
+trap 'scripts/pg.sh stop "$pg_dir"' EXIT
+pg_url=$(scripts/pg.sh start "$pg_dir")
+FELT_TEST_PG="$pg_url" FELT_TEST_PG_DIR="$pg_dir" \
+    ctest --test-dir build --output-on-failure -j2 # the server suite still runs alone (RUN_SERIAL)
+scripts/pg.sh stop "$pg_dir"
 scripts/web.sh test # the web client: types, unit tests, then real Chromium against build/feltd
 scripts/fuzz.sh # each libFuzzer harness for a few seconds, under clang's sanitizers
 # The container image (docker/Dockerfile), built and run with docker or podman: about 5 minutes

@@ -85,9 +85,10 @@ class Feltd {
     void start(std::vector<std::string> extra) {
         const std::string port_file = dir_ + "/port";
         std::filesystem::remove(port_file);
-        std::vector<std::string> args = {
-            FELTD_PATH,    "--port", "0", "--port-file", port_file, "--db", dir_ + "/data/felt.db",
-            "--log-level", "warn"};
+        std::vector<std::string> args = {FELTD_PATH, "--port",      "0",   "--port-file",
+                                         port_file,  "--log-level", "warn"};
+        if (std::find(extra.begin(), extra.end(), "--db") == extra.end())
+            args.insert(args.end(), {"--db", dir_ + "/data/felt.db"});
         if (std::find(extra.begin(), extra.end(), "--static") == extra.end())
             extra.insert(extra.end(), {"--static", dir_ + "/web"});
         if (std::find(extra.begin(), extra.end(), "--grace") == extra.end())

@@ -1,6 +1,7 @@
 // A full disk under a running feltd: its database on a small tmpfs that the test fills mid-hand
 // and frees again. Needs root (to mount the tmpfs); elsewhere it says so and checks nothing.
 #include "server/feltd_harness.h"
+#include "server/storage/engines.h"
 
 #include <doctest/doctest.h>
 
@@ -198,4 +199,85 @@ TEST_CASE("feltd: a full disk voids the hand it cannot store, pauses the table, 
     }
     CHECK(::umount2(dir.c_str(), MNT_DETACH) == 0);
     std::filesystem::remove(dir);
+}
+
+TEST_CASE("feltd on PostgreSQL: the database stops mid-hand and starts again; feltd serves on, "
+          "voids that hand, resumes by itself, and no chip is lost") {
+    FELT_NEED_PG();
+    if (!std::getenv("FELT_TEST_PG_DIR")) {
+        MESSAGE("skipped: FELT_TEST_PG_DIR names no server folder to stop and start");
+        return;
+    }
+    felt_test::PgDatabase pgdb;
+    // Whatever happens, the server is up again for the tests after this one.
+    struct Up {
+        bool down = false;
+        ~Up() {
+            if (down) felt_test::pg_server_control("up");
+        }
+    } up;
+    std::int64_t void_id = 0;
+    {
+        Feltd d({"--db", pgdb.url, "--rate", "1000", "--burst", "1000"});
+        Client a(d.port()), b(d.port()), late(d.port());
+        for (Client* c : {&a, &b, &late}) {
+            c->hello();
+            REQUIRE(c->call({{"type", "guest"}})["ok"] == true);
+        }
+        auto made = a.call({{"type", "create_table"},
+                            {"variant", "holdem"},
+                            {"seats", 3},
+                            {"hand_delay_ms", 0},
+                            {"decision_ms", 10'000}});
+        REQUIRE(made["ok"] == true);
+        const std::int64_t table = made["table"];
+        auto ja = a.call({{"type", "join"}, {"table", table}, {"buy_in", 200}});
+        auto jb = b.call({{"type", "join"}, {"table", table}, {"buy_in", 200}});
+        REQUIRE(ja["ok"] == true);
+        REQUIRE(jb["ok"] == true);
+        const int seat_a = ja["seat"];
+        next_hand(a, b);
+        json end = play_out(a, seat_a, b, table);
+        REQUIRE(end["kind"] == "hand_end");
+
+        // PostgreSQL stops while the next hand runs: its end cannot be stored.
+        const json start = next_hand(a, b);
+        REQUIRE(felt_test::pg_server_control("down"));
+        up.down = true;
+        const json voided = play_out(a, seat_a, b, table);
+        REQUIRE(voided["kind"] == "hand_void");
+        CHECK(voided["reason"] == "storage");
+        void_id = voided["hand_id"];
+        CHECK(health_turns(d.port(), 503).find("storage failing") != std::string::npos);
+        CHECK(late.call({{"type", "join"}, {"table", table}, {"buy_in", 200}})["code"] ==
+              "internal");
+        CHECK(late.call({{"type", "ping"}})["ok"] == true);
+
+        // It starts again: feltd connects again by itself and play resumes.
+        REQUIRE(felt_test::pg_server_control("up"));
+        up.down = false;
+        health_turns(d.port(), 200);
+        next_hand(a, b);
+        end = play_out(a, seat_a, b, table);
+        CHECK(end["kind"] == "hand_end");
+        CHECK(late.call({{"type", "join"}, {"table", table}, {"buy_in", 200}})["ok"] == true);
+        for (Client* c : {&a, &b, &late})
+            CHECK(c->call({{"type", "leave"}, {"table", table}})["ok"] == true);
+        CHECK(d.stop(SIGTERM) == 0);
+    }
+    {
+        Feltd d({"--db", pgdb.url}); // a restart after all that
+        CHECK(d.stop(SIGTERM) == 0);
+    }
+    felt::pg::Connection db(pgdb.url);
+    auto one = [&](const std::string& sql) { return db.query(sql.c_str()).integer(0, 0); };
+    CHECK(one("SELECT COUNT(*) FROM accounts") == 3);
+    CHECK(one("SELECT SUM(balance) FROM accounts") == 3 * 10'000); // hold'em without rake
+    CHECK(one("SELECT COUNT(*) FROM table_seats") == 0);
+    CHECK(one("SELECT COUNT(*) FROM hands WHERE status = 'finished'") >= 2);
+    CHECK(one("SELECT COUNT(*) FROM hands WHERE status = 'running'") == 0);
+    CHECK(one("SELECT (status = 'void')::int FROM hands WHERE id = " + std::to_string(void_id)) ==
+          1);
+    CHECK(one("SELECT COUNT(*) FROM accounts a WHERE a.balance != (SELECT SUM(amount) FROM ledger "
+              "l WHERE l.account_id = a.id)") == 0);
 }

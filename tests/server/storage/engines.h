@@ -1,0 +1,122 @@
+// The two storage engines, side by side for the tests: an SQLite file of its own, or a PostgreSQL
+// database of its own on the private server that scripts/test.sh starts (scripts/pg.sh) and names
+// in FELT_TEST_PG (postgresql://felt@127.0.0.1:PORT). Without FELT_TEST_PG the PostgreSQL cases
+// say they were skipped: the sanitizer build runs them not at all, the release build always.
+#pragma once
+
+#include "storage/accounts.h"
+#include "storage/pg_store.h"
+#include "storage/postgres.h"
+#include "storage/sqlite.h"
+#include "storage/sqlite_store.h"
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace felt_test {
+
+using namespace felt;
+using namespace felt::server;
+
+// The private server's URL, without a database; empty when the tests run without one.
+inline std::optional<std::string> pg_server() {
+    const char* url = std::getenv("FELT_TEST_PG");
+    if (!url || !*url) return std::nullopt;
+    return std::string(url);
+}
+
+// Stops ("down") or starts ("up") the private server, keeping its data (scripts/pg.sh); false
+// when the tests were not given its folder (FELT_TEST_PG_DIR).
+inline bool pg_server_control(const std::string& what) {
+    const char* dir = std::getenv("FELT_TEST_PG_DIR");
+    if (!dir || !*dir) return false;
+    const std::string cmd = std::string(FELT_SOURCE_DIR) + "/scripts/pg.sh " + what + " " + dir;
+    return std::system(cmd.c_str()) == 0;
+}
+
+// Skips the rest of a PostgreSQL test case, saying so, when no server was started for it.
+#define FELT_NEED_PG()                                                                             \
+    if (!felt_test::pg_server()) {                                                                 \
+        MESSAGE("skipped: FELT_TEST_PG names no PostgreSQL server (scripts/test.sh starts one)");  \
+        return;                                                                                    \
+    }
+
+// A database of its own on the private server, dropped afterwards (with any connection left).
+struct PgDatabase {
+    std::string name = "felt_t_" + new_token().substr(0, 12);
+    std::string url = *pg_server() + "/" + name;
+    PgDatabase() { admin().exec("CREATE DATABASE " + name); }
+    ~PgDatabase() {
+        try {
+            admin().exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+        } catch (const pg::Error&) {
+        }
+    }
+    static pg::Connection admin() { return pg::Connection(*pg_server() + "/postgres"); }
+    // Cuts every connection to this database, as a server restart would.
+    void cut_connections() {
+        admin().query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1",
+                      {name});
+    }
+};
+
+// A storage engine for a test: Stores on one database, and plain SQL against it from outside.
+struct Engine {
+    std::string label;
+    std::function<std::unique_ptr<Store>(bool writer)> open;
+    std::function<std::int64_t(const std::string& sql)> scalar;
+    std::function<void(const std::string& sql)> exec;
+    // SQL for the time `days` days ago, as the engine stores times.
+    std::function<std::string(int days)> ago;
+};
+
+// A file of its own in the temp folder, removed afterwards.
+struct SqliteFile {
+    std::string path = (std::filesystem::temp_directory_path() /
+                        ("felt_test_" + new_token().substr(0, 12) + ".db"))
+                           .string();
+    ~SqliteFile() {
+        for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
+    }
+};
+
+inline Engine sqlite_engine(const std::string& path, Chips grant) {
+    return {"SQLite",
+            [path, grant](bool writer) -> std::unique_ptr<Store> {
+                return std::make_unique<SqliteStore>(
+                    path, grant, writer ? SqliteStore::Role::writer : SqliteStore::Role::reader);
+            },
+            [path](const std::string& sql) {
+                db::Database db(path);
+                db::Statement q(db, sql);
+                q.step();
+                return q.column_int(0);
+            },
+            [path](const std::string& sql) { db::Database(path).exec(sql); },
+            [](int days) {
+                return "strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '" + std::to_string(-days) +
+                       " days')";
+            }};
+}
+
+inline Engine pg_engine(const std::string& url, Chips grant) {
+    return {"PostgreSQL",
+            [url, grant](bool writer) -> std::unique_ptr<Store> {
+                return std::make_unique<PgStore>(
+                    url, grant, writer ? PgStore::Role::writer : PgStore::Role::reader);
+            },
+            [url](const std::string& sql) {
+                pg::Connection c(url);
+                return c.query(sql.c_str()).integer(0, 0);
+            },
+            [url](const std::string& sql) { pg::Connection(url).exec(sql); },
+            [](int days) { return "now() - interval '" + std::to_string(days) + " days'"; }};
+}
+
+} // namespace felt_test

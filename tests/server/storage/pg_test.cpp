@@ -1,0 +1,168 @@
+// PostgreSQL storage beyond what both engines share (store_test.cpp): its migrations, the ledger
+// under concurrent writers, one writer per database, and a connection that is lost and found.
+#include "server/storage/engines.h"
+#include "storage/migrate.h"
+
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace felt_test;
+
+TEST_CASE("PostgreSQL: the migrations, twins of SQLite's: fresh, again, newer, a failing step") {
+    // The same steps on both engines: a version means the same schema.
+    const auto sq = builtin_migrations();
+    const auto pq = builtin_pg_migrations();
+    REQUIRE(sq.size() == pq.size());
+    for (std::size_t i = 0; i < sq.size(); ++i) {
+        CHECK(sq[i].version == pq[i].version);
+        CHECK(std::string(sq[i].name) == pq[i].name);
+    }
+    FELT_NEED_PG();
+    PgDatabase db;
+    pg::Connection c(db.url);
+    const int latest = static_cast<int>(pq.size());
+    auto tables = [&](const char* name) {
+        return c
+            .query("SELECT COUNT(*) FROM information_schema.tables WHERE table_name = $1", {name})
+            .integer(0, 0);
+    };
+    SUBCASE("a fresh database gets every step, each recorded; a second run does nothing") {
+        CHECK(schema_version(c) == 0);
+        CHECK(migrate(c) == latest);
+        CHECK(tables("accounts") == 1);
+        CHECK(tables("hand_events") == 1);
+        CHECK(migrate(c) == latest);
+        CHECK(c.query("SELECT COUNT(*) FROM schema_migrations").integer(0, 0) == latest);
+        // The schema refuses a negative balance whatever the code does.
+        c.exec("INSERT INTO accounts (name) VALUES ('ann')");
+        CHECK_THROWS_AS(c.exec("UPDATE accounts SET balance = -1"), pg::Error);
+        CHECK_THROWS_AS(c.exec("INSERT INTO accounts (name) VALUES ('ANN')"), pg::Error);
+    }
+    SUBCASE("a database newer than the program is refused, untouched, by writer and reader") {
+        migrate(c);
+        c.exec("INSERT INTO schema_migrations (version, name) VALUES (" +
+               std::to_string(latest + 1) + ", 'from_the_future')");
+        CHECK_THROWS_WITH_AS(migrate(c), doctest::Contains("newer than this program knows"),
+                             MigrationError);
+        CHECK_THROWS_AS(PgStore(db.url, Chips(0), PgStore::Role::writer), MigrationError);
+        CHECK_THROWS_AS(PgStore(db.url, Chips(0), PgStore::Role::reader), MigrationError);
+        CHECK(schema_version(c) == latest + 1);
+    }
+    SUBCASE(
+        "a failing step rolls back whole, schema changes too, and leaves the previous version") {
+        const Migration steps[] = {
+            {1, "one", "CREATE TABLE a (x INTEGER);"},
+            {2, "two", "CREATE TABLE b (y INTEGER); INSERT INTO nowhere VALUES (1);"},
+        };
+        CHECK_THROWS_WITH_AS(migrate(c, steps), doctest::Contains("migration 2 (two) failed"),
+                             MigrationError);
+        CHECK(schema_version(c) == 1);
+        CHECK(tables("a") == 1);
+        CHECK(tables("b") == 0);
+        const Migration fixed[] = {
+            {1, "one", "CREATE TABLE a (x INTEGER);"},
+            {2, "two", "CREATE TABLE b (y INTEGER);"},
+        };
+        CHECK(migrate(c, fixed) == 2);
+        CHECK(tables("b") == 1);
+    }
+}
+
+TEST_CASE("PostgreSQL: buy-ins racing on one account from many connections never overspend") {
+    FELT_NEED_PG();
+    PgDatabase db;
+    const Engine e = pg_engine(db.url, Chips(1000));
+    auto writer = e.open(true);
+    const std::int64_t ann = writer->create_account("ann", "x").value->id;
+    const std::int64_t table = writer->create_table("{}", ann);
+    // 8 connections, 25 buy-ins of 10 chips each: 2,000 asked of 1,000, so exactly 100 succeed.
+    constexpr int kThreads = 8, kEach = 25;
+    std::atomic<int> ok{0}, refused{0}, failed{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+        threads.emplace_back([&, t] {
+            auto store = e.open(false);
+            for (int i = 0; i < kEach; ++i) {
+                try {
+                    if (store->buy_in(table, t * kEach + i, ann, Chips(10)))
+                        ++refused;
+                    else
+                        ++ok;
+                } catch (const std::exception&) {
+                    ++failed;
+                }
+            }
+        });
+    for (auto& t : threads) t.join();
+    CHECK(failed == 0);
+    CHECK(ok == 100);
+    CHECK(refused == kThreads * kEach - 100);
+    CHECK(writer->find_account(ann)->balance == Chips(0));
+    CHECK(e.scalar("SELECT SUM(stack) FROM table_seats") == 1000);
+    CHECK(e.scalar("SELECT COUNT(*) FROM ledger WHERE reason = 'buy_in'") == 100);
+    // Each ledger row's balance follows from the one before it: no two saw the same balance.
+    CHECK(e.scalar("SELECT COUNT(DISTINCT balance_after) FROM ledger WHERE reason = 'buy_in'") ==
+          100);
+    CHECK(e.scalar("SELECT MIN(balance_after) FROM ledger") == 0);
+}
+
+TEST_CASE("PostgreSQL: one writer a database; a lost connection fails one unit, the next "
+          "reconnects") {
+    FELT_NEED_PG();
+    PgDatabase db;
+    const Engine e = pg_engine(db.url, Chips(1000));
+    auto writer = e.open(true);
+    CHECK_THROWS_WITH(e.open(true), doctest::Contains("another feltd is using this PostgreSQL"));
+    auto reader = e.open(false); // readers are welcome
+    const std::int64_t ann = writer->create_account("ann", "x").value->id;
+
+    db.cut_connections(); // as a restart of the server would
+    CHECK_THROWS_WITH_AS(writer->find_account(ann), doctest::Contains("connection"), pg::Error);
+    CHECK(writer->find_account(ann)->balance == Chips(1000)); // connected again
+    CHECK_THROWS_AS(reader->find_account(ann), pg::Error);
+    CHECK(reader->find_account(ann).has_value());
+    // The writer holds the database again after reconnecting.
+    CHECK_THROWS_WITH(e.open(true), doctest::Contains("another feltd"));
+    // A group that loses its connection midway leaves nothing behind.
+    writer->begin_group();
+    const std::int64_t table = writer->create_table("{}", ann);
+    CHECK_FALSE(writer->buy_in(table, 0, ann, Chips(100)));
+    db.cut_connections();
+    CHECK_THROWS(writer->commit_group());
+    writer->abandon_group();
+    CHECK(writer->find_account(ann)->balance == Chips(1000));
+    CHECK(e.scalar("SELECT COUNT(*) FROM tables") == 0);
+    // Once the writer is gone, another may take the database.
+    writer.reset();
+    CHECK(e.open(true)->find_account(ann).has_value());
+}
+
+TEST_CASE("PostgreSQL: a server that cannot be reached is named, without its password") {
+    CHECK(pg::is_postgres("postgresql://a@b/c"));
+    CHECK(pg::is_postgres("postgres://a@b/c"));
+    CHECK(pg::is_postgres("host=127.0.0.1 dbname=felt"));
+    CHECK(pg::is_postgres("dbname=felt"));
+    CHECK_FALSE(pg::is_postgres("data/felt.db"));
+    CHECK_FALSE(pg::is_postgres("data/host=1.db"));
+    CHECK_FALSE(pg::is_postgres(":memory:"));
+    CHECK(pg::redact("postgresql://felt:s3cret@db:5432/felt") ==
+          "postgresql://felt:***@db:5432/felt");
+    CHECK(pg::redact("postgresql://felt@db/felt?password=s3cret") ==
+          "postgresql://felt@db/felt?password=***");
+    CHECK(pg::redact("host=db password='s e c' dbname=felt") == "host=db password=*** dbname=felt");
+    CHECK(pg::redact("data/felt.db") == "data/felt.db");
+    try {
+        PgStore s("postgresql://felt:s3cret@127.0.0.1:1/felt?connect_timeout=2", Chips(0),
+                  PgStore::Role::writer);
+        FAIL("connected to nothing");
+    } catch (const pg::Error& e) {
+        const std::string what = e.what();
+        CHECK(what.find("cannot connect to PostgreSQL at postgresql://felt:***@127.0.0.1:1") !=
+              std::string::npos);
+        CHECK(what.find("s3cret") == std::string::npos);
+    }
+}

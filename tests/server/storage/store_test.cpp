@@ -1,0 +1,242 @@
+// The Store interface (storage/store.h) on both engines, with the same checks: whatever SQLite
+// does, PostgreSQL does the same, to the refusal's code, the chip and the event's last byte.
+#include "server/storage/engines.h"
+
+#include <doctest/doctest.h>
+
+#include <regex>
+#include <string>
+#include <vector>
+
+using namespace felt_test;
+
+namespace {
+
+bool iso_time(const std::string& t) {
+    static const std::regex iso(R"(^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$)");
+    return std::regex_match(t, iso);
+}
+
+// Every account's balance equals the sum of its ledger rows, and no balance is negative.
+void ledger_balances(const Engine& e) {
+    CHECK(e.scalar("SELECT COUNT(*) FROM accounts a WHERE a.balance != (SELECT COALESCE(SUM("
+                   "amount), 0) FROM ledger l WHERE l.account_id = a.id)") == 0);
+    CHECK(e.scalar("SELECT COUNT(*) FROM accounts WHERE balance < 0") == 0);
+}
+
+void accounts_and_sessions(const Engine& e) {
+    auto store = e.open(true);
+    const std::string hash = hash_password("correct horse");
+    auto ann = store->create_account("Ann", hash);
+    REQUIRE(ann.ok());
+    CHECK(ann.value->balance == Chips(1000));
+    CHECK(store->create_account("aNN", hash).refusal.code == "name_taken"); // names ignore case
+    auto found = store->find_with_hash("ANN");
+    REQUIRE(found.has_value());
+    CHECK(found->first.name == "Ann");
+    CHECK(found->second == hash);
+    CHECK(store->find_account(ann.value->id)->balance == Chips(1000));
+    CHECK_FALSE(store->find_account(ann.value->id + 1000).has_value());
+    CHECK_FALSE(store->find_with_hash("nobody").has_value());
+
+    auto guest = store->create_guest();
+    REQUIRE(guest.ok());
+    CHECK(guest.value->guest);
+    CHECK(guest.value->name.rfind("guest-", 0) == 0);
+    CHECK_FALSE(store->find_with_hash(guest.value->name).has_value()); // no password login
+    CHECK(store->find_account(guest.value->id)->guest);
+
+    const std::string token = store->open_session(ann.value->id);
+    CHECK(token.size() == 64);
+    CHECK(store->resume(token).value->name == "Ann");
+    CHECK(e.scalar("SELECT COUNT(*) FROM sessions WHERE used_at IS NOT NULL") == 1);
+    CHECK(store->resume("nonsense").refusal.code == "unauthorized");
+    store->revoke(token);
+    CHECK(store->resume(token).refusal.code == "unauthorized");
+    CHECK(e.scalar("SELECT COUNT(*) FROM sessions WHERE token_hash = '" + token + "'") == 0);
+
+    // Tokens expire 14 days unused and 90 days after they were issued, whichever comes first.
+    auto aged = [&](int created, int used) {
+        const std::string t = store->open_session(ann.value->id);
+        e.exec("UPDATE sessions SET created_at = " + e.ago(created) + ", used_at = " + e.ago(used) +
+               " WHERE token_hash = '" + token_hash(t) + "'");
+        return t;
+    };
+    auto reader = e.open(false); // reads without counting as a use
+    CHECK(reader->resume(aged(13, 13)).ok());
+    CHECK_FALSE(reader->resume(aged(15, 15)).ok());
+    CHECK(reader->resume(aged(89, 1)).ok());
+    CHECK_FALSE(reader->resume(aged(91, 1)).ok());
+    const std::string used = aged(20, 13);
+    REQUIRE(store->resume(used).ok()); // a use counts: 14 more days
+    CHECK(e.scalar("SELECT COUNT(*) FROM sessions WHERE token_hash = '" + token_hash(used) +
+                   "' AND used_at > " + e.ago(1)) == 1);
+
+    const std::string keep = store->open_session(ann.value->id);
+    const std::string other = store->open_session(ann.value->id);
+    store->revoke_all(ann.value->id, keep);
+    CHECK(store->resume(keep).ok());
+    CHECK_FALSE(store->resume(other).ok());
+    store->change_password(ann.value->id, hash_password("a new one here"), keep);
+    CHECK(verify_password(store->find_with_hash("ann")->second, "a new one here"));
+    CHECK(store->resume(keep).ok());
+    store->revoke_all(ann.value->id, "");
+    CHECK_FALSE(store->resume(keep).ok());
+    ledger_balances(e);
+}
+
+void tables_and_hands(const Engine& e) {
+    auto store = e.open(true);
+    const auto ann = *store->create_account("ann", hash_password("correct horse")).value;
+    const auto bob = *store->create_guest().value;
+    const std::int64_t table = store->create_table(R"({"game":"holdem"})", ann.id);
+    CHECK(table > 0);
+    CHECK_FALSE(store->buy_in(table, 0, ann.id, Chips(300)));
+    CHECK(store->find_account(ann.id)->balance == Chips(700));
+    const auto no = store->buy_in(table, 1, bob.id, Chips(1001));
+    REQUIRE(no.has_value());
+    CHECK(no->code == "insufficient_chips");
+    CHECK(no->message == "the balance is 1000, short of 1001");
+    CHECK(e.scalar("SELECT COUNT(*) FROM table_seats") == 1); // nothing of the refused one
+    CHECK_FALSE(store->buy_in(table, 1, bob.id, Chips(500)));
+    CHECK(store->top_up(table, 1, bob.id, Chips(600))->code == "insufficient_chips");
+    CHECK_FALSE(store->top_up(table, 1, bob.id, Chips(100)));
+    CHECK_THROWS(store->top_up(table, 5, bob.id, Chips(1))); // no such seat: nothing moves
+    CHECK(store->find_account(bob.id)->balance == Chips(400));
+    CHECK(e.scalar("SELECT stack FROM table_seats WHERE seat = 1") == 600);
+
+    // A hand, its seats and its events: the events come back byte for byte.
+    CHECK(store->last_hand_id() == 0);
+    store->start_hand({7, table, 1, R"({"hand":1})", "c0ffee"});
+    CHECK(store->last_hand_id() == 7);
+    const std::vector<std::string> log = {R"({"type":"deal","cards":["As","Kd"]})",
+                                          R"({"say":"quote \" backslash \\ comma , brace }"})",
+                                          "{\"name\":\"Zoë ♠ 東\"}", "{}"};
+    store->finish_hand({7,
+                        table,
+                        "As Kd 2c",
+                        "42",
+                        R"({"salts":[]})",
+                        {{0, ann.id, Chips(300), Chips(350)}, {1, bob.id, Chips(600), Chips(550)}},
+                        log});
+    CHECK(e.scalar("SELECT stack FROM table_seats WHERE seat = 0") == 350);
+    CHECK(e.scalar("SELECT stack FROM table_seats WHERE seat = 1") == 550);
+    CHECK_THROWS(store->finish_hand({7, table, "", "", "", {}, {}})); // finished already
+    CHECK_THROWS(store->finish_hand({8, table, "", "", "", {}, {}})); // never started
+
+    auto reader = e.open(false);
+    const auto rec = reader->hand_record(7);
+    REQUIRE(rec.has_value());
+    CHECK(rec->summary.status == "finished");
+    CHECK(rec->summary.number == 1);
+    CHECK(iso_time(rec->summary.started_at));
+    CHECK(iso_time(rec->summary.ended_at));
+    CHECK(rec->summary.started_at <= rec->summary.ended_at);
+    CHECK(rec->config == R"({"hand":1})");
+    CHECK(rec->commitment == "c0ffee");
+    CHECK(rec->deck == "As Kd 2c");
+    CHECK(rec->seed == "42");
+    CHECK(rec->fairness == R"({"salts":[]})");
+    CHECK(rec->events == log);
+    REQUIRE(rec->seats.size() == 2);
+    CHECK(rec->seats[0].name == "ann");
+    CHECK(rec->seats[1].account == bob.id);
+    CHECK(rec->seats[1].end == Chips(550));
+    CHECK_FALSE(reader->hand_record(99).has_value());
+
+    store->start_hand({8, table, 2, "{}", "beef"});
+    store->void_hand(8);
+    store->start_hand({9, table, 3, "{}", "f00d"});
+    store->finish_hand({9, table, "2c", "1", "", {{0, ann.id, Chips(350), Chips(250)}}, {"{}"}});
+    CHECK(reader->hand_record(8)->summary.status == "void");
+    CHECK(reader->hand_record(9)->fairness.empty());
+
+    const auto list = reader->finished_hands(table, 10);
+    REQUIRE(list.has_value());
+    REQUIRE(list->size() == 2); // not the void one
+    CHECK((*list)[0].id == 9);
+    CHECK((*list)[1].id == 7);
+    CHECK(reader->finished_hands(table, 1)->size() == 1);
+    CHECK_FALSE(reader->finished_hands(table + 100, 10).has_value());
+
+    const auto mine = reader->hands_of(ann.id, 0, 10);
+    REQUIRE(mine.size() == 2);
+    CHECK(mine[0].hand.id == 9);
+    CHECK(mine[0].start == Chips(350));
+    CHECK(mine[0].end == Chips(250));
+    const auto older = reader->hands_of(ann.id, 9, 10);
+    REQUIRE(older.size() == 1);
+    CHECK(older[0].hand.id == 7);
+    CHECK(reader->hands_of(ann.id, 0, 1).size() == 1);
+
+    const auto totals = reader->totals_of("ANN");
+    REQUIRE(totals.has_value());
+    CHECK(totals->name == "ann");
+    CHECK(totals->hands == 2);
+    CHECK(totals->won == 1);
+    CHECK(totals->net == Chips(-50));
+    CHECK(totals->biggest_win == Chips(50));
+    CHECK(totals->biggest_loss == Chips(-100));
+    CHECK_FALSE(reader->totals_of("nobody").has_value());
+
+    store->cash_out(table, 0, ann.id, Chips(250), "leave");
+    CHECK(store->find_account(ann.id)->balance == Chips(950));
+    store->close_table(table);
+    CHECK(e.scalar("SELECT COUNT(*) FROM tables WHERE closed_at IS NOT NULL") == 1);
+    ledger_balances(e);
+
+    // Groups: what a group did is kept on commit and gone when abandoned; a refusal inside one
+    // undoes only itself.
+    store->begin_group();
+    CHECK(store->buy_in(table, 3, ann.id, Chips(2000))->code == "insufficient_chips");
+    CHECK_FALSE(store->buy_in(table, 3, ann.id, Chips(50)));
+    store->commit_group();
+    CHECK(store->find_account(ann.id)->balance == Chips(900));
+    store->begin_group();
+    CHECK_FALSE(store->buy_in(table, 4, ann.id, Chips(900)));
+    store->abandon_group();
+    CHECK(store->find_account(ann.id)->balance == Chips(900));
+    CHECK(e.scalar("SELECT COUNT(*) FROM table_seats WHERE seat = 4") == 0);
+    store->probe();
+    store->check();
+
+    // A stop mid-hand: the next writer returns the seated chips (bob's 550, ann's 50) and voids
+    // the running hand.
+    store->start_hand({10, table, 4, "{}", "dead"});
+    store.reset();
+    reader.reset();
+    auto again = e.open(true);
+    CHECK(again->find_account(ann.id)->balance == Chips(950));
+    CHECK(again->find_account(bob.id)->balance == Chips(950));
+    CHECK(e.scalar("SELECT COUNT(*) FROM table_seats") == 0);
+    CHECK(e.scalar("SELECT COUNT(*) FROM hands WHERE status = 'running'") == 0);
+    CHECK(e.scalar("SELECT COUNT(*) FROM ledger WHERE reason = 'recovered'") == 2);
+    CHECK(again->last_hand_id() == 10);
+    ledger_balances(e);
+}
+
+} // namespace
+
+TEST_CASE("store on SQLite: accounts, sessions, the ledger, tables, hands, history, recovery") {
+    SqliteFile file;
+    const Engine e = sqlite_engine(file.path, Chips(1000));
+    SUBCASE("accounts and sessions") {
+        accounts_and_sessions(e);
+    }
+    SUBCASE("tables and hands") {
+        tables_and_hands(e);
+    }
+}
+
+TEST_CASE("store on PostgreSQL: accounts, sessions, the ledger, tables, hands, history, "
+          "recovery") {
+    FELT_NEED_PG();
+    PgDatabase db;
+    const Engine e = pg_engine(db.url, Chips(1000));
+    SUBCASE("accounts and sessions") {
+        accounts_and_sessions(e);
+    }
+    SUBCASE("tables and hands") {
+        tables_and_hands(e);
+    }
+}
