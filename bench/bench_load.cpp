@@ -7,7 +7,7 @@
 //
 //   bench_load [--tables T | --steps T1,T2,...] [--seats S] [--seconds W] [--warmup S]
 //              [--think MIN-MAX] [--sources N] [--sample-every S] [--threads N]
-//              [--feltd PATH] [--floor PATH | --no-floor] [--ping] [--keep] [--json]
+//              [--feltd PATH] [--floor PATH | --no-floor] [--db URL] [--ping] [--keep] [--json]
 //
 // Saturation (no --think): the bots act the moment it is their turn. The floor runs first, back
 // to back: bench_floor's bare-TCP frames at the same tables, and the ratio of feltd's actions a
@@ -16,6 +16,9 @@
 // --sample-every prints feltd's memory and the database's size every S seconds of a window: run
 // a long window to see whether memory stays flat.
 //
+// --db gives feltd a PostgreSQL database (an empty one: postgresql://felt@127.0.0.1:PORT/bench)
+// instead of a fresh SQLite file; the windows then report the database's size from PostgreSQL
+// and the CPU of this machine's postgres processes beside feltd's and the bots'.
 // --keep leaves the database in its temporary folder. --json prints one JSON object a line:
 // "floor", "step", "sample", "ratio" and "ping".
 #include "bot.h"
@@ -125,8 +128,36 @@ double counter(const std::string& text, const std::string& name) {
     return at == std::string::npos ? 0 : std::atof(text.c_str() + at + name.size() + 2);
 }
 
-// The database's bytes on disk: the file and its write-ahead log.
+bool is_postgres(const std::string& db) {
+    return db.rfind("postgres", 0) == 0 || db.find('=') != std::string::npos;
+}
+
+// The CPU time of every process of this machine named postgres: the database server's.
+double postgres_cpu_seconds() {
+    double total = 0;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        const std::string name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::string comm;
+        std::getline(std::ifstream(entry.path() / "comm"), comm);
+        if (comm == "postgres") total += cpu_seconds(static_cast<pid_t>(std::stol(name)));
+    }
+    return total;
+}
+
+// The database's bytes on disk: the file and its write-ahead log; for PostgreSQL, what
+// pg_database_size says (by psql).
 long db_bytes(const std::string& db) {
+    if (is_postgres(db)) {
+        const std::string cmd =
+            "psql -tAXc 'SELECT pg_database_size(current_database())' '" + db + "' 2>/dev/null";
+        FILE* p = popen(cmd.c_str(), "r");
+        if (!p) return 0;
+        long n = 0;
+        if (std::fscanf(p, "%ld", &n) != 1) n = 0;
+        pclose(p);
+        return n;
+    }
     long total = 0;
     for (const char* suffix : {"", "-wal"}) {
         std::error_code ec;
@@ -151,7 +182,7 @@ json run_floor(const std::string& path, int tables, int seats, double seconds) {
 }
 
 struct Args {
-    std::string feltd, floor;
+    std::string feltd, floor, db; // db: a PostgreSQL URL, or "" for SQLite
     bool no_floor = false, ping = false, as_json = false, keep = false;
     std::vector<int> steps{1000};
     double seconds = 10, warmup = 3, sample_every = 0;
@@ -191,6 +222,8 @@ Args parse(int argc, char** argv) {
             a.feltd = v, take();
         else if (k == "--floor")
             a.floor = v, take();
+        else if (k == "--db")
+            a.db = v, take();
         else if (k == "--tables" || k == "--steps")
             a.steps = parse_steps(v), take();
         else if (k == "--seats")
@@ -258,7 +291,7 @@ int main(int argc, char** argv) {
 
     char tmpl[] = "/tmp/felt_load_XXXXXX";
     if (!mkdtemp(tmpl)) return 1;
-    const std::string dir = tmpl, db = dir + "/felt.db";
+    const std::string dir = tmpl, db = a.db.empty() ? dir + "/felt.db" : a.db;
     const pid_t pid = fork();
     if (pid == 0) {
         const std::string port_file = dir + "/port";
@@ -305,7 +338,9 @@ int main(int argc, char** argv) {
             const double join_s = std::chrono::duration<double>(Clock::now() - t_join).count();
             std::this_thread::sleep_for(std::chrono::duration<double>(a.warmup));
             fleet.take(); // the warm-up's figures are not counted
-            const double feltd0 = cpu_seconds(pid), bots0 = own_cpu_seconds();
+            const bool pg = is_postgres(db);
+            const double feltd0 = cpu_seconds(pid), bots0 = own_cpu_seconds(),
+                         pg0 = pg ? postgres_cpu_seconds() : 0;
             const long written0 = written_bytes(pid);
             const double hands0 = counter(metrics(port), "felt_hands_played_total");
             const auto t0 = Clock::now();
@@ -336,7 +371,8 @@ int main(int argc, char** argv) {
             const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
             const felt::bot::Report r = fleet.take();
             const double feltd_cpu = cpu_seconds(pid) - feltd0,
-                         bots_cpu = own_cpu_seconds() - bots0;
+                         bots_cpu = own_cpu_seconds() - bots0,
+                         pg_cpu = pg ? postgres_cpu_seconds() - pg0 : 0;
             const std::string m = metrics(port);
             const double hands = counter(m, "felt_hands_played_total") - hands0;
             const long written = written_bytes(pid) - written0;
@@ -366,6 +402,7 @@ int main(int argc, char** argv) {
                 {"max_ms", max_ms},
                 {"feltd_cpu_percent", 100 * feltd_cpu / wall},
                 {"bots_cpu_percent", 100 * bots_cpu / wall},
+                {"postgres_cpu_percent", 100 * pg_cpu / wall},
                 {"rss_kib", end_kib},
                 {"peak_rss_kib", peak_kib},
                 {"base_rss_kib", base_kib},
@@ -379,24 +416,25 @@ int main(int argc, char** argv) {
                                                   : 0},
                 {"errors", r.errors}};
             print(a, last_step,
-                  format("%d tables of %d (%d connected, %d seated in %.1f s)%s, %.0f s:\n"
-                         "  %.0f actions/s, %.1f hands/s (every hand persisted); round trip "
-                         "p50 %.2f ms, p99 %.2f ms, max %.1f ms\n"
-                         "  CPU: feltd %.0f%%, bots %.0f%% (of one core); feltd %ld KiB "
-                         "(%ld before the bots): %.1f KiB a connection\n"
-                         "  database: %.0f bytes written a hand, %.1f MiB after %.0f hands; "
-                         "errors %zu%s%s",
-                         tables, o.seats, r.connected, fleet.seated(), join_s,
-                         paced
-                             ? format(", thinking %d-%d ms", o.think_min_ms, o.think_max_ms).c_str()
-                             : "",
-                         wall, actions_s, hands / wall, r.percentile(50), r.percentile(99), max_ms,
-                         100 * feltd_cpu / wall, 100 * bots_cpu / wall, end_kib, base_kib, per_conn,
-                         hands > 0 ? static_cast<double>(written) / hands : 0,
-                         static_cast<double>(db_bytes(db)) / 1048576.0,
-                         counter(m, "felt_hands_played_total"), r.errors.size(),
-                         r.errors.empty() ? "" : ", first: ",
-                         r.errors.empty() ? "" : r.errors[0].c_str()));
+                  format(
+                      "%d tables of %d (%d connected, %d seated in %.1f s)%s, %.0f s:\n"
+                      "  %.0f actions/s, %.1f hands/s (every hand persisted); round trip "
+                      "p50 %.2f ms, p99 %.2f ms, max %.1f ms\n"
+                      "  CPU: feltd %.0f%%, bots %.0f%%%s (of one core); feltd %ld KiB "
+                      "(%ld before the bots): %.1f KiB a connection\n"
+                      "  database: %.0f bytes written a hand, %.1f MiB after %.0f hands; "
+                      "errors %zu%s%s",
+                      tables, o.seats, r.connected, fleet.seated(), join_s,
+                      paced ? format(", thinking %d-%d ms", o.think_min_ms, o.think_max_ms).c_str()
+                            : "",
+                      wall, actions_s, hands / wall, r.percentile(50), r.percentile(99), max_ms,
+                      100 * feltd_cpu / wall, 100 * bots_cpu / wall,
+                      pg ? format(", PostgreSQL %.0f%%", 100 * pg_cpu / wall).c_str() : "", end_kib,
+                      base_kib, per_conn, hands > 0 ? static_cast<double>(written) / hands : 0,
+                      static_cast<double>(db_bytes(db)) / 1048576.0,
+                      counter(m, "felt_hands_played_total"), r.errors.size(),
+                      r.errors.empty() ? "" : ", first: ",
+                      r.errors.empty() ? "" : r.errors[0].c_str()));
         }
     }
     kill(pid, SIGTERM);
