@@ -145,19 +145,28 @@ double postgres_cpu_seconds() {
     return total;
 }
 
+// One number that psql reads from a PostgreSQL database (0 when it cannot).
+long psql_number(const std::string& db, const std::string& sql) {
+    const std::string cmd = "psql -tAXc \"" + sql + "\" '" + db + "' 2>/dev/null";
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return 0;
+    long n = 0;
+    if (std::fscanf(p, "%ld", &n) != 1) n = 0;
+    pclose(p);
+    return n;
+}
+
+// Bytes written for the database: by feltd's process for SQLite; for PostgreSQL, the bytes of
+// write-ahead log the server has written (every change goes through it first).
+long written_for(const std::string& db, pid_t feltd) {
+    if (is_postgres(db)) return psql_number(db, "SELECT pg_current_wal_lsn() - '0/0'");
+    return written_bytes(feltd);
+}
+
 // The database's bytes on disk: the file and its write-ahead log; for PostgreSQL, what
-// pg_database_size says (by psql).
+// pg_database_size says.
 long db_bytes(const std::string& db) {
-    if (is_postgres(db)) {
-        const std::string cmd =
-            "psql -tAXc 'SELECT pg_database_size(current_database())' '" + db + "' 2>/dev/null";
-        FILE* p = popen(cmd.c_str(), "r");
-        if (!p) return 0;
-        long n = 0;
-        if (std::fscanf(p, "%ld", &n) != 1) n = 0;
-        pclose(p);
-        return n;
-    }
+    if (is_postgres(db)) return psql_number(db, "SELECT pg_database_size(current_database())");
     long total = 0;
     for (const char* suffix : {"", "-wal"}) {
         std::error_code ec;
@@ -341,7 +350,7 @@ int main(int argc, char** argv) {
             const bool pg = is_postgres(db);
             const double feltd0 = cpu_seconds(pid), bots0 = own_cpu_seconds(),
                          pg0 = pg ? postgres_cpu_seconds() : 0;
-            const long written0 = written_bytes(pid);
+            const long written0 = written_for(db, pid);
             const double hands0 = counter(metrics(port), "felt_hands_played_total");
             const auto t0 = Clock::now();
             long peak_kib = rss_kib(pid);
@@ -375,7 +384,7 @@ int main(int argc, char** argv) {
                          pg_cpu = pg ? postgres_cpu_seconds() - pg0 : 0;
             const std::string m = metrics(port);
             const double hands = counter(m, "felt_hands_played_total") - hands0;
-            const long written = written_bytes(pid) - written0;
+            const long written = written_for(db, pid) - written0;
             const long end_kib = rss_kib(pid);
             const double per_conn = r.connected ? static_cast<double>(end_kib - base_kib) /
                                                       static_cast<double>(r.connected)

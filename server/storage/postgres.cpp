@@ -1,6 +1,7 @@
 #include "storage/postgres.h"
 
 #include <libpq-fe.h>
+#include <poll.h>
 
 #include <charconv>
 #include <regex>
@@ -26,8 +27,15 @@ std::string trimmed(const char* message) {
     return m;
 }
 
-// libpq prints server notices ("relation already exists, skipping") to stderr unless told not to.
-void quiet(void*, const char*) {}
+// Server notices ("relation already exists, skipping") are not printed; a FATAL one, which a
+// server sends an idle session as it ends it (a shutdown, pg_terminate_backend), marks the
+// connection as ended.
+void on_notice(void* ended, const PGresult* r) {
+    const char* severity = PQresultErrorField(r, PG_DIAG_SEVERITY_NONLOCALIZED);
+    if (severity &&
+        (std::string_view(severity) == "FATAL" || std::string_view(severity) == "PANIC"))
+        *static_cast<bool*>(ended) = true;
+}
 
 } // namespace
 
@@ -104,7 +112,7 @@ Connection::Connection(const std::string& conninfo) : conn_(PQconnectdb(conninfo
         conn_ = nullptr;
         throw Error("", "cannot connect to PostgreSQL at " + redact(conninfo) + ": " + why);
     }
-    PQsetNoticeProcessor(conn_, quiet, nullptr);
+    PQsetNoticeReceiver(conn_, on_notice, &ended_);
 }
 
 Connection::~Connection() {
@@ -120,7 +128,7 @@ void Connection::fail(pg_result* r, std::string_view sql) {
         PQclear(r);
     }
     if (why.empty()) why = trimmed(PQerrorMessage(conn_));
-    if (broken()) why = "the connection to PostgreSQL is lost: " + why;
+    if (PQstatus(conn_) != CONNECTION_OK) why = "the connection to PostgreSQL is lost: " + why;
     std::string head(sql.substr(0, 60));
     throw Error(state, why + " (in: " + head + (sql.size() > 60 ? "...)" : ")"));
 }
@@ -153,15 +161,23 @@ bool Connection::transaction_failed() const {
     return PQtransactionStatus(conn_) == PQTRANS_INERROR;
 }
 
-bool Connection::broken() const {
-    return PQstatus(conn_) != CONNECTION_OK;
+bool Connection::broken() {
+    // A server that shut down or ended this session sent a last error and closed the socket: read
+    // what is waiting (no wait when nothing is), so that an idle connection is known dead before
+    // a unit of work is sent over it.
+    if (PQstatus(conn_) == CONNECTION_OK && PQtransactionStatus(conn_) == PQTRANS_IDLE) {
+        pollfd p{PQsocket(conn_), POLLIN, 0};
+        // The server's last word is a FATAL notice (on_notice), or the end of the stream.
+        if (::poll(&p, 1, 0) == 1 && PQconsumeInput(conn_)) PQisBusy(conn_); // parses it
+    }
+    return ended_ || PQstatus(conn_) != CONNECTION_OK;
 }
 
 void Connection::reconnect() {
+    ended_ = false;
     PQreset(conn_);
     if (PQstatus(conn_) != CONNECTION_OK)
         throw Error("", "cannot reconnect to PostgreSQL: " + trimmed(PQerrorMessage(conn_)));
-    PQsetNoticeProcessor(conn_, quiet, nullptr);
 }
 
 // ---- Transaction ----

@@ -95,11 +95,13 @@ class Connection {
     // After the connection broke (the server restarted): connects again. Throws when it cannot.
     // Whatever the old connection held (its transaction, its session locks) is gone.
     void reconnect();
-    bool broken() const;
+    // Whether the connection is gone: a query failed on it, or (while idle) the server closed it.
+    bool broken();
 
   private:
     [[noreturn]] void fail(pg_result* r, std::string_view sql);
     pg_conn* conn_ = nullptr;
+    bool ended_ = false; // the server said it ended this session
 };
 
 // BEGIN; rolls back unless commit() ran. Inside a transaction already open it is a savepoint,

@@ -12,12 +12,14 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 
 namespace felt_test {
 
@@ -59,10 +61,19 @@ struct PgDatabase {
         }
     }
     static pg::Connection admin() { return pg::Connection(*pg_server() + "/postgres"); }
-    // Cuts every connection to this database, as a server restart would.
+    // Ends every session on this database, as a restart of the server would, and waits until
+    // they are gone.
     void cut_connections() {
-        admin().query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1",
-                      {name});
+        pg::Connection a = admin();
+        a.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1",
+                {name});
+        for (int i = 0; i < 100; ++i) {
+            if (a.query("SELECT COUNT(*) FROM pg_stat_activity WHERE datname = $1", {name})
+                    .integer(0, 0) == 0)
+                return;
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+        FAIL("the sessions on " << name << " did not end");
     }
 };
 
