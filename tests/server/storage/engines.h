@@ -87,6 +87,13 @@ struct Engine {
     std::function<std::string(int days)> ago;
 };
 
+// Every account's balance equals the sum of its ledger rows, and no balance is negative.
+inline void ledger_balances(const Engine& e) {
+    CHECK(e.scalar("SELECT COUNT(*) FROM accounts a WHERE a.balance != (SELECT COALESCE(SUM("
+                   "amount), 0) FROM ledger l WHERE l.account_id = a.id)") == 0);
+    CHECK(e.scalar("SELECT COUNT(*) FROM accounts WHERE balance < 0") == 0);
+}
+
 // A file of its own in the temp folder, removed afterwards.
 struct SqliteFile {
     std::string path = (std::filesystem::temp_directory_path() /

@@ -1,6 +1,7 @@
 // The database layer: migrations (fresh, re-run, newer database, a failing step), accounts,
 // sessions and the chip ledger; and storage off the event loop (storage/storage.h): group commit,
 // acknowledgement after the commit, order, and one failing write among others.
+#include "server/storage/engines.h"
 #include "storage/accounts.h"
 #include "storage/migrate.h"
 #include "storage/sqlite.h"
@@ -198,20 +199,21 @@ TEST_CASE("accounts, sessions and the ledger") {
 
 namespace {
 
-// Storage on a file of its own, with its results delivered on a thread of the test's own (as on
-// a table's strand); the writer can be held, so that what is queued meanwhile makes one group.
+// Storage on a database of its own (either engine), with its results delivered on a thread of
+// the test's own (as on a table's strand); the writer can be held, so that what is queued
+// meanwhile makes one group.
 struct StorageRig {
-    TempDb file;
+    felt_test::Engine e;
     Metrics metrics;
-    Storage storage{
-        std::make_unique<SqliteStore>(file.path, Chips(1000), SqliteStore::Role::writer),
-        std::make_unique<SqliteStore>(file.path, Chips(1000), SqliteStore::Role::reader), metrics};
+    Storage storage;
     boost::asio::io_context results;
     boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work =
         boost::asio::make_work_guard(results);
     std::thread delivery{[this] { results.run(); }};
     std::promise<void> release;
 
+    explicit StorageRig(felt_test::Engine engine)
+        : e(std::move(engine)), storage(e.open(true), e.open(false), metrics) {}
     ~StorageRig() {
         work.reset();
         delivery.join();
@@ -240,16 +242,14 @@ struct StorageRig {
     }
     // Whether another connection sees the account now.
     bool committed(std::int64_t account) {
-        db::Database db(file.path);
-        return count(db, "SELECT COUNT(*) FROM accounts WHERE id = " + std::to_string(account)) ==
-               1;
+        return e.scalar("SELECT COUNT(*) FROM accounts WHERE id = " + std::to_string(account)) == 1;
+    }
+    std::int64_t balance(std::int64_t account) {
+        return e.scalar("SELECT balance FROM accounts WHERE id = " + std::to_string(account));
     }
 };
 
-} // namespace
-
-TEST_CASE("storage: writes queued together commit as one group, each acknowledged after it") {
-    StorageRig rig;
+void group_commit(StorageRig& rig) {
     rig.hold();
     constexpr int kWrites = 40;
     std::vector<std::int64_t> ids(kWrites, 0);
@@ -283,8 +283,7 @@ TEST_CASE("storage: writes queued together commit as one group, each acknowledge
     CHECK((*read)->balance == Chips(1000));
 }
 
-TEST_CASE("storage: a refused buy-in in a group undoes itself only; a failing write fails alone") {
-    StorageRig rig;
+void refusals_and_failures(StorageRig& rig) {
     std::int64_t table = 0, a = 0, b = 0;
     rig.storage.write(
         [](Store& s) {
@@ -336,17 +335,13 @@ TEST_CASE("storage: a refused buy-in in a group undoes itself only; a failing wr
     CHECK(rig.storage.failing() == false); // the last write worked again
     CHECK(rig.metrics.storage_failures.load() == 1);
 
-    db::Database db(rig.file.path);
-    Accounts accounts(db, 0);
-    CHECK(accounts.find(a)->balance == Chips(1000));
-    CHECK(accounts.find(b)->balance == Chips(1000 - 300 + 200));
-    CHECK(accounts.ledger_sum(a) == accounts.find(a)->balance);
-    CHECK(accounts.ledger_sum(b) == accounts.find(b)->balance);
-    CHECK(count(db, "SELECT COUNT(*) FROM table_seats") == 0);
+    CHECK(rig.balance(a) == 1000);
+    CHECK(rig.balance(b) == 1000 - 300 + 200);
+    felt_test::ledger_balances(rig.e);
+    CHECK(rig.e.scalar("SELECT COUNT(*) FROM table_seats") == 0);
 }
 
-TEST_CASE("storage: a top-up moves chips from the balance to the seat, or nothing at all") {
-    StorageRig rig;
+void top_up(StorageRig& rig) {
     std::int64_t table = 0, a = 0;
     rig.storage.write(
         [](Store& s) {
@@ -375,11 +370,40 @@ TEST_CASE("storage: a top-up moves chips from the balance to the seat, or nothin
     CHECK((*too_much)->code == "insufficient_chips");
     CHECK(!no_seat); // a seat nobody holds: the write fails, and is undone
 
-    db::Database db(rig.file.path);
-    Accounts accounts(db, 0);
-    CHECK(accounts.find(a)->balance == Chips(1000 - 300 - 200));
-    CHECK(accounts.ledger_sum(a) == accounts.find(a)->balance);
-    CHECK(count(db, "SELECT stack FROM table_seats WHERE seat = 0") == 500);
-    CHECK(count(db, "SELECT COUNT(*) FROM ledger WHERE reason = 'top_up'") == 1);
-    CHECK(count(db, "SELECT -amount FROM ledger WHERE reason = 'top_up'") == 200);
+    CHECK(rig.balance(a) == 1000 - 300 - 200);
+    felt_test::ledger_balances(rig.e);
+    CHECK(rig.e.scalar("SELECT stack FROM table_seats WHERE seat = 0") == 500);
+    CHECK(rig.e.scalar("SELECT COUNT(*) FROM ledger WHERE reason = 'top_up'") == 1);
+    CHECK(rig.e.scalar("SELECT -amount FROM ledger WHERE reason = 'top_up'") == 200);
+}
+
+} // namespace
+
+TEST_CASE("storage on SQLite: group commit, refusals and failures in a group, top-ups") {
+    felt_test::SqliteFile file;
+    StorageRig rig(felt_test::sqlite_engine(file.path, Chips(1000)));
+    SUBCASE("writes queued together commit as one group, each acknowledged after it") {
+        group_commit(rig);
+    }
+    SUBCASE("a refused buy-in in a group undoes itself only; a failing write fails alone") {
+        refusals_and_failures(rig);
+    }
+    SUBCASE("a top-up moves chips from the balance to the seat, or nothing at all") {
+        top_up(rig);
+    }
+}
+
+TEST_CASE("storage on PostgreSQL: group commit, refusals and failures in a group, top-ups") {
+    FELT_NEED_PG();
+    felt_test::PgDatabase db;
+    StorageRig rig(felt_test::pg_engine(db.url, Chips(1000)));
+    SUBCASE("writes queued together commit as one group, each acknowledged after it") {
+        group_commit(rig);
+    }
+    SUBCASE("a refused buy-in in a group undoes itself only; a failing write fails alone") {
+        refusals_and_failures(rig);
+    }
+    SUBCASE("a top-up moves chips from the balance to the seat, or nothing at all") {
+        top_up(rig);
+    }
 }

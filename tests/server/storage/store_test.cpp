@@ -17,13 +17,6 @@ bool iso_time(const std::string& t) {
     return std::regex_match(t, iso);
 }
 
-// Every account's balance equals the sum of its ledger rows, and no balance is negative.
-void ledger_balances(const Engine& e) {
-    CHECK(e.scalar("SELECT COUNT(*) FROM accounts a WHERE a.balance != (SELECT COALESCE(SUM("
-                   "amount), 0) FROM ledger l WHERE l.account_id = a.id)") == 0);
-    CHECK(e.scalar("SELECT COUNT(*) FROM accounts WHERE balance < 0") == 0);
-}
-
 void accounts_and_sessions(const Engine& e) {
     auto store = e.open(true);
     const std::string hash = hash_password("correct horse");
