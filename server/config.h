@@ -36,6 +36,11 @@ struct Config {
     std::int64_t table_idle_s = 600;         // a table nobody sits at closes after this long
     std::int64_t write_queue_bytes = 4
                                      << 20; // bytes waiting for a slow client before it is dropped
+    // Several nodes on one PostgreSQL database (docs/operations.md): this node's name ("": the
+    // host's name), how clients reach it ("": ws://BIND:PORT/ws), and its lease on its tables,
+    // renewed every third of it; other nodes recover its tables once it lapses.
+    std::string node_id, node_url;
+    std::int64_t lease_s = 10;
     // For tests only: `choose_deck` sets the next deal's cards. Off, it is refused.
     bool chosen_decks = false;
 };

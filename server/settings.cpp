@@ -109,6 +109,21 @@ void add_settings(CLI::App& app, Config& c, std::string& config_file) {
         ->envname("FELT_TABLES_PER_ACCOUNT")
         ->check(CLI::Range(1, 1000000))
         ->capture_default_str();
+    app.add_option("--node-id", c.node_id,
+                   "This node's name among the nodes on one PostgreSQL database (default: the "
+                   "host's name)")
+        ->envname("FELT_NODE_ID");
+    app.add_option("--node-url", c.node_url,
+                   "How clients reach this node, for the other nodes' lobbies (default: "
+                   "ws://BIND:PORT/ws)")
+        ->envname("FELT_NODE_URL");
+    app.add_option("--lease", c.lease_s,
+                   "How long this node's hold on its tables lasts unrenewed; other nodes "
+                   "recover them after it (e.g. 10s)")
+        ->envname("FELT_LEASE")
+        ->transform(duration)
+        ->check(CLI::Range(std::int64_t{2}, std::int64_t{3600}))
+        ->default_str("10s");
     app.add_option("--table-idle", c.table_idle_s,
                    "A table nobody sits at closes after this long (e.g. 10m, 90s)")
         ->envname("FELT_TABLE_IDLE")

@@ -3,18 +3,30 @@
 #include "storage/pg_store.h"
 #include "storage/sqlite_store.h"
 
+#include <unistd.h>
+
 namespace felt::server {
 
 namespace {
 
 constexpr std::chrono::minutes kLongestBackoff{15};
 
+std::string host_name() {
+    char name[256] = {};
+    if (gethostname(name, sizeof name - 1) != 0 || !name[0]) return "felt";
+    return name;
+}
+
 std::unique_ptr<Storage> open_storage(const Config& c, Metrics& metrics) {
     const TokenLife life{std::chrono::seconds(c.token_idle_s), std::chrono::seconds(c.token_max_s)};
-    if (pg::is_postgres(c.db))
+    if (pg::is_postgres(c.db)) {
+        NodeIdentity node;
+        node.id = c.node_id.empty() ? host_name() : c.node_id;
+        node.lease = std::chrono::seconds(c.lease_s);
         return std::make_unique<Storage>(
-            std::make_unique<PgStore>(c.db, Chips(c.grant), PgStore::Role::writer, life),
+            std::make_unique<PgStore>(c.db, Chips(c.grant), PgStore::Role::writer, life, node),
             std::make_unique<PgStore>(c.db, Chips(c.grant), PgStore::Role::reader, life), metrics);
+    }
     auto writer =
         std::make_unique<SqliteStore>(c.db, Chips(c.grant), SqliteStore::Role::writer, life);
     // A second connection reads beside the writer (WAL); an in-memory database has only one.

@@ -171,12 +171,36 @@ struct Server::Impl {
         });
     }
 
+    // Every third of the lease: renews this node's lease and recovers the tables of nodes whose
+    // leases lapsed (storage/store.h, tend). A node whose lease was taken over stops.
+    void tend() {
+        tending.expires_after(std::chrono::seconds(state->config().lease_s) / 3);
+        tending.async_wait([this](beast::error_code ec) {
+            if (ec || state->stopping()) return;
+            state->storage().write([](Store& s) { return s.tend(); }, ioc.get_executor(),
+                                   [this](std::optional<Tending> t) {
+                                       if (t && !t->lease_held) {
+                                           spdlog::error("this node's lease was taken over by "
+                                                         "another node, which recovered its "
+                                                         "tables: stopping");
+                                           shutdown();
+                                           return;
+                                       }
+                                       if (t && t->nodes_recovered)
+                                           spdlog::warn("recovered {} table(s) of {} node(s) "
+                                                        "whose leases lapsed",
+                                                        t->tables_recovered, t->nodes_recovered);
+                                       tend();
+                                   });
+        });
+    }
+
     net::io_context ioc;
     std::unique_ptr<ssl::context> tls; // before the database: a bad certificate touches nothing
     std::shared_ptr<SharedState> state;
     std::shared_ptr<Listener> listener;
     net::signal_set signals;
-    net::steady_timer grace;
+    net::steady_timer grace, tending{ioc};
     bool closing = false;
 };
 
@@ -203,12 +227,36 @@ void Server::run() {
     spdlog::info("feltd listening on {}:{} (database {}, static files {})", c.bind, port(),
                  pg::redact(c.db), c.static_dir);
     if (!c.port_file.empty()) std::ofstream(c.port_file) << port() << "\n";
+    // Nodes sharing a database (PostgreSQL) say where they are and hold leases; one SQLite file
+    // has one node.
+    const bool shared = pg::is_postgres(c.db);
+    if (shared) {
+        const std::string url = !c.node_url.empty()
+                                    ? c.node_url
+                                    : "ws://" + c.bind + ":" + std::to_string(port()) + "/ws";
+        s.state->storage().write(
+            [url](Store& st) {
+                st.announce(url);
+                return true;
+            },
+            s.ioc.get_executor(), [](std::optional<bool>) {});
+        s.tend();
+    }
     std::vector<std::thread> threads;
     for (int i = 1; i < c.threads; ++i) threads.emplace_back([&s] { run_loop(s.ioc); });
     run_loop(s.ioc);
     for (auto& t : threads) t.join();
     s.state->workers().join();
-    s.state->storage().drain(); // cash-outs queued at the end are written before we say so
+    // Cash-outs queued at the end are written before we say so; then the lease lapses, so that
+    // another node need not wait to recover anything left open.
+    if (shared)
+        s.state->storage().write(
+            [](Store& st) {
+                st.release();
+                return true;
+            },
+            s.ioc.get_executor(), [](std::optional<bool>) {});
+    s.state->storage().drain();
     spdlog::info("feltd stopped");
 }
 

@@ -4,12 +4,14 @@
 
 #include <spdlog/spdlog.h>
 
+#include <thread>
+
 namespace felt::server {
 
 namespace {
 
-// The advisory lock that a writer holds for as long as it uses the database.
-constexpr std::int64_t kNodeLock = 7236002;
+// Hand ids come from the sequence hand_ids in blocks of this many (its INCREMENT, migration 6).
+constexpr std::int64_t kHandIdBlock = 1000;
 
 // A PostgreSQL array literal of texts: {"a","b\"c"}.
 std::string text_array(const std::vector<std::string>& items) {
@@ -68,19 +70,20 @@ pg::Connection& migrated(pg::Connection& db, PgStore::Role role) {
 
 } // namespace
 
-PgStore::PgStore(const std::string& conninfo, Chips grant, Role role, TokenLife life)
-    : db_(conninfo), grant_(grant), life_(life), writer_(role == Role::writer) {
+PgStore::PgStore(const std::string& conninfo, Chips grant, Role role, TokenLife life,
+                 NodeIdentity node)
+    : db_(conninfo), grant_(grant), life_(life), writer_(role == Role::writer),
+      node_(std::move(node)), connected_since_(std::chrono::steady_clock::now()) {
     migrated(db_, role);
-    if (writer_) {
-        hold();
-        recover();
-    }
-}
-
-void PgStore::hold() {
-    if (db_.query("SELECT pg_try_advisory_lock($1)", {kNodeLock}).text(0, 0) != "t")
-        throw std::runtime_error("another feltd is using this PostgreSQL database: one node per "
-                                 "database for now (docs/operations.md)");
+    if (!writer_) return;
+    if (node_.incarnation.empty()) node_.incarnation = new_token().substr(0, 16);
+    take_lease();
+    pg::Transaction t(db_);
+    const int recovered = recover_tables(node_.id);
+    t.commit();
+    if (recovered)
+        spdlog::warn("node {}: recovered {} table(s) left open by its previous run", node_.id,
+                     recovered);
 }
 
 pg::Connection& PgStore::db() {
@@ -89,29 +92,111 @@ pg::Connection& PgStore::db() {
         if (in_group_) throw pg::Error("", "the connection to PostgreSQL was lost mid-group");
         db_.reconnect();
         spdlog::warn("connected to PostgreSQL again");
-        if (writer_) hold();
     }
     return db_;
 }
 
-void PgStore::recover() {
-    pg::Transaction t(db_);
-    int seats = 0;
-    const pg::Result left = db_.query("SELECT account_id, stack FROM table_seats");
-    for (int i = 0; i < left.rows(); ++i) {
-        if (left.integer(i, 1) > 0) move_chips(left.integer(i, 0), left.chips(i, 1), "recovered");
-        ++seats;
+void PgStore::take_lease() {
+    const auto until = std::chrono::steady_clock::now() + node_.lease + std::chrono::seconds(1);
+    for (bool waited = false;; waited = true) {
+        // A new row, or the row of a run whose lease lapsed (a stop without release).
+        const pg::Result taken = db_.query(
+            "INSERT INTO nodes (id, incarnation, lease_until) "
+            "VALUES ($1, $2, now() + make_interval(secs => $3)) "
+            "ON CONFLICT (id) DO UPDATE SET url = '', incarnation = excluded.incarnation, "
+            "lease_until = excluded.lease_until WHERE nodes.lease_until < now() RETURNING id",
+            {node_.id, node_.incarnation, static_cast<std::int64_t>(node_.lease.count())});
+        if (taken.rows() == 1) return;
+        if (std::chrono::steady_clock::now() >= until)
+            throw std::runtime_error("node \"" + node_.id +
+                                     "\" is held by a running feltd on this database (its lease "
+                                     "does not lapse): give each node its own --node-id");
+        if (!waited)
+            spdlog::warn("node {}: waiting for the lease of its previous run to lapse", node_.id);
+        std::this_thread::sleep_for(std::chrono::milliseconds(250));
     }
-    db_.exec("DELETE FROM table_seats");
-    const int voided =
-        db_.query("UPDATE hands SET status = 'void', ended_at = now() WHERE status = 'running'")
+}
+
+int PgStore::recover_tables(const std::string& node) {
+    // The node's tables: every chip seated at them and every hand running, closed or not (a
+    // table closes only once empty, but nothing is left behind if one did not); then the open
+    // ones are closed.
+    const std::string of_node = "(t.node_id = $1 OR t.node_id IS NULL)";
+    const pg::Result seats =
+        db_.query(("DELETE FROM table_seats s USING tables t WHERE s.table_id = t.id AND " +
+                   of_node + " RETURNING s.account_id, s.stack")
+                      .c_str(),
+                  {node});
+    for (int i = 0; i < seats.rows(); ++i)
+        if (seats.integer(i, 1) > 0)
+            move_chips(seats.integer(i, 0), seats.chips(i, 1), "recovered");
+    const int voided = db_.query(("UPDATE hands h SET status = 'void', ended_at = now() FROM "
+                                  "tables t WHERE h.table_id = t.id AND h.status = 'running' "
+                                  "AND " +
+                                  of_node)
+                                     .c_str(),
+                                 {node})
+                           .affected();
+    const int tables =
+        db_.query(("UPDATE tables t SET closed_at = now() WHERE t.closed_at IS NULL AND " + of_node)
+                      .c_str(),
+                  {node})
             .affected();
-    db_.exec("UPDATE tables SET closed_at = now() WHERE closed_at IS NULL");
-    t.commit();
-    if (seats || voided)
-        spdlog::warn("recovered from an unclean stop: {} seat(s) of chips returned, {} hand(s) "
-                     "void",
-                     seats, voided);
+    if (seats.rows() || voided)
+        spdlog::warn("recovered the tables of node {}: {} seat(s) of chips returned, {} hand(s) "
+                     "void, {} table(s) closed",
+                     node, seats.rows(), voided, tables);
+    return tables;
+}
+
+void PgStore::check_table(std::int64_t table) {
+    if (db_.query("SELECT 1 FROM tables WHERE id = $1 AND closed_at IS NULL AND node_id = $2",
+                  {table, node_.id})
+            .rows() == 0)
+        throw pg::Error("", "table " + std::to_string(table) + " is not open on node " + node_.id +
+                                " (its lease was taken over?)");
+}
+
+Tending PgStore::tend() {
+    const auto now = std::chrono::steady_clock::now();
+    Tending out;
+    try {
+        out.lease_held =
+            db().query(
+                    "UPDATE nodes SET lease_until = now() + make_interval(secs => $3) "
+                    "WHERE id = $1 AND incarnation = $2",
+                    {node_.id, node_.incarnation, static_cast<std::int64_t>(node_.lease.count())})
+                .affected() == 1;
+    } catch (const pg::Error&) {
+        connected_since_ = now;
+        throw;
+    }
+    if (!out.lease_held || now - connected_since_ < node_.lease) return out;
+    const pg::Result lapsed = db_.query("SELECT id FROM nodes WHERE lease_until < now()");
+    for (int i = 0; i < lapsed.rows(); ++i) {
+        // The row goes with the recovery, in one transaction: a node racing to do the same waits
+        // for the row's lock and then finds it gone.
+        pg::Transaction t(db_);
+        const std::string node = lapsed.text(i, 0);
+        if (db_.query("DELETE FROM nodes WHERE id = $1 AND lease_until < now() RETURNING id",
+                      {node})
+                .rows() == 0)
+            continue;
+        out.tables_recovered += recover_tables(node);
+        ++out.nodes_recovered;
+        t.commit();
+    }
+    return out;
+}
+
+void PgStore::announce(const std::string& url) {
+    db().query("UPDATE nodes SET url = $3 WHERE id = $1 AND incarnation = $2",
+               {node_.id, node_.incarnation, url});
+}
+
+void PgStore::release() {
+    db().query("UPDATE nodes SET lease_until = now() WHERE id = $1 AND incarnation = $2",
+               {node_.id, node_.incarnation});
 }
 
 // ---- accounts and sessions ----
@@ -239,8 +324,8 @@ void PgStore::change_password(std::int64_t account, const std::string& hash,
 
 std::int64_t PgStore::create_table(const std::string& config, std::int64_t creator) {
     return db()
-        .query("INSERT INTO tables (config, created_by) VALUES ($1, $2) RETURNING id",
-               {config, creator})
+        .query("INSERT INTO tables (config, created_by, node_id) VALUES ($1, $2, $3) RETURNING id",
+               {config, creator, node_.id})
         .integer(0, 0);
 }
 
@@ -251,6 +336,7 @@ void PgStore::close_table(std::int64_t table) {
 std::optional<Refusal> PgStore::buy_in(std::int64_t table, int seat, std::int64_t account,
                                        Chips amount) {
     pg::Transaction t(db());
+    check_table(table);
     if (auto no = move_chips(account, -amount, "buy_in")) return no;
     db_.query("INSERT INTO table_seats (table_id, seat, account_id, stack) VALUES ($1, $2, $3, $4)",
               {table, seat, account, amount});
@@ -275,8 +361,11 @@ std::optional<Refusal> PgStore::top_up(std::int64_t table, int seat, std::int64_
 void PgStore::cash_out(std::int64_t table, int seat, std::int64_t account, Chips stack,
                        std::string_view reason) {
     pg::Transaction t(db());
-    db_.query("DELETE FROM table_seats WHERE table_id = $1 AND seat = $2", {table, seat});
-    if (stack > 0) move_chips(account, stack, reason);
+    // Only a seat still held pays out: a node whose tables were recovered pays nothing twice.
+    if (db_.query("DELETE FROM table_seats WHERE table_id = $1 AND seat = $2", {table, seat})
+                .affected() == 1 &&
+        stack > 0)
+        move_chips(account, stack, reason);
     t.commit();
 }
 
@@ -286,10 +375,18 @@ std::int64_t PgStore::last_hand_id() {
     return db().query("SELECT COALESCE(MAX(id), 0) FROM hands").integer(0, 0);
 }
 
+std::pair<std::int64_t, std::int64_t> PgStore::reserve_hand_ids() {
+    return {db().query("SELECT nextval('hand_ids')").integer(0, 0), kHandIdBlock};
+}
+
 void PgStore::start_hand(const HandStart& h) {
-    db().query("INSERT INTO hands (id, table_id, number, config, commitment, status) "
-               "VALUES ($1, $2, $3, $4, $5, 'running')",
-               {h.id, h.table, h.number, h.config, h.commitment});
+    if (db().query("INSERT INTO hands (id, table_id, number, config, commitment, status) "
+                   "SELECT $1, $2, $3, $4, $5, 'running' WHERE EXISTS (SELECT 1 FROM tables "
+                   "WHERE id = $2 AND closed_at IS NULL AND node_id = $6)",
+                   {h.id, h.table, h.number, h.config, h.commitment, node_.id})
+            .affected() != 1)
+        throw pg::Error("", "table " + std::to_string(h.table) + " is not open on node " +
+                                node_.id + " (its lease was taken over?)");
 }
 
 void PgStore::finish_hand(const HandEnd& h) {

@@ -8,6 +8,7 @@
 #include "storage/postgres.h"
 #include "storage/store.h"
 
+#include <chrono>
 #include <string>
 
 namespace felt::server {
@@ -15,14 +16,15 @@ namespace felt::server {
 class PgStore final : public Store {
   public:
     enum class Role {
-        // Migrates the schema, holds the database for this node (one node per database until
-        // nodes share one: see docs/operations.md), then recovers from an unclean stop.
+        // Migrates the schema, takes this node's lease (waiting out the lease of a previous run
+        // of the same node that stopped uncleanly), then recovers this node's tables.
         writer,
         reader, // reads beside the writer, on a connection of its own
     };
     // `conninfo`: a postgresql:// URL or libpq's key=value form. `grant`: chips a new account
-    // starts with; `life`: how long session tokens live.
-    PgStore(const std::string& conninfo, Chips grant, Role role, TokenLife life = {});
+    // starts with; `life`: how long session tokens live; `node`: this node, for the writer.
+    PgStore(const std::string& conninfo, Chips grant, Role role, TokenLife life = {},
+            NodeIdentity node = {});
 
     Outcome<Account> create_account(std::string_view name, const std::string& hash) override;
     Outcome<Account> create_guest() override;
@@ -45,6 +47,7 @@ class PgStore final : public Store {
                   std::string_view reason) override;
 
     std::int64_t last_hand_id() override;
+    std::pair<std::int64_t, std::int64_t> reserve_hand_ids() override;
     void start_hand(const HandStart& hand) override;
     void finish_hand(const HandEnd& hand) override;
     void void_hand(std::int64_t hand_id) override;
@@ -53,6 +56,10 @@ class PgStore final : public Store {
     std::optional<HandRecord> hand_record(std::int64_t hand_id) override;
     std::optional<std::vector<HandSummary>> finished_hands(std::int64_t table, int limit) override;
     std::optional<PlayerTotals> totals_of(const std::string& name) override;
+
+    Tending tend() override;
+    void announce(const std::string& url) override;
+    void release() override;
 
     void probe() override;
     void check() override;
@@ -68,9 +75,14 @@ class PgStore final : public Store {
   private:
     // The connection, connected again first if it broke.
     pg::Connection& db();
-    // The writer's hold on the database: a session advisory lock, taken again after a reconnect.
-    void hold();
-    void recover();
+    // Takes this node's lease, waiting up to one lease for another run's to lapse.
+    void take_lease();
+    // Returns the stacks on the open tables of `node` (and on any open table from before nodes
+    // existed) to their owners, voids their running hands and closes them, in the caller's
+    // transaction. The tables closed.
+    int recover_tables(const std::string& node);
+    // Throws unless the table is open on this node: a node whose lease was taken writes nothing.
+    void check_table(std::int64_t table);
     Account insert_account(std::string_view name, const std::string* hash, bool guest);
 
     pg::Connection db_;
@@ -78,6 +90,11 @@ class PgStore final : public Store {
     Chips grant_;
     TokenLife life_;
     const bool writer_;
+    NodeIdentity node_;
+    // Since when this node has reached the database without a failed renewal: it judges other
+    // nodes' leases only after a whole lease of this, so that after an outage every node has had
+    // the time to renew its own first.
+    std::chrono::steady_clock::time_point connected_since_;
 };
 
 } // namespace felt::server

@@ -155,6 +155,15 @@ std::int64_t SqliteStore::last_hand_id() {
     return q.column_int(0);
 }
 
+std::pair<std::int64_t, std::int64_t> SqliteStore::reserve_hand_ids() {
+    // One node writes this file: the blocks follow each other from the highest id stored.
+    constexpr std::int64_t kBlock = 1000;
+    if (next_hand_id_ == 0) next_hand_id_ = last_hand_id() + 1;
+    const std::int64_t first = next_hand_id_;
+    next_hand_id_ += kBlock;
+    return {first, kBlock};
+}
+
 void SqliteStore::start_hand(const HandStart& h) {
     db::Statement q(db_, "INSERT INTO hands (id, table_id, number, config, commitment, status) "
                          "VALUES (?, ?, ?, ?, ?, 'running')");

@@ -39,6 +39,7 @@ class SqliteStore final : public Store {
                   std::string_view reason) override;
 
     std::int64_t last_hand_id() override;
+    std::pair<std::int64_t, std::int64_t> reserve_hand_ids() override;
     void start_hand(const HandStart& hand) override;
     void finish_hand(const HandEnd& hand) override;
     void void_hand(std::int64_t hand_id) override;
@@ -47,6 +48,10 @@ class SqliteStore final : public Store {
     std::optional<HandRecord> hand_record(std::int64_t hand_id) override;
     std::optional<std::vector<HandSummary>> finished_hands(std::int64_t table, int limit) override;
     std::optional<PlayerTotals> totals_of(const std::string& name) override;
+
+    Tending tend() override { return {}; }
+    void announce(const std::string&) override {}
+    void release() override {}
 
     void probe() override;
     void check() override;
@@ -63,6 +68,7 @@ class SqliteStore final : public Store {
     db::Database db_;
     Accounts accounts_;
     const bool writer_;
+    std::int64_t next_hand_id_ = 0; // the next block's first id (0: not read yet)
 };
 
 } // namespace felt::server

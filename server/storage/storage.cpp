@@ -20,7 +20,6 @@ struct Timer {
 
 Storage::Storage(std::unique_ptr<Store> writer, std::unique_ptr<Store> reader, Metrics& metrics)
     : metrics_(metrics) {
-    last_hand_id_ = writer->last_hand_id();
     writer_.store = std::move(writer);
     writer_.writes = true;
     writer_.thread = std::thread([this] { loop(writer_); });
@@ -42,6 +41,15 @@ Storage::~Storage() {
         w->wake.notify_one();
         w->thread.join();
     }
+}
+
+std::int64_t Storage::take_hand_id(Store& writer) {
+    if (next_hand_id_ == end_hand_id_) {
+        const auto [first, count] = writer.reserve_hand_ids();
+        next_hand_id_ = first;
+        end_hand_id_ = first + count;
+    }
+    return next_hand_id_++;
 }
 
 void Storage::push(Worker& w, Job job) {

@@ -56,8 +56,9 @@ class Storage {
         submit(reader_ ? *reader_ : writer_, std::move(job), ex, std::move(done));
     }
 
-    // Hand ids are given out here, so that a hand is dealt without waiting for its row.
-    std::int64_t next_hand_id() { return ++last_hand_id_; }
+    // A new hand's id, from this node's block (a new block is reserved when it runs out). On
+    // the writer only: inside a unit of work, with its Store.
+    std::int64_t take_hand_id(Store& writer);
 
     // Why storage is failing now (the first error since it last worked), or nothing while it
     // works. For /healthz.
@@ -106,7 +107,7 @@ class Storage {
     Metrics& metrics_;
     Worker writer_;
     std::unique_ptr<Worker> reader_;
-    std::atomic<std::int64_t> last_hand_id_{0};
+    std::int64_t next_hand_id_ = 0, end_hand_id_ = 0; // this node's block; the writer's alone
     std::atomic<bool> failing_{false};
     mutable std::mutex failure_mutex_;
     std::string failure_; // the cause, while failing_

@@ -10,6 +10,7 @@
 #include "messages.h"
 #include "storage/accounts.h"
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -83,6 +84,20 @@ struct PlayerTotals {
     Chips net{}, biggest_win{}, biggest_loss{};
 };
 
+// What tending this node's place among the nodes did (Store::tend).
+struct Tending {
+    bool lease_held = true; // false: another node recovered this node's tables; it must stop
+    int nodes_recovered = 0, tables_recovered = 0;
+};
+
+// This node among the nodes on one database (PostgreSQL): its name, a random name for this run
+// of it, and how long its lease lasts unrenewed.
+struct NodeIdentity {
+    std::string id = "felt";
+    std::string incarnation;
+    std::chrono::seconds lease{10};
+};
+
 class Store {
   public:
     virtual ~Store() = default;
@@ -124,9 +139,10 @@ class Store {
                           std::string_view reason) = 0;
 
     // ---- hands ----
-    // The highest hand id used so far (0: none), so that ids can be handed out before the row
-    // is written.
+    // The highest hand id used so far (0: none).
     virtual std::int64_t last_hand_id() = 0;
+    // A block of hand ids that no other node will use: the first, and how many.
+    virtual std::pair<std::int64_t, std::int64_t> reserve_hand_ids() = 0;
     virtual void start_hand(const HandStart& hand) = 0;
     // Throws when the hand's row is missing or no longer running (its start was never written):
     // such a hand cannot count.
@@ -151,6 +167,15 @@ class Store {
     virtual void probe() = 0;
     // A small read: throws while storage cannot be read.
     virtual void check() = 0;
+
+    // ---- the nodes sharing the database (PostgreSQL; on SQLite these do nothing) ----
+    // Renews this node's lease; then, unless this node itself was cut off from the database
+    // within the last lease, recovers the tables of every node whose lease lapsed, each once.
+    virtual Tending tend() = 0;
+    // How clients reach this node.
+    virtual void announce(const std::string& url) = 0;
+    // At a graceful stop: the lease lapses now, so that anything left is recovered at once.
+    virtual void release() = 0;
 
     // ---- group commit ----
     // Opens one transaction that the units of work run inside until commit_group(); a unit that

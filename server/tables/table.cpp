@@ -639,19 +639,21 @@ void Table::start_hand() {
     record["stacks"] = std::move(stacks);
     record["names"] = std::move(names);
     record["rules"] = protocol::kRules;
-    HandStart h{services_.storage.next_hand_id(), id_, deal_.number, record.dump(),
-                sealed_.commitment()};
+    // The hand's id is taken on the writer, from this node's block of ids.
+    HandStart h{0, id_, deal_.number, record.dump(), sealed_.commitment()};
     services_.storage.write(
-        [h = std::move(h)](Store& store) {
+        [h = std::move(h), &storage = services_.storage](Store& store) mutable {
+            h.id = storage.take_hand_id(store);
             store.start_hand(h);
-            return true;
+            return h.id;
         },
         strand_,
-        [self = shared_from_this(), id = h.id](std::optional<bool> ok) {
-            if (!ok) { // nothing was dealt
+        [self = shared_from_this()](std::optional<std::int64_t> started) {
+            if (!started) { // nothing was dealt
                 self->pending_.reset();
                 return self->pause_for_storage();
             }
+            const std::int64_t id = *started;
             if (self->stopping_) { // shutdown began meanwhile: never dealt
                 self->pending_.reset();
                 self->record_void(id);
