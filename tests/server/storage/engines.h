@@ -123,11 +123,18 @@ inline Engine sqlite_engine(const std::string& path, Chips grant) {
             }};
 }
 
+// A node of its own on `url`, with a short lease so that the tests wait little for one to lapse.
+inline std::unique_ptr<PgStore> pg_node(const std::string& url, Chips grant, const std::string& id,
+                                        std::chrono::seconds lease = std::chrono::seconds(2)) {
+    return std::make_unique<PgStore>(url, grant, PgStore::Role::writer, TokenLife{},
+                                     NodeIdentity{id, "", lease});
+}
+
 inline Engine pg_engine(const std::string& url, Chips grant) {
     return {"PostgreSQL",
             [url, grant](bool writer) -> std::unique_ptr<Store> {
-                return std::make_unique<PgStore>(
-                    url, grant, writer ? PgStore::Role::writer : PgStore::Role::reader);
+                if (writer) return pg_node(url, grant, "felt");
+                return std::make_unique<PgStore>(url, grant, PgStore::Role::reader);
             },
             [url](const std::string& sql) {
                 pg::Connection c(url);

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <chrono>
 #include <string>
 #include <thread>
 #include <vector>
@@ -110,21 +111,33 @@ TEST_CASE("PostgreSQL: buy-ins racing on one account from many connections never
     CHECK(e.scalar("SELECT MIN(balance_after) FROM ledger") == 0);
 }
 
-TEST_CASE("PostgreSQL: one writer a database; a connection the server ended is replaced before "
+TEST_CASE("PostgreSQL: one writer a node; a connection the server ended is replaced before "
           "the next unit of work, but never inside a group") {
     FELT_NEED_PG();
     PgDatabase db;
     const Engine e = pg_engine(db.url, Chips(1000));
     auto writer = e.open(true);
-    CHECK_THROWS_WITH(e.open(true), doctest::Contains("another feltd is using this PostgreSQL"));
+    {
+        // A second run of the same node, while the first renews its lease, waits one lease for
+        // it to lapse, then gives up.
+        std::atomic<bool> done{false};
+        std::thread renewing([&] {
+            while (!done) {
+                writer->tend();
+                std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            }
+        });
+        CHECK_THROWS_WITH(e.open(true), doctest::Contains("is held by a running feltd"));
+        done = true;
+        renewing.join();
+    }
     auto reader = e.open(false); // readers are welcome
     const std::int64_t ann = writer->create_account("ann", "x").value->id;
 
     db.cut_connections();                                     // as a restart of the server would
     CHECK(writer->find_account(ann)->balance == Chips(1000)); // connected again first
     CHECK(reader->find_account(ann).has_value());
-    // The writer holds the database again after reconnecting.
-    CHECK_THROWS_WITH(e.open(true), doctest::Contains("another feltd"));
+    CHECK(writer->tend().lease_held); // its lease, kept across the reconnection
 
     // A group that loses its connection midway fails whole and leaves nothing behind: the units
     // after the loss do not run on a new connection, outside the group's transaction.
@@ -141,9 +154,12 @@ TEST_CASE("PostgreSQL: one writer a database; a connection the server ended is r
     CHECK(writer->find_account(ann)->balance == Chips(1000));
     CHECK(e.scalar("SELECT COUNT(*) FROM tables") == 0);
     CHECK(e.scalar("SELECT COUNT(*) FROM table_seats") == 0);
-    // Once the writer is gone, another may take the database.
+    // Once the writer has stopped and released its lease, its next run starts at once.
+    writer->release();
     writer.reset();
+    const auto t0 = std::chrono::steady_clock::now();
     CHECK(e.open(true)->find_account(ann).has_value());
+    CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(1));
 }
 
 TEST_CASE("PostgreSQL: a server that cannot be reached is named, without its password") {
@@ -170,4 +186,71 @@ TEST_CASE("PostgreSQL: a server that cannot be reached is named, without its pas
               std::string::npos);
         CHECK(what.find("s3cret") == std::string::npos);
     }
+}
+
+TEST_CASE("PostgreSQL: nodes on one database: hand ids apart; a lapsed node's tables recovered "
+          "once by one of two racing survivors; the lapsed node fenced off") {
+    FELT_NEED_PG();
+    PgDatabase db;
+    const Engine e = pg_engine(db.url, Chips(1000));
+    auto a = pg_node(db.url, Chips(1000), "a");
+    auto b = pg_node(db.url, Chips(1000), "b");
+    auto c = pg_node(db.url, Chips(1000), "c");
+
+    // Blocks of hand ids that do not overlap, from any node.
+    std::vector<std::pair<std::int64_t, std::int64_t>> blocks;
+    for (PgStore* n : {a.get(), b.get(), c.get(), a.get()}) blocks.push_back(n->reserve_hand_ids());
+    for (std::size_t i = 0; i < blocks.size(); ++i)
+        for (std::size_t j = i + 1; j < blocks.size(); ++j)
+            CHECK((blocks[i].first + blocks[i].second <= blocks[j].first ||
+                   blocks[j].first + blocks[j].second <= blocks[i].first));
+
+    // Node a hosts a table: two players seated, a hand running.
+    const std::int64_t ann = a->create_account("ann", "x").value->id;
+    const std::int64_t bob = a->create_guest().value->id;
+    const std::int64_t table = a->create_table("{}", ann);
+    REQUIRE_FALSE(a->buy_in(table, 0, ann, Chips(300)));
+    REQUIRE_FALSE(a->buy_in(table, 1, bob, Chips(200)));
+    const std::int64_t hand = blocks[0].first;
+    a->start_hand({hand, table, 1, "{}", "c0"});
+    // Another node writes nothing at a's table.
+    CHECK_THROWS_WITH(b->start_hand({blocks[1].first, table, 2, "{}", "c1"}),
+                      doctest::Contains("not open on node b"));
+    CHECK_THROWS_WITH(b->buy_in(table, 2, ann, Chips(10)), doctest::Contains("not open on node b"));
+    CHECK(e.scalar("SELECT balance FROM accounts WHERE name = 'ann'") == 700);
+
+    // Survivors judge other nodes only once they have held their own lease for a whole one.
+    e.exec("UPDATE nodes SET lease_until = now() - interval '1 second' WHERE id = 'a'");
+    CHECK(b->tend().nodes_recovered == 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2100));
+    // (b and c did not renew meanwhile: nothing here runs their timers.)
+    e.exec("UPDATE nodes SET lease_until = now() + interval '1 minute' WHERE id IN ('b', 'c')");
+    e.exec("UPDATE nodes SET lease_until = now() - interval '1 second' WHERE id = 'a'");
+    // b and c race to recover a: exactly one does, once.
+    Tending tb, tc;
+    std::thread racer([&] { tc = c->tend(); });
+    tb = b->tend();
+    racer.join();
+    CHECK(tb.lease_held);
+    CHECK(tc.lease_held);
+    CHECK(tb.nodes_recovered + tc.nodes_recovered == 1);
+    CHECK(tb.tables_recovered + tc.tables_recovered == 1);
+    CHECK(e.scalar("SELECT balance FROM accounts WHERE name = 'ann'") == 1000);
+    CHECK(e.scalar("SELECT balance FROM accounts WHERE id = " + std::to_string(bob)) == 1000);
+    CHECK(e.scalar("SELECT COUNT(*) FROM ledger WHERE reason = 'recovered'") == 2);
+    CHECK(e.scalar("SELECT COUNT(*) FROM hands WHERE status = 'void'") == 1);
+    CHECK(e.scalar("SELECT COUNT(*) FROM tables WHERE closed_at IS NULL") == 0);
+    CHECK(e.scalar("SELECT COUNT(*) FROM nodes WHERE id = 'a'") == 0);
+
+    // Node a was only slow, and runs on: it learns it lost its lease, and every write it still
+    // tries at its old table is refused or pays nothing.
+    CHECK_FALSE(a->tend().lease_held);
+    CHECK_THROWS(
+        a->finish_hand({hand, table, "As", "1", "", {{0, ann, Chips(300), Chips(500)}}, {"{}"}}));
+    a->cash_out(table, 0, ann, Chips(300), "cash_out");
+    CHECK_THROWS(a->buy_in(table, 0, ann, Chips(100)));
+    CHECK_THROWS(a->start_hand({blocks[3].first, table, 2, "{}", "c2"}));
+    CHECK(e.scalar("SELECT balance FROM accounts WHERE name = 'ann'") == 1000);
+    ledger_balances(e);
+    CHECK(e.scalar("SELECT SUM(balance) FROM accounts") == 2000);
 }

@@ -174,7 +174,8 @@ void tables_and_hands(const Engine& e) {
 
     store->cash_out(table, 0, ann.id, Chips(250), "leave");
     CHECK(store->find_account(ann.id)->balance == Chips(950));
-    store->close_table(table);
+    const std::int64_t other = store->create_table("{}", bob.id);
+    store->close_table(other);
     CHECK(e.scalar("SELECT COUNT(*) FROM tables WHERE closed_at IS NOT NULL") == 1);
     ledger_balances(e);
 
@@ -198,11 +199,13 @@ void tables_and_hands(const Engine& e) {
     store->start_hand({10, table, 4, "{}", "dead"});
     store.reset();
     reader.reset();
+    e.exec("UPDATE nodes SET lease_until = " + e.ago(1)); // a crash: nobody renews its lease
     auto again = e.open(true);
     CHECK(again->find_account(ann.id)->balance == Chips(950));
     CHECK(again->find_account(bob.id)->balance == Chips(950));
     CHECK(e.scalar("SELECT COUNT(*) FROM table_seats") == 0);
     CHECK(e.scalar("SELECT COUNT(*) FROM hands WHERE status = 'running'") == 0);
+    CHECK(e.scalar("SELECT COUNT(*) FROM tables WHERE closed_at IS NULL") == 0);
     CHECK(e.scalar("SELECT COUNT(*) FROM ledger WHERE reason = 'recovered'") == 2);
     CHECK(again->last_hand_id() == 10);
     ledger_balances(e);
