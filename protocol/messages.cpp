@@ -29,6 +29,7 @@ std::string reply(const Request& request, json fields) {
 std::string error(const json& id, const Refusal& e) {
     json out = {{"type", "error"}, {"id", id}, {"code", e.code}, {"message", e.message}};
     if (!e.field.empty()) out["field"] = e.field;
+    if (!e.url.empty()) out["url"] = e.url;
     return out.dump();
 }
 

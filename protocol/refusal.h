@@ -16,6 +16,7 @@ struct Refusal {
     std::string code; // stable, machine-readable
     std::string message;
     std::string field = {}; // the request's field at fault, where one is
+    std::string url = {};   // `moved`: the node that hosts the table
 };
 
 // A value, or why there is none.

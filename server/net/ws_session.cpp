@@ -548,7 +548,24 @@ void WsSession::table_request(const protocol::Request& r,
     auto id = r.body.find("table");
     if (id == r.body.end() || !id->is_number_integer())
         return refuse(r.id, "bad_request", "\"" + r.type + "\" needs an integer \"table\"");
-    auto t = state_->lobby().find(id->get<std::int64_t>());
+    const std::int64_t table = id->get<std::int64_t>();
+    auto t = state_->lobby().find(table);
+    if (!t && (r.type == "join" || r.type == "spectate")) {
+        // Another node may host it (several nodes on one PostgreSQL database): the client is
+        // sent there, to sign in with its token and ask again.
+        return stored(
+            r, Access::read, [table](Store& s) { return s.node_url_of(table); },
+            [self = shared_from_this(), r, table](std::optional<std::string> url) {
+                if (!url)
+                    return self->refuse(r.id, "no_such_table",
+                                        "there is no table " + std::to_string(table));
+                self->refuse(r.id, {"moved",
+                                    "table " + std::to_string(table) +
+                                        " is on another node: connect to " + *url +
+                                        ", sign in with your token and ask again",
+                                    "", *url});
+            });
+    }
     if (!t) return refuse(r.id, "no_such_table", "there is no table " + id->dump());
     tables_.insert(t->id());
     ((*t).*f)(shared_from_this(), *account_, r);

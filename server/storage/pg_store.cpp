@@ -194,6 +194,15 @@ void PgStore::announce(const std::string& url) {
                {node_.id, node_.incarnation, url});
 }
 
+std::optional<std::string> PgStore::node_url_of(std::int64_t table) {
+    const pg::Result r =
+        db().query("SELECT n.url FROM tables t JOIN nodes n ON n.id = t.node_id "
+                   "WHERE t.id = $1 AND t.closed_at IS NULL AND n.id != $2 AND n.url != ''",
+                   {table, node_.id});
+    if (r.rows() == 0) return std::nullopt;
+    return r.text(0, 0);
+}
+
 void PgStore::release() {
     db().query("UPDATE nodes SET lease_until = now() WHERE id = $1 AND incarnation = $2",
                {node_.id, node_.incarnation});

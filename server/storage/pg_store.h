@@ -59,6 +59,7 @@ class PgStore final : public Store {
 
     Tending tend() override;
     void announce(const std::string& url) override;
+    std::optional<std::string> node_url_of(std::int64_t table) override;
     void release() override;
 
     void probe() override;

@@ -4,7 +4,6 @@
 #include <poll.h>
 
 #include <charconv>
-#include <regex>
 #include <vector>
 
 namespace felt::pg {
@@ -41,25 +40,46 @@ void on_notice(void* ended, const PGresult* r) {
 
 bool is_postgres(std::string_view db) {
     if (starts_with(db, "postgresql://") || starts_with(db, "postgres://")) return true;
-    // key=value: the first word holds '=' (a file path would not start "host=" or "dbname=").
-    static const std::regex kv(R"(^\s*(host|hostaddr|port|dbname|user|service)\s*=)");
-    return std::regex_search(std::string(db), kv);
+    // key=value: the text starts with one of libpq's keywords and '=' (a file path would not).
+    std::size_t i = db.find_first_not_of(" \t");
+    if (i == std::string_view::npos) return false;
+    const std::size_t end = db.find_first_not_of("abcdefghijklmnopqrstuvwxyz_", i);
+    const std::string_view key = db.substr(i, end == std::string_view::npos ? db.npos : end - i);
+    const std::size_t eq = end == std::string_view::npos ? end : db.find_first_not_of(" \t", end);
+    if (eq == std::string_view::npos || db[eq] != '=') return false;
+    for (std::string_view k : {"host", "hostaddr", "port", "dbname", "user", "service"})
+        if (key == k) return true;
+    return false;
 }
 
 std::string redact(std::string_view conninfo) {
     std::string s(conninfo);
-    if (is_postgres(s) && s.find("://") != std::string::npos) {
+    if (const auto scheme = s.find("://"); scheme != std::string::npos && is_postgres(s)) {
         // postgresql://user:secret@host/...: the password sits between the user's ':' and '@'.
-        const auto start = s.find("://") + 3;
+        const auto start = scheme + 3;
         const auto at = s.find('@', start);
-        if (at != std::string::npos) {
-            const auto colon = s.find(':', start);
-            if (colon != std::string::npos && colon < at)
-                s.replace(colon + 1, at - colon - 1, "***");
-        }
+        const auto colon = s.find(':', start);
+        if (at != std::string::npos && colon != std::string::npos && colon < at)
+            s.replace(colon + 1, at - colon - 1, "***");
     }
-    static const std::regex kw(R"(password\s*=\s*('[^']*'|[^\s&]*))");
-    return std::regex_replace(s, kw, "password=***");
+    // password=secret, password = 'a secret', or ?password=secret&... in a URL.
+    for (std::size_t at = s.find("password"); at != std::string::npos;
+         at = s.find("password", at + 1)) {
+        std::size_t v = s.find_first_not_of(" \t", at + 8);
+        if (v == std::string::npos || s[v] != '=') continue;
+        const std::size_t from = at + 8;
+        v = s.find_first_not_of(" \t", v + 1);
+        std::size_t end = s.size();
+        if (v != std::string::npos && s[v] == '\'') {
+            end = s.find('\'', v + 1);
+            end = end == std::string::npos ? s.size() : end + 1;
+        } else if (v != std::string::npos) {
+            end = s.find_first_of(" \t&", v);
+            if (end == std::string::npos) end = s.size();
+        }
+        s.replace(from, end - from, "=***");
+    }
+    return s;
 }
 
 // ---- Result ----

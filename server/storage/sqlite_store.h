@@ -51,6 +51,7 @@ class SqliteStore final : public Store {
 
     Tending tend() override { return {}; }
     void announce(const std::string&) override {}
+    std::optional<std::string> node_url_of(std::int64_t) override { return std::nullopt; }
     void release() override {}
 
     void probe() override;

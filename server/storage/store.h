@@ -174,6 +174,9 @@ class Store {
     virtual Tending tend() = 0;
     // How clients reach this node.
     virtual void announce(const std::string& url) = 0;
+    // Where clients reach the node that hosts an open table of another node; empty when no
+    // other node hosts it.
+    virtual std::optional<std::string> node_url_of(std::int64_t table) = 0;
     // At a graceful stop: the lease lapses now, so that anything left is recovered at once.
     virtual void release() = 0;
 

@@ -98,3 +98,48 @@ TEST_CASE("PostgreSQL cluster: two nodes on one database; one killed mid-hand, t
     // b released its lease as it stopped: a restart of b takes it at once.
     CHECK(one("SELECT COUNT(*) FROM nodes WHERE id = 'b' AND lease_until <= now()") == 1);
 }
+
+TEST_CASE("PostgreSQL cluster: a join or spectate for another node's table answers moved with "
+          "that node's url; the client signs in there with its token and joins") {
+    FELT_NEED_PG();
+    felt_test::PgDatabase pgdb;
+    Feltd a({"--db", pgdb.url, "--node-id", "a", "--lease", "2s"});
+    Feltd b({"--db", pgdb.url, "--node-id", "b", "--lease", "2s"});
+    const std::string a_url = "ws://127.0.0.1:" + std::to_string(a.port()) + "/ws";
+
+    Client host(a.port());
+    host.hello();
+    REQUIRE(host.call({{"type", "guest"}})["ok"] == true);
+    const json made = host.call({{"type", "create_table"}, {"seats", 2}});
+    REQUIRE(made["ok"] == true);
+    const std::int64_t table = made["table"];
+
+    Client on_b(b.port());
+    on_b.hello();
+    const json guest = on_b.call({{"type", "guest"}});
+    REQUIRE(guest["ok"] == true);
+    const std::string token = guest["token"];
+    for (const char* type : {"join", "spectate"}) {
+        CAPTURE(type);
+        const json moved = on_b.call({{"type", type}, {"table", table}, {"buy_in", 100}});
+        CHECK(moved["type"] == "error");
+        CHECK(moved["code"] == "moved");
+        CHECK(moved["url"] == a_url);
+        CHECK(moved["message"].get<std::string>().find(a_url) != std::string::npos);
+    }
+    // A table no node hosts is still no_such_table, with no url.
+    const json none = on_b.call({{"type", "join"}, {"table", table + 1000}, {"buy_in", 100}});
+    CHECK(none["code"] == "no_such_table");
+    CHECK_FALSE(none.contains("url"));
+
+    // The client goes there, signs in with its token, and joins.
+    Client on_a(a.port());
+    on_a.hello();
+    const json resumed = on_a.call({{"type", "resume"}, {"token", token}});
+    REQUIRE(resumed["ok"] == true);
+    CHECK(resumed["account"]["name"] == guest["account"]["name"]);
+    const json joined = on_a.call({{"type", "join"}, {"table", table}, {"buy_in", 100}});
+    CHECK(joined["ok"] == true);
+    // One account on every node: b sees the buy-in in its balance.
+    CHECK(on_b.call({{"type", "me"}})["account"]["balance"] == 10'000 - 100);
+}
