@@ -142,4 +142,19 @@ TEST_CASE("PostgreSQL cluster: a join or spectate for another node's table answe
     CHECK(joined["ok"] == true);
     // One account on every node: b sees the buy-in in its balance.
     CHECK(on_b.call({{"type", "me"}})["account"]["balance"] == 10'000 - 100);
+
+    // felt bot follows moved too: bots sent to b for a table on a play their hands on a.
+    const json open = host.call({{"type", "create_table"}, {"seats", 3}, {"hand_delay_ms", 0}});
+    REQUIRE(open["ok"] == true);
+    felt::bot::Options o;
+    o.port = std::to_string(b.port());
+    o.join = open["table"];
+    o.seats = 3;
+    o.hands = 3;
+    const felt::bot::Report r = felt::bot::run(o);
+    CHECK_MESSAGE(r.errors.empty(), (r.errors.empty() ? "" : r.errors.front()));
+    CHECK(r.connected == 3);
+    CHECK(r.actions > 0);
+    CHECK(http_get(a.port(), "/api/tables/" + open["table"].dump() + "/hands?limit=10")
+              .body.find("finished") != std::string::npos);
 }

@@ -13,6 +13,7 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <string_view>
 #include <thread>
@@ -67,19 +68,20 @@ class Bot : public std::enable_shared_from_this<Bot> {
   public:
     Bot(net::io_context& ioc, std::shared_ptr<Shared> shared, std::shared_ptr<Group> group,
         bool creator, std::uint32_t seed)
-        : ws_(executor(ioc, shared->options.threads)), resolver_(ws_.get_executor()),
-          pace_(ws_.get_executor()), think_(ws_.get_executor()), shared_(std::move(shared)),
+        : ws_(std::in_place, executor(ioc, shared->options.threads)),
+          resolver_(ws_->get_executor()), pace_(ws_->get_executor()), think_(ws_->get_executor()),
+          host_(shared->options.host), port_(shared->options.port), shared_(std::move(shared)),
           group_(std::move(group)), creator_(creator), seed_(seed), rng_(seed),
           tokens_(shared_->options.burst), refilled_(Clock::now()) {}
 
     void start() {
-        resolver_.async_resolve(shared_->options.host, shared_->options.port,
+        resolver_.async_resolve(host_, port_,
                                 beast::bind_front_handler(&Bot::on_resolve, shared_from_this()));
     }
 
     // The table exists: join it (from the creator's strand, so post to ours).
     void join(std::int64_t table) {
-        net::post(ws_.get_executor(), [self = shared_from_this(), table] {
+        net::post(ws_->get_executor(), [self = shared_from_this(), table] {
             self->table_ = table;
             if (self->signed_in_) self->send_join();
         });
@@ -101,7 +103,7 @@ class Bot : public std::enable_shared_from_this<Bot> {
         if (ec) return fail(ec, "resolve");
         if (results.empty()) return fail(net::error::host_not_found, "resolve");
         const tcp::endpoint to = results.begin()->endpoint();
-        auto& stream = beast::get_lowest_layer(ws_);
+        auto& stream = beast::get_lowest_layer(*ws_);
         const int sources = shared_->options.sources;
         if (sources > 1 && to.address().is_loopback() && to.address().is_v4()) {
             // 127.0.0.1 + (this bot's number modulo sources): the local ports of one source
@@ -119,16 +121,16 @@ class Bot : public std::enable_shared_from_this<Bot> {
     }
     void on_connect(beast::error_code ec) {
         if (ec) return fail(ec, "connect");
-        beast::get_lowest_layer(ws_).expires_never();
+        beast::get_lowest_layer(*ws_).expires_never();
         beast::error_code ignored;
-        beast::get_lowest_layer(ws_).socket().set_option(tcp::no_delay(true), ignored);
-        ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
-        ws_.async_handshake(shared_->options.host, "/ws",
-                            beast::bind_front_handler(&Bot::on_handshake, shared_from_this()));
+        beast::get_lowest_layer(*ws_).socket().set_option(tcp::no_delay(true), ignored);
+        ws_->set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
+        ws_->async_handshake(host_, "/ws",
+                             beast::bind_front_handler(&Bot::on_handshake, shared_from_this()));
     }
     void on_handshake(beast::error_code ec) {
         if (ec) return fail(ec, "handshake");
-        {
+        if (!moved_) {
             std::lock_guard lock(shared_->mutex);
             ++shared_->connected;
         }
@@ -156,9 +158,9 @@ class Bot : public std::enable_shared_from_this<Bot> {
             return;
         }
         tokens_ -= 1;
-        ws_.text(true);
-        ws_.async_write(net::buffer(queue_.front()),
-                        beast::bind_front_handler(&Bot::on_write, shared_from_this()));
+        ws_->text(true);
+        ws_->async_write(net::buffer(queue_.front()),
+                         beast::bind_front_handler(&Bot::on_write, shared_from_this()));
     }
     void on_write(beast::error_code ec, std::size_t) {
         if (ec) return fail(ec, "write");
@@ -167,9 +169,10 @@ class Bot : public std::enable_shared_from_this<Bot> {
     }
 
     void do_read() {
-        ws_.async_read(buffer_, beast::bind_front_handler(&Bot::on_read, shared_from_this()));
+        ws_->async_read(buffer_, beast::bind_front_handler(&Bot::on_read, shared_from_this()));
     }
     void on_read(beast::error_code ec, std::size_t) {
+        if (ec && moving_) return moved_off(); // the old connection, closed to go elsewhere
         if (ec) {
             if (done_) return finish();
             return fail(ec, "read");
@@ -198,13 +201,19 @@ class Bot : public std::enable_shared_from_this<Bot> {
 
     void handle(const json& m) {
         const std::string type = m.value("type", "");
+        if (type == "error" && m.value("code", "") == "moved" && !moved_ && !token_.empty())
+            return move_to(m.value("url", ""));
         if (type == "error") {
             shared_->error(m.dump());
             return close();
         }
-        if (type == "hello") return send({{"type", "guest"}, {"id", 2}});
-        if (type == "guest") {
+        if (type == "hello") {
+            if (moved_) return send({{"type", "resume"}, {"id", 2}, {"token", token_}});
+            return send({{"type", "guest"}, {"id", 2}});
+        }
+        if (type == "guest" || type == "resume") {
             signed_in_ = true;
+            token_ = m.value("token", token_);
             if (shared_->options.join) { // its configuration first, from a snapshot
                 table_ = shared_->options.join;
                 return send({{"type", "spectate"}, {"id", 3}, {"table", table_}});
@@ -323,16 +332,49 @@ class Bot : public std::enable_shared_from_this<Bot> {
         return {{"action", "fold"}};
     }
 
-    void close() {
-        done_ = true;
-        ws_.async_close(websocket::close_code::normal,
-                        [self = shared_from_this()](beast::error_code) { self->finish(); });
+    // The table is on another node (several nodes on one database): close this connection, then
+    // connect to the node at `url` (ws://HOST:PORT/...) and sign in there with the same token.
+    void move_to(const std::string& url) {
+        const std::string prefix = "ws://";
+        const auto colon = url.find(':', prefix.size());
+        const auto slash = url.find('/', prefix.size());
+        if (url.rfind(prefix, 0) != 0 || colon == std::string::npos || colon > slash) {
+            shared_->error("moved to an address a bot cannot follow: " + url);
+            return close();
+        }
+        host_ = url.substr(prefix.size(), colon - prefix.size());
+        port_ = url.substr(colon + 1, slash == std::string::npos ? slash : slash - colon - 1);
+        moved_ = moving_ = true;
+        signed_in_ = false;
+        asked_seat_ = false;
+        move_waits_ = 2; // the close, and the read that it ends
+        ws_->async_close(websocket::close_code::normal,
+                         [self = shared_from_this()](beast::error_code) { self->moved_off(); });
+    }
+    // Once the old connection has no operation left: a new one, to the new node.
+    void moved_off() {
+        if (--move_waits_ > 0) return;
+        buffer_.consume(buffer_.size());
+        queue_.clear();
+        ws_.emplace(ws_->get_executor());
+        moving_ = false;
+        start();
     }
 
-    websocket::stream<beast::tcp_stream> ws_;
+    void close() {
+        done_ = true;
+        ws_->async_close(websocket::close_code::normal,
+                         [self = shared_from_this()](beast::error_code) { self->finish(); });
+    }
+
+    std::optional<websocket::stream<beast::tcp_stream>> ws_; // anew after a move
     tcp::resolver resolver_;
     net::steady_timer pace_;  // holds a write back until a token comes
     net::steady_timer think_; // a person's pace: the decision waits
+    std::string host_, port_; // the node connected to: the options', or where `moved` sent it
+    std::string token_;       // the session, for signing in again on another node
+    bool moved_ = false, moving_ = false;
+    int move_waits_ = 0;
     beast::flat_buffer buffer_;
     std::deque<std::string> queue_;
     std::shared_ptr<Shared> shared_;
