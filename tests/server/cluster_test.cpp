@@ -37,7 +37,9 @@ TEST_CASE("PostgreSQL cluster: two nodes on one database; one killed mid-hand, t
 
     Feltd a({"--db", pgdb.url, "--node-id", "a", "--lease", "2s"});
     Feltd b({"--db", pgdb.url, "--node-id", "b", "--lease", "2s"});
-    CHECK(one("SELECT COUNT(*) FROM nodes WHERE url LIKE 'ws://127.0.0.1:%/ws'") == 2);
+    // Each node says where it is, just after it starts listening.
+    CHECK(poll_until(db, "SELECT COUNT(*) FROM nodes WHERE url LIKE 'ws://127.0.0.1:%/ws'", 2,
+                     10) == 2);
 
     felt::bot::Options on_a;
     on_a.port = std::to_string(a.port());
