@@ -201,9 +201,9 @@ Result<std::vector<Arrangement>> declarable(std::span<const Card> cards, const P
 Split baseline_split(std::span<const Card> cards);
 
 // For each row and each value of the standard scale: the chance that the same row of a random
-// opponent arranged by the baseline is weaker, and stronger. Computed once, on first use, from
-// 5,000 four-player deals of a fixed seed (20,000 arrangements, about 0.2 s): the repo
-// regenerates them at will, identically.
+// opponent arranged by the baseline is weaker, and stronger, from 5,000 four-player deals of a
+// fixed seed (20,000 arrangements) that the build counts (chinese_odds.h); the first call turns
+// the counts into chances, in microseconds.
 struct RowOdds {
     std::vector<float> below, above; // indexed by HandValue::raw()
 };

@@ -1,5 +1,7 @@
 // Auto-arrange and hints for Chinese poker: every split scored by its expected units.
 #include "chinese/chinese.h"
+#include "chinese/chinese_odds.h"
+#include "chinese/subsets.h"
 
 #include "rankings/evaluator.h"
 #include "rankings/wild.h"
@@ -10,22 +12,8 @@ namespace felt::chinese {
 
 namespace {
 
-// Indices of every k-subset of n, in lexicographic order, as bit masks.
-std::vector<unsigned> subsets(int n, int k) {
-    std::vector<unsigned> out;
-    for (unsigned m = 0; m < (1u << n); ++m)
-        if (std::popcount(m) == k) out.push_back(m);
-    return out;
-}
-
-template <int N>
-std::array<Card, N> pick(std::span<const Card> cards, unsigned mask) {
-    std::array<Card, N> out{};
-    int j = 0;
-    for (int i = 0; i < static_cast<int>(cards.size()); ++i)
-        if (mask >> i & 1) out[static_cast<std::size_t>(j++)] = cards[static_cast<std::size_t>(i)];
-    return out;
-}
+using bits::pick;
+using bits::subsets;
 
 // Units a row's win pays under the profile (with its royalty), and a loss costs.
 double row_value(const Profile& p, Row row, HandValue v, const RowOdds& odds) {
@@ -64,75 +52,19 @@ void for_each_straights_split(std::span<const Card> cards, const SplitRules& rul
 
 } // namespace
 
-Split baseline_split(std::span<const Card> cards) {
-    static const std::vector<unsigned> fives13 = subsets(13, 5), fives8 = subsets(8, 5);
-    unsigned best_back = 0;
-    HandValue top;
-    for (unsigned m : fives13) {
-        const auto h = pick<5>(cards, m);
-        const HandValue v = evaluate<5>(h.data());
-        if (v > top) {
-            top = v;
-            best_back = m;
-        }
-    }
-    std::array<Card, 8> rest{};
-    int j = 0;
-    for (int i = 0; i < 13; ++i)
-        if (!(best_back >> i & 1))
-            rest[static_cast<std::size_t>(j++)] = cards[static_cast<std::size_t>(i)];
-    unsigned best_middle = 0;
-    top = HandValue();
-    for (unsigned m : fives8) {
-        const auto h = pick<5>(rest, m);
-        const HandValue v = evaluate<5>(h.data());
-        if (v > top) {
-            top = v;
-            best_middle = m;
-        }
-    }
-    Split s;
-    s.back = pick<5>(cards, best_back);
-    s.middle = pick<5>(rest, best_middle);
-    s.front = pick<3>(rest, 0xFFu & ~best_middle);
-    return s;
-}
-
 const std::array<RowOdds, 3>& win_tables() {
     static const std::array<RowOdds, 3> tables = [] {
-        // 5,000 deals of four players from a fixed seed, each arranged by the baseline.
-        std::array<std::vector<std::uint32_t>, 3> count;
-        for (auto& c : count) c.assign(tables::kClassCount + 2, 0);
-        std::vector<Card> pack = deck_for(Wild::none).cards();
-        std::uint64_t x = 0x4368696E657365ull; // "Chinese"
-        auto next = [&x] {
-            std::uint64_t z = (x += 0x9E3779B97F4A7C15ull);
-            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-            z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-            return z ^ (z >> 31);
-        };
-        std::uint32_t samples = 0;
-        for (int deal = 0; deal < 5'000; ++deal) {
-            for (std::size_t i = pack.size(); i > 1; --i) std::swap(pack[i - 1], pack[next() % i]);
-            for (int p = 0; p < 4; ++p) {
-                const Split s = baseline_split(std::span<const Card>(pack.data() + 13 * p, 13));
-                ++count[0][evaluate<3>(s.front.data()).raw()];
-                ++count[1][evaluate<5>(s.middle.data()).raw()];
-                ++count[2][evaluate<5>(s.back.data()).raw()];
-                ++samples;
-            }
-        }
         std::array<RowOdds, 3> out;
-        for (int r = 0; r < 3; ++r) {
-            const auto& c = count[static_cast<std::size_t>(r)];
-            RowOdds& o = out[static_cast<std::size_t>(r)];
-            o.below.assign(c.size(), 0);
-            o.above.assign(c.size(), 0);
+        for (std::size_t r = 0; r < 3; ++r) {
+            const std::uint32_t* c = odds::kRowCounts[r];
+            RowOdds& o = out[r];
+            o.below.assign(odds::kValues, 0);
+            o.above.assign(odds::kValues, 0);
             std::uint32_t below = 0;
-            for (std::size_t v = 0; v < c.size(); ++v) {
-                o.below[v] = static_cast<float>(below) / static_cast<float>(samples);
-                o.above[v] =
-                    static_cast<float>(samples - below - c[v]) / static_cast<float>(samples);
+            for (std::size_t v = 0; v < odds::kValues; ++v) {
+                o.below[v] = static_cast<float>(below) / static_cast<float>(odds::kSamples);
+                o.above[v] = static_cast<float>(odds::kSamples - below - c[v]) /
+                             static_cast<float>(odds::kSamples);
                 below += c[v];
             }
         }

@@ -33,9 +33,6 @@ Outcome<NewTable> poker(const json& request, Services& services) {
 Outcome<NewTable> chinese(const json& request, Services& services) {
     auto d = protocol::decode_chinese_config(request);
     if (!d.ok()) return {std::nullopt, std::move(d.refusal)};
-    // The odds behind hints and arranging are built once, on first use (a fifth of a second):
-    // off the tables' strands, before the first deal needs them.
-    net::post(services.workers, [] { chinese::win_tables(); });
     return {table_of(std::move(*d.value), services, chinese_game), {}};
 }
 
