@@ -2,6 +2,9 @@
 
 #include "storage/pg_store.h"
 #include "storage/sqlite_store.h"
+#include "table_messages.h"
+
+#include <spdlog/spdlog.h>
 
 #include <unistd.h>
 
@@ -17,11 +20,12 @@ std::string host_name() {
     return name;
 }
 
-std::unique_ptr<Storage> open_storage(const Config& c, Metrics& metrics) {
+std::unique_ptr<Storage> open_storage(const Config& c, const std::string& node_id,
+                                      Metrics& metrics) {
     const TokenLife life{std::chrono::seconds(c.token_idle_s), std::chrono::seconds(c.token_max_s)};
     if (pg::is_postgres(c.db)) {
         NodeIdentity node;
-        node.id = c.node_id.empty() ? host_name() : c.node_id;
+        node.id = node_id;
         node.lease = std::chrono::seconds(c.lease_s);
         return std::make_unique<Storage>(
             std::make_unique<PgStore>(c.db, Chips(c.grant), PgStore::Role::writer, life, node),
@@ -40,7 +44,8 @@ std::unique_ptr<Storage> open_storage(const Config& c, Metrics& metrics) {
 } // namespace
 
 SharedState::SharedState(Config config)
-    : config_(std::move(config)), storage_(open_storage(config_, metrics_)),
+    : config_(std::move(config)), node_id_(config_.node_id.empty() ? host_name() : config_.node_id),
+      storage_(open_storage(config_, node_id_, metrics_)),
       name_failures_(config_.login_attempts, std::chrono::milliseconds(config_.login_backoff_ms),
                      kLongestBackoff),
       address_failures_(4 * config_.login_attempts,
@@ -84,6 +89,15 @@ int SharedState::close_all() {
 }
 
 void SharedState::sign_out(const SignOut& which, const Connection* skip) {
+    sign_out_here(which, skip);
+    publish({{"kind", "sign_out"},
+             {"account", which.account},
+             {"token_hash", which.token_hash},
+             {"other_tokens", which.other_tokens},
+             {"reason", which.reason}});
+}
+
+void SharedState::sign_out_here(const SignOut& which, const Connection* skip) {
     std::vector<std::shared_ptr<Connection>> open;
     {
         std::lock_guard lock(sessions_mutex_);
@@ -91,6 +105,67 @@ void SharedState::sign_out(const SignOut& which, const Connection* skip) {
             if (auto s = weak.lock(); s && raw != skip) open.push_back(std::move(s));
     }
     for (auto& s : open) s->sign_out(which);
+}
+
+void SharedState::join_cluster(const std::string& url) {
+    lobby_.join_cluster(url, [this](protocol::json m) { publish(std::move(m)); });
+    Bulletin::Handlers on;
+    on.tables = [this](std::vector<RemoteTable> tables) {
+        std::map<std::int64_t, protocol::json> lines;
+        for (const RemoteTable& t : tables) {
+            auto config = protocol::json::parse(t.config, nullptr, false);
+            if (!config.is_object()) continue; // not written by feltd
+            auto line = protocol::lobby_line_json(t.id, std::move(config), t.taken, 0);
+            line["url"] = t.url;
+            lines.emplace(t.id, std::move(line));
+        }
+        lobby_.remote_tables(std::move(lines));
+    };
+    on.message = [this](const std::string& m) { heard(m); };
+    bulletin_ = std::make_unique<Bulletin>(config_.db, node_id_, std::move(on));
+}
+
+void SharedState::publish(protocol::json message) {
+    if (!bulletin_) return;
+    message["node"] = node_id_;
+    storage_->read(
+        [text = message.dump()](Store& s) {
+            s.notify(text);
+            return true;
+        },
+        workers_.get_executor(), [](std::optional<bool>) {});
+}
+
+void SharedState::heard(const std::string& text) {
+    const auto m = protocol::json::parse(text, nullptr, false);
+    auto field = [&m](const char* key, protocol::json::value_t type) -> const protocol::json* {
+        if (!m.is_object()) return nullptr;
+        auto it = m.find(key);
+        return it != m.end() && it->type() == type ? &*it : nullptr;
+    };
+    using T = protocol::json::value_t;
+    const auto* node = field("node", T::string);
+    const auto* kind = field("kind", T::string);
+    if (node && *node == node_id_) return; // this node's own
+    const auto* table = field("table", T::object);
+    auto integer = [&m](const char* key) -> std::optional<std::int64_t> {
+        if (!m.is_object() || !m.contains(key) || !m[key].is_number_integer()) return {};
+        return m[key].get<std::int64_t>();
+    };
+    const auto id = integer("id"), account = integer("account");
+    const auto* token = field("token_hash", T::string);
+    const auto* others = field("other_tokens", T::boolean);
+    const auto* reason = field("reason", T::string);
+    if (kind && *kind == "changed" && table && table->contains("id") &&
+        (*table)["id"].is_number_integer())
+        return lobby_.remote_changed(*table);
+    if (kind && *kind == "closed" && id) return lobby_.remote_closed(*id);
+    if (kind && *kind == "sign_out" && account && token && others && reason)
+        return sign_out_here(
+            {*account, token->get<std::string>(), others->get<bool>(), reason->get<std::string>()},
+            nullptr);
+    spdlog::warn("a message from another node that this node does not understand: {}",
+                 text.substr(0, 200));
 }
 
 } // namespace felt::server

@@ -8,6 +8,7 @@
 #include "metrics.h"
 #include "net/limits.h"
 #include "storage/accounts.h"
+#include "storage/bulletin.h"
 #include "storage/storage.h"
 #include "tables/lobby.h"
 
@@ -22,13 +23,14 @@
 
 namespace felt::server {
 
-// Which connections of an account a sign-out reaches: those signed in with `token`, or (with
-// `other_tokens`) those signed in with any other token ("": every one of the account's).
+// Which connections of an account a sign-out reaches: those signed in with the token whose hash
+// (storage/accounts.h, token_hash) is `token_hash`, or (with `other_tokens`) those signed in with
+// any other token ("": every one of the account's). A hash, so that other nodes may be told.
 struct SignOut {
     std::int64_t account = 0;
-    std::string token;
+    std::string token_hash;
     bool other_tokens = false;
-    const char* reason = "logout"; // told to each connection signed out: logout, password_changed
+    std::string reason = "logout"; // told to each connection signed out: logout, password_changed
 };
 
 // A connection the server may ask to close (at shutdown), or to sign out.
@@ -59,8 +61,14 @@ class SharedState {
     void leave(Connection* c);
     // Asks every open WebSocket to close; the number asked.
     int close_all();
-    // Asks every open WebSocket but `skip` to sign out if `which` reaches it.
+    // Asks every open WebSocket but `skip` to sign out if `which` reaches it, on every node.
     void sign_out(const SignOut& which, const Connection* skip);
+
+    // One node of several (PostgreSQL): listens to the other nodes (storage/bulletin.h), and
+    // tells them of this node's lobby changes and sign-outs. `url`: how clients reach this node.
+    void join_cluster(const std::string& url);
+    // This node's name among several (--node-id, or the host's name).
+    const std::string& node_id() const { return node_id_; }
 
     // Every table, and who sits where.
     Lobby& lobby() { return lobby_; }
@@ -83,7 +91,14 @@ class SharedState {
     void set_stopping() { stopping_ = true; }
 
   private:
+    void sign_out_here(const SignOut& which, const Connection* skip);
+    // Tells the other nodes, as this node.
+    void publish(protocol::json message);
+    // What another node told (a message of the bulletin).
+    void heard(const std::string& message);
+
     Config config_;
+    std::string node_id_;
     Metrics metrics_;
     std::unique_ptr<Storage> storage_;
     net::thread_pool workers_{2};
@@ -97,6 +112,7 @@ class SharedState {
     RateByKey http_requests_;
     std::atomic<int> http_open_{0};
     std::atomic<bool> stopping_{false};
+    std::unique_ptr<Bulletin> bulletin_; // several nodes; first to go, as it calls the rest
 };
 
 } // namespace felt::server

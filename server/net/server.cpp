@@ -240,6 +240,7 @@ void Server::run() {
                 return true;
             },
             s.ioc.get_executor(), [](std::optional<bool>) {});
+        s.state->join_cluster(url);
         s.tend();
     }
     std::vector<std::thread> threads;

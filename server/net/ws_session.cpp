@@ -400,7 +400,7 @@ void WsSession::on_logout(const protocol::Request& r) {
         [self = shared_from_this(), r, all](bool) {
             if (!self->account_) return self->reply(r); // signed out meanwhile
             spdlog::info("{} signed out{}", self->account_->name, all ? " everywhere" : "");
-            self->state_->sign_out({self->account_->id, all ? "" : self->token_, all, "logout"},
+            self->state_->sign_out({self->account_->id, all ? "" : token_hash(self->token_), all},
                                    self.get());
             self->drop_account();
             self->reply(r);
@@ -452,9 +452,9 @@ void WsSession::on_change_password(const protocol::Request& r) {
                     [self, r](bool) {
                         if (!self->account_) return self->reply(r);
                         spdlog::info("{} changed their password", self->account_->name);
-                        self->state_->sign_out(
-                            {self->account_->id, self->token_, true, "password_changed"},
-                            self.get());
+                        self->state_->sign_out({self->account_->id, token_hash(self->token_), true,
+                                                "password_changed"},
+                                               self.get());
                         self->reply(r);
                     });
             });
@@ -464,7 +464,8 @@ void WsSession::on_change_password(const protocol::Request& r) {
 void WsSession::sign_out(const SignOut& which) {
     net::post(executor(), [self = shared_from_this(), which] {
         if (!self->account_ || self->account_->id != which.account) return;
-        if (which.other_tokens ? self->token_ == which.token : self->token_ != which.token) return;
+        const bool same = !which.token_hash.empty() && token_hash(self->token_) == which.token_hash;
+        if (which.other_tokens ? same : !same) return;
         spdlog::info("{} signed out on {} ({})", self->account_->name, self->address_,
                      which.reason);
         self->drop_account();
@@ -488,15 +489,7 @@ void WsSession::on_tables(const protocol::Request& r) {
     if (!limit.ok()) return refuse(r.id, limit.refusal);
     const auto after = protocol::integer_field(r, "after", 0, 0);
     if (!after.ok()) return refuse(r.id, after.refusal);
-    protocol::json list = protocol::json::array(), next = nullptr;
-    for (auto& t : state_->lobby().all()) {
-        if (t->id() <= *after.value) continue;
-        if (static_cast<std::int64_t>(list.size()) == *limit.value) {
-            next = list.back()["id"];
-            break;
-        }
-        list.push_back(t->lobby_line());
-    }
+    auto [list, next] = state_->lobby().lines(*after.value, *limit.value);
     reply(r, {{"tables", list}, {"next", next}});
 }
 

@@ -137,11 +137,16 @@ int PgStore::recover_tables(const std::string& node) {
                                      .c_str(),
                                  {node})
                            .affected();
+    // Each table closed is told to every node's lobby, once the recovery commits.
     const int tables =
-        db_.query(("UPDATE tables t SET closed_at = now() WHERE t.closed_at IS NULL AND " + of_node)
+        db_.query(("WITH closed AS (UPDATE tables t SET closed_at = now() WHERE t.closed_at IS "
+                   "NULL AND " +
+                   of_node +
+                   " RETURNING t.id) SELECT pg_notify($2, json_build_object('node', $1::text, "
+                   "'kind', 'closed', 'id', id)::text) FROM closed")
                       .c_str(),
-                  {node})
-            .affected();
+                  {node, kBulletinChannel})
+            .rows();
     if (seats.rows() || voided)
         spdlog::warn("recovered the tables of node {}: {} seat(s) of chips returned, {} hand(s) "
                      "void, {} table(s) closed",
@@ -201,6 +206,10 @@ std::optional<std::string> PgStore::node_url_of(std::int64_t table) {
                    {table, node_.id});
     if (r.rows() == 0) return std::nullopt;
     return r.text(0, 0);
+}
+
+void PgStore::notify(const std::string& message) {
+    db().query("SELECT pg_notify($1, $2)", {kBulletinChannel, message});
 }
 
 void PgStore::release() {

@@ -13,6 +13,9 @@
 
 namespace felt::server {
 
+// The channel on which nodes tell each other what changed (Store::notify, storage/bulletin.h).
+inline constexpr const char* kBulletinChannel = "felt_bulletin";
+
 class PgStore final : public Store {
   public:
     enum class Role {
@@ -61,6 +64,7 @@ class PgStore final : public Store {
     void announce(const std::string& url) override;
     std::optional<std::string> node_url_of(std::int64_t table) override;
     void release() override;
+    void notify(const std::string& message) override;
 
     void probe() override;
     void check() override;

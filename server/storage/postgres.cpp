@@ -193,6 +193,29 @@ bool Connection::broken() {
     return ended_ || PQstatus(conn_) != CONNECTION_OK;
 }
 
+std::vector<std::string> Connection::notifications(std::chrono::milliseconds timeout) {
+    std::vector<std::string> out;
+    auto take = [&] {
+        while (PGnotify* n = PQnotifies(conn_)) {
+            out.emplace_back(n->extra);
+            PQfreemem(n);
+        }
+    };
+    take();
+    if (out.empty()) {
+        pollfd p{PQsocket(conn_), POLLIN, 0};
+        if (::poll(&p, 1, static_cast<int>(timeout.count())) == 1) {
+            if (!PQconsumeInput(conn_))
+                throw Error("", "the connection to PostgreSQL was lost: " +
+                                    trimmed(PQerrorMessage(conn_)));
+            take();
+        }
+    }
+    if (ended_ || PQstatus(conn_) != CONNECTION_OK)
+        throw Error("", "the connection to PostgreSQL was lost");
+    return out;
+}
+
 void Connection::reconnect() {
     ended_ = false;
     PQreset(conn_);

@@ -6,6 +6,7 @@
 
 #include "chips.h"
 
+#include <chrono>
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
@@ -97,6 +98,9 @@ class Connection {
     void reconnect();
     // Whether the connection is gone: a query failed on it, or (while idle) the server closed it.
     bool broken();
+    // After LISTEN: waits up to `timeout` for notifications and returns their payloads, oldest
+    // first (none when the wait ends without one). Throws Error once the connection is gone.
+    std::vector<std::string> notifications(std::chrono::milliseconds timeout);
 
   private:
     [[noreturn]] void fail(pg_result* r, std::string_view sql);

@@ -53,6 +53,7 @@ class SqliteStore final : public Store {
     void announce(const std::string&) override {}
     std::optional<std::string> node_url_of(std::int64_t) override { return std::nullopt; }
     void release() override {}
+    void notify(const std::string&) override {}
 
     void probe() override;
     void check() override;

@@ -179,6 +179,9 @@ class Store {
     virtual std::optional<std::string> node_url_of(std::int64_t table) = 0;
     // At a graceful stop: the lease lapses now, so that anything left is recovered at once.
     virtual void release() = 0;
+    // Tells every other node `message` (JSON: a lobby change, a sign-out), through the database
+    // (NOTIFY; storage/bulletin.h listens).
+    virtual void notify(const std::string& message) = 0;
 
     // ---- group commit ----
     // Opens one transaction that the units of work run inside until commit_group(); a unit that

@@ -19,12 +19,16 @@ void Lobby::add(std::shared_ptr<Table> table, std::int64_t creator) {
 }
 
 void Lobby::remove(std::int64_t id) {
+    std::function<void(nlohmann::json)> publish;
     {
         std::lock_guard lock(mutex_);
         if (tables_.erase(id)) --metrics_.tables;
         creators_.erase(id);
+        publish = publish_;
     }
-    tell(protocol::lobby_closed_json(id));
+    auto message = protocol::lobby_closed_json(id);
+    tell(message);
+    if (publish) publish(std::move(message));
 }
 
 int Lobby::created_by(std::int64_t account) {
@@ -77,11 +81,85 @@ void Lobby::unwatch(const Recipient* r) {
 
 bool Lobby::watched() {
     std::lock_guard lock(mutex_);
-    return !watchers_.empty();
+    return !watchers_.empty() || publish_;
 }
 
 void Lobby::changed(nlohmann::json line) {
+    std::function<void(nlohmann::json)> publish;
+    {
+        std::lock_guard lock(mutex_);
+        if (!url_.empty()) line["url"] = url_;
+        publish = publish_;
+    }
+    auto message = protocol::lobby_changed_json(std::move(line));
+    tell(message);
+    if (publish) publish(std::move(message));
+}
+
+std::pair<nlohmann::json, nlohmann::json> Lobby::lines(std::int64_t after, std::int64_t limit) {
+    std::map<std::int64_t, nlohmann::json> all; // the first limit + 1 of each node's, by id
+    std::string url;
+    {
+        std::lock_guard lock(mutex_);
+        std::int64_t n = 0;
+        for (auto it = remote_.upper_bound(after); it != remote_.end() && n++ <= limit; ++it)
+            all.insert(*it);
+        url = url_;
+    }
+    std::int64_t n = 0;
+    for (auto& t : this->all()) {
+        if (t->id() <= after) continue;
+        if (n++ > limit) break;
+        auto line = t->lobby_line();
+        if (!url.empty()) line["url"] = url;
+        all.emplace(t->id(), std::move(line));
+    }
+    nlohmann::json list = nlohmann::json::array(), next = nullptr;
+    for (auto& [id, line] : all) {
+        if (static_cast<std::int64_t>(list.size()) == limit) {
+            next = list.back()["id"];
+            break;
+        }
+        list.push_back(std::move(line));
+    }
+    return {std::move(list), std::move(next)};
+}
+
+void Lobby::join_cluster(std::string url, std::function<void(nlohmann::json)> publish) {
+    std::lock_guard lock(mutex_);
+    url_ = std::move(url);
+    publish_ = std::move(publish);
+}
+
+void Lobby::remote_tables(std::map<std::int64_t, nlohmann::json> lines) {
+    std::vector<nlohmann::json> told;
+    {
+        std::lock_guard lock(mutex_);
+        for (auto& [id, line] : remote_)
+            if (!lines.contains(id)) told.push_back(protocol::lobby_closed_json(id));
+        for (auto& [id, line] : lines)
+            if (auto it = remote_.find(id); it == remote_.end() || it->second != line)
+                told.push_back(protocol::lobby_changed_json(line));
+        remote_ = std::move(lines);
+    }
+    for (auto& m : told) tell(m);
+}
+
+void Lobby::remote_changed(nlohmann::json line) {
+    const std::int64_t id = line["id"];
+    {
+        std::lock_guard lock(mutex_);
+        remote_[id] = line;
+    }
     tell(protocol::lobby_changed_json(std::move(line)));
+}
+
+void Lobby::remote_closed(std::int64_t id) {
+    {
+        std::lock_guard lock(mutex_);
+        if (!remote_.erase(id)) return;
+    }
+    tell(protocol::lobby_closed_json(id));
 }
 
 void Lobby::tell(const nlohmann::json& message) {

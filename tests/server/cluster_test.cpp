@@ -1,5 +1,6 @@
 // Several feltd nodes on one PostgreSQL database: one node killed mid-hand, and the survivor
-// recovering its tables from the lapsed lease, with the ledger balancing to the chip at the end.
+// recovering its tables from the lapsed lease, with the ledger balancing to the chip at the end;
+// moved; and one lobby over every node.
 #include "bot.h"
 #include "server/feltd_harness.h"
 #include "server/storage/engines.h"
@@ -7,6 +8,8 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <functional>
+#include <map>
 #include <string>
 #include <thread>
 
@@ -159,4 +162,127 @@ TEST_CASE("PostgreSQL cluster: a join or spectate for another node's table answe
     CHECK(r.actions > 0);
     CHECK(http_get(a.port(), "/api/tables/" + open["table"].dump() + "/hands?limit=10")
               .body.find("finished") != std::string::npos);
+}
+
+namespace {
+
+// Reads lobby messages until one says `kind` of table `table` (and passes `also`); that message.
+json lobby_until(Client& c, const std::string& kind, std::int64_t table,
+                 const std::function<bool(const json&)>& also = {}) {
+    for (;;) {
+        auto m = c.read();
+        REQUIRE(m.has_value());
+        if ((*m)["type"] != "lobby" || (*m)["kind"] != kind) continue;
+        const json& id = kind == "closed" ? (*m)["id"] : (*m)["table"]["id"];
+        if (id == table && (!also || also(*m))) return *m;
+    }
+}
+
+// The lobby's list on a node: table id -> its line.
+std::map<std::int64_t, json> listed(Client& c) {
+    std::map<std::int64_t, json> out;
+    const json reply = c.call({{"type", "tables"}});
+    REQUIRE_MESSAGE(reply["ok"] == true, reply.dump());
+    for (const json& line : reply["tables"]) out[line["id"]] = line;
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("PostgreSQL cluster: one lobby over every node: tables lists each table with its node's "
+          "url, watch_lobby hears other nodes' tables change and close, a node started later reads "
+          "them, and a sign-out reaches every node") {
+    FELT_NEED_PG();
+    felt_test::PgDatabase pgdb;
+    felt::pg::Connection db(pgdb.url);
+    Feltd a({"--db", pgdb.url, "--node-id", "a", "--lease", "2s"});
+    Feltd b({"--db", pgdb.url, "--node-id", "b", "--lease", "2s"});
+    REQUIRE(poll_until(db, "SELECT COUNT(*) FROM nodes WHERE url != ''", 2, 10) == 2);
+    auto url_of = [](const Feltd& f) {
+        return "ws://127.0.0.1:" + std::to_string(f.port()) + "/ws";
+    };
+
+    // A watcher on b hears of a table opened on a, and of a player sitting down there.
+    Client watcher(b.port());
+    watcher.hello();
+    REQUIRE(watcher.call({{"type", "guest"}})["ok"] == true);
+    REQUIRE(watcher.call({{"type", "watch_lobby"}})["ok"] == true);
+    Client host(a.port());
+    host.hello();
+    REQUIRE(host.call({{"type", "guest"}})["ok"] == true);
+    const json made = host.call({{"type", "create_table"}, {"seats", 2}});
+    REQUIRE(made["ok"] == true);
+    const std::int64_t on_a = made["table"];
+    const json opened = lobby_until(watcher, "changed", on_a);
+    CHECK(opened["table"]["url"] == url_of(a));
+    CHECK(opened["table"]["taken"] == 0);
+    CHECK(opened["table"]["seats"] == 2);
+    Client player(a.port());
+    player.hello();
+    const json guest = player.call({{"type", "guest"}});
+    REQUIRE(guest["ok"] == true);
+    REQUIRE(player.call({{"type", "join"}, {"table", on_a}, {"buy_in", 100}})["ok"] == true);
+    lobby_until(watcher, "changed", on_a, [](const json& m) { return m["table"]["taken"] == 1; });
+
+    // Both nodes list both tables, each with its node's url.
+    const json made_b = watcher.call({{"type", "create_table"}, {"seats", 3}});
+    REQUIRE(made_b["ok"] == true);
+    const std::int64_t on_b = made_b["table"];
+    lobby_until(watcher, "changed", on_b);
+    for (Client* c : {&host, &watcher}) {
+        std::map<std::int64_t, json> lines;
+        for (int i = 0; i < 50 && lines.size() < 2; ++i) { // a hears of b's table a little later
+            lines = listed(*c);
+            if (lines.size() < 2) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+        REQUIRE(lines.size() == 2);
+        CHECK(lines[on_a]["url"] == url_of(a));
+        CHECK(lines[on_a]["taken"] == 1);
+        CHECK(lines[on_b]["url"] == url_of(b));
+    }
+    // A page at a time over both nodes' tables.
+    const json page = watcher.call({{"type", "tables"}, {"limit", 1}});
+    REQUIRE(page["tables"].size() == 1);
+    CHECK(page["tables"][0]["id"] == on_a);
+    CHECK(page["next"] == on_a);
+    const json rest = watcher.call({{"type", "tables"}, {"after", on_a}});
+    REQUIRE(rest["tables"].size() == 1);
+    CHECK(rest["tables"][0]["id"] == on_b);
+    CHECK(rest["next"].is_null());
+
+    // A node started later reads the tables already open elsewhere.
+    Feltd c({"--db", pgdb.url, "--node-id", "c", "--lease", "2s"});
+    Client on_c(c.port());
+    on_c.hello();
+    REQUIRE(on_c.call({{"type", "guest"}})["ok"] == true);
+    std::map<std::int64_t, json> at_c;
+    for (int i = 0; i < 50 && at_c.size() < 2; ++i) {
+        at_c = listed(on_c);
+        if (at_c.size() < 2) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    REQUIRE(at_c.size() == 2);
+    CHECK(at_c[on_a]["url"] == url_of(a));
+    CHECK(at_c[on_a]["taken"] == 1);
+
+    // The player signs in on c with the same token and signs out everywhere: the connection on
+    // a is signed out too.
+    Client again(c.port());
+    again.hello();
+    REQUIRE(again.call({{"type", "resume"}, {"token", guest["token"]}})["ok"] == true);
+    REQUIRE(again.call({{"type", "logout"}, {"everywhere", true}})["ok"] == true);
+    for (;;) {
+        auto m = player.read();
+        REQUIRE(m.has_value());
+        if ((*m)["type"] != "signed_out") continue;
+        CHECK((*m)["reason"] == "logout");
+        break;
+    }
+    CHECK(player.call({{"type", "me"}})["code"] == "unauthorized");
+
+    // Node a dies: once b or c recovers its table, the watcher on b hears it closed.
+    CHECK(a.stop(SIGKILL) == -1);
+    lobby_until(watcher, "closed", on_a);
+    for (int i = 0; i < 50 && listed(on_c).count(on_a); ++i) // c hears of it a little later
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    CHECK(listed(on_c).count(on_a) == 0);
 }

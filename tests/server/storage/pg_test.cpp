@@ -1,12 +1,15 @@
 // PostgreSQL storage beyond what both engines share (store_test.cpp): its migrations, the ledger
 // under concurrent writers, one writer per database, and a connection that is lost and found.
 #include "server/storage/engines.h"
+#include "storage/bulletin.h"
 #include "storage/migrate.h"
 
 #include <doctest/doctest.h>
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -253,4 +256,76 @@ TEST_CASE("PostgreSQL: nodes on one database: hand ids apart; a lapsed node's ta
     CHECK(e.scalar("SELECT balance FROM accounts WHERE name = 'ann'") == 1000);
     ledger_balances(e);
     CHECK(e.scalar("SELECT SUM(balance) FROM accounts") == 2000);
+}
+
+TEST_CASE("PostgreSQL: the bulletin hears the other nodes in order, reads their open tables on "
+          "connecting and again after losing the connection, and hears each table a recovery "
+          "closes") {
+    FELT_NEED_PG();
+    PgDatabase db;
+    auto a = pg_node(db.url, Chips(1000), "a");
+    a->announce("ws://a:1/ws");
+    const std::int64_t ann = a->create_account("ann", "x").value->id;
+    const std::int64_t t1 = a->create_table(R"({"game":"poker","seats":6})", ann);
+    REQUIRE_FALSE(a->buy_in(t1, 0, ann, Chips(100)));
+    auto x = pg_node(db.url, Chips(1000), "x"); // the node that listens: its tables are its own
+    x->announce("ws://x:1/ws");
+    x->create_table("{}", ann);
+
+    std::mutex mutex;
+    std::condition_variable cv;
+    std::vector<std::vector<RemoteTable>> reads;
+    std::vector<std::string> heard;
+    auto wait = [&](auto done) {
+        std::unique_lock lock(mutex);
+        return cv.wait_for(lock, std::chrono::seconds(10), done);
+    };
+    Bulletin bulletin(db.url, "x",
+                      {[&](std::vector<RemoteTable> t) {
+                           std::lock_guard lock(mutex);
+                           reads.push_back(std::move(t));
+                           cv.notify_all();
+                       },
+                       [&](const std::string& m) {
+                           std::lock_guard lock(mutex);
+                           heard.push_back(m);
+                           cv.notify_all();
+                       }});
+    REQUIRE(wait([&] { return reads.size() == 1; }));
+    REQUIRE(reads[0].size() == 1);
+    CHECK(reads[0][0].id == t1);
+    CHECK(reads[0][0].config == R"({"game":"poker","seats":6})");
+    CHECK(reads[0][0].url == "ws://a:1/ws");
+    CHECK(reads[0][0].taken == 1);
+
+    for (int i = 0; i < 20; ++i) a->notify(std::to_string(i));
+    REQUIRE(wait([&] { return heard.size() == 20; }));
+    for (int i = 0; i < 20; ++i) CHECK(heard[static_cast<std::size_t>(i)] == std::to_string(i));
+
+    // After a lost connection the open tables are read again (what was told meanwhile is lost).
+    auto a2 = pg_node(db.url, Chips(1000), "a2");
+    a2->announce("ws://a2:1/ws");
+    const std::int64_t t2 = a2->create_table("{}", ann);
+    pg_node(db.url, Chips(1000), "a3")->create_table("{}", ann); // a3 says nowhere where it is
+    db.cut_connections();
+    REQUIRE(wait([&] { return reads.size() == 2; }));
+    {
+        std::lock_guard lock(mutex);
+        REQUIRE(reads[1].size() == 2);
+        CHECK(reads[1][0].id == t1);
+        CHECK(reads[1][1].id == t2);
+        CHECK(reads[1][1].url == "ws://a2:1/ws");
+        CHECK(reads[1][1].taken == 0);
+        heard.clear();
+    }
+
+    // Node a's next run recovers its tables: the bulletin hears each one closed.
+    pg::Connection(db.url).exec(
+        "UPDATE nodes SET lease_until = now() - interval '1 second' WHERE id = 'a'");
+    auto again = pg_node(db.url, Chips(1000), "a");
+    REQUIRE(wait([&] { return heard.size() == 1; }));
+    const auto closed = nlohmann::json::parse(heard[0]);
+    CHECK(closed["kind"] == "closed");
+    CHECK(closed["node"] == "a");
+    CHECK(closed["id"] == t1);
 }
