@@ -7,16 +7,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 scripts/build.sh build -DCMAKE_BUILD_TYPE=Release
-# A private PostgreSQL server (scripts/pg.sh) for the release build's PostgreSQL tests, stopped
-# however the run ends; the sanitizer build runs without it (its PostgreSQL cases say skipped).
+# A private PostgreSQL server (scripts/pg.sh) for the release build's PostgreSQL tests and the
+# browser cluster test, stopped however the run ends; the sanitizer build runs without it (its PostgreSQL cases say skipped).
 unset FELT_TEST_PG FELT_TEST_PG_DIR
 pg_dir=$(mktemp -d /tmp/felt-pg-XXXXXX)
 trap 'scripts/pg.sh stop "$pg_dir"' EXIT
 pg_url=$(scripts/pg.sh start "$pg_dir")
 FELT_TEST_PG="$pg_url" FELT_TEST_PG_DIR="$pg_dir" \
     ctest --test-dir build --output-on-failure -j2 # the server suite still runs alone (RUN_SERIAL)
+# The web client: types, unit tests, then real Chromium against build/feltd (two nodes on the
+# PostgreSQL server for the cluster test).
+FELT_TEST_PG="$pg_url" scripts/web.sh test
 scripts/pg.sh stop "$pg_dir"
-scripts/web.sh test # the web client: types, unit tests, then real Chromium against build/feltd
 scripts/fuzz.sh # each libFuzzer harness for a few seconds, under clang's sanitizers
 # The container image (docker/Dockerfile), built and run with docker or podman: about 5 minutes
 # (docs/benchmarks.md, "The container image"). FELT_CONTAINER_TESTS=0 leaves it out.

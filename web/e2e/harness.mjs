@@ -22,12 +22,14 @@ ajv.addSchema(schema);
 const validateServer = ajv.getSchema(`${schema.$id}#/definitions/ServerFrame`);
 const validateRequest = ajv.getSchema(`${schema.$id}#/definitions/Request`);
 
-export async function startFeltd(args = []) {
+// `db`: a database of its own (a PostgreSQL URL, for several nodes on one); by default a fresh
+// SQLite file.
+export async function startFeltd(args = [], { db } = {}) {
   const dir = await mkdtemp(join(tmpdir(), "felt-e2e-"));
   const portFile = join(dir, "port");
   const proc = spawn(
     feltdPath,
-    ["--port", "0", "--port-file", portFile, "--db", join(dir, "felt.db"), "--static", join(web, "dist"),
+    ["--port", "0", "--port-file", portFile, "--db", db ?? join(dir, "felt.db"), "--static", join(web, "dist"),
      "--log-level", "warn", "--accounts-per-hour", "1000", ...args],
     { stdio: ["ignore", "inherit", "inherit"] },
   );

@@ -26,6 +26,7 @@ export class RequestError extends Error {
     readonly code: string,
     message: string,
     readonly field?: string,
+    readonly url?: string, // moved: the node that hosts the table
   ) {
     super(message);
   }
@@ -52,6 +53,8 @@ export interface ConnectionEvents {
   signedIn(account: Account, resumed: boolean): void;
   signedOut(reason: string): void;
   push(message: Push): void;
+  // The connection leaves for another node (moved): what it watched on this one is no longer told.
+  moved?(url: string): void;
 }
 
 // Reconnection delays: 0.5 s doubling to 10 s, each with up to half of it taken off at random so
@@ -74,9 +77,11 @@ export class Connection {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private online = false;
   private stopped = false;
+  private moving = false; // closing to connect to another node at once
+  private readonly whenOnline: (() => void)[] = [];
 
   constructor(
-    private readonly url: string,
+    private url: string,
     private readonly events: ConnectionEvents,
     private readonly tokens: TokenStore,
     private readonly open: (url: string) => SocketLike,
@@ -101,9 +106,34 @@ export class Connection {
     return this.online;
   }
 
-  // A request and its reply; a refusal rejects with the server's code, message and field.
-  request<T extends RequestType>(type: T, body: Body<T>): Promise<ReplyOf<T>> {
-    return this.send(type, body as Record<string, unknown>, false) as Promise<ReplyOf<T>>;
+  // A request and its reply; a refusal rejects with the server's code, message and field. A
+  // table on another node (several nodes on one database) answers moved: the connection goes to
+  // that node, resumes there with the kept token, and asks once more.
+  async request<T extends RequestType>(type: T, body: Body<T>): Promise<ReplyOf<T>> {
+    try {
+      return (await this.send(type, body as Record<string, unknown>, false)) as ReplyOf<T>;
+    } catch (e) {
+      if (!(e instanceof RequestError) || e.code !== "moved" || !e.url) throw e;
+      await this.moveTo(e.url);
+      return (await this.send(type, body as Record<string, unknown>, false)) as ReplyOf<T>;
+    }
+  }
+
+  // The node clients are connected to now.
+  where(): string {
+    return this.url;
+  }
+
+  // Connects to the node at `url` at once, leaving this one (its seats are held as for a lost
+  // connection); resolves once signed in there again.
+  moveTo(url: string): Promise<void> {
+    const online = new Promise<void>((resolve) => this.whenOnline.push(resolve));
+    this.url = url;
+    this.moving = true;
+    this.events.moved?.(url);
+    if (this.socket) this.socket.close();
+    else this.connect();
+    return online;
   }
 
   // Signing in: the token of the reply is kept for resuming.
@@ -166,6 +196,7 @@ export class Connection {
       this.events.status("online", 0);
       if (account) this.events.signedIn(account, true);
       else this.events.signedOut(token ? "expired" : "none");
+      for (const resolve of this.whenOnline.splice(0)) resolve();
     } catch {
       socket.close(); // tried again after the backoff
     } finally {
@@ -193,7 +224,7 @@ export class Connection {
     this.pending.delete(id!);
     if (frame.type === "error") {
       const e = frame as ErrorFrame;
-      waiting.reject(new RequestError(e.code, e.message, e.field));
+      waiting.reject(new RequestError(e.code, e.message, e.field, e.url));
     } else {
       waiting.resolve(frame as Reply);
     }
@@ -207,6 +238,11 @@ export class Connection {
       p.reject(new RequestError("disconnected", "the connection to the server was lost"));
     this.pending.clear();
     if (this.stopped) return;
+    if (this.moving) {
+      this.moving = false;
+      this.attempt = 0;
+      return this.connect();
+    }
     this.attempt += 1;
     this.events.status("reconnecting", this.attempt);
     this.timer = setTimeout(() => this.connect(), this.delay(this.attempt - 1));

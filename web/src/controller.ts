@@ -23,6 +23,9 @@ export class Controller {
       signedOut: () =>
         store.update((s) => ({ account: null, ready: true, tables: new Map(), lobby: s.lobby })),
       push: (m) => this.push(m),
+      // Another node hosts the table asked for: the tables shown from this node stop (their
+      // seats are held there as for a lost connection); the lobby is every node's.
+      moved: () => store.update(() => ({ tables: new Map() })),
     });
   }
 
@@ -55,13 +58,15 @@ export class Controller {
   }
 
   // A table shown on screen: the player's own seat comes back by itself on sign-in; otherwise
-  // ask for it as a spectator.
+  // ask for it as a spectator (there is no such table, or another node hosts it: spectate says).
   async watchTable(id: number): Promise<void> {
     if (this.store.get().tables.has(id) || !this.conn.isOnline()) return;
     try {
       await this.conn.request("snapshot", { table: id });
     } catch (e) {
-      if (e instanceof RequestError && e.code === "not_watching") await this.ask("spectate", { table: id });
+      // Not watched yet; or on another node (several nodes), which spectate follows (moved).
+      if (e instanceof RequestError && (e.code === "not_watching" || e.code === "no_such_table"))
+        await this.ask("spectate", { table: id });
       else if (e instanceof RequestError) this.notify("error", e.message);
     }
   }

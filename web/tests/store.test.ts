@@ -249,3 +249,53 @@ test("backoff doubles from half a second to ten, with jitter that only shortens 
   assert.equal(backoff(20, () => 0), 10_000);
   assert.equal(backoff(20, () => 1), 5000);
 });
+
+test("a join answered moved connects to that node, resumes with the token and joins there", async () => {
+  const sockets: FakeSocket[] = [];
+  const urls: string[] = [];
+  const log: string[] = [];
+  const conn = new Connection("ws://a/ws", {
+    status: () => {},
+    signedIn: (a, resumed) => log.push(`in ${a.name} ${resumed}`),
+    signedOut: () => {},
+    push: () => {},
+    moved: (url) => log.push(`moved ${url}`),
+  }, { get: () => "t1", set: () => {} }, (url) => {
+    const s = new FakeSocket();
+    sockets.push(s);
+    urls.push(url);
+    return s;
+  }, () => 1);
+  const online = async (s: FakeSocket) => {
+    s.onopen!();
+    s.reply({ version: 2, server: "feltd" });
+    await tick();
+    s.reply({ account: { id: 1, name: "ann", guest: true, balance: 5 }, token: "t1" });
+    await tick();
+  };
+  conn.start();
+  await online(sockets[0]!);
+  const joined = conn.request("join", { table: 7, buy_in: 100 });
+  const moved = sockets[0]!.sent.at(-1)!;
+  sockets[0]!.onmessage!({ data: JSON.stringify({ type: "error", id: moved["id"], code: "moved", message: "elsewhere", url: "ws://b/ws" }) });
+  await tick();
+  assert.deepEqual(urls, ["ws://a/ws", "ws://b/ws"], "straight to the other node, no backoff");
+  assert.equal(conn.where(), "ws://b/ws");
+  const b = sockets[1]!;
+  await online(b);
+  assert.deepEqual(b.sent[1], { type: "resume", id: 5, token: "t1" });
+  assert.deepEqual(b.sent.at(-1), { type: "join", id: 6, table: 7, buy_in: 100 });
+  b.reply({ table: 7, seat: 0 });
+  assert.equal((await joined).type, "join");
+  assert.deepEqual(log, ["in ann true", "moved ws://b/ws", "in ann true"]);
+  // Moved a second time for the same request: refused, not followed round and round.
+  const again = conn.request("spectate", { table: 8 });
+  b.onmessage!({ data: JSON.stringify({ type: "error", id: b.sent.at(-1)!["id"], code: "moved", message: "m", url: "ws://a/ws" }) });
+  await tick();
+  const a2 = sockets[2]!;
+  await online(a2);
+  a2.onmessage!({ data: JSON.stringify({ type: "error", id: a2.sent.at(-1)!["id"], code: "moved", message: "m", url: "ws://b/ws" }) });
+  await assert.rejects(again, (e: RequestError) => e.code === "moved" && e.url === "ws://b/ws");
+  assert.equal(sockets.length, 3);
+  conn.stop();
+});
