@@ -1541,6 +1541,8 @@ TEST_CASE("felt bot: bots play whole tables through the real protocol") {
     CHECK(r.connected == 9);
     CHECK_MESSAGE(r.errors.empty(), (r.errors.empty() ? "" : r.errors.front()));
     CHECK(r.hands >= 3 * 4);
+    // Each hand counted once: as many as feltd played (an update's hand_end event is not one).
+    CHECK(r.hands == metric(d.port(), "felt_hands_played_total"));
     CHECK(r.latencies_ms.size() == static_cast<std::size_t>(r.actions));
     CHECK(r.percentile(99) >= r.percentile(50));
 }

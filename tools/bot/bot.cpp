@@ -179,7 +179,8 @@ class Bot : public std::enable_shared_from_this<Bot> {
         }
         // Most table messages need nothing from a bot: parse only those that might (its turn, a
         // seat left, a snapshot) and every reply; count a hand's end (the largest message, with
-        // its fairness reveal) unparsed. The load generator stays light: no copy, no tree.
+        // its fairness reveal) unparsed. The update before it carries a hand_end event too. The
+        // load generator stays light: no copy, no tree.
         const auto data = buffer_.cdata();
         const std::string_view text(static_cast<const char*>(data.data()), data.size());
         auto has = [text](std::string_view what) {
@@ -189,8 +190,8 @@ class Bot : public std::enable_shared_from_this<Bot> {
             handle(json::parse(text, nullptr, false));
         else if (has(R"("legal":)") || has(R"("kind":"left")") || has(R"("kind":"snapshot")"))
             handle(json::parse(text, nullptr, false));
-        else if (has(R"("kind":"hand_end")"))
-            hand_ended();
+        else if (has(R"("kind":"hand_end")") && !has(R"("kind":"update")"))
+            hand_ended(); // the hand's end itself, not the update whose events end the hand
         buffer_.consume(buffer_.size());
         if (!done_) do_read();
     }
