@@ -1,6 +1,6 @@
-// Several feltd nodes on one PostgreSQL database: one node killed mid-hand, and the survivor
-// recovering its tables from the lapsed lease, with the ledger balancing to the chip at the end;
-// moved; and one lobby over every node.
+// Several feltd nodes on one PostgreSQL database: three nodes with bots, PostgreSQL restarted
+// under them and one node killed mid-hand, the survivors recovering its tables from the lapsed
+// lease, with the ledger balancing to the chip at the end; moved; and one lobby over every node.
 #include "bot.h"
 #include "server/feltd_harness.h"
 #include "server/storage/engines.h"
@@ -31,8 +31,10 @@ std::int64_t poll_until(felt::pg::Connection& db, const std::string& sql, std::i
 
 } // namespace
 
-TEST_CASE("PostgreSQL cluster: two nodes on one database; one killed mid-hand, the other recovers "
-          "its tables once its lease lapses; the ledger balances to the chip") {
+TEST_CASE("PostgreSQL cluster: three nodes with bots on all three, some joining through another "
+          "node; PostgreSQL restarted while they play; one node killed mid-hand and its tables "
+          "recovered; the ledger balances to the chip, and every finished hand is in its players' "
+          "histories from any node") {
     FELT_NEED_PG();
     felt_test::PgDatabase pgdb;
     felt::pg::Connection db(pgdb.url);
@@ -40,38 +42,64 @@ TEST_CASE("PostgreSQL cluster: two nodes on one database; one killed mid-hand, t
 
     Feltd a({"--db", pgdb.url, "--node-id", "a", "--lease", "2s"});
     Feltd b({"--db", pgdb.url, "--node-id", "b", "--lease", "2s"});
+    Feltd c({"--db", pgdb.url, "--node-id", "c", "--lease", "2s"});
     // Each node says where it is, just after it starts listening.
-    CHECK(poll_until(db, "SELECT COUNT(*) FROM nodes WHERE url LIKE 'ws://127.0.0.1:%/ws'", 2,
-                     10) == 2);
+    REQUIRE(poll_until(db, "SELECT COUNT(*) FROM nodes WHERE url LIKE 'ws://127.0.0.1:%/ws'", 3,
+                       10) == 3);
+    // A table on b, which bots reach through c: c answers moved, and they follow.
+    Client host(b.port());
+    host.hello();
+    REQUIRE(host.call({{"type", "guest"}})["ok"] == true);
+    const json made = host.call({{"type", "create_table"}, {"seats", 3}, {"hand_delay_ms", 0}});
+    REQUIRE(made["ok"] == true);
 
     felt::bot::Options on_a;
     on_a.port = std::to_string(a.port());
     on_a.tables = 2;
     on_a.seats = 3;
     on_a.hands = 1'000'000; // until the node dies under them
-    felt::bot::Options on_b = on_a;
-    on_b.port = std::to_string(b.port());
-    on_b.hands = 25;
-    on_b.seed = 2;
-    felt::bot::Report ra, rb;
+    felt::bot::Options on_c = on_a;
+    on_c.port = std::to_string(c.port());
+    on_c.tables = 1;
+    on_c.hands = 40;
+    on_c.seed = 2;
+    felt::bot::Options via_c = on_c;
+    via_c.join = made["table"];
+    via_c.seed = 3;
+    felt::bot::Report ra, rc, rv;
     std::thread bots_a([&] { ra = felt::bot::run(on_a); });
-    std::thread bots_b([&] { rb = felt::bot::run(on_b); });
+    std::thread bots_c([&] { rc = felt::bot::run(on_c); });
+    std::thread bots_v([&] { rv = felt::bot::run(via_c); });
 
-    // Node a plays and stores hands, then is killed with whatever hands are running.
     const std::string a_finished = "SELECT COUNT(*) FROM hands h JOIN tables t ON t.id = "
                                    "h.table_id WHERE t.node_id = 'a' AND h.status = 'finished'";
     for (int i = 0; i < 300 && one(a_finished) < 10; ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
     REQUIRE(one(a_finished) >= 10);
+
+    // PostgreSQL stops for a second while they all play, and starts again.
+    if (felt_test::pg_server_control("down")) {
+        std::this_thread::sleep_for(std::chrono::seconds(1));
+        REQUIRE(felt_test::pg_server_control("up"));
+        db.reconnect();
+    } else {
+        MESSAGE("no restart of PostgreSQL: FELT_TEST_PG_DIR names no server folder");
+    }
+
+    // Node a plays on, then is killed with whatever hands are running.
+    const std::int64_t before_kill = one(a_finished);
+    for (int i = 0; i < 300 && one(a_finished) < before_kill + 3; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
     CHECK(a.stop(SIGKILL) == -1);
     bots_a.join();
     CHECK_FALSE(ra.errors.empty()); // its bots lost their connections
     CHECK(one("SELECT COUNT(*) FROM tables WHERE node_id = 'a' AND closed_at IS NULL") == 2);
 
-    // Node b, playing on all along, recovers a's tables once a's lease lapses.
+    // Node b or c recovers a's tables once a's lease lapses.
     CHECK(poll_until(db, "SELECT COUNT(*) FROM tables WHERE node_id = 'a' AND closed_at IS NULL", 0,
                      20) == 0);
     CHECK(one("SELECT COUNT(*) FROM nodes WHERE id = 'a'") == 0);
+    CHECK(one("SELECT COUNT(*) FROM nodes") == 2); // nobody else was counted dead
     CHECK(one("SELECT COUNT(*) FROM table_seats s JOIN tables t ON t.id = s.table_id "
               "WHERE t.node_id = 'a'") == 0);
     CHECK(one("SELECT COUNT(*) FROM hands h JOIN tables t ON t.id = h.table_id "
@@ -79,29 +107,51 @@ TEST_CASE("PostgreSQL cluster: two nodes on one database; one killed mid-hand, t
     const std::int64_t recovered = one("SELECT COUNT(*) FROM ledger WHERE reason = 'recovered'");
     CHECK(recovered >= 1);
     CHECK(recovered <= 6);
-    bots_b.join();
-    CHECK_MESSAGE(rb.errors.empty(), (rb.errors.empty() ? "" : rb.errors.front()));
-    CHECK(rb.hands >= 2 * 25);
+    bots_c.join();
+    bots_v.join();
+    for (const felt::bot::Report* r : {&rc, &rv}) {
+        CHECK_MESSAGE(r->errors.empty(), (r->errors.empty() ? "" : r->errors.front()));
+        CHECK(r->hands >= 40);
+    }
+    CHECK(one("SELECT COUNT(*) FROM hands h WHERE h.table_id = " + made["table"].dump() +
+              " AND status = 'finished'") >= 40);
 
-    // A hand that a played, read from b's history.
-    const std::int64_t hand = one("SELECT MAX(h.id) FROM hands h JOIN tables t ON t.id = "
-                                  "h.table_id WHERE t.node_id = 'a' AND h.status = 'finished'");
-    const HttpReply from_b = http_get(b.port(), "/api/hands/" + std::to_string(hand));
-    CHECK(from_b.status == 200);
-    CHECK(json::parse(from_b.body)["status"] == "finished");
-
-    // Every chip granted is in a balance or on a seat, while b runs and after it stops.
+    // Every chip granted is in a balance or on a seat, while b and c run and after they stop.
     const std::string granted = "SELECT SUM(amount) FROM ledger WHERE reason = 'grant'";
     CHECK(one("SELECT (SELECT SUM(balance) FROM accounts) + (SELECT COALESCE(SUM(stack), 0) "
               "FROM table_seats)") == one(granted));
+    // Every finished hand is in the history of each of its players, from either survivor: the
+    // players each hand's record names, counted, are each player's totals.
+    const felt::pg::Result finished = db.query("SELECT id FROM hands WHERE status = 'finished'");
+    REQUIRE(finished.rows() >= 90);
+    std::map<std::string, int> played;
+    for (int i = 0; i < finished.rows(); ++i) {
+        const HttpReply r = http_get((i % 2 ? b : c).port(), "/api/hands/" + finished.text(i, 0));
+        REQUIRE(r.status == 200);
+        const json record = json::parse(r.body);
+        for (const json& seat : record["seats"]) ++played[seat["name"].get<std::string>()];
+    }
+    REQUIRE(played.size() >= 9);
+    for (const auto& [name, hands] : played)
+        for (const Feltd* node : {&b, &c}) {
+            const HttpReply r = http_get(node->port(), "/api/players/" + name + "/totals");
+            REQUIRE(r.status == 200);
+            CHECK(json::parse(r.body)["hands"] == hands);
+        }
+    const std::int64_t hand = one("SELECT MAX(h.id) FROM hands h JOIN tables t ON t.id = "
+                                  "h.table_id WHERE t.node_id = 'a' AND h.status = 'finished'");
+    CHECK(json::parse(http_get(c.port(), "/api/hands/" + std::to_string(hand)).body)["status"] ==
+          "finished");
     CHECK(b.stop(SIGTERM) == 0);
+    CHECK(c.stop(SIGTERM) == 0);
     CHECK(one("SELECT COUNT(*) FROM table_seats") == 0);
     CHECK(one("SELECT COUNT(*) FROM hands WHERE status = 'running'") == 0);
     CHECK(one("SELECT SUM(balance) FROM accounts") == one(granted));
     CHECK(one("SELECT COUNT(*) FROM accounts a WHERE a.balance != (SELECT SUM(amount) FROM ledger "
               "l WHERE l.account_id = a.id)") == 0);
-    // b released its lease as it stopped: a restart of b takes it at once.
-    CHECK(one("SELECT COUNT(*) FROM nodes WHERE id = 'b' AND lease_until <= now()") == 1);
+    // b and c released their leases as they stopped (c may have recovered b's row since).
+    CHECK(one("SELECT COUNT(*) FROM nodes WHERE id = 'c' AND lease_until <= now()") == 1);
+    CHECK(one("SELECT COUNT(*) FROM nodes WHERE lease_until > now()") == 0);
 }
 
 TEST_CASE("PostgreSQL cluster: a join or spectate for another node's table answers moved with "
