@@ -7,7 +7,8 @@
 //
 //   bench_load [--tables T | --steps T1,T2,...] [--seats S] [--seconds W] [--warmup S]
 //              [--think MIN-MAX] [--sources N] [--sample-every S] [--threads N]
-//              [--feltd PATH] [--floor PATH | --no-floor] [--db URL] [--ping] [--keep] [--json]
+//              [--feltd PATH] [--floor PATH | --no-floor] [--db URL [--nodes N]] [--ping] [--keep]
+//              [--json]
 //
 // Saturation (no --think): the bots act the moment it is their turn. The floor runs first, back
 // to back: bench_floor's bare-TCP frames at the same tables, and the ratio of feltd's actions a
@@ -18,7 +19,9 @@
 //
 // --db gives feltd a PostgreSQL database (an empty one: postgresql://felt@127.0.0.1:PORT/bench)
 // instead of a fresh SQLite file; the windows then report the database's size from PostgreSQL
-// and the CPU of this machine's postgres processes beside feltd's and the bots'.
+// and the CPU of this machine's postgres processes beside feltd's and the bots'. --nodes N starts
+// N feltd nodes on that one database (node ids bench1..benchN) and spreads the tables over them
+// evenly, each node's bots a fleet of their own; CPU, memory and hands are the nodes' sums.
 // --keep leaves the database in its temporary folder. --json prints one JSON object a line:
 // "floor", "step", "sample", "ratio" and "ping".
 #include "bot.h"
@@ -33,6 +36,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -193,6 +197,7 @@ json run_floor(const std::string& path, int tables, int seats, double seconds) {
 struct Args {
     std::string feltd, floor, db; // db: a PostgreSQL URL, or "" for SQLite
     bool no_floor = false, ping = false, as_json = false, keep = false;
+    int nodes = 1;
     std::vector<int> steps{1000};
     double seconds = 10, warmup = 3, sample_every = 0;
     felt::bot::Options bots;
@@ -233,6 +238,8 @@ Args parse(int argc, char** argv) {
             a.floor = v, take();
         else if (k == "--db")
             a.db = v, take();
+        else if (k == "--nodes")
+            a.nodes = std::max(1, std::atoi(v.c_str())), take();
         else if (k == "--tables" || k == "--steps")
             a.steps = parse_steps(v), take();
         else if (k == "--seats")
@@ -260,7 +267,24 @@ Args parse(int argc, char** argv) {
             std::exit(2);
         }
     }
+    if (a.nodes > 1 && !is_postgres(a.db)) {
+        std::fprintf(stderr, "bench_load: --nodes needs --db with a PostgreSQL database\n");
+        std::exit(2);
+    }
     return a;
+}
+
+// Adds what one fleet saw to the whole's report.
+void merge(felt::bot::Report& into, felt::bot::Report from) {
+    into.bots += from.bots;
+    into.connected += from.connected;
+    into.hands += from.hands;
+    into.actions += from.actions;
+    into.broke += from.broke;
+    into.latencies_ms.insert(into.latencies_ms.end(), from.latencies_ms.begin(),
+                             from.latencies_ms.end());
+    for (std::string& e : from.errors)
+        if (into.errors.size() < 20) into.errors.push_back(std::move(e));
 }
 
 void print(const Args& a, const json& line, const std::string& text) {
@@ -301,25 +325,50 @@ int main(int argc, char** argv) {
     char tmpl[] = "/tmp/felt_load_XXXXXX";
     if (!mkdtemp(tmpl)) return 1;
     const std::string dir = tmpl, db = a.db.empty() ? dir + "/felt.db" : a.db;
-    const pid_t pid = fork();
-    if (pid == 0) {
-        const std::string port_file = dir + "/port";
-        execl(a.feltd.c_str(), a.feltd.c_str(), "--port", "0", "--port-file", port_file.c_str(),
-              "--db", db.c_str(), "--log-level", "error", "--per-address", "1000000",
-              "--http-connections", "1000000", "--rate", "1000", "--burst", "1000",
-              "--accounts-per-hour", "100000000", "--tables-per-account", "1000000",
-              static_cast<char*>(nullptr));
-        _exit(127);
+    std::vector<pid_t> pids;
+    std::vector<int> ports;
+    for (int k = 1; k <= a.nodes; ++k) {
+        const std::string port_file = dir + "/port" + std::to_string(k),
+                          node = "bench" + std::to_string(k);
+        const pid_t pid = fork();
+        if (pid == 0) {
+            execl(a.feltd.c_str(), a.feltd.c_str(), "--port", "0", "--port-file", port_file.c_str(),
+                  "--db", db.c_str(), "--node-id", node.c_str(), "--log-level", "error",
+                  "--per-address", "1000000", "--http-connections", "1000000", "--rate", "1000",
+                  "--burst", "1000", "--accounts-per-hour", "100000000", "--tables-per-account",
+                  "1000000", static_cast<char*>(nullptr));
+            _exit(127);
+        }
+        int port = 0;
+        for (int i = 0; i < 400 && port == 0; ++i) {
+            std::ifstream(port_file) >> port;
+            if (!port) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+        if (!port) {
+            std::printf("feltd did not start (%s)\n", a.feltd.c_str());
+            return 1;
+        }
+        pids.push_back(pid);
+        ports.push_back(port);
     }
-    int port = 0;
-    for (int i = 0; i < 200 && port == 0; ++i) {
-        std::ifstream(dir + "/port") >> port;
-        if (!port) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    if (!port) {
-        std::printf("feltd did not start (%s)\n", a.feltd.c_str());
-        return 1;
-    }
+    // The nodes' sums.
+    auto cpu_of_nodes = [&] {
+        double t = 0;
+        for (pid_t p : pids) t += cpu_seconds(p);
+        return t;
+    };
+    auto rss_of_nodes = [&] {
+        long t = 0;
+        for (pid_t p : pids) t += rss_kib(p);
+        return t;
+    };
+    auto counter_of_nodes = [&](const char* name) {
+        double t = 0;
+        for (int p : ports) t += counter(metrics(p), name);
+        return t;
+    };
+    const pid_t pid = pids.front();
+    const int port = ports.front();
     felt::bot::Options o = a.bots;
     o.port = std::to_string(port);
 
@@ -331,41 +380,59 @@ int main(int argc, char** argv) {
                      ping.errors.empty() ? "" : ", with errors"));
     }
 
-    const long base_kib = rss_kib(pid);
+    const long base_kib = rss_of_nodes();
     int failures = 0;
     json last_step;
     {
-        felt::bot::Fleet fleet(o);
+        std::vector<std::unique_ptr<felt::bot::Fleet>> fleets;
+        for (int p : ports) {
+            felt::bot::Options on = o;
+            on.port = std::to_string(p);
+            fleets.push_back(std::make_unique<felt::bot::Fleet>(on));
+        }
+        auto seated = [&] {
+            int n = 0;
+            for (auto& f : fleets) n += f->seated();
+            return n;
+        };
+        auto take = [&] {
+            felt::bot::Report r;
+            for (auto& f : fleets) merge(r, f->take());
+            return r;
+        };
+        const int n = static_cast<int>(fleets.size());
         int tables = 0;
         for (const int step : a.steps) {
-            fleet.add_tables(step - tables);
+            for (int k = 0; k < n; ++k) // evenly over the nodes
+                fleets[static_cast<std::size_t>(k)]->add_tables(
+                    step * (k + 1) / n - tables * (k + 1) / n - (step * k / n - tables * k / n));
             tables = step;
             const int want = tables * o.seats;
             const auto t_join = Clock::now();
-            while (fleet.seated() < want && Clock::now() - t_join < std::chrono::seconds(300))
+            while (seated() < want && Clock::now() - t_join < std::chrono::seconds(300))
                 std::this_thread::sleep_for(std::chrono::milliseconds(100));
             const double join_s = std::chrono::duration<double>(Clock::now() - t_join).count();
             std::this_thread::sleep_for(std::chrono::duration<double>(a.warmup));
-            fleet.take(); // the warm-up's figures are not counted
+            take(); // the warm-up's figures are not counted
             const bool pg = is_postgres(db);
-            const double feltd0 = cpu_seconds(pid), bots0 = own_cpu_seconds(),
+            const double feltd0 = cpu_of_nodes(), bots0 = own_cpu_seconds(),
                          pg0 = pg ? postgres_cpu_seconds() : 0;
             const long written0 = written_for(db, pid);
-            const double hands0 = counter(metrics(port), "felt_hands_played_total");
+            const double hands0 = counter_of_nodes("felt_hands_played_total");
             const auto t0 = Clock::now();
-            long peak_kib = rss_kib(pid);
+            long peak_kib = rss_of_nodes();
             const auto deadline = t0 + std::chrono::duration_cast<Clock::duration>(
                                            std::chrono::duration<double>(a.seconds));
             auto next_sample = t0;
             while (Clock::now() < deadline) {
                 std::this_thread::sleep_for(std::chrono::milliseconds(50));
-                peak_kib = std::max(peak_kib, rss_kib(pid));
+                peak_kib = std::max(peak_kib, rss_of_nodes());
                 if (a.sample_every > 0 && Clock::now() >= next_sample) {
                     next_sample += std::chrono::duration_cast<Clock::duration>(
                         std::chrono::duration<double>(a.sample_every));
                     const double t = std::chrono::duration<double>(Clock::now() - t0).count();
-                    const long kib = rss_kib(pid);
-                    const double hands = counter(metrics(port), "felt_hands_played_total");
+                    const long kib = rss_of_nodes();
+                    const double hands = counter_of_nodes("felt_hands_played_total");
                     print(a,
                           {{"kind", "sample"},
                            {"tables", tables},
@@ -378,14 +445,15 @@ int main(int argc, char** argv) {
                 }
             }
             const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
-            const felt::bot::Report r = fleet.take();
-            const double feltd_cpu = cpu_seconds(pid) - feltd0,
-                         bots_cpu = own_cpu_seconds() - bots0,
+            const felt::bot::Report r = take();
+            const double feltd_cpu = cpu_of_nodes() - feltd0, bots_cpu = own_cpu_seconds() - bots0,
                          pg_cpu = pg ? postgres_cpu_seconds() - pg0 : 0;
-            const std::string m = metrics(port);
-            const double hands = counter(m, "felt_hands_played_total") - hands0;
+            const double hands_played = counter_of_nodes("felt_hands_played_total");
+            const double hands = hands_played - hands0;
+            const double writes = counter_of_nodes("felt_storage_writes_total"),
+                         commits = counter_of_nodes("felt_storage_commits_total");
             const long written = written_for(db, pid) - written0;
-            const long end_kib = rss_kib(pid);
+            const long end_kib = rss_of_nodes();
             const double per_conn = r.connected ? static_cast<double>(end_kib - base_kib) /
                                                       static_cast<double>(r.connected)
                                                 : 0;
@@ -394,61 +462,60 @@ int main(int argc, char** argv) {
                                                          : *std::max_element(r.latencies_ms.begin(),
                                                                              r.latencies_ms.end());
             failures +=
-                static_cast<int>(r.errors.size()) + (r.connected < want) + (fleet.seated() < want);
-            last_step = {
-                {"kind", "step"},
-                {"tables", tables},
-                {"connections", r.connected},
-                {"seated", fleet.seated()},
-                {"join_seconds", join_s},
-                {"think_ms", {o.think_min_ms, o.think_max_ms}},
-                {"seconds", wall},
-                {"actions", r.actions},
-                {"actions_per_second", actions_s},
-                {"hands_per_second", hands / wall},
-                {"p50_ms", r.percentile(50)},
-                {"p99_ms", r.percentile(99)},
-                {"max_ms", max_ms},
-                {"feltd_cpu_percent", 100 * feltd_cpu / wall},
-                {"bots_cpu_percent", 100 * bots_cpu / wall},
-                {"postgres_cpu_percent", 100 * pg_cpu / wall},
-                {"rss_kib", end_kib},
-                {"peak_rss_kib", peak_kib},
-                {"base_rss_kib", base_kib},
-                {"kib_per_connection", per_conn},
-                {"written_bytes_per_hand", hands > 0 ? written / hands : 0},
-                {"db_bytes", db_bytes(db)},
-                {"hands_played", counter(m, "felt_hands_played_total")},
-                {"storage_writes_per_commit", counter(m, "felt_storage_commits_total") > 0
-                                                  ? counter(m, "felt_storage_writes_total") /
-                                                        counter(m, "felt_storage_commits_total")
-                                                  : 0},
-                {"errors", r.errors}};
+                static_cast<int>(r.errors.size()) + (r.connected < want) + (seated() < want);
+            last_step = {{"kind", "step"},
+                         {"tables", tables},
+                         {"nodes", n},
+                         {"connections", r.connected},
+                         {"seated", seated()},
+                         {"join_seconds", join_s},
+                         {"think_ms", {o.think_min_ms, o.think_max_ms}},
+                         {"seconds", wall},
+                         {"actions", r.actions},
+                         {"actions_per_second", actions_s},
+                         {"hands_per_second", hands / wall},
+                         {"p50_ms", r.percentile(50)},
+                         {"p99_ms", r.percentile(99)},
+                         {"max_ms", max_ms},
+                         {"feltd_cpu_percent", 100 * feltd_cpu / wall},
+                         {"bots_cpu_percent", 100 * bots_cpu / wall},
+                         {"postgres_cpu_percent", 100 * pg_cpu / wall},
+                         {"rss_kib", end_kib},
+                         {"peak_rss_kib", peak_kib},
+                         {"base_rss_kib", base_kib},
+                         {"kib_per_connection", per_conn},
+                         {"written_bytes_per_hand", hands > 0 ? written / hands : 0},
+                         {"db_bytes", db_bytes(db)},
+                         {"hands_played", hands_played},
+                         {"storage_writes_per_commit", commits > 0 ? writes / commits : 0},
+                         {"errors", r.errors}};
             print(a, last_step,
                   format(
-                      "%d tables of %d (%d connected, %d seated in %.1f s)%s, %.0f s:\n"
+                      "%d tables of %d%s (%d connected, %d seated in %.1f s)%s, %.0f s:\n"
                       "  %.0f actions/s, %.1f hands/s (every hand persisted); round trip "
                       "p50 %.2f ms, p99 %.2f ms, max %.1f ms\n"
                       "  CPU: feltd %.0f%%, bots %.0f%%%s (of one core); feltd %ld KiB "
                       "(%ld before the bots): %.1f KiB a connection\n"
                       "  database: %.0f bytes written a hand, %.1f MiB after %.0f hands; "
                       "errors %zu%s%s",
-                      tables, o.seats, r.connected, fleet.seated(), join_s,
+                      tables, o.seats, n > 1 ? format(" on %d nodes", n).c_str() : "", r.connected,
+                      seated(), join_s,
                       paced ? format(", thinking %d-%d ms", o.think_min_ms, o.think_max_ms).c_str()
                             : "",
                       wall, actions_s, hands / wall, r.percentile(50), r.percentile(99), max_ms,
                       100 * feltd_cpu / wall, 100 * bots_cpu / wall,
                       pg ? format(", PostgreSQL %.0f%%", 100 * pg_cpu / wall).c_str() : "", end_kib,
                       base_kib, per_conn, hands > 0 ? static_cast<double>(written) / hands : 0,
-                      static_cast<double>(db_bytes(db)) / 1048576.0,
-                      counter(m, "felt_hands_played_total"), r.errors.size(),
+                      static_cast<double>(db_bytes(db)) / 1048576.0, hands_played, r.errors.size(),
                       r.errors.empty() ? "" : ", first: ",
                       r.errors.empty() ? "" : r.errors[0].c_str()));
         }
     }
-    kill(pid, SIGTERM);
-    int status = 0;
-    waitpid(pid, &status, 0);
+    for (pid_t p : pids) kill(p, SIGTERM);
+    for (pid_t p : pids) {
+        int status = 0;
+        waitpid(p, &status, 0);
+    }
     if (a.keep)
         std::fprintf(stderr, "bench_load: the database is kept in %s\n", db.c_str());
     else
