@@ -32,7 +32,8 @@ Applied apply(const std::string& text, std::vector<std::string> args = {}) {
 
 TEST_CASE("settings: a TOML file sets what the command line left, with units and checks") {
     const Applied a = apply("grant = 123\nthreads = 4\ntoken-idle = \"12h\"\nrate = 7.5\n"
-                            "log-level = \"warn\"\ntable-idle = 90\n");
+                            "log-level = \"warn\"\ntable-idle = 90\nlease = \"30s\"\n"
+                            "node-id = \"n1\"\nnode-url = \"wss://n1.example.com/ws\"\n");
     REQUIRE_FALSE(a.problem);
     CHECK(a.config.grant == 123);
     CHECK(a.config.threads == 4);
@@ -40,6 +41,9 @@ TEST_CASE("settings: a TOML file sets what the command line left, with units and
     CHECK(a.config.rate == doctest::Approx(7.5));
     CHECK(a.config.log_level == "warn");
     CHECK(a.config.table_idle_s == 90);
+    CHECK(a.config.lease_s == 30);
+    CHECK(a.config.node_id == "n1");
+    CHECK(a.config.node_url == "wss://n1.example.com/ws");
     CHECK(a.config.port == felt::server::Config{}.port); // untouched
 
     // A flag wins over the file.
@@ -68,6 +72,8 @@ TEST_CASE("settings: a file with a problem is refused, naming the file, the line
         {"max-frame = 99999999999\n", "max-frame: "},
         {"threads = 5.07e23\n", "threads: "}, // the fuzzer's find: never converted to an int
         {"grant = 1e300\n", "grant: "},
+        {"lease = \"1s\"\n", "lease: "}, // shorter than a renewal can be trusted to take
+        {"lease = \"2h\"\n", "lease: "}, // longer than an hour: a dead node's tables held too long
     };
     for (const Case& c : cases) {
         CAPTURE(c.text);
