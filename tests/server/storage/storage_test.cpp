@@ -377,11 +377,9 @@ void top_up(StorageRig& rig) {
     CHECK(rig.e.scalar("SELECT -amount FROM ledger WHERE reason = 'top_up'") == 200);
 }
 
-} // namespace
-
-TEST_CASE("storage on SQLite: group commit, refusals and failures in a group, top-ups") {
-    felt_test::SqliteFile file;
-    StorageRig rig(felt_test::sqlite_engine(file.path, Chips(1000)));
+// The same checks on either engine, one subcase each (the test case runs once a subcase, with a
+// fresh rig).
+void storage_checks(StorageRig& rig) {
     SUBCASE("writes queued together commit as one group, each acknowledged after it") {
         group_commit(rig);
     }
@@ -393,17 +391,17 @@ TEST_CASE("storage on SQLite: group commit, refusals and failures in a group, to
     }
 }
 
+} // namespace
+
+TEST_CASE("storage on SQLite: group commit, refusals and failures in a group, top-ups") {
+    felt_test::SqliteFile file;
+    StorageRig rig(felt_test::sqlite_engine(file.path, Chips(1000)));
+    storage_checks(rig);
+}
+
 TEST_CASE("storage on PostgreSQL: group commit, refusals and failures in a group, top-ups") {
     FELT_NEED_PG();
     felt_test::PgDatabase db;
     StorageRig rig(felt_test::pg_engine(db.url, Chips(1000)));
-    SUBCASE("writes queued together commit as one group, each acknowledged after it") {
-        group_commit(rig);
-    }
-    SUBCASE("a refused buy-in in a group undoes itself only; a failing write fails alone") {
-        refusals_and_failures(rig);
-    }
-    SUBCASE("a top-up moves chips from the balance to the seat, or nothing at all") {
-        top_up(rig);
-    }
+    storage_checks(rig);
 }
