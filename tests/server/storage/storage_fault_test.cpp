@@ -100,6 +100,30 @@ std::string health_turns(unsigned short port, int status) {
     return r.body;
 }
 
+// Three guests: a and b seated at a new hold'em table of three, 200 chips each; `late` not yet.
+struct SeatedPair {
+    Client a, b, late;
+    std::int64_t table = 0;
+    int seat_a = 0;
+    explicit SeatedPair(unsigned short port) : a(port), b(port), late(port) {
+        for (Client* c : {&a, &b, &late}) {
+            c->hello();
+            REQUIRE(c->call({{"type", "guest"}})["ok"] == true);
+        }
+        auto made = a.call({{"type", "create_table"},
+                            {"variant", "holdem"},
+                            {"seats", 3},
+                            {"hand_delay_ms", 0},
+                            {"decision_ms", 10'000}});
+        REQUIRE(made["ok"] == true);
+        table = made["table"];
+        auto ja = a.call({{"type", "join"}, {"table", table}, {"buy_in", 200}});
+        REQUIRE(ja["ok"] == true);
+        REQUIRE(b.call({{"type", "join"}, {"table", table}, {"buy_in", 200}})["ok"] == true);
+        seat_a = ja["seat"];
+    }
+};
+
 } // namespace
 
 TEST_CASE("feltd: a full disk voids the hand it cannot store, pauses the table, refuses joins, "
@@ -116,23 +140,10 @@ TEST_CASE("feltd: a full disk voids the hand it cannot store, pauses the table, 
     std::int64_t void_id = 0;
     {
         Feltd d({"--rate", "1000", "--burst", "1000"}, dir);
-        Client a(d.port()), b(d.port()), late(d.port());
-        for (Client* c : {&a, &b, &late}) {
-            c->hello();
-            REQUIRE(c->call({{"type", "guest"}})["ok"] == true);
-        }
-        auto made = a.call({{"type", "create_table"},
-                            {"variant", "holdem"},
-                            {"seats", 3},
-                            {"hand_delay_ms", 0},
-                            {"decision_ms", 10'000}});
-        REQUIRE(made["ok"] == true);
-        const std::int64_t table = made["table"];
-        auto ja = a.call({{"type", "join"}, {"table", table}, {"buy_in", 200}});
-        auto jb = b.call({{"type", "join"}, {"table", table}, {"buy_in", 200}});
-        REQUIRE(ja["ok"] == true);
-        REQUIRE(jb["ok"] == true);
-        const int seat_a = ja["seat"];
+        SeatedPair t(d.port());
+        Client &a = t.a, &b = t.b, &late = t.late;
+        const std::int64_t table = t.table;
+        const int seat_a = t.seat_a;
 
         // A hand that is stored.
         next_hand(a, b);
@@ -219,23 +230,10 @@ TEST_CASE("feltd on PostgreSQL: the database stops mid-hand and starts again; fe
     std::int64_t void_id = 0;
     {
         Feltd d({"--db", pgdb.url, "--rate", "1000", "--burst", "1000"});
-        Client a(d.port()), b(d.port()), late(d.port());
-        for (Client* c : {&a, &b, &late}) {
-            c->hello();
-            REQUIRE(c->call({{"type", "guest"}})["ok"] == true);
-        }
-        auto made = a.call({{"type", "create_table"},
-                            {"variant", "holdem"},
-                            {"seats", 3},
-                            {"hand_delay_ms", 0},
-                            {"decision_ms", 10'000}});
-        REQUIRE(made["ok"] == true);
-        const std::int64_t table = made["table"];
-        auto ja = a.call({{"type", "join"}, {"table", table}, {"buy_in", 200}});
-        auto jb = b.call({{"type", "join"}, {"table", table}, {"buy_in", 200}});
-        REQUIRE(ja["ok"] == true);
-        REQUIRE(jb["ok"] == true);
-        const int seat_a = ja["seat"];
+        SeatedPair t(d.port());
+        Client &a = t.a, &b = t.b, &late = t.late;
+        const std::int64_t table = t.table;
+        const int seat_a = t.seat_a;
         next_hand(a, b);
         json end = play_out(a, seat_a, b, table);
         REQUIRE(end["kind"] == "hand_end");
