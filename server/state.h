@@ -67,6 +67,8 @@ class SharedState {
     // One node of several (PostgreSQL): listens to the other nodes (storage/bulletin.h), and
     // tells them of this node's lobby changes and sign-outs. `url`: how clients reach this node.
     void join_cluster(const std::string& url);
+    // Whether this node is one of several (it listens to the others).
+    bool clustered() const { return bulletin_ != nullptr; }
     // This node's name among several (--node-id, or the host's name).
     const std::string& node_id() const { return node_id_; }
 

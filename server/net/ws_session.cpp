@@ -627,12 +627,34 @@ void WsSession::history_request(const protocol::Request& r) {
 }
 
 void WsSession::signed_in(const protocol::Request& r, const Account& a, const std::string& token) {
+    // Several nodes: a returning player is told of the seats it holds at other nodes' tables
+    // (`elsewhere`), to go there. A lookup that fails costs only that list.
+    if (state_->clustered() && (r.type == "resume" || r.type == "login")) {
+        busy_ = true; // still signing in
+        return state_->storage().read(
+            [id = a.id](Store& s) { return s.seats_elsewhere(id); }, executor(),
+            [self = shared_from_this(), r, a, token](std::optional<std::vector<SeatElsewhere>> e) {
+                self->busy_ = false;
+                self->welcome(r, a, token, e.value_or(std::vector<SeatElsewhere>{}));
+            });
+    }
+    welcome(r, a, token, {});
+}
+
+void WsSession::welcome(const protocol::Request& r, const Account& a, const std::string& token,
+                        const std::vector<SeatElsewhere>& elsewhere) {
     account_ = a;
     token_ = token;
     spdlog::info("{} signed in as {}{}", address_, a.name, a.guest ? " (guest)" : "");
-    reply(r, {{"account",
-               {{"id", a.id}, {"name", a.name}, {"guest", a.guest}, {"balance", a.balance}}},
-              {"token", token}});
+    protocol::json fields = {
+        {"account", {{"id", a.id}, {"name", a.name}, {"guest", a.guest}, {"balance", a.balance}}},
+        {"token", token}};
+    if (!elsewhere.empty()) {
+        auto& list = fields["elsewhere"] = protocol::json::array();
+        for (const SeatElsewhere& s : elsewhere)
+            list.push_back({{"table", s.table}, {"url", s.url}});
+    }
+    reply(r, std::move(fields));
     // Seats held from an earlier connection come back, each with a snapshot after the reply.
     for (std::int64_t id : state_->lobby().seats_of(a.id))
         if (auto t = state_->lobby().find(id)) {

@@ -85,6 +85,9 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
     void refuse(const protocol::json& id, std::string code, std::string message);
     void refuse(const protocol::json& id, const protocol::Refusal& why);
     void signed_in(const protocol::Request& r, const Account& a, const std::string& token);
+    // The sign-in's reply (with the seats held on other nodes), then the seats held here.
+    void welcome(const protocol::Request& r, const Account& a, const std::string& token,
+                 const std::vector<SeatElsewhere>& elsewhere);
     void log_in(const protocol::Request& r, bool create);
     bool may_sign_in(const protocol::Request& r);
     // Refuses (too_many_accounts) when this address has made its new accounts for the hour.

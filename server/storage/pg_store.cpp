@@ -208,6 +208,17 @@ std::optional<std::string> PgStore::node_url_of(std::int64_t table) {
     return r.text(0, 0);
 }
 
+std::vector<SeatElsewhere> PgStore::seats_elsewhere(std::int64_t account) {
+    const pg::Result r = db().query(
+        "SELECT s.table_id, n.url FROM table_seats s JOIN tables t ON t.id = s.table_id "
+        "JOIN nodes n ON n.id = t.node_id WHERE s.account_id = $1 AND t.closed_at IS NULL "
+        "AND n.id != $2 AND n.url != '' ORDER BY s.table_id",
+        {account, node_.id});
+    std::vector<SeatElsewhere> out;
+    for (int i = 0; i < r.rows(); ++i) out.push_back({r.integer(i, 0), r.text(i, 1)});
+    return out;
+}
+
 void PgStore::notify(const std::string& message) {
     db().query("SELECT pg_notify($1, $2)", {kBulletinChannel, message});
 }

@@ -84,6 +84,12 @@ struct PlayerTotals {
     Chips net{}, biggest_win{}, biggest_loss{};
 };
 
+// A seat an account holds at an open table of another node, and where that node is.
+struct SeatElsewhere {
+    std::int64_t table = 0;
+    std::string url;
+};
+
 // What tending this node's place among the nodes did (Store::tend).
 struct Tending {
     bool lease_held = true; // false: another node recovered this node's tables; it must stop
@@ -177,6 +183,8 @@ class Store {
     // Where clients reach the node that hosts an open table of another node; empty when no
     // other node hosts it.
     virtual std::optional<std::string> node_url_of(std::int64_t table) = 0;
+    // The seats an account holds at open tables of other nodes (that say where they are).
+    virtual std::vector<SeatElsewhere> seats_elsewhere(std::int64_t account) = 0;
     // At a graceful stop: the lease lapses now, so that anything left is recovered at once.
     virtual void release() = 0;
     // Tells every other node `message` (JSON: a lobby change, a sign-out), through the database

@@ -192,6 +192,7 @@ TEST_CASE("PostgreSQL cluster: a join or spectate for another node's table answe
     on_a.hello();
     const json resumed = on_a.call({{"type", "resume"}, {"token", token}});
     REQUIRE(resumed["ok"] == true);
+    CHECK_FALSE(resumed.contains("elsewhere")); // no seat anywhere yet
     CHECK(resumed["account"]["name"] == guest["account"]["name"]);
     const json joined = on_a.call({{"type", "join"}, {"table", table}, {"buy_in", 100}});
     CHECK(joined["ok"] == true);
@@ -318,7 +319,10 @@ TEST_CASE("PostgreSQL cluster: one lobby over every node: tables lists each tabl
     // a is signed out too.
     Client again(c.port());
     again.hello();
-    REQUIRE(again.call({{"type", "resume"}, {"token", guest["token"]}})["ok"] == true);
+    const json resumed = again.call({{"type", "resume"}, {"token", guest["token"]}});
+    REQUIRE(resumed["ok"] == true);
+    // The reply names the seat held on a, and where a is.
+    CHECK(resumed["elsewhere"] == json::array({{{"table", on_a}, {"url", url_of(a)}}}));
     REQUIRE(again.call({{"type", "logout"}, {"everywhere", true}})["ok"] == true);
     for (;;) {
         auto m = player.read();

@@ -20,6 +20,7 @@ export type RequestOf<T extends RequestType> = Extract<Request, { type: T }>;
 export type ReplyOf<T extends RequestType> = Extract<Reply, { type: T }>;
 export type Body<T extends RequestType> = Omit<RequestOf<T>, "type" | "id">;
 export type Push = TableMessage | LobbyChanged | LobbyClosed | SignedOut;
+export type Elsewhere = NonNullable<ReplyOf<"resume">["elsewhere"]>;
 
 export class RequestError extends Error {
   constructor(
@@ -50,7 +51,8 @@ export type Status = "connecting" | "online" | "reconnecting";
 
 export interface ConnectionEvents {
   status(status: Status, attempt: number): void;
-  signedIn(account: Account, resumed: boolean): void;
+  // `elsewhere`: seats the account holds at other nodes' tables (several nodes), from the reply.
+  signedIn(account: Account, resumed: boolean, elsewhere?: Elsewhere): void;
   signedOut(reason: string): void;
   push(message: Push): void;
   // The connection leaves for another node (moved): what it watched on this one is no longer told.
@@ -141,9 +143,9 @@ export class Connection {
     how: "guest" | "login" | "register",
     body: { name?: string; password?: string } = {},
   ): Promise<Account> {
-    const reply = (await this.send(how, body, false)) as ReplyOf<"guest">;
+    const reply = (await this.send(how, body, false)) as ReplyOf<"login">;
     this.tokens.set(reply.token);
-    this.events.signedIn(reply.account, false);
+    this.events.signedIn(reply.account, false, reply.elsewhere);
     return reply.account;
   }
 
@@ -182,9 +184,12 @@ export class Connection {
       await this.send("hello", { version: kProtocolVersion }, true);
       const token = this.tokens.get();
       let account: Account | null = null;
+      let elsewhere: Elsewhere | undefined;
       if (token) {
         try {
-          account = ((await this.send("resume", { token }, true)) as ReplyOf<"resume">).account;
+          const reply = (await this.send("resume", { token }, true)) as ReplyOf<"resume">;
+          account = reply.account;
+          elsewhere = reply.elsewhere;
         } catch (e) {
           if (!(e instanceof RequestError) || e.code !== "unauthorized") throw e;
           this.tokens.set(null); // expired or revoked: sign in again
@@ -194,7 +199,7 @@ export class Connection {
       this.online = true;
       this.attempt = 0;
       this.events.status("online", 0);
-      if (account) this.events.signedIn(account, true);
+      if (account) this.events.signedIn(account, true, elsewhere);
       else this.events.signedOut(token ? "expired" : "none");
       for (const resolve of this.whenOnline.splice(0)) resolve();
     } catch {

@@ -16,9 +16,15 @@ export class Controller {
   ) {
     this.conn = makeConnection({
       status: (status, attempt) => store.update(() => ({ status, attempt })),
-      signedIn: (account, resumed) => {
+      signedIn: (account, resumed, elsewhere) => {
         store.update(() => ({ account, ready: true }));
         void this.afterSignIn(resumed);
+        // Seats held on other nodes come back there: say so, and where to find them.
+        if (elsewhere?.length)
+          this.notify(
+            "info",
+            `You hold a seat at ${elsewhere.map((e) => `table ${e.table}`).join(", ")} on another server: open it from the lobby to play on.`,
+          );
       },
       signedOut: () =>
         store.update((s) => ({ account: null, ready: true, tables: new Map(), lobby: s.lobby })),

@@ -194,9 +194,10 @@ test("the connection says hello, resumes with the kept token, and answers reques
   let token: string | null = "t1";
   const log: string[] = [];
   const delays: number[] = [];
+  let away: unknown = null;
   const conn = new Connection("ws://x/ws", {
     status: (s) => log.push(s),
-    signedIn: (a, resumed) => log.push(`in ${a.name} ${resumed}`),
+    signedIn: (a, resumed, elsewhere) => (log.push(`in ${a.name} ${resumed}`), (away = elsewhere)),
     signedOut: (r) => log.push(`out ${r}`),
     push: (m) => log.push(`push ${m.type}`),
   }, { get: () => token, set: (t) => (token = t) }, () => {
@@ -212,9 +213,10 @@ test("the connection says hello, resumes with the kept token, and answers reques
   s.reply({ version: 2, server: "feltd" });
   await tick();
   assert.deepEqual(s.sent[1], { type: "resume", id: 2, token: "t1" });
-  s.reply({ account: { id: 1, name: "ann", guest: false, balance: 5 }, token: "t1" });
+  s.reply({ account: { id: 1, name: "ann", guest: false, balance: 5 }, token: "t1", elsewhere: [{ table: 3, url: "ws://y/ws" }] });
   await tick();
   assert.ok(log.includes("in ann true"));
+  assert.deepEqual(away, [{ table: 3, url: "ws://y/ws" }], "the seats held on other nodes reach the controller");
   const pinged = conn.request("ping", {});
   s.reply({});
   assert.equal((await pinged).type, "ping");
