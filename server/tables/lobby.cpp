@@ -149,6 +149,7 @@ void Lobby::remote_changed(nlohmann::json line) {
     const std::int64_t id = line["id"];
     {
         std::lock_guard lock(mutex_);
+        if (tables_.contains(id)) return; // this node's own: never another's
         remote_[id] = line;
     }
     tell(protocol::lobby_changed_json(std::move(line)));

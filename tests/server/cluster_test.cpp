@@ -301,6 +301,20 @@ TEST_CASE("PostgreSQL cluster: one lobby over every node: tables lists each tabl
     CHECK(rest["tables"][0]["id"] == on_b);
     CHECK(rest["next"].is_null());
 
+    // What no node would send, sent on the nodes' channel by hand: logged and dropped, the
+    // lobby unchanged.
+    for (const char* junk : {"not json", R"({"node":"x","kind":"changed","table":{"id":"7"}})",
+                             R"({"node":"x","kind":"sign_out","account":1})", "[]"})
+        db.query("SELECT pg_notify('felt_bulletin', $1)", {junk});
+    db.query("SELECT pg_notify('felt_bulletin', $1)",
+             {R"({"node":"x","kind":"changed","table":{"id":)" + std::to_string(on_b) +
+              R"(,"seats":9,"taken":9,"watching":0,"game":"poker"}})"});
+    CHECK(watcher.call({{"type", "ping"}})["ok"] == true);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    const auto after_junk = listed(watcher);
+    CHECK(after_junk.size() == 2);
+    CHECK(after_junk.at(on_b)["seats"] == 3); // b's own line, not the forged one
+
     // A node started later reads the tables already open elsewhere.
     Feltd c({"--db", pgdb.url, "--node-id", "c", "--lease", "2s"});
     Client on_c(c.port());
