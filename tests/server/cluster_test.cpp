@@ -29,6 +29,16 @@ std::int64_t poll_until(felt::pg::Connection& db, const std::string& sql, std::i
     return got;
 }
 
+// How clients reach a node (its default --node-url).
+std::string ws_url(const Feltd& f) {
+    return "ws://127.0.0.1:" + std::to_string(f.port()) + "/ws";
+}
+
+// A connection signed in as a new guest.
+std::unique_ptr<Client> guest(unsigned short port) {
+    return std::move(guests(port, 1).front());
+}
+
 } // namespace
 
 TEST_CASE("PostgreSQL cluster: three nodes with bots on all three, some joining through another "
@@ -47,10 +57,8 @@ TEST_CASE("PostgreSQL cluster: three nodes with bots on all three, some joining 
     REQUIRE(poll_until(db, "SELECT COUNT(*) FROM nodes WHERE url LIKE 'ws://127.0.0.1:%/ws'", 3,
                        10) == 3);
     // A table on b, which bots reach through c: c answers moved, and they follow.
-    Client host(b.port());
-    host.hello();
-    REQUIRE(host.call({{"type", "guest"}})["ok"] == true);
-    const json made = host.call({{"type", "create_table"}, {"seats", 3}, {"hand_delay_ms", 0}});
+    auto host = guest(b.port());
+    const json made = host->call({{"type", "create_table"}, {"seats", 3}, {"hand_delay_ms", 0}});
     REQUIRE(made["ok"] == true);
 
     felt::bot::Options on_a;
@@ -160,20 +168,19 @@ TEST_CASE("PostgreSQL cluster: a join or spectate for another node's table answe
     felt_test::PgDatabase pgdb;
     Feltd a({"--db", pgdb.url, "--node-id", "a", "--lease", "2s"});
     Feltd b({"--db", pgdb.url, "--node-id", "b", "--lease", "2s"});
-    const std::string a_url = "ws://127.0.0.1:" + std::to_string(a.port()) + "/ws";
+    const std::string a_url = ws_url(a);
 
-    Client host(a.port());
-    host.hello();
-    REQUIRE(host.call({{"type", "guest"}})["ok"] == true);
+    auto hosting = guest(a.port());
+    Client& host = *hosting;
     const json made = host.call({{"type", "create_table"}, {"seats", 2}});
     REQUIRE(made["ok"] == true);
     const std::int64_t table = made["table"];
 
     Client on_b(b.port());
     on_b.hello();
-    const json guest = on_b.call({{"type", "guest"}});
-    REQUIRE(guest["ok"] == true);
-    const std::string token = guest["token"];
+    const json signed_in = on_b.call({{"type", "guest"}});
+    REQUIRE(signed_in["ok"] == true);
+    const std::string token = signed_in["token"];
     for (const char* type : {"join", "spectate"}) {
         CAPTURE(type);
         const json moved = on_b.call({{"type", type}, {"table", table}, {"buy_in", 100}});
@@ -193,7 +200,7 @@ TEST_CASE("PostgreSQL cluster: a join or spectate for another node's table answe
     const json resumed = on_a.call({{"type", "resume"}, {"token", token}});
     REQUIRE(resumed["ok"] == true);
     CHECK_FALSE(resumed.contains("elsewhere")); // no seat anywhere yet
-    CHECK(resumed["account"]["name"] == guest["account"]["name"]);
+    CHECK(resumed["account"]["name"] == signed_in["account"]["name"]);
     const json joined = on_a.call({{"type", "join"}, {"table", table}, {"buy_in", 100}});
     CHECK(joined["ok"] == true);
     // One account on every node: b sees the buy-in in its balance.
@@ -238,6 +245,16 @@ std::map<std::int64_t, json> listed(Client& c) {
     return out;
 }
 
+// The list once it holds `n` tables (other nodes' tables arrive a little later), or after 5 s.
+std::map<std::int64_t, json> listed_once(Client& c, std::size_t n) {
+    std::map<std::int64_t, json> lines = listed(c);
+    for (int i = 0; i < 50 && lines.size() < n; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        lines = listed(c);
+    }
+    return lines;
+}
+
 } // namespace
 
 TEST_CASE("PostgreSQL cluster: one lobby over every node: tables lists each table with its node's "
@@ -249,29 +266,22 @@ TEST_CASE("PostgreSQL cluster: one lobby over every node: tables lists each tabl
     Feltd a({"--db", pgdb.url, "--node-id", "a", "--lease", "2s"});
     Feltd b({"--db", pgdb.url, "--node-id", "b", "--lease", "2s"});
     REQUIRE(poll_until(db, "SELECT COUNT(*) FROM nodes WHERE url != ''", 2, 10) == 2);
-    auto url_of = [](const Feltd& f) {
-        return "ws://127.0.0.1:" + std::to_string(f.port()) + "/ws";
-    };
 
     // A watcher on b hears of a table opened on a, and of a player sitting down there.
-    Client watcher(b.port());
-    watcher.hello();
-    REQUIRE(watcher.call({{"type", "guest"}})["ok"] == true);
+    auto watching = guest(b.port()), hosting = guest(a.port());
+    Client &watcher = *watching, &host = *hosting;
     REQUIRE(watcher.call({{"type", "watch_lobby"}})["ok"] == true);
-    Client host(a.port());
-    host.hello();
-    REQUIRE(host.call({{"type", "guest"}})["ok"] == true);
     const json made = host.call({{"type", "create_table"}, {"seats", 2}});
     REQUIRE(made["ok"] == true);
     const std::int64_t on_a = made["table"];
     const json opened = lobby_until(watcher, "changed", on_a);
-    CHECK(opened["table"]["url"] == url_of(a));
+    CHECK(opened["table"]["url"] == ws_url(a));
     CHECK(opened["table"]["taken"] == 0);
     CHECK(opened["table"]["seats"] == 2);
     Client player(a.port());
     player.hello();
-    const json guest = player.call({{"type", "guest"}});
-    REQUIRE(guest["ok"] == true);
+    const json signed_in = player.call({{"type", "guest"}});
+    REQUIRE(signed_in["ok"] == true);
     REQUIRE(player.call({{"type", "join"}, {"table", on_a}, {"buy_in", 100}})["ok"] == true);
     lobby_until(watcher, "changed", on_a, [](const json& m) { return m["table"]["taken"] == 1; });
 
@@ -281,15 +291,11 @@ TEST_CASE("PostgreSQL cluster: one lobby over every node: tables lists each tabl
     const std::int64_t on_b = made_b["table"];
     lobby_until(watcher, "changed", on_b);
     for (Client* c : {&host, &watcher}) {
-        std::map<std::int64_t, json> lines;
-        for (int i = 0; i < 50 && lines.size() < 2; ++i) { // a hears of b's table a little later
-            lines = listed(*c);
-            if (lines.size() < 2) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        }
+        std::map<std::int64_t, json> lines = listed_once(*c, 2);
         REQUIRE(lines.size() == 2);
-        CHECK(lines[on_a]["url"] == url_of(a));
+        CHECK(lines[on_a]["url"] == ws_url(a));
         CHECK(lines[on_a]["taken"] == 1);
-        CHECK(lines[on_b]["url"] == url_of(b));
+        CHECK(lines[on_b]["url"] == ws_url(b));
     }
     // A page at a time over both nodes' tables.
     const json page = watcher.call({{"type", "tables"}, {"limit", 1}});
@@ -317,26 +323,21 @@ TEST_CASE("PostgreSQL cluster: one lobby over every node: tables lists each tabl
 
     // A node started later reads the tables already open elsewhere.
     Feltd c({"--db", pgdb.url, "--node-id", "c", "--lease", "2s"});
-    Client on_c(c.port());
-    on_c.hello();
-    REQUIRE(on_c.call({{"type", "guest"}})["ok"] == true);
-    std::map<std::int64_t, json> at_c;
-    for (int i = 0; i < 50 && at_c.size() < 2; ++i) {
-        at_c = listed(on_c);
-        if (at_c.size() < 2) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
+    auto at_node_c = guest(c.port());
+    Client& on_c = *at_node_c;
+    std::map<std::int64_t, json> at_c = listed_once(on_c, 2);
     REQUIRE(at_c.size() == 2);
-    CHECK(at_c[on_a]["url"] == url_of(a));
+    CHECK(at_c[on_a]["url"] == ws_url(a));
     CHECK(at_c[on_a]["taken"] == 1);
 
     // The player signs in on c with the same token and signs out everywhere: the connection on
     // a is signed out too.
     Client again(c.port());
     again.hello();
-    const json resumed = again.call({{"type", "resume"}, {"token", guest["token"]}});
+    const json resumed = again.call({{"type", "resume"}, {"token", signed_in["token"]}});
     REQUIRE(resumed["ok"] == true);
     // The reply names the seat held on a, and where a is.
-    CHECK(resumed["elsewhere"] == json::array({{{"table", on_a}, {"url", url_of(a)}}}));
+    CHECK(resumed["elsewhere"] == json::array({{{"table", on_a}, {"url", ws_url(a)}}}));
     REQUIRE(again.call({{"type", "logout"}, {"everywhere", true}})["ok"] == true);
     for (;;) {
         auto m = player.read();
