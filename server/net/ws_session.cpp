@@ -543,9 +543,9 @@ void WsSession::table_request(const protocol::Request& r,
         return refuse(r.id, "bad_request", "\"" + r.type + "\" needs an integer \"table\"");
     const std::int64_t table = id->get<std::int64_t>();
     auto t = state_->lobby().find(table);
-    if (!t && (r.type == "join" || r.type == "spectate")) {
+    if (!t && state_->clustered() && (r.type == "join" || r.type == "spectate")) {
         // Another node may host it (several nodes on one PostgreSQL database): the client is
-        // sent there, to sign in with its token and ask again.
+        // sent there, to sign in with its token and ask again. One node asks nobody.
         return stored(
             r, Access::read, [table](Store& s) { return s.node_url_of(table); },
             [self = shared_from_this(), r, table](std::optional<std::string> url) {
