@@ -1541,8 +1541,11 @@ TEST_CASE("felt bot: bots play whole tables through the real protocol") {
     CHECK(r.connected == 9);
     CHECK_MESSAGE(r.errors.empty(), (r.errors.empty() ? "" : r.errors.front()));
     CHECK(r.hands >= 3 * 4);
-    // Each hand counted once: as many as feltd played (an update's hand_end event is not one).
-    CHECK(r.hands == metric(d.port(), "felt_hands_played_total"));
+    // Each hand counted once (an update's hand_end event is not one): as many as feltd played,
+    // less at most one a table that started as its bots were leaving.
+    const int played = metric(d.port(), "felt_hands_played_total");
+    CHECK(r.hands <= played);
+    CHECK(r.hands + 3 >= played);
     CHECK(r.latencies_ms.size() == static_cast<std::size_t>(r.actions));
     CHECK(r.percentile(99) >= r.percentile(50));
 }
