@@ -6,8 +6,6 @@
 #include "storage/accounts.h"
 #include "storage/sqlite.h"
 
-#include <boost/asio.hpp>
-#include <boost/beast.hpp>
 #include <nlohmann/json.hpp>
 
 #include <doctest/doctest.h>
@@ -32,11 +30,6 @@
 
 namespace feltd_test {
 
-namespace net = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
-namespace websocket = beast::websocket;
-using tcp = net::ip::tcp;
 using json = nlohmann::json;
 
 // Starts a program (args[0]) with these arguments; its process id. `max_files` (if not 0) limits
@@ -139,34 +132,25 @@ struct HttpReply {
     std::string body;
 };
 
-inline HttpReply http_get(unsigned short port, const std::string& target,
-                          const std::string& bearer = "") {
-    net::io_context ioc;
-    beast::tcp_stream stream(ioc);
-    stream.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
-    http::request<http::empty_body> req{http::verb::get, target, 11};
-    req.set(http::field::host, "127.0.0.1");
-    if (!bearer.empty()) req.set(http::field::authorization, "Bearer " + bearer);
-    http::write(stream, req);
-    beast::flat_buffer buf;
-    http::response<http::string_body> res;
-    http::read(stream, buf, res);
-    return {static_cast<int>(res.result_int()), res.body()};
-}
+// A GET over a new connection (with `Authorization: Bearer` when `bearer` is given).
+HttpReply http_get(unsigned short port, const std::string& target, const std::string& bearer = "");
 
 // Sends `request` as it is over a new connection and reads the answer's status (0: none, the
 // connection was closed first).
-inline int raw_http_status(unsigned short port, const std::string& request) {
-    net::io_context ioc;
-    tcp::socket s(ioc);
-    s.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
-    beast::error_code ec;
-    net::write(s, net::buffer(request), ec);
-    beast::flat_buffer buf;
-    http::response<http::string_body> res;
-    http::read(s, buf, res, ec);
-    return ec ? 0 : static_cast<int>(res.result_int());
-}
+int raw_http_status(unsigned short port, const std::string& request);
+
+// `n` TCP connections to feltd that send nothing, held open until this is destroyed.
+class IdleConnections {
+  public:
+    IdleConnections(unsigned short port, int n);
+    ~IdleConnections();
+    IdleConnections(const IdleConnections&) = delete;
+    IdleConnections& operator=(const IdleConnections&) = delete;
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
 
 // The CPU time a process has used, user and system, in clock ticks.
 inline long cpu_ticks(pid_t pid) {
@@ -180,63 +164,32 @@ inline long cpu_ticks(pid_t pid) {
     return user + system;
 }
 
-// A WebSocket client speaking JSON.
+// A WebSocket client speaking JSON. (Beast lives in feltd_harness.cpp alone: the tests that use
+// this harness compile without it.)
 class Client {
   public:
-    explicit Client(unsigned short port) : ws_(ioc_) {
-        ws_.next_layer().connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
-        ws_.handshake("127.0.0.1", "/ws");
-    }
-    void send(const std::string& text) { ws_.write(net::buffer(text)); }
+    explicit Client(unsigned short port);
+    ~Client();
+    Client(const Client&) = delete;
+    Client& operator=(const Client&) = delete;
+
+    void send(const std::string& text);
     void send(const json& j) { send(j.dump()); }
+    // Sends one frame as it is, binary or text.
+    void send_frame(const std::string& bytes, bool binary);
     // Sends, or says the connection is gone (the server may cut a client off mid-stream).
-    bool try_send(const std::string& text) {
-        beast::error_code ec;
-        ws_.write(net::buffer(text), ec);
-        return !ec;
-    }
+    bool try_send(const std::string& text);
     // The next message, or nothing when the server closed the connection or sent nothing for a
     // minute (so that a server that stops answering fails a test instead of hanging it).
-    std::optional<json> read() {
-        beast::flat_buffer buf;
-        std::optional<beast::error_code> done;
-        ws_.async_read(buf, [&](beast::error_code ec, std::size_t) { done = ec; });
-        ioc_.restart();
-        ioc_.run_for(std::chrono::seconds(60));
-        if (!done) { // timed out: the read is cancelled and the connection given up
-            FAIL_CHECK("no message from feltd for a minute");
-            beast::error_code ignored;
-            ws_.next_layer().close(ignored);
-            ioc_.restart();
-            ioc_.run();
-            return std::nullopt;
-        }
-        if (*done) return std::nullopt;
-        return json::parse(beast::buffers_to_string(buf.data()));
-    }
+    std::optional<json> read();
     // A request and its reply; table messages and late replies that arrive first are passed
     // over.
-    json call(json req) {
-        req["id"] = ++id_;
-        send(req);
-        for (;;) {
-            auto r = read();
-            REQUIRE(r.has_value());
-            if ((*r)["type"] == "table" || (*r)["type"] == "lobby" ||
-                ((*r).contains("id") && (*r)["id"] != id_ && !(*r)["id"].is_null()))
-                continue;
-            CHECK((*r)["id"] == id_);
-            return *r;
-        }
-    }
-    void hello() {
-        REQUIRE(call({{"type", "hello"}, {"version", felt::protocol::kVersion}})["ok"] == true);
-    }
-    websocket::stream<tcp::socket>& ws() { return ws_; }
+    json call(json req);
+    void hello();
 
   private:
-    net::io_context ioc_;
-    websocket::stream<tcp::socket> ws_;
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
     int id_ = 0;
 };
 

@@ -1,5 +1,5 @@
 // Integration: a real feltd on a free loopback port, driven through its WebSocket protocol and
-// HTTP endpoints by a Beast client, as a bot would.
+// HTTP endpoints by the harness's client, as a bot would.
 #include "bot.h"
 #include "phh_cards.h"
 #include "server/fairness_check.h"
@@ -9,10 +9,6 @@
 
 #include <sodium.h>
 
-#include <boost/asio.hpp>
-#include <boost/asio/ssl.hpp>
-#include <boost/beast.hpp>
-#include <boost/beast/ssl.hpp>
 #include <nlohmann/json.hpp>
 
 #include <doctest/doctest.h>
@@ -36,7 +32,6 @@
 #include <unistd.h>
 
 using namespace feltd_test;
-namespace ssl = net::ssl;
 
 TEST_CASE("feltd: health, metrics, static files") {
     Feltd d;
@@ -273,15 +268,10 @@ TEST_CASE("feltd: plain HTTP connections are capped; out of file descriptors, ac
           "off instead of spinning, and recovers") {
     SUBCASE("the cap") {
         Feltd d({"--http-connections", "4"});
-        net::io_context ioc;
-        std::vector<std::unique_ptr<tcp::socket>> idle;
-        for (int i = 0; i < 4; ++i) {
-            idle.push_back(std::make_unique<tcp::socket>(ioc));
-            idle.back()->connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), d.port()));
-        }
+        auto idle = std::make_optional<IdleConnections>(d.port(), 4);
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
         CHECK(raw_http_status(d.port(), "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n") == 0);
-        idle.clear();
+        idle.reset();
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
         CHECK(http_get(d.port(), "/healthz").status == 200);
         CHECK(metric(d.port(), "felt_http_refused_total") >= 1);
@@ -294,18 +284,13 @@ TEST_CASE("feltd: plain HTTP connections are capped; out of file descriptors, ac
         return;
 #endif
         Feltd d({}, "", 48);
-        net::io_context ioc;
-        std::vector<std::unique_ptr<tcp::socket>> idle;
-        for (int i = 0; i < 80; ++i) {
-            idle.push_back(std::make_unique<tcp::socket>(ioc));
-            idle.back()->connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), d.port()));
-        }
+        auto idle = std::make_optional<IdleConnections>(d.port(), 80);
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
         const long before = cpu_ticks(d.pid());
         std::this_thread::sleep_for(std::chrono::seconds(2));
         const long used = cpu_ticks(d.pid()) - before;
         CHECK(used < sysconf(_SC_CLK_TCK) / 2); // under half a CPU-second in two seconds
-        idle.clear();
+        idle.reset();
         bool healthy = false;
         for (int i = 0; i < 50 && !healthy; ++i) {
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -416,9 +401,7 @@ TEST_CASE("feltd: bad messages get errors, the connection and the server live on
     CHECK(c.call({{"type", "shuffle_deck"}})["code"] == "unknown_type");
     CHECK(c.call({{"type", "login"}, {"name", 5}, {"password", "x"}})["code"] == "bad_request");
     CHECK(c.call({{"type", "resume"}})["code"] == "bad_request");
-    c.ws().binary(true);
-    c.ws().write(net::buffer(std::string("\x01\x02", 2)));
-    c.ws().binary(false);
+    c.send_frame(std::string("\x01\x02", 2), true);
     CHECK((*c.read())["code"] == "malformed");
     CHECK(c.call({{"type", "ping"}})["ok"] == true); // still connected, still served
 }
@@ -443,12 +426,10 @@ TEST_CASE("feltd: abuse closes the connection, not the server") {
     SUBCASE("binary frames, and text that is not JSON, again and again") {
         Client c(d.port());
         for (int i = 0; i < 9; ++i) {
-            c.ws().binary(i % 2 == 0);
-            c.ws().write(net::buffer(std::string("nope")));
+            c.send_frame("nope", i % 2 == 0);
             CHECK((*c.read())["code"] == "malformed");
         }
-        c.ws().binary(true);
-        c.ws().write(net::buffer(std::string("nope")));
+        c.send_frame("nope", true);
         CHECK_FALSE(c.read().has_value());
     }
     SUBCASE("a flood past the rate limit") {
@@ -521,107 +502,6 @@ TEST_CASE("feltd: settings from a config file and the environment") {
     std::ofstream(dir + "/bad.toml") << "prot = 9000\n";
     // A setting the server does not have: refused at start, naming it.
     CHECK(exit_status({"--config", dir + "/bad.toml", "--port", "0", "--db", dir + "/x.db"}) == 2);
-    std::filesystem::remove_all(dir);
-}
-
-TEST_CASE("feltd: TLS with --tls-cert and --tls-key: https and wss, plain clients turned away") {
-    const std::string cert = FELT_TEST_DATA "/tls_test_cert.pem";
-    const std::string key = FELT_TEST_DATA "/tls_test_key.pem";
-    Feltd d({"--tls-cert", cert, "--tls-key", key});
-    net::io_context ioc;
-    // The client trusts only the test certificate: a handshake proves the server presents it.
-    ssl::context ctx(ssl::context::tls_client);
-    ctx.load_verify_file(cert);
-    ctx.set_verify_mode(ssl::verify_peer);
-    const tcp::endpoint at(net::ip::make_address("127.0.0.1"), d.port());
-    auto https_get = [&](const std::string& target) {
-        beast::ssl_stream<beast::tcp_stream> s(ioc, ctx);
-        beast::get_lowest_layer(s).connect(at);
-        s.handshake(ssl::stream_base::client);
-        http::request<http::empty_body> req{http::verb::get, target, 11};
-        req.set(http::field::host, "127.0.0.1");
-        http::write(s, req);
-        beast::flat_buffer buf;
-        http::response<http::string_body> res;
-        http::read(s, buf, res);
-        return HttpReply{static_cast<int>(res.result_int()), res.body()};
-    };
-    const auto health = https_get("/healthz");
-    CHECK(health.status == 200);
-    CHECK(health.body == "ok\n");
-
-    {
-        websocket::stream<beast::ssl_stream<beast::tcp_stream>> ws(ioc, ctx);
-        beast::get_lowest_layer(ws).connect(at);
-        ws.next_layer().handshake(ssl::stream_base::client);
-        ws.handshake("127.0.0.1", "/ws");
-        ws.write(net::buffer(
-            json{{"type", "hello"}, {"version", felt::protocol::kVersion}, {"id", 1}}.dump()));
-        beast::flat_buffer buf;
-        ws.read(buf);
-        const json hello = json::parse(beast::buffers_to_string(buf.data()));
-        CHECK(hello["ok"] == true);
-        ws.write(net::buffer(json{{"type", "guest"}, {"id", 2}}.dump()));
-        buf.consume(buf.size());
-        ws.read(buf);
-        const json guest = json::parse(beast::buffers_to_string(buf.data()));
-        CHECK(guest["id"] == 2);
-        CHECK(guest["account"]["balance"].get<int>() > 0);
-        ws.close(websocket::close_code::normal);
-    }
-
-    // Plain HTTP and plain WebSocket get no answer: the connection is closed, the server lives.
-    {
-        beast::tcp_stream plain(ioc);
-        plain.connect(at);
-        http::request<http::empty_body> req{http::verb::get, "/healthz", 11};
-        req.set(http::field::host, "127.0.0.1");
-        http::write(plain, req);
-        beast::flat_buffer buf;
-        http::response<http::string_body> res;
-        beast::error_code ec;
-        plain.expires_after(std::chrono::seconds(10));
-        http::read(plain, buf, res, ec);
-        CHECK(ec);
-    }
-    {
-        websocket::stream<tcp::socket> ws(ioc);
-        ws.next_layer().connect(at);
-        beast::error_code ec;
-        ws.handshake("127.0.0.1", "/ws", ec);
-        CHECK(ec);
-    }
-    // A client that does not trust the certificate refuses it.
-    {
-        ssl::context strict(ssl::context::tls_client);
-        strict.set_verify_mode(ssl::verify_peer); // no trusted roots at all
-        beast::ssl_stream<beast::tcp_stream> s(ioc, strict);
-        beast::get_lowest_layer(s).connect(at);
-        beast::error_code ec;
-        s.handshake(ssl::stream_base::client, ec);
-        CHECK(ec);
-    }
-    CHECK(https_get("/healthz").status == 200);
-}
-
-TEST_CASE("feltd: TLS settings that cannot work stop it at start, touching nothing") {
-    char tmpl[] = "/tmp/feltd_test_XXXXXX";
-    REQUIRE(mkdtemp(tmpl) != nullptr);
-    const std::string dir = tmpl;
-    const std::string cert = FELT_TEST_DATA "/tls_test_cert.pem";
-    const std::string key = FELT_TEST_DATA "/tls_test_key.pem";
-    const std::string db = dir + "/data/felt.db";
-    const std::vector<std::string> base = {"--port", "0", "--db", db, "--log-level", "off"};
-    auto with = [&](std::vector<std::string> extra) {
-        extra.insert(extra.begin(), base.begin(), base.end());
-        return extra;
-    };
-    CHECK(exit_status(with({"--tls-cert", cert})) == 1); // no key
-    CHECK(exit_status(with({"--tls-key", key})) == 1);   // no certificate
-    CHECK(exit_status(with({"--tls-cert", dir + "/none.pem", "--tls-key", key})) == 1);
-    CHECK(exit_status(with({"--tls-cert", key, "--tls-key", key})) == 1); // a key is no certificate
-    CHECK(exit_status(with({"--tls-cert", cert, "--tls-key", cert})) == 1); // nor the reverse
-    CHECK_FALSE(std::filesystem::exists(db));
     std::filesystem::remove_all(dir);
 }
 
