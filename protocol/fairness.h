@@ -43,9 +43,15 @@ struct Sealed {
     // never reshuffles), with fresh salts from libsodium.
     static Sealed seal(std::string_view deck, std::string seed);
 
-    std::vector<std::string> leaves() const;
+    // The leaves by position, and the commitment: worked out on first use and kept, for a deal's
+    // end opens its reveal to every seat. The fields above stay as they are from then on.
+    const std::vector<std::string>& leaves() const;
     std::string seed_leaf() const; // "" when the game has no seed
-    std::string commitment() const;
+    const std::string& commitment() const;
+
+  private:
+    mutable std::vector<std::string> leaves_; // empty until leaves() (or for an empty deck)
+    mutable std::string commitment_;          // empty until commitment()
 };
 
 // SHA-256 of `bytes`, as hex.
