@@ -31,12 +31,10 @@ WsSession::WsSession(TlsStream&& stream, std::shared_ptr<SharedState> state, std
                 std::move(address)) {}
 
 WsSession::WsSession(Stream&& ws, std::shared_ptr<SharedState> state, std::string address)
-    : ws_(std::move(ws)), state_(std::move(state)), address_(std::move(address)),
-      tokens_(state_->config().burst), refilled_(std::chrono::steady_clock::now()) {}
-
-net::any_io_executor WsSession::executor() {
-    return std::visit([](auto& ws) -> net::any_io_executor { return ws.get_executor(); }, ws_);
-}
+    : ws_(std::move(ws)),
+      executor_(std::visit([](auto& s) -> net::any_io_executor { return s.get_executor(); }, ws_)),
+      state_(std::move(state)), address_(std::move(address)), tokens_(state_->config().burst),
+      refilled_(std::chrono::steady_clock::now()) {}
 
 bool WsSession::is_open() const {
     return std::visit([](const auto& ws) { return ws.is_open(); }, ws_);

@@ -101,10 +101,11 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
 
     using Stream = std::variant<websocket::stream<PlainStream>, websocket::stream<TlsStream>>;
     WsSession(Stream&& ws, std::shared_ptr<SharedState> state, std::string address);
-    net::any_io_executor executor();
+    const net::any_io_executor& executor() const { return executor_; }
     bool is_open() const;
 
     Stream ws_;
+    net::any_io_executor executor_; // the connection's strand, as the stream has it
     beast::flat_buffer buffer_;
     std::deque<std::shared_ptr<const std::string>> queue_;
     std::size_t queued_bytes_ = 0; // in queue_
