@@ -75,29 +75,31 @@ std::string leaf_hex(std::string_view salt_hex, std::string_view text) {
     return sha256_hex(*salt + std::string(text));
 }
 
-const std::vector<std::string>& Sealed::leaves() const {
-    if (leaves_.empty())
-        for (std::size_t i = 0; i < cards.size(); ++i)
-            leaves_.push_back(leaf_hex(salts[i], cards[i]));
-    return leaves_;
+std::vector<std::string> Sealed::leaves() const {
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < cards.size(); ++i) out.push_back(leaf_hex(salts[i], cards[i]));
+    return out;
 }
 
 std::string Sealed::seed_leaf() const {
     return seed.empty() ? std::string() : leaf_hex(seed_salt, seed);
 }
 
-const std::string& Sealed::commitment() const {
-    if (commitment_.empty()) {
-        std::string bytes;
-        for (const std::string& leaf : leaves()) bytes += *unhex(leaf, crypto_hash_sha256_BYTES);
-        if (!seed.empty()) bytes += *unhex(seed_leaf(), crypto_hash_sha256_BYTES);
-        commitment_ = sha256_hex(bytes);
-    }
-    return commitment_;
+std::string Sealed::commitment() const {
+    std::string bytes;
+    std::vector<std::string> all = leaves();
+    if (!seed.empty()) all.push_back(seed_leaf());
+    for (const std::string& leaf : all) bytes += *unhex(leaf, crypto_hash_sha256_BYTES);
+    return sha256_hex(bytes);
 }
 
 json reveal_json(const Sealed& sealed, std::span<const Sight> seen, bool seed_used, int viewer) {
-    json out = {{"leaves", sealed.leaves()}};
+    return reveal_json(sealed, sealed.leaves(), seen, seed_used, viewer);
+}
+
+json reveal_json(const Sealed& sealed, const std::vector<std::string>& leaves,
+                 std::span<const Sight> seen, bool seed_used, int viewer) {
+    json out = {{"leaves", leaves}};
     if (!sealed.seed.empty()) out["seed_leaf"] = sealed.seed_leaf();
     json shown = json::array(), yours = json::array();
     for (std::size_t i = 0; i < sealed.cards.size() && i < seen.size(); ++i) {

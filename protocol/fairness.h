@@ -43,15 +43,9 @@ struct Sealed {
     // never reshuffles), with fresh salts from libsodium.
     static Sealed seal(std::string_view deck, std::string seed);
 
-    // The leaves by position, and the commitment: worked out on first use and kept, for a deal's
-    // end opens its reveal to every seat. The fields above stay as they are from then on.
-    const std::vector<std::string>& leaves() const;
+    std::vector<std::string> leaves() const;
     std::string seed_leaf() const; // "" when the game has no seed
-    const std::string& commitment() const;
-
-  private:
-    mutable std::vector<std::string> leaves_; // empty until leaves() (or for an empty deck)
-    mutable std::string commitment_;          // empty until commitment()
+    std::string commitment() const;
 };
 
 // SHA-256 of `bytes`, as hex.
@@ -65,6 +59,10 @@ std::string leaf_hex(std::string_view salt_hex, std::string_view text);
 // when the seed was used; and, for a seat, the positions it alone (or with some others) saw
 // (`yours`). `seen` is by position; positions past its end were seen by nobody.
 json reveal_json(const Sealed& sealed, std::span<const Sight> seen, bool seed_used, int viewer);
+// The same with the deal's leaves given (`sealed.leaves()`): hashed once by a caller that opens
+// one deal to several viewers.
+json reveal_json(const Sealed& sealed, const std::vector<std::string>& leaves,
+                 std::span<const Sight> seen, bool seed_used, int viewer);
 
 // The salts, who saw each position and whether the seed was used, as stored with a finished hand
 // (JSON text), and back with the deck and seed stored beside them; nullopt if it is unreadable.

@@ -62,13 +62,15 @@ json closed_json(const char* reason) {
 }
 
 void add_reveal(json& end, std::span<const Chips> stacks, const Sealed& sealed,
-                std::span<const Sight> seen, bool seed_used) {
+                const std::vector<std::string>& leaves, std::span<const Sight> seen,
+                bool seed_used) {
     end["stacks"] = stacks;
-    end["fairness"] = reveal_json(sealed, seen, seed_used, -1);
+    end["fairness"] = reveal_json(sealed, leaves, seen, seed_used, -1);
 }
 
-json own_reveal(const Sealed& sealed, std::span<const Sight> seen, bool seed_used, int seat) {
-    return {{"fairness", reveal_json(sealed, seen, seed_used, seat)}};
+json own_reveal(const Sealed& sealed, const std::vector<std::string>& leaves,
+                std::span<const Sight> seen, bool seed_used, int seat) {
+    return {{"fairness", reveal_json(sealed, leaves, seen, seed_used, seat)}};
 }
 
 json seat_json(const SeatHead& s) {

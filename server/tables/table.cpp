@@ -625,6 +625,7 @@ void Table::start_hand() {
     }
     ++hands_;
     sealed_ = protocol::Sealed::seal(started.value->deck, std::move(started.value->seed));
+    commitment_ = sealed_.commitment();
     pending_ = std::move(started.value->hand);
     deal_ = std::move(d);
     // The table's configuration, plus what this hand needs to be read or replayed alone.
@@ -640,7 +641,7 @@ void Table::start_hand() {
     record["names"] = std::move(names);
     record["rules"] = protocol::kRules;
     // The hand's id is taken on the writer, from this node's block of ids.
-    HandStart h{0, id_, deal_.number, record.dump(), sealed_.commitment()};
+    HandStart h{0, id_, deal_.number, record.dump(), commitment_};
     services_.storage.write(
         [h = std::move(h), &storage = services_.storage](Store& store) mutable {
             h.id = storage.take_hand_id(store);
@@ -667,7 +668,7 @@ void Table::deal(std::int64_t hand_id) {
     hand_ = std::move(pending_);
     hand_id_ = hand_id;
     dealer_ = deal_.dealer.index();
-    run(hand_->deal(hand_id, sealed_.commitment()));
+    run(hand_->deal(hand_id, commitment_));
     // Players who asked to leave while the row was written: the game acts for them.
     for (int i = 0; i < limits_.seats; ++i)
         if (const Occupant* st = seat(i); st && st->leaving && in_running(i))
@@ -812,11 +813,12 @@ void Table::end_hand(End end) {
             for (int i = 0; i < self->limits_.seats; ++i)
                 stacks.push_back(self->seat(i) ? self->seat(i)->stack : 0);
             // Everyone gets what everyone saw; each seat dealt in, its own cards too.
-            protocol::add_reveal(message, stacks, sealed, seen, seed_used);
+            const std::vector<std::string> leaves = sealed.leaves();
+            protocol::add_reveal(message, stacks, sealed, leaves, seen, seed_used);
             std::vector<Told> told{{std::move(message), {}, std::nullopt}};
             for (const HandSeat& r : h.seats)
-                told[0].own.emplace_back(Seat(r.seat),
-                                         protocol::own_reveal(sealed, seen, seed_used, r.seat));
+                told[0].own.emplace_back(
+                    Seat(r.seat), protocol::own_reveal(sealed, leaves, seen, seed_used, r.seat));
             self->publish(told);
             self->after_hand();
         });

@@ -239,6 +239,7 @@ class Table : public std::enable_shared_from_this<Table> {
     Deal deal_;                       // what the running (or pending) hand was dealt from
     std::int64_t hand_id_ = 0;        // its row
     protocol::Sealed sealed_;         // its commitment; opened at its end
+    std::string commitment_;          // sealed_.commitment(), hashed once
     std::vector<std::string> chosen_; // tests only: the next deal's first cards
 
     net::steady_timer clock_; // the running hand's clock: a decision, a turn or the whole deal

@@ -79,6 +79,10 @@ TEST_CASE("fairness: the reveal opens each position to those who saw it, and no 
     const json other = felt::protocol::reveal_json(s, seen, true, 2);
     CHECK(other["yours"].empty());
     CHECK(other["shown"] == three["shown"]);
+    // A table hashes the leaves once for every viewer: the same reveal.
+    const std::vector<std::string> leaves = s.leaves();
+    CHECK(felt::protocol::reveal_json(s, leaves, seen, true, 3) == three);
+    CHECK(felt::protocol::reveal_json(s, leaves, seen, false, -1) == spectator);
 }
 
 TEST_CASE("fairness: what is stored reads back, and a damaged record is refused") {
