@@ -625,7 +625,6 @@ void Table::start_hand() {
     }
     ++hands_;
     sealed_ = protocol::Sealed::seal(started.value->deck, std::move(started.value->seed));
-    commitment_ = sealed_.commitment();
     pending_ = std::move(started.value->hand);
     deal_ = std::move(d);
     // The table's configuration, plus what this hand needs to be read or replayed alone.
@@ -641,7 +640,8 @@ void Table::start_hand() {
     record["names"] = std::move(names);
     record["rules"] = protocol::kRules;
     // The hand's id is taken on the writer, from this node's block of ids.
-    HandStart h{0, id_, deal_.number, record.dump(), commitment_};
+    std::string commitment = sealed_.commitment(); // hashed once, for the row and the deal
+    HandStart h{0, id_, deal_.number, record.dump(), commitment};
     services_.storage.write(
         [h = std::move(h), &storage = services_.storage](Store& store) mutable {
             h.id = storage.take_hand_id(store);
@@ -649,7 +649,8 @@ void Table::start_hand() {
             return h.id;
         },
         strand_,
-        [self = shared_from_this()](std::optional<std::int64_t> started) {
+        [self = shared_from_this(),
+         commitment = std::move(commitment)](std::optional<std::int64_t> started) {
             if (!started) { // nothing was dealt
                 self->pending_.reset();
                 return self->pause_for_storage();
@@ -660,15 +661,15 @@ void Table::start_hand() {
                 self->record_void(id);
                 return self->after_hand();
             }
-            self->deal(id);
+            self->deal(id, commitment);
         });
 }
 
-void Table::deal(std::int64_t hand_id) {
+void Table::deal(std::int64_t hand_id, const std::string& commitment) {
     hand_ = std::move(pending_);
     hand_id_ = hand_id;
     dealer_ = deal_.dealer.index();
-    run(hand_->deal(hand_id, commitment_));
+    run(hand_->deal(hand_id, commitment));
     // Players who asked to leave while the row was written: the game acts for them.
     for (int i = 0; i < limits_.seats; ++i)
         if (const Occupant* st = seat(i); st && st->leaving && in_running(i))

@@ -166,7 +166,7 @@ class Table : public std::enable_shared_from_this<Table> {
     // and nothing is dealt) or shutdown began (the row is void). Until then the table is busy: no
     // other hand starts and a seat that leaves waits for the hand.
     void start_hand();
-    void deal(std::int64_t hand_id);
+    void deal(std::int64_t hand_id, const std::string& commitment);
     // What a step of the hand caused: the seats the clock played for, the messages, then a new
     // clock if the hand wants one, or the hand's end.
     void run(Step step);
@@ -239,7 +239,6 @@ class Table : public std::enable_shared_from_this<Table> {
     Deal deal_;                       // what the running (or pending) hand was dealt from
     std::int64_t hand_id_ = 0;        // its row
     protocol::Sealed sealed_;         // its commitment; opened at its end
-    std::string commitment_;          // sealed_.commitment(), hashed once
     std::vector<std::string> chosen_; // tests only: the next deal's first cards
 
     net::steady_timer clock_; // the running hand's clock: a decision, a turn or the whole deal
