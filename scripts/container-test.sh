@@ -93,8 +93,13 @@ check "runs as a non-root user ($user, uid $uid)" "$([ -n "$user" ] && [ "$uid" 
 health=$("$engine" image inspect "$image" --format '{{json .Config.Healthcheck}}')
 check "has a HEALTHCHECK" "$([[ "$health" == *"felt health"* ]] && echo 0 || echo 1)" "$health"
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-port=$(free_port)
+free_ports() { # free_ports N: N different free loopback ports, held together while they are picked
+    python3 -c 'import socket, sys
+held = [socket.socket() for _ in range(int(sys.argv[1]))]
+for s in held: s.bind(("127.0.0.1", 0))
+print(" ".join(str(s.getsockname()[1]) for s in held))' "$1"
+}
+port=$(free_ports 1)
 run() { # run NAME: a container on the volume, serving on $port
     if [ "$engine" = podman ]; then
         # (podman's complaint that no systemd runs its health-check timer is dropped: the
@@ -118,7 +123,7 @@ wait_healthy() { # wait_healthy [PORT]: up to 30 s for /healthz at PORT ($port)
     done
     return 1
 }
-play() { # play PORT: the hands that felt bot played there (2 bots, 2 hands), or -1
+play() { # play PORT [TABLES SEATS HANDS]: the hands felt bot played there (1 table of 2, 2 hands), or -1
     "$felt" bot --url "ws://127.0.0.1:$1/ws" --tables "${2:-1}" --seats "${3:-2}" --hands "${4:-2}" \
         --json 2>/dev/null | python3 -c 'import json,sys
 try:
@@ -187,7 +192,7 @@ else
     compose+=(-p "$project" -f docker/compose.yaml)
     compose_log=/tmp/felt-compose-$$.log
     export FELT_HOST_PORT FELT_A_PORT FELT_B_PORT
-    FELT_HOST_PORT=$(free_port) FELT_A_PORT=$(free_port) FELT_B_PORT=$(free_port)
+    read -r FELT_HOST_PORT FELT_A_PORT FELT_B_PORT <<<"$(free_ports 3)"
     compose_down() { # down, with the named volumes and the anonymous ones (feltd's /data on a node)
         local ids vols
         ids=$("$engine" ps -aq --filter "label=com.docker.compose.project=$project")
