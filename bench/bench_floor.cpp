@@ -38,6 +38,9 @@ struct Options {
     int request_bytes = 64; // an `act` frame
     int reply_bytes = 48;   // its reply (0: none, the update being the answer)
     int update_bytes = 160; // an `update`: one event and the next turn, without legal actions
+    // The actor's reply and update in one write, as feltd sends them (it writes everything a
+    // connection has waiting at once); --separate-reply writes them one by one.
+    bool batch = true;
 };
 
 [[noreturn]] void die(const char* what) {
@@ -127,6 +130,8 @@ int main(int argc, char** argv) {
             o.update_bytes = std::atoi(v), ++i;
         else if (!std::strcmp(a, "--reply-bytes"))
             o.reply_bytes = std::atoi(v), ++i;
+        else if (!std::strcmp(a, "--separate-reply"))
+            o.batch = false;
     }
     const int n = o.tables * o.seats;
     rlimit nofile{};
@@ -164,7 +169,10 @@ int main(int argc, char** argv) {
     const std::vector<char> request(static_cast<std::size_t>(o.request_bytes), 'a');
     const std::vector<char> reply(static_cast<std::size_t>(o.reply_bytes), 'r');
     std::vector<char> update(static_cast<std::size_t>(o.update_bytes), 'u'), turn = update;
-    turn[0] = 'T'; // the first byte tells the next actor it is its turn
+    turn[0] = 'T';                          // the first byte tells the next actor it is its turn
+    std::vector<char> reply_update = reply; // the actor's two frames, for one write
+    reply_update.insert(reply_update.end(), update.begin(), update.end());
+    const bool batch = o.batch && !reply.empty() && o.seats > 1;
 
     // The server: thread k owns the tables t with t % threads == k. On a complete request from a
     // seat: the reply to it, then an update to every seat of its table, the next seat's a turn.
@@ -183,10 +191,12 @@ int main(int argc, char** argv) {
                 drain(
                     c, [&](char) { return request.size(); },
                     [&](char) {
-                        if (!reply.empty()) write_all(c.fd, reply.data(), reply.size());
+                        if (!reply.empty() && !batch) write_all(c.fd, reply.data(), reply.size());
                         const int next = (c.seat + 1) % o.seats;
                         for (int s = 0; s < o.seats; ++s) {
-                            const auto& body = s == next ? turn : update;
+                            const auto& body = s == next              ? turn
+                                               : batch && s == c.seat ? reply_update
+                                                                      : update;
                             write_all(server[static_cast<std::size_t>(c.table * o.seats + s)].fd,
                                       body.data(), body.size());
                         }
@@ -245,20 +255,23 @@ int main(int argc, char** argv) {
     if (as_json)
         std::printf("{\"kind\":\"floor\",\"tables\":%d,\"seats\":%d,\"seconds\":%.3f,"
                     "\"actions_per_second\":%.1f,\"frames_per_second\":%.1f,"
-                    "\"cpu_user\":%.3f,\"cpu_system\":%.3f}\n",
-                    o.tables, o.seats, wall, per_s, per_s * per_action, user, system);
+                    "\"cpu_user\":%.3f,\"cpu_system\":%.3f,\"batched\":%s}\n",
+                    o.tables, o.seats, wall, per_s, per_s * per_action, user, system,
+                    batch ? "true" : "false");
     else
         std::printf(
             "bench_floor: %d tables x %d seats over loopback TCP, %d server thread(s) and one "
             "client thread, %.1f s\n"
-            "  frames an action: 1 request (%d B), %d reply (%d B), %d updates (%d B)\n"
+            "  frames an action: 1 request (%d B), %d reply (%d B), %d updates (%d B)%s\n"
             "  %.0f actions/s, %.0f frames/s; CPU %.2f s user + %.2f s system over %.2f s of "
             "wall time\n"
             "  hands/s at 25 actions a hand: %.0f (at 20: %.0f)\n"
             "  mean action round trip by Little's law (tables / actions per second): %.2f ms\n",
             o.tables, o.seats, o.server_threads, wall, o.request_bytes, o.reply_bytes > 0 ? 1 : 0,
-            o.reply_bytes, o.seats, o.update_bytes, per_s, per_s * per_action, user, system, wall,
-            per_s / 25, per_s / 20, per_s > 0 ? 1000.0 * o.tables / per_s : 0.0);
+            o.reply_bytes, o.seats, o.update_bytes,
+            batch ? "; the reply and the actor's update in one write" : "", per_s,
+            per_s * per_action, user, system, wall, per_s / 25, per_s / 20,
+            per_s > 0 ? 1000.0 * o.tables / per_s : 0.0);
     for (Conn& c : client) close(c.fd);
     for (Conn& c : server) close(c.fd);
     return 0;

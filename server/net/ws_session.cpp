@@ -93,10 +93,9 @@ void WsSession::on_read(beast::error_code ec, std::size_t) {
     if (is_open() && !closing_) do_read();
 }
 
-void WsSession::send(std::shared_ptr<const std::string> message) {
-    net::post(executor(), [self = shared_from_this(), m = std::move(message)]() mutable {
-        self->queue(std::move(m));
-    });
+void WsSession::send(Messages messages) {
+    net::post(executor(),
+              [self = shared_from_this(), m = std::move(messages)]() mutable { self->queue(m); });
 }
 
 void WsSession::close() {
@@ -111,7 +110,7 @@ void WsSession::close_after_writes(websocket::close_code code) {
     if (closing_ || !is_open()) return;
     closing_ = true;
     close_code_ = code;
-    if (queue_.empty()) do_close();
+    if (waiting_.empty() && writing_.empty()) do_close();
 }
 
 void WsSession::do_close() {
@@ -124,37 +123,68 @@ void WsSession::do_close() {
         ws_);
 }
 
-void WsSession::queue(std::shared_ptr<const std::string> message) {
-    if (!is_open() || closing_) return;
+bool WsSession::take(Message& message) {
     const Config& c = state_->config();
-    if (queue_.size() >= static_cast<std::size_t>(c.write_queue) ||
+    const std::size_t count = waiting_.size() + writing_.size();
+    if (count >= static_cast<std::size_t>(c.write_queue) ||
         queued_bytes_ + message->size() > static_cast<std::size_t>(c.write_queue_bytes)) {
         spdlog::warn("{}: {} messages ({} bytes) waiting, dropping the slow client", address_,
-                     queue_.size(), queued_bytes_);
+                     count, queued_bytes_);
+        closing_ = true; // nothing more is queued; the read fails next
         std::visit([](auto& ws) { beast::get_lowest_layer(ws).close(); }, ws_);
-        return;
+        return false;
     }
     queued_bytes_ += message->size();
-    queue_.push_back(std::move(message));
-    if (queue_.size() == 1) do_write();
+    waiting_.push_back(std::move(message));
+    return true;
 }
 
+void WsSession::queue(Message message) {
+    if (!is_open() || closing_ || !take(message)) return;
+    if (writing_.empty()) do_write();
+}
+
+void WsSession::queue(Messages& messages) {
+    if (!is_open() || closing_) return;
+    for (Message& m : messages)
+        if (!take(m)) return;
+    if (writing_.empty()) do_write();
+}
+
+// Everything waiting goes out in one write: each message as one unmasked text frame (RFC 6455,
+// 5.2), framed here rather than by Beast, which would write each on its own.
 void WsSession::do_write() {
+    for (Message& m : waiting_) {
+        const std::size_t n = m->size();
+        writing_.push_back({std::move(m), text_frame_header(n)});
+    }
+    waiting_.clear();
+    std::vector<net::const_buffer> buffers;
+    buffers.reserve(2 * writing_.size());
+    for (const Framed& f : writing_) {
+        buffers.push_back(net::buffer(f.header.bytes.data(), f.header.size));
+        buffers.push_back(net::buffer(*f.text));
+    }
     std::visit(
-        [this](auto& ws) {
-            ws.text(true);
-            ws.async_write(net::buffer(*queue_.front()),
-                           beast::bind_front_handler(&WsSession::on_write, shared_from_this()));
+        [&](auto& ws) {
+            // After Beast has sent a close frame (answering the client's), nothing more may go.
+            if (ws.next_layer().close_sent())
+                return net::post(executor(),
+                                 beast::bind_front_handler(&WsSession::on_write, shared_from_this(),
+                                                           net::error::operation_aborted, 0));
+            ws.next_layer().async_write_some(
+                std::move(buffers),
+                beast::bind_front_handler(&WsSession::on_write, shared_from_this()));
         },
         ws_);
 }
 
 void WsSession::on_write(beast::error_code ec, std::size_t) {
     if (ec) return fail(ec, "websocket write");
-    ++state_->metrics().messages_out;
-    queued_bytes_ -= queue_.front()->size();
-    queue_.pop_front();
-    if (!queue_.empty())
+    state_->metrics().messages_out += writing_.size();
+    for (const Framed& f : writing_) queued_bytes_ -= f.text->size();
+    writing_.clear();
+    if (!waiting_.empty())
         do_write();
     else if (closing_)
         do_close();

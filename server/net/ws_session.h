@@ -3,12 +3,12 @@
 
 #include "messages.h"
 #include "net/net.h"
+#include "net/ordered_stream.h"
 #include "state.h"
 #include "storage/accounts.h"
 #include "tables/recipient.h"
 
 #include <chrono>
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -42,8 +42,9 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
             ws_);
     }
 
-    // Queues a text message; from any thread.
-    void send(std::shared_ptr<const std::string> message) override;
+    // Queues text messages, to go out in one write; from any thread.
+    void send(Messages messages) override;
+    using Recipient::send;
     // Closes the connection (going away); from any thread.
     void close() override;
     void sign_out(const SignOut& which) override;
@@ -54,7 +55,10 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
     void on_read(beast::error_code ec, std::size_t bytes);
     void do_write();
     void on_write(beast::error_code ec, std::size_t bytes);
-    void queue(std::shared_ptr<const std::string> message); // on the strand
+    // On the strand: adds to what waits to be written, and writes it unless a write is in flight.
+    void queue(Message message);
+    void queue(Messages& messages);
+    bool take(Message& message); // false when the client is too slow, and dropped
     void close_after_writes(websocket::close_code code);
     void do_close();
 
@@ -99,7 +103,8 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
     void history_request(const protocol::Request& r);
     bool rate_ok();
 
-    using Stream = std::variant<websocket::stream<PlainStream>, websocket::stream<TlsStream>>;
+    using Stream = std::variant<websocket::stream<OrderedStream<PlainStream>>,
+                                websocket::stream<OrderedStream<TlsStream>>>;
     WsSession(Stream&& ws, std::shared_ptr<SharedState> state, std::string address);
     const net::any_io_executor& executor() const { return executor_; }
     bool is_open() const;
@@ -107,8 +112,14 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
     Stream ws_;
     net::any_io_executor executor_; // the connection's strand, as the stream has it
     beast::flat_buffer buffer_;
-    std::deque<std::shared_ptr<const std::string>> queue_;
-    std::size_t queued_bytes_ = 0; // in queue_
+    // A message framed for the write in flight: the text frame's header, and the text.
+    struct Framed {
+        Message text;
+        FrameHeader header;
+    };
+    std::vector<Message> waiting_; // queued while a write was in flight
+    std::vector<Framed> writing_;  // in the write in flight
+    std::size_t queued_bytes_ = 0; // in both
     std::shared_ptr<SharedState> state_;
     std::string address_;
     bool open_ = false;

@@ -116,7 +116,29 @@ int Table::next_dealer() const {
 }
 
 void Table::send(const std::shared_ptr<Recipient>& s, std::string text) {
-    if (s) s->send(std::make_shared<const std::string>(std::move(text)));
+    if (s) deliver(s, std::make_shared<const std::string>(std::move(text)));
+}
+
+void Table::deliver(const std::shared_ptr<Recipient>& s, Message m) {
+    if (batching_)
+        outbox_.emplace_back(s, std::move(m));
+    else
+        s->send(std::move(m));
+}
+
+void Table::flush_outbox() {
+    batching_ = false;
+    // By recipient, each one's messages in the order sent.
+    std::ranges::stable_sort(outbox_, std::less<>(), [](const auto& e) { return e.first.get(); });
+    for (auto it = outbox_.begin(); it != outbox_.end();) {
+        Messages messages;
+        auto run = it;
+        for (; run != outbox_.end() && run->first == it->first; ++run)
+            messages.push_back(std::move(run->second));
+        it->first->send(std::move(messages));
+        it = run;
+    }
+    outbox_.clear();
 }
 
 void Table::refuse(const std::shared_ptr<Recipient>& s, const protocol::Request& r,
@@ -141,7 +163,7 @@ void Table::publish(std::vector<Told>& told) {
             auto own = seat < 0
                            ? t.own.end()
                            : std::ranges::find(t.own, Seat(seat), &std::pair<Seat, json>::first);
-            if (own == t.own.end()) return s->send(shared);
+            if (own == t.own.end()) return deliver(s, shared);
             json copy = m;
             copy.update(own->second);
             if (t.clock) tell_clock(copy[*t.clock]);
@@ -205,6 +227,7 @@ int Table::ready_count() const {
 
 void Table::act(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
     net::post(strand_, [self = shared_from_this(), s, a, r] {
+        Batch batch(*self);
         auto seat = self->seat_of(a.id);
         if (!seat) return self->refuse(s, r, "not_seated", "you have no seat at this table");
         if (!self->hand_)
@@ -666,6 +689,7 @@ void Table::start_hand() {
 }
 
 void Table::deal(std::int64_t hand_id, const std::string& commitment) {
+    Batch batch(*this);
     hand_ = std::move(pending_);
     hand_id_ = hand_id;
     dealer_ = deal_.dealer.index();
@@ -677,6 +701,7 @@ void Table::deal(std::int64_t hand_id, const std::string& commitment) {
 }
 
 void Table::run(Step step) {
+    Batch batch(*this);
     for (Seat seat : step.missed) note_missed(seat.index(), deal_.number);
     if (step.end) {
         clock_.cancel();
@@ -889,6 +914,7 @@ void Table::stop() {
 
 void Table::void_and_close() {
     net::post(strand_, [self = shared_from_this()] {
+        Batch batch(*self);
         self->stopping_ = true;
         // A hand's start or end, or a top-up, is being stored; everyone is cashed out after it.
         if (self->pending_ || self->settling_ || self->topping_ > 0) return;

@@ -103,6 +103,25 @@ class Table : public std::enable_shared_from_this<Table> {
     };
 
     void send(const std::shared_ptr<Recipient>& s, std::string text);
+    // Every message a table sends goes through here: at once, or, inside a Batch, gathered so
+    // that each recipient gets its share in one hand-over (and its connection in one write).
+    void deliver(const std::shared_ptr<Recipient>& s, Message m);
+    // On the strand, for one handler: what it sends to each recipient goes out together when it
+    // ends (an action's reply with its update; a hand's last update, its end and the next deal).
+    class Batch {
+      public:
+        explicit Batch(Table& t) : table_(t), outer_(!t.batching_) { t.batching_ = true; }
+        ~Batch() {
+            if (outer_) table_.flush_outbox();
+        }
+        Batch(const Batch&) = delete;
+        Batch& operator=(const Batch&) = delete;
+
+      private:
+        Table& table_;
+        bool outer_;
+    };
+    void flush_outbox();
     void refuse(const std::shared_ptr<Recipient>& s, const protocol::Request& r,
                 const std::string& code, const std::string& message);
     void refuse(const std::shared_ptr<Recipient>& s, const protocol::Request& r,
@@ -262,6 +281,8 @@ class Table : public std::enable_shared_from_this<Table> {
     net::steady_timer idle_;                      // closes the table once empty for the idle time
     std::chrono::steady_clock::time_point empty_; // since when it has been empty
     bool closed_ = false;
+    bool batching_ = false; // a Batch is open: deliver() gathers into outbox_
+    std::vector<std::pair<std::shared_ptr<Recipient>, Message>> outbox_;
 };
 
 } // namespace felt::server

@@ -168,7 +168,9 @@ inline long cpu_ticks(pid_t pid) {
 // this harness compile without it.)
 class Client {
   public:
-    explicit Client(unsigned short port);
+    // receive_buffer > 0 fixes the socket's receive buffer at that many bytes (SO_RCVBUF, before
+    // connecting), so that the kernel cannot grow it: what a client that never reads can hold.
+    explicit Client(unsigned short port, int receive_buffer = 0);
     ~Client();
     Client(const Client&) = delete;
     Client& operator=(const Client&) = delete;

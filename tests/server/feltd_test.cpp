@@ -357,13 +357,21 @@ TEST_CASE("feltd: a client that does not read is dropped once its replies pass t
     for (auto& m : makers)
         for (int i = 0; i < 5; ++i)
             REQUIRE(m->call({{"type", "create_table"}, {"seats", 2}})["ok"] == true);
-    Client slow(d.port());
+    // Its receive buffer is fixed at 64 KiB: otherwise the kernel may grow it to 32 MB here
+    // (net.ipv4.tcp_rmem) as replies arrive.
+    Client slow(d.port(), 65536);
     slow.hello();
     REQUIRE(slow.call({{"type", "guest"}})["ok"] == true);
+    const double before = metric(d.port(), "felt_connections");
     const std::string ask = json{{"type", "tables"}, {"id", 1}}.dump();
     constexpr int kAsked = 1000; // some 15 MB of replies, far past the socket buffers
     int sent = 0;
     while (sent < kAsked && slow.try_send(ask)) ++sent; // a reset here means it was cut off
+    // Not reading until feltd has dropped it: feltd answers more slowly than the requests come,
+    // so a client that read at once could keep up with it.
+    for (int i = 0; i < 100 && metric(d.port(), "felt_connections") >= before; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    CHECK(metric(d.port(), "felt_connections") == before - 1);
     int replies = 0;
     while (auto m = slow.read()) replies += (*m).contains("tables");
     CHECK(replies < kAsked); // cut off: the rest were never queued

@@ -168,18 +168,30 @@ class HighCardGame final : public Game {
 // A player (or spectator) in process: every message that reaches it, in order.
 class Listener final : public Recipient {
   public:
-    void send(std::shared_ptr<const std::string> message) override {
+    void send(Messages messages) override {
         std::lock_guard lock(mutex_);
-        got_.push_back(json::parse(*message));
+        std::vector<json> batch;
+        for (const Message& m : messages) {
+            got_.push_back(json::parse(*m));
+            batch.push_back(got_.back());
+        }
+        batches_.push_back(std::move(batch));
     }
+    using Recipient::send;
     std::vector<json> got() {
         std::lock_guard lock(mutex_);
         return got_;
+    }
+    // The messages as they were handed over, together.
+    std::vector<std::vector<json>> batches() {
+        std::lock_guard lock(mutex_);
+        return batches_;
     }
 
   private:
     std::mutex mutex_;
     std::vector<json> got_;
+    std::vector<std::vector<json>> batches_;
 };
 
 struct TempDb {
@@ -308,6 +320,18 @@ TEST_CASE("table: a fourth game written as a Game alone; visibility, order, cloc
             return false;
         }));
     }
+
+    // Each accepted action's reply and the update it caused reached the actor together, in one
+    // hand-over (over a connection, one write).
+    int together = 0;
+    for (const auto& batch : players[0]->batches())
+        for (std::size_t k = 0; k < batch.size(); ++k)
+            if (batch[k].value("ok", false) && batch[k].value("id", 0) >= 100) {
+                ++together;
+                REQUIRE(k + 1 < batch.size());
+                CHECK(batch[k + 1]["type"] == "table");
+            }
+    CHECK(together == kRounds);
 
     // Everyone leaves between rounds (or folds the round being dealt, and leaves after it).
     players[2] = std::make_shared<Listener>();

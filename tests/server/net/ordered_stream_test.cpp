@@ -1,0 +1,131 @@
+// The layer under feltd's WebSocket streams (net/ordered_stream.h): frames feltd builds itself,
+// several to a write, read back by Beast's own client as the messages they were, in order, with
+// Beast's control frames (a ping here) going out whole between them.
+#include "net/ordered_stream.h"
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace felt::server;
+
+namespace {
+
+// A connected pair over loopback: a server WebSocket on the layer, a plain Beast client.
+struct Pair {
+    net::io_context ioc;
+    websocket::stream<OrderedStream<beast::tcp_stream>> server{ioc};
+    websocket::stream<beast::tcp_stream> client{ioc};
+
+    Pair() {
+        tcp::acceptor acceptor(ioc, {net::ip::make_address("127.0.0.1"), 0});
+        beast::get_lowest_layer(client).connect(acceptor.local_endpoint());
+        acceptor.accept(beast::get_lowest_layer(server).socket());
+        bool accepted = false, shook = false;
+        server.async_accept([&](beast::error_code ec) { accepted = !ec; });
+        client.async_handshake("127.0.0.1", "/", [&](beast::error_code ec) { shook = !ec; });
+        ioc.run_for(std::chrono::seconds(10));
+        REQUIRE(accepted);
+        REQUIRE(shook);
+    }
+
+    // Writes the messages as one write of frames built by text_frame_header.
+    void send(const std::vector<std::string>& messages, beast::error_code& result) {
+        std::vector<FrameHeader> headers;
+        for (const std::string& m : messages) headers.push_back(text_frame_header(m.size()));
+        std::vector<net::const_buffer> buffers;
+        for (std::size_t i = 0; i < messages.size(); ++i) {
+            buffers.push_back(net::buffer(headers[i].bytes.data(), headers[i].size));
+            buffers.push_back(net::buffer(messages[i]));
+        }
+        server.next_layer().async_write_some(
+            std::move(buffers), [&](beast::error_code ec, std::size_t) { result = ec; });
+        ioc.restart();
+        ioc.run_for(std::chrono::seconds(10));
+    }
+
+    std::string read() {
+        beast::flat_buffer b;
+        client.read(b);
+        CHECK(client.got_text());
+        return beast::buffers_to_string(b.data());
+    }
+};
+
+} // namespace
+
+TEST_CASE("ordered stream: frames of every length encoding, in one write, read back by Beast") {
+    Pair p;
+    // Each of RFC 6455's three length forms at its edges: 7 bits, 16 bits, 64 bits.
+    std::vector<std::string> messages;
+    for (std::size_t n : {0u, 1u, 125u, 126u, 127u, 65535u, 65536u, 200000u})
+        messages.push_back(std::string(n, static_cast<char>('a' + messages.size())));
+    messages.push_back(R"({"type":"table","kind":"update"})");
+    beast::error_code ec = net::error::would_block;
+    p.send(messages, ec);
+    CHECK(!ec);
+    for (const std::string& m : messages) {
+        const std::string got = p.read();
+        CHECK(got.size() == m.size());
+        CHECK(got == m);
+    }
+}
+
+TEST_CASE("ordered stream: Beast's own frames go out whole, in order with feltd's") {
+    Pair p;
+    std::vector<std::string> order; // what the client saw, in order
+    p.client.control_callback([&](websocket::frame_type kind, beast::string_view payload) {
+        if (kind == websocket::frame_type::ping) order.push_back("ping " + std::string(payload));
+    });
+    // A write of feltd's frames in flight, a ping queued behind it by Beast, then more frames:
+    // the ping goes after the first write and before the second.
+    const std::vector<std::string> first{std::string(300000, 'x'), "one"}, second{"two"};
+    std::vector<FrameHeader> h1, h2;
+    auto buffers = [](const std::vector<std::string>& ms, std::vector<FrameHeader>& hs) {
+        std::vector<net::const_buffer> b;
+        for (const std::string& m : ms) hs.push_back(text_frame_header(m.size()));
+        for (std::size_t i = 0; i < ms.size(); ++i) {
+            b.push_back(net::buffer(hs[i].bytes.data(), hs[i].size));
+            b.push_back(net::buffer(ms[i]));
+        }
+        return b;
+    };
+    int done = 0;
+    p.server.next_layer().async_write_some(buffers(first, h1),
+                                           [&](beast::error_code ec, std::size_t) {
+                                               CHECK(!ec);
+                                               ++done;
+                                           });
+    p.server.async_ping("beast", [&](beast::error_code ec) {
+        CHECK(!ec);
+        ++done;
+    });
+    p.server.next_layer().async_write_some(buffers(second, h2),
+                                           [&](beast::error_code ec, std::size_t) {
+                                               CHECK(!ec);
+                                               ++done;
+                                           });
+    // The client reads while the server writes: 300 KB may not fit in the socket's buffers.
+    std::vector<std::string> texts;
+    beast::flat_buffer b;
+    std::function<void()> read = [&] {
+        p.client.async_read(b, [&](beast::error_code ec, std::size_t) {
+            REQUIRE(!ec);
+            texts.push_back(beast::buffers_to_string(b.data()));
+            order.push_back(texts.back().size() > 100 ? "big" : texts.back());
+            b.consume(b.size());
+            if (texts.size() < 3) read();
+        });
+    };
+    read();
+    p.ioc.restart();
+    p.ioc.run_for(std::chrono::seconds(10));
+    CHECK(done == 3);
+    REQUIRE(texts.size() == 3);
+    CHECK(texts[0] == first[0]);
+    CHECK(order == std::vector<std::string>{"big", "one", "ping beast", "two"});
+}
