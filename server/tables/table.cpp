@@ -164,8 +164,11 @@ void Table::publish(std::vector<Told>& told) {
                            ? t.own.end()
                            : std::ranges::find(t.own, Seat(seat), &std::pair<Seat, json>::first);
             if (own == t.own.end()) return deliver(s, shared);
-            json copy = m;
-            copy.update(own->second);
+            // The seat's own keys over everyone's: what `m` has and the seat's copy lacks is
+            // copied, which for an update is its few shared keys, not its events.
+            json copy = own->second;
+            for (const auto& [key, value] : m.items())
+                if (!copy.contains(key)) copy[key] = value;
             if (t.clock) tell_clock(copy[*t.clock]);
             send(s, copy.dump());
         });
