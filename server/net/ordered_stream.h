@@ -147,7 +147,8 @@ class OrderedStream {
     void start() {
         writing_ = true;
         // Taken from the front by index: Asio 1.81's any_completion_handler cannot be
-        // move-assigned (it recurses), so the jobs are only ever moved into new places.
+        // move-assigned (it recurses: chriskohlhoff/asio#1180), so the jobs are only ever moved
+        // into new places.
         Job job = std::move(waiting_[head_]);
         if (++head_ == waiting_.size()) {
             waiting_.clear();
