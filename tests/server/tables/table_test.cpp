@@ -19,9 +19,12 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <future>
+#include <map>
 #include <mutex>
 #include <thread>
 #include <type_traits>
@@ -430,4 +433,59 @@ TEST_CASE("table: a fourth game written as a Game alone; visibility, order, cloc
     }
     CHECK(balances == 3 * Rig::kGrant);
     CHECK(rig.metrics.hands_played.load() == rounds);
+}
+
+// Pearson's chi-square statistic of `counts` against the same expected count in every cell.
+double chi_square(const std::vector<long>& counts, double expected) {
+    double sum = 0;
+    for (long c : counts)
+        sum += (static_cast<double>(c) - expected) * (static_cast<double>(c) - expected);
+    return sum / expected;
+}
+
+// The value a chi-square statistic with `df` degrees of freedom exceeds with probability 1e-6
+// (Wilson and Hilferty's approximation, z = 4.753): a fair shuffle fails this about once in a
+// million runs, a biased one at once.
+double critical(int df) {
+    const double k = 2.0 / (9.0 * df);
+    return df * std::pow(1 - k + 4.753 * std::sqrt(k), 3);
+}
+
+TEST_CASE("secure_shuffle: every order of four cards equally likely, every card at every place") {
+    // 4 cards: the 24 orders, 240,000 shuffles.
+    {
+        std::map<std::vector<int>, long> seen;
+        constexpr int kShuffles = 240000;
+        for (int n = 0; n < kShuffles; ++n) {
+            std::array<Card, 4> deck;
+            for (int i = 0; i < 4; ++i) deck[static_cast<std::size_t>(i)] = Card::from_code(i);
+            secure_shuffle(deck);
+            std::vector<int> order;
+            for (Card c : deck) order.push_back(c.code());
+            ++seen[order];
+        }
+        REQUIRE(seen.size() == 24);
+        std::vector<long> counts;
+        for (const auto& [order, count] : seen) counts.push_back(count);
+        const double x = chi_square(counts, kShuffles / 24.0);
+        INFO("chi-square " << x << " against " << critical(23));
+        CHECK(x < critical(23));
+    }
+    // 52 cards: how often each card lands at each place, 52,000 shuffles (1,000 a cell). Each
+    // place's counts are a multinomial with 51 degrees of freedom; the sum over the 52 places is
+    // taken as a chi-square with 52 x 51 (its mean is exactly that).
+    {
+        constexpr int kShuffles = 52000;
+        std::vector<long> counts(52 * 52);
+        for (int n = 0; n < kShuffles; ++n) {
+            std::array<Card, 52> deck;
+            for (int i = 0; i < 52; ++i) deck[static_cast<std::size_t>(i)] = Card::from_code(i);
+            secure_shuffle(deck);
+            for (std::size_t place = 0; place < 52; ++place)
+                ++counts[place * 52 + deck[place].code()];
+        }
+        const double x = chi_square(counts, kShuffles / 52.0);
+        INFO("chi-square " << x << " against " << critical(52 * 51));
+        CHECK(x < critical(52 * 51));
+    }
 }
