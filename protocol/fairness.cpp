@@ -31,11 +31,17 @@ std::optional<std::string> unhex(std::string_view text, std::size_t n) {
     return out;
 }
 
-std::string random_salt() {
+// `n` salts from one call to the system's generator (one system call, not one a salt).
+std::vector<std::string> random_salts(std::size_t n) {
     if (sodium_init() < 0) throw std::runtime_error("libsodium could not be initialised");
-    unsigned char salt[kSaltBytes];
-    randombytes_buf(salt, sizeof salt);
-    return hex(salt, sizeof salt);
+    std::vector<unsigned char> bytes(n * kSaltBytes);
+    randombytes_buf(bytes.data(), bytes.size());
+    std::vector<std::string> salts;
+    salts.reserve(n);
+    for (std::size_t i = 0; i < n; ++i)
+        salts.push_back(hex(bytes.data() + i * kSaltBytes, kSaltBytes));
+    sodium_memzero(bytes.data(), bytes.size());
+    return salts;
 }
 
 std::vector<std::string> split(std::string_view deck) {
@@ -57,8 +63,11 @@ json opening(std::size_t position, const std::string& card, const std::string& s
 Sealed Sealed::seal(std::string_view deck, std::string seed) {
     Sealed s;
     s.cards = split(deck);
-    for (std::size_t i = 0; i < s.cards.size(); ++i) s.salts.push_back(random_salt());
-    if (!seed.empty()) s.seed_salt = random_salt();
+    s.salts = random_salts(s.cards.size() + (seed.empty() ? 0 : 1));
+    if (!seed.empty()) {
+        s.seed_salt = std::move(s.salts.back());
+        s.salts.pop_back();
+    }
     s.seed = std::move(seed);
     return s;
 }

@@ -25,10 +25,34 @@ void init_sodium() {
 
 } // namespace
 
+// Fisher and Yates, each index drawn as randombytes_uniform draws it (words below 2^32 mod the
+// bound are thrown away, so that none is likelier), but from a ChaCha20 stream keyed with fresh
+// random bytes (randombytes_buf_deterministic): one call to the system's generator a deck rather
+// than one a card.
 void secure_shuffle(std::span<Card> deck) {
     init_sodium();
-    for (std::size_t i = deck.size(); i > 1; --i)
-        std::swap(deck[i - 1], deck[randombytes_uniform(static_cast<std::uint32_t>(i))]);
+    std::vector<std::uint32_t> words;
+    std::size_t next = 0;
+    auto word = [&] {
+        if (next == words.size()) { // at first, and in the rare case that rejections used it up
+            unsigned char key[randombytes_SEEDBYTES];
+            randombytes_buf(key, sizeof key);
+            words.assign(deck.size() + 8, 0);
+            randombytes_buf_deterministic(words.data(), words.size() * sizeof words[0], key);
+            sodium_memzero(key, sizeof key);
+            next = 0;
+        }
+        return words[next++];
+    };
+    for (std::size_t i = deck.size(); i > 1; --i) {
+        const auto bound = static_cast<std::uint32_t>(i);
+        const std::uint32_t below = (1U + ~bound) % bound; // 2^32 mod bound
+        std::uint32_t r;
+        do r = word();
+        while (r < below);
+        std::swap(deck[i - 1], deck[r % bound]);
+    }
+    sodium_memzero(words.data(), words.size() * sizeof words[0]);
 }
 
 std::uint64_t random_seed() {
