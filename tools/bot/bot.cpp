@@ -186,7 +186,9 @@ class Bot : public std::enable_shared_from_this<Bot> {
         auto has = [text](std::string_view what) {
             return memmem(text.data(), text.size(), what.data(), what.size()) != nullptr;
         };
-        if (!has(R"("type":"table")"))
+        if (has(R"("type":"act")") && has(R"("ok":true)"))
+            acted(); // an action's reply, one an action: nothing in it to read
+        else if (!has(R"("type":"table")"))
             handle(json::parse(text, nullptr, false));
         else if (has(R"("legal":)") || has(R"("kind":"left")") || has(R"("kind":"snapshot")"))
             handle(json::parse(text, nullptr, false));
@@ -194,6 +196,13 @@ class Bot : public std::enable_shared_from_this<Bot> {
             hand_ended(); // the hand's end itself, not the update whose events end the hand
         buffer_.consume(buffer_.size());
         if (!done_) do_read();
+    }
+
+    // The round trip of the action just answered.
+    void acted() {
+        const double ms = std::chrono::duration<double, std::milli>(Clock::now() - sent_).count();
+        std::lock_guard lock(shared_->mutex);
+        shared_->report.latencies_ms.push_back(ms);
     }
 
     void send_join() {
@@ -243,13 +252,7 @@ class Bot : public std::enable_shared_from_this<Bot> {
             ++shared_->seated;
             return;
         }
-        if (type == "act") {
-            const double ms =
-                std::chrono::duration<double, std::milli>(Clock::now() - sent_).count();
-            std::lock_guard lock(shared_->mutex);
-            shared_->report.latencies_ms.push_back(ms);
-            return;
-        }
+        if (type == "act") return acted();
         if (type != "table") return;
         const std::string kind = m.value("kind", "");
         if (kind == "update" && m.contains("turn") && m["turn"].contains("legal") && !leaving_) {
