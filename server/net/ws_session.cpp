@@ -140,8 +140,8 @@ bool WsSession::take(Message& message) {
 }
 
 void WsSession::queue(Message message) {
-    if (!is_open() || closing_ || !take(message)) return;
-    if (writing_.empty()) do_write();
+    Messages one{std::move(message)};
+    queue(one);
 }
 
 void WsSession::queue(Messages& messages) {
