@@ -9,6 +9,8 @@
 
 #include <sodium.h>
 
+#include <boost/asio.hpp>
+#include <boost/beast.hpp>
 #include <nlohmann/json.hpp>
 
 #include <doctest/doctest.h>
@@ -1550,6 +1552,96 @@ TEST_CASE("felt bot: a person's pace, from several source addresses, and a fleet
         // A take empties the window: what the first counted is not counted again.
         const felt::bot::Report empty_after = fleet.take();
         CHECK(empty_after.latencies_ms.size() < second.latencies_ms.size());
+    }
+}
+
+// A one-connection WebSocket server made with Beast, for testing the bots' own client against an
+// independent implementation: it accepts one connection, runs `serve` on it, and reads on until
+// the bot goes, recording the pongs it gets. `refuse` answers the upgrade with a plain 404.
+struct BeastPeer {
+    boost::asio::io_context ioc;
+    boost::asio::ip::tcp::acceptor acceptor{ioc, {boost::asio::ip::make_address("127.0.0.1"), 0}};
+    std::vector<std::string> pongs;
+    std::string hello; // the bot's first message, as Beast read it
+    std::thread thread;
+
+    template <class Serve>
+    explicit BeastPeer(Serve serve, bool refuse = false) {
+        thread = std::thread([this, serve, refuse] {
+            namespace beast = boost::beast;
+            namespace websocket = beast::websocket;
+            beast::error_code ec;
+            boost::asio::ip::tcp::socket socket = acceptor.accept();
+            if (refuse) {
+                const std::string no = "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n";
+                boost::asio::write(socket, boost::asio::buffer(no), ec);
+                return;
+            }
+            websocket::stream<boost::asio::ip::tcp::socket> ws(std::move(socket));
+            ws.control_callback([this](websocket::frame_type kind, beast::string_view payload) {
+                if (kind == websocket::frame_type::pong) pongs.emplace_back(payload);
+            });
+            ws.accept(ec);
+            if (ec) return;
+            beast::flat_buffer buffer;
+            ws.read(buffer, ec);
+            hello = beast::buffers_to_string(buffer.data());
+            serve(ws);
+            for (;;) { // until the bot closes or its connection ends
+                buffer.clear();
+                ws.read(buffer, ec);
+                if (ec) return;
+            }
+        });
+    }
+    ~BeastPeer() { thread.join(); }
+    std::string port() const { return std::to_string(acceptor.local_endpoint().port()); }
+};
+
+felt::bot::Report bot_against(const BeastPeer& peer) {
+    felt::bot::Options o;
+    o.port = peer.port();
+    o.tables = 1;
+    o.seats = 1;
+    return felt::bot::run(o);
+}
+
+TEST_CASE("felt bot: its WebSocket client against Beast's server: masked frames, pings, "
+          "fragments, long lengths, a close and a refused upgrade") {
+    namespace net = boost::asio;
+    using Ws = boost::beast::websocket::stream<net::ip::tcp::socket>;
+    // A message of 70,000 bytes (a 64-bit length, longer than the bot's first buffer), sent in
+    // two fragments after a ping: the bot answers the ping and reads the message whole.
+    const std::string code(70000, 'x');
+    const std::string text = R"({"type":"error","code":")" + code + R"(","message":"too long"})";
+    {
+        BeastPeer peer([&](Ws& ws) {
+            ws.ping("are you there");
+            ws.text(true);
+            ws.write_some(false, net::buffer(text.substr(0, 100)));
+            ws.write_some(true, net::buffer(text.substr(100)));
+        });
+        const felt::bot::Report r = bot_against(peer);
+        REQUIRE(r.errors.size() == 1); // the bot reports an error message as an error
+        CHECK(r.errors[0] == nlohmann::json::parse(text).dump());
+        CHECK(r.connected == 1);
+        CHECK(nlohmann::json::parse(peer.hello)["type"] == "hello"); // unmasked by Beast
+        CHECK(peer.pongs == std::vector<std::string>{"are you there"});
+    }
+    { // the server closes: an error that says so, with the server's reason
+        BeastPeer peer([](Ws& ws) {
+            ws.close({boost::beast::websocket::close_code::going_away, "shutting down"});
+        });
+        const felt::bot::Report r = bot_against(peer);
+        REQUIRE(r.errors.size() == 1);
+        CHECK(r.errors[0] == "read: the server closed the connection: shutting down");
+    }
+    { // no upgrade: the bot says what it got
+        BeastPeer peer([](Ws&) {}, true);
+        const felt::bot::Report r = bot_against(peer);
+        REQUIRE(r.errors.size() == 1);
+        CHECK(r.errors[0] == "handshake: the server did not upgrade: HTTP/1.1 404 Not Found");
+        CHECK(r.connected == 0);
     }
 }
 

@@ -49,6 +49,75 @@ struct Shared {
     }
 };
 
+// The client's side of the WebSocket protocol (RFC 6455), written out here: a bot needs only its
+// small, fixed part, and Beast's general stream cost the load generator more CPU than the frames'
+// system calls (docs/benchmarks.md). The handshake's key is the RFC's own example (4.1, 4.2.2): a
+// key shows only that the server understood the upgrade, which the expected accept value checks;
+// a fresh one guards caches and proxies, which a bot on a direct connection does not pass.
+constexpr std::string_view kHandshakeKey = "dGhlIHNhbXBsZSBub25jZQ==";
+constexpr std::string_view kHandshakeAccept = "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=";
+constexpr std::size_t kMaxResponse = 8192;     // the upgrade's answer, headers and all
+constexpr std::size_t kMaxMessage = 16u << 20; // feltd's own limit is far lower
+enum Opcode : unsigned { kContinuation = 0, kText = 1, kClose = 8, kPing = 9, kPong = 10 };
+
+std::string upgrade_request(const std::string& host, const std::string& port) {
+    std::string r = "GET /ws HTTP/1.1\r\nHost: " + host + ":" + port + "\r\n";
+    r += "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n";
+    r += "Sec-WebSocket-Key: ";
+    r += kHandshakeKey;
+    r += "\r\n\r\n";
+    return r;
+}
+
+// A client's frame: FIN and the opcode, the mask bit and the length (in 1, 3 or 9 bytes), the
+// mask key, then the payload masked with it (RFC 6455, 5.2 and 5.3). A client must mask; the key
+// comes from the bot's generator.
+std::string client_frame(unsigned opcode, std::string_view payload, std::uint32_t key) {
+    const std::size_t n = payload.size();
+    std::string f;
+    f.reserve(n + 14);
+    f.push_back(static_cast<char>(0x80 | opcode));
+    if (n < 126) {
+        f.push_back(static_cast<char>(0x80 | n));
+    } else if (n <= 0xFFFF) {
+        f.push_back(static_cast<char>(0x80 | 126));
+        for (int shift = 8; shift >= 0; shift -= 8) f.push_back(static_cast<char>(n >> shift));
+    } else {
+        f.push_back(static_cast<char>(0x80 | 127));
+        for (int shift = 56; shift >= 0; shift -= 8) f.push_back(static_cast<char>(n >> shift));
+    }
+    char mask[4];
+    std::memcpy(mask, &key, sizeof mask);
+    f.append(mask, sizeof mask);
+    for (std::size_t i = 0; i < n; ++i) f.push_back(static_cast<char>(payload[i] ^ mask[i % 4]));
+    return f;
+}
+
+// A server's frame header at the front of `data` (RFC 6455, 5.2): nullopt until all of it has
+// arrived; `masked` set means the server broke the protocol (its frames are never masked).
+struct ServerFrame {
+    unsigned opcode = 0;
+    bool fin = false, masked = false;
+    std::size_t header = 0;
+    std::uint64_t length = 0;
+};
+std::optional<ServerFrame> server_frame(std::string_view data) {
+    if (data.size() < 2) return std::nullopt;
+    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(data[i]); };
+    ServerFrame f;
+    f.fin = (byte(0) & 0x80) != 0;
+    f.opcode = byte(0) & 0x0F;
+    f.masked = (byte(1) & 0x80) != 0;
+    f.length = byte(1) & 0x7F;
+    f.header = f.length == 126 ? 4 : f.length == 127 ? 10 : 2;
+    if (data.size() < f.header) return std::nullopt;
+    if (f.header > 2) {
+        f.length = 0;
+        for (std::size_t i = 2; i < f.header; ++i) f.length = f.length << 8 | byte(i);
+    }
+    return f;
+}
+
 class Bot;
 
 // A bot's handlers run one at a time: on a strand when several threads run the bots, and on the
@@ -68,20 +137,23 @@ class Bot : public std::enable_shared_from_this<Bot> {
   public:
     Bot(net::io_context& ioc, std::shared_ptr<Shared> shared, std::shared_ptr<Group> group,
         bool creator, std::uint32_t seed)
-        : ws_(std::in_place, executor(ioc, shared->options.threads)),
-          resolver_(ws_->get_executor()), pace_(ws_->get_executor()), think_(ws_->get_executor()),
-          host_(shared->options.host), port_(shared->options.port), shared_(std::move(shared)),
-          group_(std::move(group)), creator_(creator), seed_(seed), rng_(seed),
-          tokens_(shared_->options.burst), refilled_(Clock::now()) {}
+        : socket_(executor(ioc, shared->options.threads)), resolver_(socket_.get_executor()),
+          deadline_(socket_.get_executor()), pace_(socket_.get_executor()),
+          think_(socket_.get_executor()), host_(shared->options.host), port_(shared->options.port),
+          shared_(std::move(shared)), group_(std::move(group)), creator_(creator), seed_(seed),
+          rng_(seed), tokens_(shared_->options.burst), refilled_(Clock::now()) {}
 
     void start() {
         resolver_.async_resolve(host_, port_,
-                                beast::bind_front_handler(&Bot::on_resolve, shared_from_this()));
+                                [self = shared_from_this(), g = generation_](
+                                    beast::error_code ec, tcp::resolver::results_type results) {
+                                    if (g == self->generation_) self->on_resolve(ec, results);
+                                });
     }
 
     // The table exists: join it (from the creator's strand, so post to ours).
     void join(std::int64_t table) {
-        net::post(ws_->get_executor(), [self = shared_from_this(), table] {
+        net::post(socket_.get_executor(), [self = shared_from_this(), table] {
             self->table_ = table;
             if (self->signed_in_) self->send_join();
         });
@@ -92,18 +164,24 @@ class Bot : public std::enable_shared_from_this<Bot> {
         if (!done_) shared_->error(std::string(what) + ": " + ec.message());
         finish();
     }
+    void fail(const std::string& why) {
+        if (!done_) shared_->error(why);
+        finish();
+    }
     void finish() {
         if (finished_) return;
         finished_ = true;
         done_ = true;
         think_.cancel();
+        deadline_.cancel();
+        beast::error_code ignored;
+        socket_.close(ignored);
     }
 
-    void on_resolve(beast::error_code ec, tcp::resolver::results_type results) {
+    void on_resolve(beast::error_code ec, const tcp::resolver::results_type& results) {
         if (ec) return fail(ec, "resolve");
         if (results.empty()) return fail(net::error::host_not_found, "resolve");
         const tcp::endpoint to = results.begin()->endpoint();
-        auto& stream = beast::get_lowest_layer(*ws_);
         const int sources = shared_->options.sources;
         if (sources > 1 && to.address().is_loopback() && to.address().is_v4()) {
             // 127.0.0.1 + (this bot's number modulo sources): the local ports of one source
@@ -112,38 +190,62 @@ class Bot : public std::enable_shared_from_this<Bot> {
                 net::ip::address_v4::loopback().to_uint() +
                 static_cast<std::uint32_t>(seed_ % static_cast<std::uint32_t>(sources)));
             beast::error_code bind_ec;
-            stream.socket().open(tcp::v4(), bind_ec);
-            if (!bind_ec) stream.socket().bind(tcp::endpoint(source, 0), bind_ec);
+            socket_.open(tcp::v4(), bind_ec);
+            if (!bind_ec) socket_.bind(tcp::endpoint(source, 0), bind_ec);
             if (bind_ec) return fail(bind_ec, "bind");
         }
-        stream.expires_after(std::chrono::seconds(30));
-        stream.async_connect(to, beast::bind_front_handler(&Bot::on_connect, shared_from_this()));
+        // Connecting and the upgrade get 30 seconds.
+        deadline_.expires_after(std::chrono::seconds(30));
+        deadline_.async_wait([self = shared_from_this(), g = generation_](beast::error_code ec) {
+            if (ec || g != self->generation_ || self->upgraded_) return;
+            self->fail(net::error::timed_out, "connect");
+        });
+        socket_.async_connect(to,
+                              [self = shared_from_this(), g = generation_](beast::error_code ec) {
+                                  if (g == self->generation_) self->on_connect(ec);
+                              });
     }
     void on_connect(beast::error_code ec) {
         if (ec) return fail(ec, "connect");
-        beast::get_lowest_layer(*ws_).expires_never();
         beast::error_code ignored;
-        beast::get_lowest_layer(*ws_).socket().set_option(tcp::no_delay(true), ignored);
-        ws_->set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
-        ws_->async_handshake(host_, "/ws",
-                             beast::bind_front_handler(&Bot::on_handshake, shared_from_this()));
+        socket_.set_option(tcp::no_delay(true), ignored);
+        send_bytes(upgrade_request(host_, port_));
+        do_read();
     }
-    void on_handshake(beast::error_code ec) {
-        if (ec) return fail(ec, "handshake");
+    // The server's answer to the upgrade, once all of it has arrived: false if it refused.
+    bool on_upgrade() {
+        const std::string_view got(in_.data(), have_);
+        const auto end = got.find("\r\n\r\n");
+        if (end == std::string_view::npos) {
+            if (have_ < kMaxResponse) return true; // more to come
+            fail("handshake: the server's answer to the upgrade has no end");
+            return false;
+        }
+        const std::string_view head = got.substr(0, end);
+        if (head.rfind("HTTP/1.1 101", 0) != 0 || head.find(kHandshakeAccept) == head.npos) {
+            fail("handshake: the server did not upgrade: " +
+                 std::string(head.substr(0, head.find("\r\n"))));
+            return false;
+        }
+        consume(end + 4);
+        upgraded_ = true;
+        deadline_.cancel();
         if (!moved_) {
             std::lock_guard lock(shared_->mutex);
             ++shared_->connected;
         }
         send({{"type", "hello"}, {"id", 1}, {"version", kProtocolVersion}});
-        do_read();
+        return true;
     }
 
-    void send(json j) {
-        queue_.push_back(j.dump());
-        if (queue_.size() == 1) do_write();
+    void send(const json& j) { send_bytes(client_frame(kText, j.dump(), rng_())); }
+    void send_bytes(std::string bytes) {
+        queue_.push_back(std::move(bytes));
+        if (!writing_) do_write();
     }
-    // Paced: a token a message, `rate` a second up to `burst`; without one, the write waits.
+    // Paced: a token a write, `rate` a second up to `burst`; without one, the write waits.
     void do_write() {
+        writing_ = true;
         const auto now = Clock::now();
         const Options& o = shared_->options;
         tokens_ = std::min(
@@ -152,37 +254,102 @@ class Bot : public std::enable_shared_from_this<Bot> {
         if (tokens_ < 1) {
             pace_.expires_after(std::chrono::duration_cast<Clock::duration>(
                 std::chrono::duration<double>((1 - tokens_) / o.rate)));
-            pace_.async_wait([self = shared_from_this()](beast::error_code ec) {
-                if (!ec && !self->finished_) self->do_write();
+            pace_.async_wait([self = shared_from_this(), g = generation_](beast::error_code ec) {
+                if (!ec && g == self->generation_ && !self->finished_) self->do_write();
             });
             return;
         }
         tokens_ -= 1;
-        ws_->text(true);
-        ws_->async_write(net::buffer(queue_.front()),
-                         beast::bind_front_handler(&Bot::on_write, shared_from_this()));
+        net::async_write(
+            socket_, net::buffer(queue_.front()),
+            [self = shared_from_this(), g = generation_](beast::error_code ec, std::size_t) {
+                if (g == self->generation_) self->on_write(ec);
+            });
     }
-    void on_write(beast::error_code ec, std::size_t) {
-        if (ec) return fail(ec, "write");
+    void on_write(beast::error_code ec) {
+        writing_ = false;
         queue_.pop_front();
-        if (!queue_.empty()) do_write();
+        if (moving_ && (ec || (close_sent_ && queue_.empty()))) return moved_off();
+        if (ec) return fail(ec, "write");
+        if (!queue_.empty() && !finished_) do_write();
     }
 
     void do_read() {
-        ws_->async_read(buffer_, beast::bind_front_handler(&Bot::on_read, shared_from_this()));
+        if (have_ == in_.size()) in_.resize(in_.size() * 2); // a message longer than the buffer
+        socket_.async_read_some(
+            net::buffer(in_.data() + have_, in_.size() - have_),
+            [self = shared_from_this(), g = generation_](beast::error_code ec, std::size_t n) {
+                if (g == self->generation_) self->on_read(ec, n);
+            });
     }
-    void on_read(beast::error_code ec, std::size_t) {
-        if (ec && moving_) return moved_off(); // the old connection, closed to go elsewhere
+    void on_read(beast::error_code ec, std::size_t n) {
+        if (ec && moving_) return; // the old connection, closed to go elsewhere: on_write goes on
         if (ec) {
             if (done_) return finish();
             return fail(ec, "read");
         }
-        // Most table messages need nothing from a bot: parse only those that might (its turn, a
-        // seat left, a snapshot) and every reply; count a hand's end (the largest message, with
-        // its fairness reveal) unparsed. The update before it carries a hand_end event too. The
-        // load generator stays light: no copy, no tree.
-        const auto data = buffer_.cdata();
-        const std::string_view text(static_cast<const char*>(data.data()), data.size());
+        have_ += n;
+        const unsigned g = generation_;
+        if (!upgraded_ && !on_upgrade()) return;
+        if (upgraded_) frames();
+        if (g == generation_ && !finished_) do_read();
+    }
+    // Every whole frame read so far, in order; what is left of a frame waits for the rest.
+    void frames() {
+        const unsigned g = generation_;
+        std::size_t at = 0;
+        while (g == generation_ && !finished_) {
+            const std::string_view rest(in_.data() + at, have_ - at);
+            const std::optional<ServerFrame> f = server_frame(rest);
+            if (!f) break;
+            if (f->masked || f->length > kMaxMessage)
+                return fail(f->masked ? "read: the server masked a frame"
+                                      : "read: a message longer than a bot accepts");
+            if (rest.size() - f->header < f->length) break;
+            const std::string_view payload = rest.substr(f->header, f->length);
+            at += f->header + f->length;
+            frame(*f, payload);
+        }
+        if (g == generation_ && !finished_) consume(at);
+    }
+    void frame(const ServerFrame& f, std::string_view payload) {
+        switch (f.opcode) {
+        case kText:
+        case kContinuation:
+            if (f.fin && partial_.empty()) return on_message(payload);
+            partial_.append(payload);
+            if (f.fin) {
+                on_message(partial_);
+                partial_.clear();
+            }
+            return;
+        case kPing:
+            return send_bytes(client_frame(kPong, payload, rng_()));
+        case kClose:
+            if (!close_sent_) { // echo it, as the protocol asks: the server then ends the TCP
+                close_sent_ = true;
+                send_bytes(client_frame(kClose, payload.substr(0, 2), rng_()));
+            }
+            if (done_ || moving_) return;
+            done_ = true; // what follows, the connection's end, is no further error
+            shared_->error("read: the server closed the connection" +
+                           (payload.size() > 2 ? ": " + std::string(payload.substr(2)) : ""));
+            return;
+        default:
+            return; // a pong
+        }
+    }
+    void consume(std::size_t n) {
+        std::memmove(in_.data(), in_.data() + n, have_ - n);
+        have_ -= n;
+    }
+
+    // A message from feltd. Most table messages need nothing from a bot: parse only those that
+    // might (its turn, a seat left, a snapshot) and every reply; count a hand's end (the largest
+    // message, with its fairness reveal) unparsed. The update before it carries a hand_end event
+    // too. The load generator stays light: no copy, no tree.
+    void on_message(std::string_view text) {
+        if (done_) return;
         auto has = [text](std::string_view what) {
             return memmem(text.data(), text.size(), what.data(), what.size()) != nullptr;
         };
@@ -194,8 +361,6 @@ class Bot : public std::enable_shared_from_this<Bot> {
             handle(json::parse(text, nullptr, false));
         else if (has(R"("kind":"hand_end")") && !has(R"("kind":"update")"))
             hand_ended(); // the hand's end itself, not the update whose events end the hand
-        buffer_.consume(buffer_.size());
-        if (!done_) do_read();
     }
 
     // The round trip of the action just answered.
@@ -351,36 +516,48 @@ class Bot : public std::enable_shared_from_this<Bot> {
         moved_ = moving_ = true;
         signed_in_ = false;
         asked_seat_ = false;
-        move_waits_ = 2; // the close, and the read that it ends
-        ws_->async_close(websocket::close_code::normal,
-                         [self = shared_from_this()](beast::error_code) { self->moved_off(); });
+        send_close();
     }
-    // Once the old connection has no operation left: a new one, to the new node.
+    // The close frame is out: a new connection, to the new node. Whatever the old one still
+    // completes belongs to an earlier generation and is ignored.
     void moved_off() {
-        if (--move_waits_ > 0) return;
-        buffer_.consume(buffer_.size());
+        ++generation_;
+        beast::error_code ignored;
+        socket_.close(ignored);
+        socket_ = tcp::socket(socket_.get_executor());
+        have_ = 0;
+        partial_.clear();
         queue_.clear();
-        ws_.emplace(ws_->get_executor());
-        moving_ = false;
+        writing_ = upgraded_ = close_sent_ = moving_ = false;
         start();
     }
 
+    // Leaves politely: the close frame, then reading on until the server ends the connection.
     void close() {
         done_ = true;
-        ws_->async_close(websocket::close_code::normal,
-                         [self = shared_from_this()](beast::error_code) { self->finish(); });
+        send_close();
+    }
+    void send_close() {
+        if (close_sent_) return;
+        close_sent_ = true;
+        const char normal[2] = {0x03, static_cast<char>(0xE8)}; // 1000, normal closure
+        send_bytes(client_frame(kClose, std::string_view(normal, 2), rng_()));
     }
 
-    std::optional<websocket::stream<beast::tcp_stream>> ws_; // anew after a move
+    tcp::socket socket_; // anew after a move
     tcp::resolver resolver_;
-    net::steady_timer pace_;  // holds a write back until a token comes
-    net::steady_timer think_; // a person's pace: the decision waits
-    std::string host_, port_; // the node connected to: the options', or where `moved` sent it
-    std::string token_;       // the session, for signing in again on another node
+    net::steady_timer deadline_; // connecting and the upgrade
+    net::steady_timer pace_;     // holds a write back until a token comes
+    net::steady_timer think_;    // a person's pace: the decision waits
+    std::string host_, port_;    // the node connected to: the options', or where `moved` sent it
+    std::string token_;          // the session, for signing in again on another node
     bool moved_ = false, moving_ = false;
-    int move_waits_ = 0;
-    beast::flat_buffer buffer_;
-    std::deque<std::string> queue_;
+    unsigned generation_ = 0; // of the connection: a move starts the next
+    std::vector<char> in_ = std::vector<char>(4096);
+    std::size_t have_ = 0;          // bytes read into in_ and not yet taken
+    std::string partial_;           // a message sent in several frames, so far
+    std::deque<std::string> queue_; // bytes to send, one write each: frames (the upgrade first)
+    bool writing_ = false, upgraded_ = false, close_sent_ = false;
     std::shared_ptr<Shared> shared_;
     std::shared_ptr<Group> group_;
     bool creator_;
