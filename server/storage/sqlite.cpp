@@ -35,7 +35,41 @@ Database::Database(const std::string& path) {
 }
 
 Database::~Database() {
+    for (auto& [sql, stmt] : cached_) sqlite3_finalize(stmt);
     sqlite3_close_v2(db_);
+}
+
+sqlite3_stmt* Database::take(std::string_view sql) {
+    if (auto it = cached_.find(sql); it != cached_.end()) {
+        sqlite3_stmt* stmt = it->second;
+        cached_.erase(it);
+        return stmt;
+    }
+    sqlite3_stmt* stmt = nullptr;
+    const int rc = sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()),
+                                      SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
+    if (rc != SQLITE_OK) fail(db_, rc, "prepare");
+    return stmt;
+}
+
+void Database::give_back(sqlite3_stmt* stmt) noexcept {
+    // Ready for its next use: reset (its last error was reported when it happened) and unbound.
+    sqlite3_reset(stmt);
+    sqlite3_clear_bindings(stmt);
+    const char* sql = sqlite3_sql(stmt);
+    if (!sql || cached_.size() >= kMaxCached || cached_.contains(std::string_view(sql))) {
+        sqlite3_finalize(stmt);
+        return;
+    }
+    try {
+        cached_.emplace(sql, stmt);
+    } catch (...) { // out of memory: not kept
+        sqlite3_finalize(stmt);
+    }
+}
+
+void Database::run(std::string_view sql) {
+    Statement(*this, sql).run();
 }
 
 void Database::exec(std::string_view sql) {
@@ -57,14 +91,10 @@ int Database::changes() const {
     return sqlite3_changes(db_);
 }
 
-Statement::Statement(Database& db, std::string_view sql) : db_(db) {
-    int rc =
-        sqlite3_prepare_v2(db.handle(), sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr);
-    if (rc != SQLITE_OK) fail(db.handle(), rc, "prepare");
-}
+Statement::Statement(Database& db, std::string_view sql) : db_(db), stmt_(db.take(sql)) {}
 
 Statement::~Statement() {
-    sqlite3_finalize(stmt_);
+    db_.give_back(stmt_);
 }
 
 Statement& Statement::bind(int index, std::int64_t value) {
@@ -120,7 +150,7 @@ bool Statement::column_null(int index) const {
 
 Transaction::Transaction(Database& db)
     : db_(db), nested_(sqlite3_get_autocommit(db.handle()) == 0) {
-    db_.exec(nested_ ? "SAVEPOINT felt" : "BEGIN IMMEDIATE");
+    db_.run(nested_ ? "SAVEPOINT felt" : "BEGIN IMMEDIATE");
 }
 
 Transaction::~Transaction() {
@@ -134,7 +164,7 @@ Transaction::~Transaction() {
 }
 
 void Transaction::commit() {
-    db_.exec(nested_ ? "RELEASE felt" : "COMMIT");
+    db_.run(nested_ ? "RELEASE felt" : "COMMIT");
     done_ = true;
 }
 

@@ -6,6 +6,7 @@
 #include "chips.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -35,12 +36,24 @@ class Database {
 
     // Runs one or more statements that return no rows.
     void exec(std::string_view sql);
+    // Runs one statement that returns no rows, prepared once and kept (BEGIN, COMMIT, ...).
+    void run(std::string_view sql);
     std::int64_t last_insert_rowid() const;
     int changes() const;
     sqlite3* handle() const { return db_; }
 
   private:
+    friend class Statement;
+    // Prepared statements are kept for reuse, by their SQL: the short statements of a hand cost
+    // less to run than to prepare (docs/benchmarks.md, capacity). A statement is taken while a
+    // Statement uses it; a second use of the same SQL at once prepares another, and whichever
+    // comes back when one is kept already is finalised. At most kMaxCached are kept.
+    static constexpr std::size_t kMaxCached = 128;
+    sqlite3_stmt* take(std::string_view sql);
+    void give_back(sqlite3_stmt* stmt) noexcept;
+
     sqlite3* db_ = nullptr;
+    std::map<std::string, sqlite3_stmt*, std::less<>> cached_;
 };
 
 class Statement {

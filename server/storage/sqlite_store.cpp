@@ -312,11 +312,11 @@ void SqliteStore::check() {
 // ---- group commit ----
 
 void SqliteStore::begin_group() {
-    db_.exec("BEGIN IMMEDIATE");
+    db_.run("BEGIN IMMEDIATE");
 }
 
 void SqliteStore::commit_group() {
-    db_.exec("COMMIT");
+    db_.run("COMMIT");
 }
 
 void SqliteStore::abandon_group() noexcept {

@@ -1,6 +1,7 @@
-// The database layer: migrations (fresh, re-run, newer database, a failing step), accounts,
-// sessions and the chip ledger; and storage off the event loop (storage/storage.h): group commit,
-// acknowledgement after the commit, order, and one failing write among others.
+// The database layer: prepared statements kept for reuse, migrations (fresh, re-run, newer
+// database, a failing step), accounts, sessions and the chip ledger; and storage off the event
+// loop (storage/storage.h): group commit, acknowledgement after the commit, order, and one
+// failing write among others.
 #include "server/storage/engines.h"
 #include "storage/accounts.h"
 #include "storage/migrate.h"
@@ -52,6 +53,59 @@ bool has_table(db::Database& db, const std::string& name) {
 }
 
 } // namespace
+
+TEST_CASE("SQLite statements are kept for reuse: each use starts reset and unbound, two uses "
+          "of one SQL at once each get their own, and a failed step leaves none half-run") {
+    db::Database db(":memory:");
+    db.exec("CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)");
+    const char* insert = "INSERT INTO t (k, v) VALUES (?, ?)";
+    const char* read = "SELECT k, v FROM t ORDER BY k";
+    db::Statement(db, insert).bind(1, 1).bind(2, "one").run();
+    // Used again: the earlier bindings are gone (an unbound parameter is NULL).
+    db::Statement(db, insert).bind(1, 2).run();
+    {
+        db::Statement q(db, "SELECT v IS NULL FROM t WHERE k = 2");
+        REQUIRE(q.step());
+        CHECK(q.column_int(0) == 1);
+    }
+    // The same SQL twice at once: two cursors, each from the start.
+    {
+        db::Statement a(db, read), b(db, read);
+        REQUIRE(a.step());
+        REQUIRE(b.step());
+        REQUIRE(a.step());
+        CHECK(a.column_int(0) == 2);
+        CHECK(b.column_int(0) == 1);
+    }
+    // A statement left mid-row comes back from the start, and holds no read open: a write and
+    // its commit go through.
+    {
+        db::Statement q(db, read);
+        REQUIRE(q.step());
+    }
+    db::Statement(db, insert).bind(1, 3).bind(2, "three").run();
+    {
+        db::Statement q(db, read);
+        REQUIRE(q.step());
+        CHECK(q.column_int(0) == 1);
+    }
+    // A step that fails (a duplicate key) throws; the statement is usable again afterwards.
+    CHECK_THROWS_AS(db::Statement(db, insert).bind(1, 1).bind(2, "again").run(), db::Error);
+    db::Statement(db, insert).bind(1, 4).bind(2, "four").run();
+    CHECK(count(db, "SELECT COUNT(*) FROM t") == 4);
+    // A transaction rolled back through its cached BEGIN and SAVEPOINT statements.
+    {
+        db::Transaction outer(db);
+        db::Statement(db, insert).bind(1, 5).run();
+        {
+            db::Transaction inner(db);
+            db::Statement(db, insert).bind(1, 6).run();
+        } // rolled back: the savepoint only
+        outer.commit();
+    }
+    CHECK(count(db, "SELECT COUNT(*) FROM t") == 5);
+    CHECK(count(db, "SELECT COUNT(*) FROM t WHERE k = 6") == 0);
+}
 
 TEST_CASE("migrations: fresh database, second run, newer database, failing step") {
     TempDb tmp;
