@@ -26,6 +26,38 @@ std::string reply(const Request& request, json fields) {
     return out.dump();
 }
 
+std::vector<DumpedMember> dump_members(const json& object) {
+    std::vector<DumpedMember> out;
+    out.reserve(object.size());
+    for (auto it = object.begin(); it != object.end(); ++it)
+        out.push_back({&it.key(), json(it.key()).dump() + ':' + it.value().dump()});
+    return out;
+}
+
+std::string dump_over(const json& own, const std::vector<DumpedMember>& base) {
+    std::string out = "{";
+    auto put = [&out](std::string_view member) {
+        if (out.size() > 1) out += ',';
+        out += member;
+    };
+    // Both in the order of the object's keys: merged as two sorted lists, own's member first
+    // where both have a key.
+    auto b = base.begin();
+    for (auto it = own.begin(); it != own.end(); ++it) {
+        const std::string& key = it.key();
+        for (; b != base.end() && *b->key < key; ++b) put(b->text);
+        if (b != base.end() && *b->key == key) ++b;
+        put(json(key).dump() + ':' + it.value().dump());
+    }
+    for (; b != base.end(); ++b) put(b->text);
+    out += '}';
+    return out;
+}
+
+std::string dump_object(const std::vector<DumpedMember>& members) {
+    return dump_over(json::object(), members);
+}
+
 std::string error(const json& id, const Refusal& e) {
     json out = {{"type", "error"}, {"id", id}, {"code", e.code}, {"message", e.message}};
     if (!e.field.empty()) out["field"] = e.field;

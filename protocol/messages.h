@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 namespace felt::protocol {
 
@@ -35,6 +36,21 @@ std::string reply(const Request& request, json fields = json::object());
 // One line of a hand's record for the history: `entry` with who may see it ("everyone", "owner",
 // "nobody"), as text.
 std::string record(json entry, const char* visibility);
+
+// A JSON object's members as json::dump() writes each, "key":value, in the object's order: for
+// writing several objects that share most of their members without serialising those again.
+// `key` points into the object, which must outlive the result unchanged.
+struct DumpedMember {
+    const std::string* key;
+    std::string text;
+};
+std::vector<DumpedMember> dump_members(const json& object);
+// Exactly what json::dump() writes for the object `own` with every member of `base` that `own`
+// lacks added (`base` from dump_members), without building that object: own's members are
+// serialised, base's are copied as text.
+std::string dump_over(const json& own, const std::vector<DumpedMember>& base);
+// What json::dump() writes for the object whose members these are.
+std::string dump_object(const std::vector<DumpedMember>& members);
 
 // {"type": "error", "id": <id or null>, "code": ..., "message": ...}, and "field" when the error
 // names one

@@ -23,6 +23,13 @@ void init_sodium() {
     if (sodium_init() < 0) throw std::runtime_error("libsodium could not be initialised");
 }
 
+// The first key of a JSON pointer: "turn" for /turn/clock.
+std::string top_key(const json::json_pointer& p) {
+    json::json_pointer top = p;
+    while (!top.empty() && !top.parent_pointer().empty()) top = top.parent_pointer();
+    return top.empty() ? std::string() : top.back();
+}
+
 } // namespace
 
 // Fisher and Yates, each index drawn as randombytes_uniform draws it (words below 2^32 mod the
@@ -182,19 +189,21 @@ void Table::publish(std::vector<Told>& told) {
         m["table"] = id_;
         m["seq"] = ++seq_;
         if (t.clock) tell_clock(m[*t.clock]);
-        auto shared = std::make_shared<const std::string>(m.dump());
+        // A seat's own copy is its own keys over everyone's, written without building it:
+        // everyone's members are serialised once, for everyone's text and every seat's copy.
+        std::vector<protocol::DumpedMember> members;
+        if (!t.own.empty()) members = protocol::dump_members(m);
+        auto shared = std::make_shared<const std::string>(
+            t.own.empty() ? m.dump() : protocol::dump_object(members));
         for_each_watcher([&](const std::shared_ptr<Recipient>& s, int seat) {
             auto own = seat < 0
                            ? t.own.end()
                            : std::ranges::find(t.own, Seat(seat), &std::pair<Seat, json>::first);
             if (own == t.own.end()) return deliver(s, shared);
-            // The seat's own keys over everyone's: what `m` has and the seat's copy lacks is
-            // copied, which for an update is its few shared keys, not its events.
-            json copy = own->second;
-            for (const auto& [key, value] : m.items())
-                if (!copy.contains(key)) copy[key] = value;
-            if (t.clock) tell_clock(copy[*t.clock]);
-            send(s, copy.dump());
+            // The clock was told in m; a seat whose copy has a part of its own there is told too.
+            if (t.clock && own->second.contains(top_key(*t.clock)))
+                tell_clock(own->second[*t.clock]);
+            send(s, protocol::dump_over(own->second, members));
         });
     }
 }

@@ -232,3 +232,60 @@ TEST_CASE("leap public state: engine players are told by their table seats") {
     CHECK_FALSE(felt::protocol::leap_game_view_json(st, players, 3, 1, 9, 2, "c", 100, -1)
                     .contains("your_hand"));
 }
+
+TEST_CASE("dump_over and dump_object write what json::dump() writes, for one object's members "
+          "over another's and for one object") {
+    std::mt19937 rng(23);
+    // Keys that sort in every order and need escaping, values of every kind.
+    const std::vector<std::string> keys = {"a",    "b",      "fairness", "kind",      "turn",
+                                           "type", "Z",      "a\"q",     "é",         "\n",
+                                           "",     "events", "a1",       "a\\b\u0001"};
+    auto value = [&](auto& self, int depth) -> json {
+        switch (rng() % (depth > 2 ? 6 : 8)) {
+        case 0:
+            return nullptr;
+        case 1:
+            return rng() % 2 == 0;
+        case 2:
+            return static_cast<std::int64_t>(rng()) - (1 << 30);
+        case 3:
+            return 0.5 * static_cast<double>(rng() % 1000);
+        case 4:
+            return "s\"" + std::to_string(rng() % 100) + "\t\u00e9";
+        case 5:
+            return std::string();
+        case 6: {
+            json a = json::array();
+            for (int i = 0, n = static_cast<int>(rng() % 4); i < n; ++i)
+                a.push_back(self(self, depth + 1));
+            return a;
+        }
+        default: {
+            json o = json::object();
+            for (int i = 0, n = static_cast<int>(rng() % 4); i < n; ++i)
+                o[keys[rng() % keys.size()]] = self(self, depth + 1);
+            return o;
+        }
+        }
+    };
+    auto object = [&] {
+        json o = json::object();
+        for (const std::string& k : keys)
+            if (rng() % 3 == 0) o[k] = value(value, 0);
+        return o;
+    };
+    for (int n = 0; n < 5000; ++n) {
+        const json base = object(), own = object();
+        json merged = own;
+        for (const auto& [k, v] : base.items())
+            if (!merged.contains(k)) merged[k] = v;
+        const auto members = protocol::dump_members(base);
+        REQUIRE(members.size() == base.size());
+        CHECK(protocol::dump_over(own, members) == merged.dump());
+        CHECK(protocol::dump_object(members) == base.dump());
+    }
+    CHECK(protocol::dump_over(json::object(), {}) == "{}");
+    const json base = {{"b", 1}, {"d", 2}};
+    CHECK(protocol::dump_over({{"a", 0}, {"d", "own"}, {"e", 3}}, protocol::dump_members(base)) ==
+          R"({"a":0,"b":1,"d":"own","e":3})");
+}
