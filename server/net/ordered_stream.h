@@ -61,7 +61,8 @@ class OrderedStream {
     const Next& next_layer() const { return next_; }
     executor_type get_executor() { return next_.get_executor(); }
 
-    // True once a close frame has gone out: the session's frames after it are dropped.
+    // True once a close frame has been written (or is waiting to be): nothing may follow it
+    // (RFC 6455, 5.5.1), so every later write completes with operation_aborted, writing nothing.
     bool close_sent() const { return close_sent_; }
 
     template <class MutableBuffers, class Token>
@@ -82,6 +83,12 @@ class OrderedStream {
     auto async_write_some(std::vector<net::const_buffer>&& buffers, Token&& token) {
         return net::async_initiate<Token, void(beast::error_code, std::size_t)>(
             [this](auto handler, std::vector<net::const_buffer> b) {
+                if (close_sent_) {
+                    const auto ex = net::get_associated_executor(handler, get_executor());
+                    return net::post(ex, beast::bind_front_handler(std::move(handler),
+                                                                   net::error::operation_aborted,
+                                                                   std::size_t{0}));
+                }
                 if (!b.empty() && b.front().size() > 0 &&
                     *static_cast<const unsigned char*>(b.front().data()) == 0x88)
                     close_sent_ = true; // FIN and the close opcode: nothing may follow

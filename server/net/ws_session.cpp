@@ -165,13 +165,9 @@ void WsSession::do_write() {
         buffers.push_back(net::buffer(f.header.bytes.data(), f.header.size));
         buffers.push_back(net::buffer(*f.text));
     }
+    // After Beast has sent a close frame (answering the client's), the layer refuses the write.
     std::visit(
         [&](auto& ws) {
-            // After Beast has sent a close frame (answering the client's), nothing more may go.
-            if (ws.next_layer().close_sent())
-                return net::post(executor(),
-                                 beast::bind_front_handler(&WsSession::on_write, shared_from_this(),
-                                                           net::error::operation_aborted, 0));
             ws.next_layer().async_write_some(
                 std::move(buffers),
                 beast::bind_front_handler(&WsSession::on_write, shared_from_this()));

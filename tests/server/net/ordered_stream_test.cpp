@@ -1,6 +1,7 @@
 // The layer under feltd's WebSocket streams (net/ordered_stream.h): frames feltd builds itself,
 // several to a write, read back by Beast's own client as the messages they were, in order, with
-// Beast's control frames (a ping here) going out whole between them.
+// Beast's control frames (a ping here) going out whole between them, and nothing after a close
+// frame.
 #include "net/ordered_stream.h"
 
 #include <doctest/doctest.h>
@@ -128,4 +129,27 @@ TEST_CASE("ordered stream: Beast's own frames go out whole, in order with feltd'
     REQUIRE(texts.size() == 3);
     CHECK(texts[0] == first[0]);
     CHECK(order == std::vector<std::string>{"big", "one", "ping beast", "two"});
+}
+
+TEST_CASE("ordered stream: nothing goes out after the close frame; a later write is refused") {
+    Pair p;
+    beast::error_code closed = net::error::would_block, after = net::error::would_block;
+    p.server.async_close(websocket::close_code::going_away,
+                         [&](beast::error_code ec) { closed = ec; });
+    p.ioc.restart();
+    p.ioc.poll(); // the close frame is written; Beast now waits for the client's
+    CHECK(p.server.next_layer().close_sent());
+    p.send({"too late"}, after);
+    CHECK(after == net::error::operation_aborted);
+    // The client reads the close and nothing else: no text frame came after it. (It reads while
+    // the server's loop runs: the server's close waits for the client's answer.)
+    beast::flat_buffer b;
+    beast::error_code ec = net::error::would_block;
+    p.client.async_read(b, [&](beast::error_code e, std::size_t) { ec = e; });
+    p.ioc.restart();
+    p.ioc.run_for(std::chrono::seconds(10));
+    CHECK(ec == websocket::error::closed);
+    CHECK(b.size() == 0);
+    CHECK(p.client.reason().code == websocket::close_code::going_away);
+    CHECK(!closed); // the server's close handshake completed
 }
