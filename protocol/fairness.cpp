@@ -110,18 +110,22 @@ json reveal_json(const Sealed& sealed, const std::vector<std::string>& leaves,
                  std::span<const Sight> seen, bool seed_used, int viewer) {
     json out = {{"leaves", leaves}};
     if (!sealed.seed.empty()) out["seed_leaf"] = sealed.seed_leaf();
-    json shown = json::array(), yours = json::array();
-    for (std::size_t i = 0; i < sealed.cards.size() && i < seen.size(); ++i) {
-        if (seen[i].everyone)
-            shown.push_back(opening(i, sealed.cards[i], sealed.salts[i]));
-        else if (seen[i].seen_by(viewer))
-            yours.push_back(opening(i, sealed.cards[i], sealed.salts[i]));
-    }
+    json shown = json::array();
+    for (std::size_t i = 0; i < sealed.cards.size() && i < seen.size(); ++i)
+        if (seen[i].everyone) shown.push_back(opening(i, sealed.cards[i], sealed.salts[i]));
     out["shown"] = std::move(shown);
     if (seed_used && !sealed.seed.empty())
         out["seed"] = {{"value", sealed.seed}, {"salt", sealed.seed_salt}};
-    if (viewer >= 0) out["yours"] = std::move(yours);
+    if (viewer >= 0) out["yours"] = yours_json(sealed, seen, viewer);
     return out;
+}
+
+json yours_json(const Sealed& sealed, std::span<const Sight> seen, int viewer) {
+    json yours = json::array();
+    for (std::size_t i = 0; i < sealed.cards.size() && i < seen.size(); ++i)
+        if (!seen[i].everyone && seen[i].seen_by(viewer))
+            yours.push_back(opening(i, sealed.cards[i], sealed.salts[i]));
+    return yours;
 }
 
 std::string opened_record(const Sealed& sealed, std::span<const Sight> seen, bool seed_used) {

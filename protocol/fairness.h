@@ -64,6 +64,9 @@ json reveal_json(const Sealed& sealed, std::span<const Sight> seen, bool seed_us
 json reveal_json(const Sealed& sealed, const std::vector<std::string>& leaves,
                  std::span<const Sight> seen, bool seed_used, int viewer);
 
+// The positions `viewer` saw that not everyone saw, opened: `yours` in reveal_json.
+json yours_json(const Sealed& sealed, std::span<const Sight> seen, int viewer);
+
 // The salts, who saw each position and whether the seed was used, as stored with a finished hand
 // (JSON text), and back with the deck and seed stored beside them; nullopt if it is unreadable.
 std::string opened_record(const Sealed& sealed, std::span<const Sight> seen, bool seed_used);

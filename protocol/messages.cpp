@@ -29,8 +29,16 @@ std::string reply(const Request& request, json fields) {
 std::vector<DumpedMember> dump_members(const json& object) {
     std::vector<DumpedMember> out;
     out.reserve(object.size());
-    for (auto it = object.begin(); it != object.end(); ++it)
-        out.push_back({&it.key(), json(it.key()).dump() + ':' + it.value().dump()});
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        DumpedMember m{&it.key(), json(it.key()).dump() + ':', it.value().is_object(), {}};
+        if (m.object) {
+            m.members = dump_members(it.value());
+            m.text += dump_object(m.members);
+        } else {
+            m.text += it.value().dump();
+        }
+        out.push_back(std::move(m));
+    }
     return out;
 }
 
@@ -40,14 +48,17 @@ std::string dump_over(const json& own, const std::vector<DumpedMember>& base) {
         if (out.size() > 1) out += ',';
         out += member;
     };
-    // Both in the order of the object's keys: merged as two sorted lists, own's member first
-    // where both have a key.
+    // Both in the order of the object's keys: merged as two sorted lists.
     auto b = base.begin();
     for (auto it = own.begin(); it != own.end(); ++it) {
         const std::string& key = it.key();
         for (; b != base.end() && *b->key < key; ++b) put(b->text);
-        if (b != base.end() && *b->key == key) ++b;
-        put(json(key).dump() + ':' + it.value().dump());
+        const bool both = b != base.end() && *b->key == key;
+        if (both && b->object && it.value().is_object())
+            put(json(key).dump() + ':' + dump_over(it.value(), b->members));
+        else
+            put(json(key).dump() + ':' + it.value().dump());
+        if (both) ++b;
     }
     for (; b != base.end(); ++b) put(b->text);
     out += '}';

@@ -39,15 +39,20 @@ std::string record(json entry, const char* visibility);
 
 // A JSON object's members as json::dump() writes each, "key":value, in the object's order: for
 // writing several objects that share most of their members without serialising those again.
+// A member whose value is an object keeps that object's members too, for dump_over to merge into.
 // `key` points into the object, which must outlive the result unchanged.
 struct DumpedMember {
     const std::string* key;
     std::string text;
+    bool object = false;
+    std::vector<DumpedMember> members; // the value's, when it is an object
 };
 std::vector<DumpedMember> dump_members(const json& object);
-// Exactly what json::dump() writes for the object `own` with every member of `base` that `own`
-// lacks added (`base` from dump_members), without building that object: own's members are
-// serialised, base's are copied as text.
+// Exactly what json::dump() writes for the object `own` merged into `base` (from dump_members),
+// without building that object: a member of only one is written as it is; a member of both is
+// own's, except that where both values are objects, own's value is merged into base's the same
+// way. Own's members are serialised, base's copied as text. A seat's own copy of a message is
+// written so: its part (its cards, its legal actions) merged into everyone's.
 std::string dump_over(const json& own, const std::vector<DumpedMember>& base);
 // What json::dump() writes for the object whose members these are.
 std::string dump_object(const std::vector<DumpedMember>& members);

@@ -154,6 +154,17 @@ bool visible_to(const poker::Event& e, int seat) {
     return false;
 }
 
+namespace {
+
+// A batch's events as `seat` sees them.
+json events_json(std::span<const poker::Event> batch, const Ranking& r, int seat) {
+    json events = json::array();
+    for (const poker::Event& e : batch) events.push_back(event_json(e, r, visible_to(e, seat)));
+    return events;
+}
+
+} // namespace
+
 json hand_start_json(int hand, std::int64_t hand_id, int button, std::span<const Chips> stacks,
                      const std::string& commitment) {
     return {{"kind", "hand_start"}, {"hand", hand},     {"hand_id", hand_id},
@@ -162,9 +173,7 @@ json hand_start_json(int hand, std::int64_t hand_id, int button, std::span<const
 
 json update_json(std::span<const poker::Event> batch, const poker::Legal* turn, const Ranking& r,
                  int seat) {
-    json events = json::array();
-    for (const poker::Event& e : batch) events.push_back(event_json(e, r, visible_to(e, seat)));
-    json m = {{"kind", "update"}, {"events", std::move(events)}};
+    json m = {{"kind", "update"}, {"events", events_json(batch, r, seat)}};
     if (turn) {
         m["turn"] = {{"seat", turn->seat}};
         if (seat >= 0 && turn->seat == seat) m["turn"]["legal"] = legal_json(*turn);
@@ -184,11 +193,15 @@ void add_show_categories(json& update, std::span<const poker::Event> batch,
     }
 }
 
-bool own_update(std::span<const poker::Event> batch, const poker::Legal* turn, int seat) {
-    if (turn && turn->seat == seat) return true;
-    return std::ranges::any_of(batch, [&](const poker::Event& e) {
-        return e.visibility == poker::Visibility::owner && e.seat == seat && e.count > 0;
-    });
+json own_update(std::span<const poker::Event> batch, const poker::Legal* turn, const Ranking& r,
+                int seat) {
+    json own;
+    if (std::ranges::any_of(batch, [&](const poker::Event& e) {
+            return e.visibility == poker::Visibility::owner && e.seat == seat && e.count > 0;
+        }))
+        own["events"] = events_json(batch, r, seat);
+    if (turn && turn->seat == seat) own["turn"] = {{"legal", legal_json(*turn)}};
+    return own;
 }
 
 json hand_end_json(int hand, std::int64_t hand_id, std::span<const Chips> net) {

@@ -50,8 +50,11 @@ json update_json(std::span<const poker::Event> batch, const poker::Legal* turn, 
 // "full_house", or "v41" in vertical melds), in the update built from that batch.
 void add_show_categories(json& update, std::span<const poker::Event> batch,
                          const poker::HandState& s, const Ranking& r);
-// Whether `seat`'s update differs from a spectator's: it sees cards of its own, or it is to act.
-bool own_update(std::span<const poker::Event> batch, const poker::Legal* turn, int seat);
+// What `seat`'s update has that a spectator's lacks, to be merged into the spectator's
+// (protocol::dump_over): the events with its own cards, when the batch deals it some, and
+// {"turn": {"legal": ...}} when it is to act. Null when it sees only what a spectator sees.
+json own_update(std::span<const poker::Event> batch, const poker::Legal* turn, const Ranking& r,
+                int seat);
 json hand_end_json(int hand, std::int64_t hand_id, std::span<const Chips> net);
 
 // The answer to five-card draw's `hint`: the first `count` exchanges, best first, each the cards

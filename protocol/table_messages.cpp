@@ -68,9 +68,8 @@ void add_reveal(json& end, std::span<const Chips> stacks, const Sealed& sealed,
     end["fairness"] = reveal_json(sealed, leaves, seen, seed_used, -1);
 }
 
-json own_reveal(const Sealed& sealed, const std::vector<std::string>& leaves,
-                std::span<const Sight> seen, bool seed_used, int seat) {
-    return {{"fairness", reveal_json(sealed, leaves, seen, seed_used, seat)}};
+json own_reveal(const Sealed& sealed, std::span<const Sight> seen, int seat) {
+    return {{"fairness", {{"yours", yours_json(sealed, seen, seat)}}}};
 }
 
 json seat_json(const SeatHead& s) {

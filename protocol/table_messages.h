@@ -35,14 +35,13 @@ json closed_json(const char* reason);
 json hand_void_json(int hand, std::int64_t hand_id, const char* reason,
                     std::span<const Chips> stacks);
 // The end of a hand (hand_end, deal_end, game_end, as its game writes it) completed with every
-// seat's stack and the fairness reveal as everyone sees it; and what replaces it in the copy of a
-// seat dealt in (`fairness` with the seat's own cards). `leaves`: `sealed.leaves()`, hashed once
-// for all of them.
+// seat's stack and the fairness reveal as everyone sees it (`leaves`: `sealed.leaves()`); and a
+// seat's own part, merged into that in the copy of a seat dealt in: {"fairness": {"yours": the
+// positions it saw}}, which makes the seat's `fairness` reveal_json's for that seat.
 void add_reveal(json& end, std::span<const Chips> stacks, const Sealed& sealed,
                 const std::vector<std::string>& leaves, std::span<const Sight> seen,
                 bool seed_used);
-json own_reveal(const Sealed& sealed, const std::vector<std::string>& leaves,
-                std::span<const Sight> seen, bool seed_used, int seat);
+json own_reveal(const Sealed& sealed, std::span<const Sight> seen, int seat);
 // A snapshot's common fields: a seat's, and the whole table's head.
 struct SeatHead {
     int seat = 0;

@@ -227,12 +227,13 @@ Told PokerHand::update(const std::vector<poker::Event>& batch, const poker::Lega
             batch, [](const poker::Event& e) { return e.type == poker::EventType::street; }))
         t.message["pots"] = protocol::pots_json(state_, game_.settings().seats);
     for (int seat = 0; seat < game_.settings().seats; ++seat)
-        if (protocol::own_update(batch, turn, seat))
-            t.own.emplace_back(Seat(seat), protocol::update_json(batch, turn, r, seat));
+        if (json own = protocol::own_update(batch, turn, r, seat); !own.is_null())
+            t.own.emplace_back(Seat(seat), std::move(own));
     // A showdown: what each hand shown makes.
     if (state_.phase == poker::Phase::done) {
         protocol::add_show_categories(t.message, batch, state_, r);
-        for (auto& [seat, own] : t.own) protocol::add_show_categories(own, batch, state_, r);
+        for (auto& [seat, own] : t.own)
+            if (own.contains("events")) protocol::add_show_categories(own, batch, state_, r);
     }
     return t;
 }

@@ -23,13 +23,6 @@ void init_sodium() {
     if (sodium_init() < 0) throw std::runtime_error("libsodium could not be initialised");
 }
 
-// The first key of a JSON pointer: "turn" for /turn/clock.
-std::string top_key(const json::json_pointer& p) {
-    json::json_pointer top = p;
-    while (!top.empty() && !top.parent_pointer().empty()) top = top.parent_pointer();
-    return top.empty() ? std::string() : top.back();
-}
-
 } // namespace
 
 // Fisher and Yates, each index drawn as randombytes_uniform draws it (words below 2^32 mod the
@@ -189,8 +182,9 @@ void Table::publish(std::vector<Told>& told) {
         m["table"] = id_;
         m["seq"] = ++seq_;
         if (t.clock) tell_clock(m[*t.clock]);
-        // A seat's own copy is its own keys over everyone's, written without building it:
+        // A seat's own copy is its own part merged into everyone's, written without building it:
         // everyone's members are serialised once, for everyone's text and every seat's copy.
+        // The clock told in m stays in the copy: a part of the seat's own merges into `turn`.
         std::vector<protocol::DumpedMember> members;
         if (!t.own.empty()) members = protocol::dump_members(m);
         auto shared = std::make_shared<const std::string>(
@@ -200,9 +194,6 @@ void Table::publish(std::vector<Told>& told) {
                            ? t.own.end()
                            : std::ranges::find(t.own, Seat(seat), &std::pair<Seat, json>::first);
             if (own == t.own.end()) return deliver(s, shared);
-            // The clock was told in m; a seat whose copy has a part of its own there is told too.
-            if (t.clock && own->second.contains(top_key(*t.clock)))
-                tell_clock(own->second[*t.clock]);
             send(s, protocol::dump_over(own->second, members));
         });
     }
@@ -879,8 +870,7 @@ void Table::end_hand(End end) {
             protocol::add_reveal(message, stacks, sealed, leaves, seen, seed_used);
             std::vector<Told> told{{std::move(message), {}, std::nullopt}};
             for (const HandSeat& r : h.seats)
-                told[0].own.emplace_back(
-                    Seat(r.seat), protocol::own_reveal(sealed, leaves, seen, seed_used, r.seat));
+                told[0].own.emplace_back(Seat(r.seat), protocol::own_reveal(sealed, seen, r.seat));
             self->publish(told);
             self->after_hand();
         });

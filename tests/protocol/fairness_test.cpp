@@ -1,10 +1,13 @@
 // Fairness (protocol/fairness.h): the leaves and the commitment against values computed outside
 // Felt with coreutils (the worked example of docs/protocol.md), and what a reveal opens to whom.
 #include "fairness.h"
+#include "messages.h"
+#include "table_messages.h"
 
 #include <doctest/doctest.h>
 
 #include <set>
+#include <vector>
 
 using felt::protocol::json;
 using felt::protocol::Sealed;
@@ -83,6 +86,18 @@ TEST_CASE("fairness: the reveal opens each position to those who saw it, and no 
     const std::vector<std::string> leaves = s.leaves();
     CHECK(felt::protocol::reveal_json(s, leaves, seen, true, 3) == three);
     CHECK(felt::protocol::reveal_json(s, leaves, seen, false, -1) == spectator);
+    // A seat's copy of a hand's end: its own part merged into everyone's reveal is its reveal.
+    json end = {{"kind", "hand_end"}};
+    felt::protocol::add_reveal(end, std::vector<felt::Chips>{felt::Chips(5), felt::Chips(7)}, s,
+                               leaves, seen, true);
+    const auto everyone = felt::protocol::dump_members(end);
+    for (int seat = 0; seat < 5; ++seat) {
+        CAPTURE(seat);
+        json seats = end;
+        seats["fairness"] = felt::protocol::reveal_json(s, leaves, seen, true, seat);
+        CHECK(felt::protocol::dump_over(felt::protocol::own_reveal(s, seen, seat), everyone) ==
+              seats.dump());
+    }
 }
 
 TEST_CASE("fairness: what is stored reads back, and a damaged record is refused") {

@@ -202,9 +202,14 @@ TEST_CASE("poker update: each recipient sees its own cards, the seat to act its 
         CHECK(m["events"][0]["count"] == 2);
         CHECK(m["turn"]["seat"] == 0);
         CHECK(m["turn"].contains("legal") == (seat == 0));
-        // A recipient gets a copy of its own exactly when it differs from a spectator's.
-        CHECK(felt::protocol::own_update(batch, &turn, seat) ==
-              (m != felt::protocol::update_json(batch, &turn, *ranking, -1)));
+        // A recipient gets a part of its own exactly when its view differs from a spectator's,
+        // and that part merged into the spectator's view is its view.
+        const json spectator = felt::protocol::update_json(batch, &turn, *ranking, -1);
+        const json own = felt::protocol::own_update(batch, &turn, *ranking, seat);
+        CHECK(own.is_null() == (m == spectator));
+        if (!own.is_null())
+            CHECK(felt::protocol::dump_over(own, felt::protocol::dump_members(spectator)) ==
+                  m.dump());
     }
     CHECK_FALSE(felt::protocol::update_json(batch, nullptr, *ranking, 0).contains("turn"));
 }
@@ -233,8 +238,8 @@ TEST_CASE("leap public state: engine players are told by their table seats") {
                     .contains("your_hand"));
 }
 
-TEST_CASE("dump_over and dump_object write what json::dump() writes, for one object's members "
-          "over another's and for one object") {
+TEST_CASE("dump_over and dump_object write what json::dump() writes, for one object merged into "
+          "another and for one object") {
     std::mt19937 rng(23);
     // Keys that sort in every order and need escaping, values of every kind.
     const std::vector<std::string> keys = {"a",    "b",      "fairness", "kind",      "turn",
@@ -271,21 +276,39 @@ TEST_CASE("dump_over and dump_object write what json::dump() writes, for one obj
     auto object = [&] {
         json o = json::object();
         for (const std::string& k : keys)
-            if (rng() % 3 == 0) o[k] = value(value, 0);
+            if (rng() % 3 == 0) // half of them objects, to be merged where both have one
+                o[k] = rng() % 2 == 0 ? value(value, 0)
+                                      : json{{keys[rng() % keys.size()], value(value, 1)},
+                                             {keys[rng() % keys.size()], value(value, 1)}};
         return o;
     };
+    // The slow reference: own's members over base's, objects under one key merged the same way.
+    auto merge = [](auto& self, const json& base, const json& own) -> json {
+        json out = base;
+        for (const auto& [k, v] : own.items())
+            out[k] =
+                out.contains(k) && out[k].is_object() && v.is_object() ? self(self, out[k], v) : v;
+        return out;
+    };
+    int deep = 0; // pairs with an object under one key in both
     for (int n = 0; n < 5000; ++n) {
         const json base = object(), own = object();
-        json merged = own;
-        for (const auto& [k, v] : base.items())
-            if (!merged.contains(k)) merged[k] = v;
+        const json merged = merge(merge, base, own);
+        for (const auto& [k, v] : own.items())
+            deep += v.is_object() && base.contains(k) && base[k].is_object();
         const auto members = protocol::dump_members(base);
         REQUIRE(members.size() == base.size());
         CHECK(protocol::dump_over(own, members) == merged.dump());
         CHECK(protocol::dump_object(members) == base.dump());
     }
+    CHECK(deep > 1000);
     CHECK(protocol::dump_over(json::object(), {}) == "{}");
     const json base = {{"b", 1}, {"d", 2}};
     CHECK(protocol::dump_over({{"a", 0}, {"d", "own"}, {"e", 3}}, protocol::dump_members(base)) ==
           R"({"a":0,"b":1,"d":"own","e":3})");
+    // An object under one key in both is merged, not replaced; any other value replaces.
+    const json nested = {{"turn", {{"seat", 2}, {"deadline_ms", 900}}}, {"x", {{"k", 1}}}};
+    CHECK(protocol::dump_over({{"turn", {{"legal", {{"fold", true}}}}}, {"x", 5}},
+                              protocol::dump_members(nested)) ==
+          R"({"turn":{"deadline_ms":900,"legal":{"fold":true},"seat":2},"x":5})");
 }
