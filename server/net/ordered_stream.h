@@ -9,6 +9,7 @@
 #pragma once
 
 #include "net/net.h"
+#include "ws_frame.h"
 
 #include <boost/asio/any_completion_handler.hpp>
 
@@ -22,30 +23,12 @@
 
 namespace felt::server {
 
-// The header of one unmasked text frame of `n` bytes with FIN set (RFC 6455, 5.2): what a server
-// puts before each message it sends whole.
-struct FrameHeader {
-    std::array<unsigned char, 10> bytes;
-    std::size_t size;
-};
+using protocol::FrameHeader;
 
-inline FrameHeader text_frame_header(std::size_t n) {
-    FrameHeader h{{0x81}, 2}; // FIN, text
-    if (n < 126) {
-        h.bytes[1] = static_cast<unsigned char>(n);
-    } else if (n <= 0xffff) {
-        h.bytes[1] = 126;
-        h.bytes[2] = static_cast<unsigned char>(n >> 8);
-        h.bytes[3] = static_cast<unsigned char>(n);
-        h.size = 4;
-    } else {
-        h.bytes[1] = 127;
-        for (int i = 0; i < 8; ++i)
-            h.bytes[static_cast<std::size_t>(2 + i)] =
-                static_cast<unsigned char>(std::uint64_t{n} >> (56 - 8 * i));
-        h.size = 10;
-    }
-    return h;
+// The header of one unmasked text frame of `n` bytes with FIN set: what a server puts before each
+// message it sends whole.
+constexpr FrameHeader text_frame_header(std::size_t n) {
+    return protocol::frame_header(protocol::Opcode::text, n, false);
 }
 
 template <class Next>

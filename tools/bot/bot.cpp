@@ -1,4 +1,5 @@
 #include "bot.h"
+#include "ws_frame.h"
 
 #include <boost/asio.hpp>
 #include <boost/beast.hpp>
@@ -58,7 +59,7 @@ constexpr std::string_view kHandshakeKey = "dGhlIHNhbXBsZSBub25jZQ==";
 constexpr std::string_view kHandshakeAccept = "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=";
 constexpr std::size_t kMaxResponse = 8192;     // the upgrade's answer, headers and all
 constexpr std::size_t kMaxMessage = 16u << 20; // feltd's own limit is far lower
-enum Opcode : unsigned { kContinuation = 0, kText = 1, kClose = 8, kPing = 9, kPong = 10 };
+using protocol::Opcode;
 
 std::string upgrade_request(const std::string& host, const std::string& port) {
     std::string r = "GET /ws HTTP/1.1\r\nHost: " + host + ":" + port + "\r\n";
@@ -72,31 +73,23 @@ std::string upgrade_request(const std::string& host, const std::string& port) {
 // A client's frame: FIN and the opcode, the mask bit and the length (in 1, 3 or 9 bytes), the
 // mask key, then the payload masked with it (RFC 6455, 5.2 and 5.3). A client must mask; the key
 // comes from the bot's generator.
-std::string client_frame(unsigned opcode, std::string_view payload, std::uint32_t key) {
-    const std::size_t n = payload.size();
+std::string client_frame(Opcode opcode, std::string_view payload, std::uint32_t key) {
+    const protocol::FrameHeader h = protocol::frame_header(opcode, payload.size(), true);
     std::string f;
-    f.reserve(n + 14);
-    f.push_back(static_cast<char>(0x80 | opcode));
-    if (n < 126) {
-        f.push_back(static_cast<char>(0x80 | n));
-    } else if (n <= 0xFFFF) {
-        f.push_back(static_cast<char>(0x80 | 126));
-        for (int shift = 8; shift >= 0; shift -= 8) f.push_back(static_cast<char>(n >> shift));
-    } else {
-        f.push_back(static_cast<char>(0x80 | 127));
-        for (int shift = 56; shift >= 0; shift -= 8) f.push_back(static_cast<char>(n >> shift));
-    }
+    f.reserve(h.size + 4 + payload.size());
+    f.append(reinterpret_cast<const char*>(h.bytes.data()), h.size);
     char mask[4];
     std::memcpy(mask, &key, sizeof mask);
     f.append(mask, sizeof mask);
-    for (std::size_t i = 0; i < n; ++i) f.push_back(static_cast<char>(payload[i] ^ mask[i % 4]));
+    for (std::size_t i = 0; i < payload.size(); ++i)
+        f.push_back(static_cast<char>(payload[i] ^ mask[i % 4]));
     return f;
 }
 
 // A server's frame header at the front of `data` (RFC 6455, 5.2): nullopt until all of it has
 // arrived; `masked` set means the server broke the protocol (its frames are never masked).
 struct ServerFrame {
-    unsigned opcode = 0;
+    Opcode opcode = Opcode::continuation;
     bool fin = false, masked = false;
     std::size_t header = 0;
     std::uint64_t length = 0;
@@ -106,7 +99,7 @@ std::optional<ServerFrame> server_frame(std::string_view data) {
     const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(data[i]); };
     ServerFrame f;
     f.fin = (byte(0) & 0x80) != 0;
-    f.opcode = byte(0) & 0x0F;
+    f.opcode = static_cast<Opcode>(byte(0) & 0x0F);
     f.masked = (byte(1) & 0x80) != 0;
     f.length = byte(1) & 0x7F;
     f.header = f.length == 126 ? 4 : f.length == 127 ? 10 : 2;
@@ -238,7 +231,7 @@ class Bot : public std::enable_shared_from_this<Bot> {
         return true;
     }
 
-    void send(const json& j) { send_bytes(client_frame(kText, j.dump(), rng_())); }
+    void send(const json& j) { send_bytes(client_frame(Opcode::text, j.dump(), rng_())); }
     void send_bytes(std::string bytes) {
         queue_.push_back(std::move(bytes));
         if (!writing_) do_write();
@@ -314,8 +307,8 @@ class Bot : public std::enable_shared_from_this<Bot> {
     }
     void frame(const ServerFrame& f, std::string_view payload) {
         switch (f.opcode) {
-        case kText:
-        case kContinuation:
+        case Opcode::text:
+        case Opcode::continuation:
             if (f.fin && partial_.empty()) return on_message(payload);
             partial_.append(payload);
             if (f.fin) {
@@ -323,12 +316,12 @@ class Bot : public std::enable_shared_from_this<Bot> {
                 partial_.clear();
             }
             return;
-        case kPing:
-            return send_bytes(client_frame(kPong, payload, rng_()));
-        case kClose:
+        case Opcode::ping:
+            return send_bytes(client_frame(Opcode::pong, payload, rng_()));
+        case Opcode::close:
             if (!close_sent_) { // echo it, as the protocol asks: the server then ends the TCP
                 close_sent_ = true;
-                send_bytes(client_frame(kClose, payload.substr(0, 2), rng_()));
+                send_bytes(client_frame(Opcode::close, payload.substr(0, 2), rng_()));
             }
             if (done_ || moving_) return;
             done_ = true; // what follows, the connection's end, is no further error
@@ -541,7 +534,7 @@ class Bot : public std::enable_shared_from_this<Bot> {
         if (close_sent_) return;
         close_sent_ = true;
         const char normal[2] = {0x03, static_cast<char>(0xE8)}; // 1000, normal closure
-        send_bytes(client_frame(kClose, std::string_view(normal, 2), rng_()));
+        send_bytes(client_frame(Opcode::close, std::string_view(normal, 2), rng_()));
     }
 
     tcp::socket socket_; // anew after a move
