@@ -1645,6 +1645,62 @@ TEST_CASE("felt bot: its WebSocket client against Beast's server: masked frames,
     }
 }
 
+// A one-connection server that answers whatever the bot sends first with `answer`, byte for byte,
+// and then reads until the bot goes: for answers no correct server gives.
+struct RawPeer {
+    boost::asio::io_context ioc;
+    boost::asio::ip::tcp::acceptor acceptor{ioc, {boost::asio::ip::make_address("127.0.0.1"), 0}};
+    std::thread thread;
+
+    explicit RawPeer(std::string answer) {
+        thread = std::thread([this, answer = std::move(answer)] {
+            boost::system::error_code ec;
+            boost::asio::ip::tcp::socket socket = acceptor.accept();
+            std::string request;
+            boost::asio::read_until(socket, boost::asio::dynamic_buffer(request), "\r\n\r\n", ec);
+            boost::asio::write(socket, boost::asio::buffer(answer), ec);
+            char sink[4096];
+            while (!ec) socket.read_some(boost::asio::buffer(sink), ec);
+        });
+    }
+    ~RawPeer() { thread.join(); }
+    std::string port() const { return std::to_string(acceptor.local_endpoint().port()); }
+};
+
+TEST_CASE("felt bot: a server that breaks the protocol gets an error that names how") {
+    // RFC 6455, 1.3: the accept value for the key the bots send.
+    const std::string upgraded = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
+                                 "Connection: Upgrade\r\n"
+                                 "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n";
+    auto bot_on = [](const RawPeer& peer) {
+        felt::bot::Options o;
+        o.port = peer.port();
+        o.tables = 1;
+        o.seats = 1;
+        return felt::bot::run(o);
+    };
+    // The RFC's own example of a masked "Hello" (5.7), which only a client may send.
+    const std::string masked = "\x81\x85\x37\xfa\x21\x3d\x7f\x9f\x4d\x51\x58";
+    // A header announcing 16 MiB and one byte, over what a bot holds.
+    const std::string huge = std::string("\x81\x7f\x00\x00\x00\x00\x01\x00\x00\x01", 10);
+    // An answer whose headers never end.
+    std::string endless = "HTTP/1.1 101 Switching Protocols\r\n";
+    while (endless.size() < 20000) endless += "X-Padding: aaaaaaaaaaaaaaaaaaaaaaaa\r\n";
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {upgraded + masked, "read: the server masked a frame"},
+        {upgraded + huge, "read: a message longer than a bot accepts"},
+        {endless, "handshake: the server's answer to the upgrade has no end"},
+        {"HTTP/1.1 101 Switching Protocols\r\nSec-WebSocket-Accept: wrong\r\n\r\n",
+         "handshake: the server did not upgrade: HTTP/1.1 101 Switching Protocols"}};
+    for (const auto& [answer, error] : cases) {
+        CAPTURE(error);
+        RawPeer peer(answer);
+        const felt::bot::Report r = bot_on(peer);
+        REQUIRE(r.errors.size() == 1);
+        CHECK(r.errors[0] == error);
+    }
+}
+
 TEST_CASE("felt bot: think times read as MIN-MAX or one number, and nothing else") {
     felt::bot::Options o;
     CHECK(felt::bot::parse_think("1000-4000", o));
