@@ -107,9 +107,11 @@ void tables_and_hands(const Engine& e) {
     CHECK(store->last_hand_id() == 0);
     store->start_hand({7, table, 1, R"({"hand":1})", "c0ffee"});
     CHECK(store->last_hand_id() == 7);
-    const std::vector<std::string> log = {R"({"type":"deal","cards":["As","Kd"]})",
-                                          R"({"say":"quote \" backslash \\ comma , brace }"})",
-                                          "{\"name\":\"Zoë ♠ 東\"}", "{}"};
+    std::vector<std::string> log = {R"({"type":"deal","cards":["As","Kd"]})",
+                                    R"({"say":"quote \" backslash \\ comma , brace }"})",
+                                    "{\"name\":\"Zoë ♠ 東\"}", "{}"};
+    // Longer than a hand's usual log, and than the rows one statement writes (16).
+    for (int i = 0; i < 33; ++i) log.push_back(R"({"seq":)" + std::to_string(i) + "}");
     store->finish_hand({7,
                         table,
                         "As Kd 2c",
