@@ -78,7 +78,9 @@ struct Limits {
 };
 
 // One message to everyone watching a table. Everyone gets `message`, except that a seat named in
-// `own` gets it with those fields replaced (its own cards, what it may do). `clock`, when set,
+// `own` gets its part merged into it (protocol::dump_over): a field of the part replaces the
+// message's, except that an object merges into the message's object under the same key (its own
+// cards; `turn.legal`, what it may do; `fairness.yours`). `clock`, when set,
 // is where the table writes the running clock: deadline_ms (time left) and time_bank_ms (the
 // bank of the seat on the clock).
 struct Told {
