@@ -9,6 +9,13 @@
 // each with its own epoll and its share of the tables; the clients on one thread. Whatever the
 // real server does on top of this can only cost more, so the actions per second here bound what
 // any server speaking this protocol can reach on this machine.
+//
+// --asio runs the server side on Boost.Asio the way feltd does, with nothing else: one io_context
+// run by --server-threads threads, a strand for each connection and for each table, a request
+// read on its connection's strand and handed to its table's strand, each seat's frames handed to
+// that seat's strand and written there, everything waiting for a connection in one write. It
+// shows what feltd's model of threads and hand-offs costs before any WebSocket, JSON, game or
+// database work (docs/benchmarks.md, "Capacity").
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -18,13 +25,18 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <boost/asio.hpp>
+
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -41,6 +53,7 @@ struct Options {
     // The actor's reply and update in one write, as feltd sends them (it writes everything a
     // connection has waiting at once); --separate-reply writes them one by one.
     bool batch = true;
+    bool asio = false; // the server on Asio's strands, as feltd's is
 };
 
 [[noreturn]] void die(const char* what) {
@@ -94,6 +107,103 @@ void write_all(int fd, const char* buf, std::size_t n) {
     }
 }
 
+namespace net = boost::asio;
+using Body = std::shared_ptr<const std::vector<char>>;
+
+// The server side on Asio, shaped as feltd's: see the file's header.
+class AsioServer {
+  public:
+    // `bodies(table, actor, seat)`: what a seat is sent for an action (one or two frames).
+    using Bodies = std::function<std::vector<Body>(int seat, int actor, int seats)>;
+
+    AsioServer(const std::vector<Conn>& fds, const Options& o, Bodies bodies)
+        : ioc_(o.server_threads), seats_(o.seats),
+          request_(static_cast<std::size_t>(o.request_bytes)), bodies_(std::move(bodies)) {
+        for (int t = 0; t < o.tables; ++t) tables_.push_back(net::make_strand(ioc_));
+        for (const Conn& c : fds) {
+            auto s = std::make_unique<Side>(net::make_strand(ioc_), c.table, c.seat);
+            s->socket.assign(net::ip::tcp::v4(), c.fd);
+            sides_.push_back(std::move(s));
+        }
+    }
+    ~AsioServer() {
+        for (auto& s : sides_) s->socket.release(); // the caller closes the descriptors
+    }
+
+    void run(int threads) {
+        for (auto& s : sides_) read(*s);
+        for (int k = 0; k < threads; ++k) threads_.emplace_back([this] { ioc_.run(); });
+    }
+    void stop() {
+        ioc_.stop();
+        for (auto& t : threads_) t.join();
+    }
+
+  private:
+    struct Side {
+        Side(net::strand<net::io_context::executor_type> s, int t, int seat)
+            : strand(s), socket(s), table(t), seat(seat) {}
+        net::strand<net::io_context::executor_type> strand;
+        net::ip::tcp::socket socket;
+        int table, seat;
+        std::array<char, 4096> buf{};
+        std::size_t have = 0;
+        std::vector<Body> waiting, writing;
+        std::vector<net::const_buffer> buffers;
+        bool busy = false;
+    };
+
+    void read(Side& c) {
+        c.socket.async_read_some(
+            net::buffer(c.buf.data() + c.have, c.buf.size() - c.have),
+            net::bind_executor(c.strand, [this, &c](boost::system::error_code ec, std::size_t n) {
+                if (ec) return;
+                c.have += n;
+                std::size_t at = 0;
+                for (; c.have - at >= request_; at += request_)
+                    net::post(tables_[static_cast<std::size_t>(c.table)],
+                              [this, table = c.table, actor = c.seat] { act(table, actor); });
+                std::memmove(c.buf.data(), c.buf.data() + at, c.have - at);
+                c.have -= at;
+                read(c);
+            }));
+    }
+    // On the table's strand: every seat's frames, handed to the seat's strand.
+    void act(int table, int actor) {
+        for (int s = 0; s < seats_; ++s) {
+            Side& d = *sides_[static_cast<std::size_t>(table * seats_ + s)];
+            net::post(d.strand, [this, &d, bodies = bodies_(s, actor, seats_)] {
+                d.waiting.insert(d.waiting.end(), bodies.begin(), bodies.end());
+                if (!d.busy) write(d);
+            });
+        }
+    }
+    void write(Side& d) {
+        d.busy = true;
+        d.writing.swap(d.waiting);
+        d.buffers.clear();
+        for (const Body& b : d.writing) d.buffers.push_back(net::buffer(*b));
+        net::async_write(
+            d.socket, d.buffers,
+            net::bind_executor(d.strand, [this, &d](boost::system::error_code ec, std::size_t) {
+                d.writing.clear();
+                if (ec) return;
+                if (!d.waiting.empty())
+                    write(d);
+                else
+                    d.busy = false;
+            }));
+    }
+
+    net::io_context ioc_;
+    int seats_;
+    std::size_t request_;
+    Bodies bodies_;
+    std::vector<net::strand<net::io_context::executor_type>> tables_;
+    std::vector<std::unique_ptr<Side>> sides_;
+    std::vector<std::thread> threads_;
+};
+
 // User and system CPU seconds this process has used.
 struct Cpu {
     double user = 0, system = 0;
@@ -132,6 +242,8 @@ int main(int argc, char** argv) {
             o.reply_bytes = std::atoi(v), ++i;
         else if (!std::strcmp(a, "--separate-reply"))
             o.batch = false;
+        else if (!std::strcmp(a, "--asio"))
+            o.asio = true;
     }
     const int n = o.tables * o.seats;
     rlimit nofile{};
@@ -236,9 +348,25 @@ int main(int argc, char** argv) {
         close(ep);
     };
 
+    std::unique_ptr<AsioServer> on_asio;
+    if (o.asio) {
+        auto frames = [](const std::vector<char>& v) {
+            return std::make_shared<const std::vector<char>>(v);
+        };
+        const Body b_reply = frames(reply), b_update = frames(update), b_turn = frames(turn);
+        on_asio = std::make_unique<AsioServer>(server, o, [=](int seat, int actor, int seats) {
+            if (seat == (actor + 1) % seats) return std::vector<Body>{b_turn};
+            if (seat == actor && !reply.empty()) return std::vector<Body>{b_reply, b_update};
+            return std::vector<Body>{b_update};
+        });
+    }
+
     const Cpu cpu0 = cpu_now();
     std::vector<std::thread> threads;
-    for (int k = 0; k < o.server_threads; ++k) threads.emplace_back(serve, k);
+    if (on_asio)
+        on_asio->run(o.server_threads);
+    else
+        for (int k = 0; k < o.server_threads; ++k) threads.emplace_back(serve, k);
     threads.emplace_back(play);
     const auto t0 = std::chrono::steady_clock::now();
     std::this_thread::sleep_for(std::chrono::duration<double>(o.seconds));
@@ -249,26 +377,27 @@ int main(int argc, char** argv) {
     const double user = cpu1.user - cpu0.user, system = cpu1.system - cpu0.system;
     running = false;
     for (auto& t : threads) t.join();
+    if (on_asio) on_asio->stop();
 
     const double per_s = static_cast<double>(counted) / wall;
     const int per_action = 1 + (o.reply_bytes > 0) + o.seats; // request, reply, updates
     if (as_json)
         std::printf("{\"kind\":\"floor\",\"tables\":%d,\"seats\":%d,\"seconds\":%.3f,"
                     "\"actions_per_second\":%.1f,\"frames_per_second\":%.1f,"
-                    "\"cpu_user\":%.3f,\"cpu_system\":%.3f,\"batched\":%s}\n",
+                    "\"cpu_user\":%.3f,\"cpu_system\":%.3f,\"batched\":%s,\"asio\":%s}\n",
                     o.tables, o.seats, wall, per_s, per_s * per_action, user, system,
-                    batch ? "true" : "false");
+                    batch ? "true" : "false", o.asio ? "true" : "false");
     else
         std::printf(
-            "bench_floor: %d tables x %d seats over loopback TCP, %d server thread(s) and one "
+            "bench_floor: %d tables x %d seats over loopback TCP, %d server thread(s)%s and one "
             "client thread, %.1f s\n"
             "  frames an action: 1 request (%d B), %d reply (%d B), %d updates (%d B)%s\n"
             "  %.0f actions/s, %.0f frames/s; CPU %.2f s user + %.2f s system over %.2f s of "
             "wall time\n"
             "  hands/s at 25 actions a hand: %.0f (at 20: %.0f)\n"
             "  mean action round trip by Little's law (tables / actions per second): %.2f ms\n",
-            o.tables, o.seats, o.server_threads, wall, o.request_bytes, o.reply_bytes > 0 ? 1 : 0,
-            o.reply_bytes, o.seats, o.update_bytes,
+            o.tables, o.seats, o.server_threads, o.asio ? " on Asio's strands" : "", wall,
+            o.request_bytes, o.reply_bytes > 0 ? 1 : 0, o.reply_bytes, o.seats, o.update_bytes,
             batch ? "; the reply and the actor's update in one write" : "", per_s,
             per_s * per_action, user, system, wall, per_s / 25, per_s / 20,
             per_s > 0 ? 1000.0 * o.tables / per_s : 0.0);
