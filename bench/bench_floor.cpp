@@ -15,7 +15,8 @@
 // read on its connection's strand and handed to its table's strand, each seat's frames handed to
 // that seat's strand and written there, everything waiting for a connection in one write. It
 // shows what feltd's model of threads and hand-offs costs before any WebSocket, JSON, game or
-// database work (docs/benchmarks.md, "Capacity").
+// database work (docs/benchmarks.md, "Capacity"). --table-strand is --asio with each connection
+// on its table's strand, so that no frame is handed from one strand to another.
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -53,7 +54,8 @@ struct Options {
     // The actor's reply and update in one write, as feltd sends them (it writes everything a
     // connection has waiting at once); --separate-reply writes them one by one.
     bool batch = true;
-    bool asio = false; // the server on Asio's strands, as feltd's is
+    bool asio = false;         // the server on Asio's strands, as feltd's is
+    bool table_strand = false; // --asio with each connection on its table's strand
 };
 
 [[noreturn]] void die(const char* what) {
@@ -118,10 +120,13 @@ class AsioServer {
 
     AsioServer(const std::vector<Conn>& fds, const Options& o, Bodies bodies)
         : ioc_(o.server_threads), seats_(o.seats),
-          request_(static_cast<std::size_t>(o.request_bytes)), bodies_(std::move(bodies)) {
+          request_(static_cast<std::size_t>(o.request_bytes)), one_strand_(o.table_strand),
+          bodies_(std::move(bodies)) {
         for (int t = 0; t < o.tables; ++t) tables_.push_back(net::make_strand(ioc_));
         for (const Conn& c : fds) {
-            auto s = std::make_unique<Side>(net::make_strand(ioc_), c.table, c.seat);
+            auto s = std::make_unique<Side>(one_strand_ ? tables_[static_cast<std::size_t>(c.table)]
+                                                        : net::make_strand(ioc_),
+                                            c.table, c.seat);
             s->socket.assign(net::ip::tcp::v4(), c.fd);
             sides_.push_back(std::move(s));
         }
@@ -161,21 +166,29 @@ class AsioServer {
                 c.have += n;
                 std::size_t at = 0;
                 for (; c.have - at >= request_; at += request_)
-                    net::post(tables_[static_cast<std::size_t>(c.table)],
-                              [this, table = c.table, actor = c.seat] { act(table, actor); });
+                    if (one_strand_)
+                        act(c.table, c.seat);
+                    else
+                        net::post(tables_[static_cast<std::size_t>(c.table)],
+                                  [this, table = c.table, actor = c.seat] { act(table, actor); });
                 std::memmove(c.buf.data(), c.buf.data() + at, c.have - at);
                 c.have -= at;
                 read(c);
             }));
     }
-    // On the table's strand: every seat's frames, handed to the seat's strand.
+    // On the table's strand: every seat's frames, handed to the seat's strand (queued at once
+    // when that is the table's).
     void act(int table, int actor) {
         for (int s = 0; s < seats_; ++s) {
             Side& d = *sides_[static_cast<std::size_t>(table * seats_ + s)];
-            net::post(d.strand, [this, &d, bodies = bodies_(s, actor, seats_)] {
+            auto queue = [this, &d, bodies = bodies_(s, actor, seats_)] {
                 d.waiting.insert(d.waiting.end(), bodies.begin(), bodies.end());
                 if (!d.busy) write(d);
-            });
+            };
+            if (one_strand_)
+                queue();
+            else
+                net::post(d.strand, std::move(queue));
         }
     }
     void write(Side& d) {
@@ -198,6 +211,7 @@ class AsioServer {
     net::io_context ioc_;
     int seats_;
     std::size_t request_;
+    bool one_strand_; // a connection on its table's strand
     Bodies bodies_;
     std::vector<net::strand<net::io_context::executor_type>> tables_;
     std::vector<std::unique_ptr<Side>> sides_;
@@ -244,6 +258,8 @@ int main(int argc, char** argv) {
             o.batch = false;
         else if (!std::strcmp(a, "--asio"))
             o.asio = true;
+        else if (!std::strcmp(a, "--table-strand"))
+            o.asio = o.table_strand = true;
     }
     const int n = o.tables * o.seats;
     rlimit nofile{};
