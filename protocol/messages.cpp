@@ -69,6 +69,64 @@ std::string dump_object(const std::vector<DumpedMember>& members) {
     return dump_over(json::object(), members);
 }
 
+namespace {
+
+// `text` as a JSON string, as json::dump() writes it: quotes and backslashes escaped, control
+// characters as \b \f \n \r \t or \u00xx, everything else (UTF-8 included) as it is.
+void append_string(std::string& out, std::string_view text) {
+    out += '"';
+    for (const char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (u >= 0x20) {
+            out += c;
+        } else if (c == '\b') {
+            out += "\\b";
+        } else if (c == '\f') {
+            out += "\\f";
+        } else if (c == '\n') {
+            out += "\\n";
+        } else if (c == '\r') {
+            out += "\\r";
+        } else if (c == '\t') {
+            out += "\\t";
+        } else {
+            constexpr char kHex[] = "0123456789abcdef";
+            out += "\\u00";
+            out += kHex[u >> 4];
+            out += kHex[u & 0xf];
+        }
+    }
+    out += '"';
+}
+
+} // namespace
+
+void ObjectText::key(std::string_view key) {
+    if (out_.size() > 1) out_ += ',';
+    append_string(out_, key);
+    out_ += ':';
+}
+
+ObjectText& ObjectText::member(std::string_view key, std::int64_t value) {
+    this->key(key);
+    out_ += std::to_string(value);
+    return *this;
+}
+
+ObjectText& ObjectText::member(std::string_view key, std::string_view value) {
+    this->key(key);
+    append_string(out_, value);
+    return *this;
+}
+
+std::string ObjectText::done() && {
+    out_ += '}';
+    return std::move(out_);
+}
+
 std::string error(const json& id, const Refusal& e) {
     json out = {{"type", "error"}, {"id", id}, {"code", e.code}, {"message", e.message}};
     if (!e.field.empty()) out["field"] = e.field;

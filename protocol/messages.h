@@ -57,6 +57,21 @@ std::string dump_over(const json& own, const std::vector<DumpedMember>& base);
 // What json::dump() writes for the object whose members these are.
 std::string dump_object(const std::vector<DumpedMember>& members);
 
+// A JSON object written member by member as text, for records written for every action, where
+// building a json tree only to serialise it cost more than the record. Strings are escaped as
+// json::dump() escapes them (valid UTF-8 passes through). The caller writes the members in
+// json::dump()'s order, by key, so that the text is what dump() would write.
+class ObjectText {
+  public:
+    ObjectText& member(std::string_view key, std::int64_t value);
+    ObjectText& member(std::string_view key, std::string_view value);
+    std::string done() &&;
+
+  private:
+    void key(std::string_view key);
+    std::string out_ = "{";
+};
+
 // {"type": "error", "id": <id or null>, "code": ..., "message": ...}, and "field" when the error
 // names one
 std::string error(const json& id, const Refusal& e);

@@ -1,5 +1,7 @@
 #include "poker_messages.h"
 
+#include "messages.h"
+
 #include "poker/pots.h"
 
 #include <algorithm>
@@ -247,23 +249,35 @@ json hand_view_json(int hand, int button, const poker::HandState& s, const Ranki
         {"to_act", s.legal.seat}};
 }
 
+// The records are written as text, their members in key order: what json::dump() writes for
+// event_json(e, r, true) with the event's visibility, and for the action's object.
 std::string event_record(const poker::Event& e, const Ranking& r) {
-    json full = event_json(e, r, true);
-    full["visibility"] = e.visibility == poker::Visibility::everyone ? "everyone"
-                         : e.visibility == poker::Visibility::owner  ? "owner"
-                                                                     : "nobody";
-    return full.dump();
+    ObjectText o;
+    if (e.amount)
+        o.member("amount", e.amount.value());
+    else if (e.number)
+        o.member("amount", e.number);
+    if (e.count)
+        o.member("cards", r.to_string(std::span(e.cards.data(), e.count))).member("count", e.count);
+    o.member("kind", event_name(e.type));
+    if (e.pot >= 0) o.member("pot", e.pot);
+    if (e.seat >= 0) o.member("seat", e.seat);
+    o.member("visibility", e.visibility == poker::Visibility::everyone ? "everyone"
+                           : e.visibility == poker::Visibility::owner  ? "owner"
+                                                                       : "nobody");
+    return std::move(o).done();
 }
 
 std::string action_record(const poker::Action& a, const Ranking& r, const char* by) {
-    json j = {{"kind", "action"},
-              {"seat", a.seat},
-              {"action", action_name(a.type)},
-              {"by", by},
-              {"visibility", a.type == poker::ActionType::discard ? "owner" : "everyone"}};
-    if (a.amount) j["amount"] = a.amount;
-    if (!a.cards.empty()) j["cards"] = r.to_string(a.cards);
-    return j.dump();
+    ObjectText o;
+    o.member("action", action_name(a.type));
+    if (a.amount) o.member("amount", a.amount.value());
+    o.member("by", by);
+    if (!a.cards.empty()) o.member("cards", r.to_string(a.cards));
+    o.member("kind", "action")
+        .member("seat", a.seat)
+        .member("visibility", a.type == poker::ActionType::discard ? "owner" : "everyone");
+    return std::move(o).done();
 }
 
 namespace {

@@ -312,3 +312,76 @@ TEST_CASE("dump_over and dump_object write what json::dump() writes, for one obj
                               protocol::dump_members(nested)) ==
           R"({"turn":{"deadline_ms":900,"legal":{"fold":true},"seat":2},"x":5})");
 }
+
+TEST_CASE("ObjectText writes what json::dump() writes: strings with every kind of character, and "
+          "numbers") {
+    std::mt19937 rng(7);
+    for (int n = 0; n < 2000; ++n) {
+        // Every byte below 0x80, and some UTF-8 (é, ♠, 東), in random strings.
+        std::string text;
+        for (int i = 0, len = static_cast<int>(rng() % 12); i < len; ++i) {
+            const unsigned pick = rng() % 140;
+            if (pick < 128)
+                text += static_cast<char>(pick);
+            else
+                text += pick % 3 == 0 ? "\u00e9" : pick % 3 == 1 ? "\u2660" : "\u6771";
+        }
+        const auto number = static_cast<std::int64_t>(rng()) * (rng() % 2 ? -1 : 1) << (rng() % 31);
+        const std::string key = "k" + text;
+        json expected = {{"a", number}, {key, text}};
+        protocol::ObjectText o;
+        o.member("a", number).member(key, text);
+        CHECK(std::move(o).done() == expected.dump());
+    }
+    CHECK(protocol::ObjectText().done() == "{}");
+}
+
+TEST_CASE("poker records: each event's and action's text is what json::dump() writes for it") {
+    auto ranking = felt::make_ranking("standard").value();
+    const std::vector<Card> pack = ranking->cards();
+    std::mt19937 rng(11);
+    auto chips = [&] {
+        return rng() % 3 == 0 ? felt::Chips(0)
+                              : felt::Chips(static_cast<std::int64_t>(rng() % 1000000) *
+                                            (rng() % 5 == 0 ? 1000000 : 1));
+    };
+    auto cards = [&](std::size_t n) {
+        std::vector<Card> out;
+        for (std::size_t i = 0; i < n; ++i) out.push_back(pack[rng() % pack.size()]);
+        return out;
+    };
+    const char* visibility[] = {"everyone", "owner", "nobody"};
+    for (int n = 0; n < 20000; ++n) {
+        felt::poker::Event e;
+        e.type = static_cast<felt::poker::EventType>(
+            rng() % (static_cast<unsigned>(felt::poker::EventType::hand_end) + 1));
+        e.seat = static_cast<std::int8_t>(static_cast<int>(rng() % 11) - 1);
+        e.visibility = static_cast<felt::poker::Visibility>(rng() % 3);
+        e.count = static_cast<std::uint8_t>(rng() % 2 ? 0 : rng() % 10);
+        std::ranges::copy(cards(e.count), e.cards.begin());
+        e.pot = static_cast<std::int8_t>(static_cast<int>(rng() % 7) - 1);
+        e.amount = chips();
+        e.number = static_cast<std::int16_t>(rng() % 2 ? 0 : rng() % 60);
+        // The slow reference: the json tree the update uses, with the visibility added.
+        json full = felt::protocol::event_json(e, *ranking, true);
+        full["visibility"] = visibility[static_cast<int>(e.visibility)];
+        CHECK(felt::protocol::event_record(e, *ranking) == full.dump());
+
+        felt::poker::Action a;
+        a.type = static_cast<felt::poker::ActionType>(
+            rng() % (static_cast<unsigned>(felt::poker::ActionType::rollover) + 1));
+        a.seat = static_cast<int>(rng() % 10);
+        a.amount = chips();
+        a.cards = cards(rng() % 2 ? 0 : rng() % 6);
+        const char* by = rng() % 2 ? "player" : "server";
+        json j = {
+            {"kind", "action"},
+            {"seat", a.seat},
+            {"action", felt::protocol::action_name(a.type)},
+            {"by", by},
+            {"visibility", a.type == felt::poker::ActionType::discard ? "owner" : "everyone"}};
+        if (a.amount) j["amount"] = a.amount;
+        if (!a.cards.empty()) j["cards"] = ranking->to_string(a.cards);
+        CHECK(felt::protocol::action_record(a, *ranking, by) == j.dump());
+    }
+}
