@@ -240,7 +240,7 @@ std::string Table::snapshot(int viewer) const {
     json out = protocol::snapshot_json(id_, seq_, config_json(), std::move(seats), viewer);
     if (hand_) {
         const auto left = std::chrono::ceil<std::chrono::milliseconds>(
-            clock_.expiry() - net::steady_timer::clock_type::now());
+            clock_due_ - net::steady_timer::clock_type::now());
         hand_->view(seen_by, static_cast<int>(std::max<long>(0, left.count())), out);
     }
     return out.dump();
@@ -731,7 +731,7 @@ void Table::run(Step step) {
     Batch batch(*this);
     for (Seat seat : step.missed) note_missed(seat.index(), deal_.number);
     if (step.end) {
-        clock_.cancel();
+        stop_clock();
         bank_close();
         clock_key_ = 0;
         publish(step.told);
@@ -742,30 +742,47 @@ void Table::run(Step step) {
         bank_close();
         clock_key_ = c.key;
         clock_seat_ = c.seat ? c.seat->index() : -1;
-        if (c.key == 0) {
-            clock_.cancel();
-        } else {
-            clock_.expires_after(std::chrono::milliseconds(c.ms));
-            clock_.async_wait([self = shared_from_this(), key = c.key](error_code ec) {
-                if (!ec) self->on_clock(key);
-            });
-        }
+        if (c.key == 0)
+            stop_clock();
+        else
+            arm_clock(net::steady_timer::clock_type::now() + std::chrono::milliseconds(c.ms));
     }
     publish(step.told);
 }
 
+void Table::arm_clock(net::steady_timer::time_point due) {
+    clock_due_ = due;
+    if (clock_waiting_ && clock_.expiry() <= due) return; // it waits on when it fires
+    // A later wait pending is cancelled by the new expiry: its handler finds operation_aborted.
+    clock_.expires_at(due);
+    clock_waiting_ = true;
+    clock_.async_wait([self = shared_from_this()](error_code ec) {
+        if (!ec) self->on_clock_timer();
+    });
+}
+
+void Table::on_clock_timer() {
+    clock_waiting_ = false;
+    if (clock_key_ == 0) return;
+    if (net::steady_timer::clock_type::now() < clock_due_) return arm_clock(clock_due_);
+    on_clock(clock_key_);
+}
+
+void Table::stop_clock() {
+    clock_.cancel();
+    clock_waiting_ = false;
+}
+
 void Table::on_clock(long key) {
     if (!hand_ || key != clock_key_) return;
-    if (clock_seat_ >= 0 &&
-        bank_start(clock_seat_, [self = shared_from_this(), key] { self->on_clock(key); }))
-        return;
+    if (clock_seat_ >= 0 && bank_start(clock_seat_)) return;
     spdlog::info("table {}: time is up in hand {} (seat {})", id_, deal_.number, clock_seat_);
     run(hand_->time_out());
 }
 
 void Table::tell_clock(json& j) const {
     const auto left = std::chrono::ceil<std::chrono::milliseconds>(
-        clock_.expiry() - net::steady_timer::clock_type::now());
+        clock_due_ - net::steady_timer::clock_type::now());
     j["deadline_ms"] = std::max<long>(0, left.count());
     const Occupant* st = clock_seat_ >= 0 ? seat(clock_seat_) : nullptr;
     j["time_bank_ms"] = st ? st->time_bank_ms : 0;
@@ -876,7 +893,7 @@ void Table::end_hand(End end) {
         });
 }
 
-bool Table::bank_start(int seat, std::function<void()> again) {
+bool Table::bank_start(int seat) {
     if (banking_) { // the bank ran out too
         banking_ = false;
         if (Occupant* st = this->seat(bank_seat_)) st->time_bank_ms = 0;
@@ -888,10 +905,7 @@ bool Table::bank_start(int seat, std::function<void()> again) {
     bank_seat_ = seat;
     bank_from_ = std::chrono::steady_clock::now();
     broadcast(protocol::time_bank_json(deal_.number, seat, st->time_bank_ms));
-    clock_.expires_after(std::chrono::milliseconds(st->time_bank_ms));
-    clock_.async_wait([again = std::move(again)](error_code ec) {
-        if (!ec) again();
-    });
+    arm_clock(net::steady_timer::clock_type::now() + std::chrono::milliseconds(st->time_bank_ms));
     return true;
 }
 
@@ -949,7 +963,7 @@ void Table::void_and_close() {
             // happened.
             self->record_void(self->hand_id_); // if it cannot be written, the next start voids it
             spdlog::info("table {}: hand {} void at shutdown", self->id_, self->hand_id_);
-            self->clock_.cancel();
+            self->stop_clock();
             self->bank_close();
             self->clock_key_ = 0;
             self->hand_.reset();

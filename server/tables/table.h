@@ -206,9 +206,18 @@ class Table : public std::enable_shared_from_this<Table> {
     // told with `hand_void` and the stacks, which are those from before the hand.
     void void_hand(std::int64_t hand_id, int number, const char* reason);
     // The time bank. A decision's clock ran out for `seat`: if the seat has bank left, announces
-    // it, runs the clock on it (calling `again` when it runs out too) and returns true. On the
+    // it, runs the clock on it (on_clock again when it runs out too) and returns true. On the
     // second expiry (or with no bank) returns false, and the bank is empty.
-    bool bank_start(int seat, std::function<void()> again);
+    bool bank_start(int seat);
+    // The clock runs until `due`. One wait at most is pending on clock_, and a clock that moves
+    // later does not touch it: most decisions come long before their time, and a clock set
+    // again for every action (a cancelled wait, its handler run, a new wait) cost more than the
+    // action's own work on the table. The wait, when it fires, waits on to the due time if that
+    // moved later, and otherwise runs on_clock.
+    void arm_clock(net::steady_timer::time_point due);
+    void on_clock_timer();
+    // No clock runs: the pending wait is cancelled.
+    void stop_clock();
     // The decision was made: charges the bank in use, if any, with the time spent from it.
     void bank_close();
     // Starts the next hand after the pause when two or more seats are ready and storage works.
@@ -261,9 +270,11 @@ class Table : public std::enable_shared_from_this<Table> {
     std::vector<std::string> chosen_; // tests only: the next deal's first cards
 
     net::steady_timer clock_; // the running hand's clock: a decision, a turn or the whole deal
-    long clock_key_ = 0;      // the hand's Clock::key it runs for (0: none)
-    int clock_seat_ = -1;     // the seat on it, if any
-    bool banking_ = false;    // the clock runs on bank_seat_'s time bank since bank_from_
+    net::steady_timer::time_point clock_due_; // when it runs out (clock_ may fire earlier)
+    bool clock_waiting_ = false;              // a wait is pending on clock_
+    long clock_key_ = 0;                      // the hand's Clock::key it runs for (0: none)
+    int clock_seat_ = -1;                     // the seat on it, if any
+    bool banking_ = false; // the clock runs on bank_seat_'s time bank since bank_from_
     int bank_seat_ = -1;
     std::chrono::steady_clock::time_point bank_from_;
 

@@ -1834,6 +1834,68 @@ TEST_CASE("feltd: table chat reaches everyone watching; bad lines and floods are
     CHECK(heard[5]["text"] == "line 2");
 }
 
+TEST_CASE("feltd: a decision's clock runs its whole time, however many clocks ran out before") {
+    // The table keeps one wait on its timer and lets it run past a decision made early (see
+    // Table::arm_clock). A seat that takes its time and then acts leaves that wait pending into
+    // the next decisions: the next decision must still get its whole time.
+    Feltd d;
+    Client a(d.port()), b(d.port());
+    for (Client* x : {&a, &b}) {
+        x->hello();
+        REQUIRE(x->call({{"type", "guest"}})["ok"] == true);
+    }
+    const std::int64_t table = a.call({{"type", "create_table"},
+                                       {"seats", 2},
+                                       {"decision_ms", 800},
+                                       {"hand_delay_ms", 0}})["table"];
+    REQUIRE(a.call({{"type", "join"}, {"table", table}, {"buy_in", 200}})["ok"] == true);
+    REQUIRE(b.call({{"type", "join"}, {"table", table}, {"buy_in", 200}})["ok"] == true);
+    Client* by_seat[2] = {&a, &b};
+    auto act = [&](Client& c, const char* what) {
+        return c.call({{"type", "act"}, {"table", table}, {"action", what}})["ok"] == true;
+    };
+    auto quick = [&](Client& c) { return act(c, "check") || act(c, "call") || act(c, "fold"); };
+    using Clock = std::chrono::steady_clock;
+    // A's copy of the next update that gives someone the turn, and when it was read.
+    auto next_turn = [&]() -> std::pair<json, Clock::time_point> {
+        for (;;) {
+            auto m = a.read();
+            REQUIRE(m.has_value());
+            if ((*m)["kind"] == "update" && (*m).contains("turn")) return {*m, Clock::now()};
+        }
+    };
+    auto [first, t0] = next_turn();
+    const int slow = first["turn"]["seat"];
+    // The slow seat takes 500 of its 800 ms, and the other answers at once: the clock of the slow
+    // seat's first decision would run out 300 ms into whichever decision comes next.
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    REQUIRE(quick(*by_seat[slow]));
+    for (;;) {
+        auto [m, at] = next_turn();
+        if (m["turn"]["seat"] != slow) {
+            REQUIRE(quick(*by_seat[1 - slow]));
+            continue;
+        }
+        // The slow seat's turn again, and it does nothing: the server acts for it only after
+        // the whole 800 ms (less what the update took to arrive).
+        CHECK(m["turn"]["deadline_ms"] > 700);
+        for (;;) {
+            auto next = a.read();
+            REQUIRE(next.has_value());
+            if ((*next)["kind"] != "update") continue;
+            bool acted = false;
+            for (const json& e : (*next)["events"]) acted |= e.value("seat", -1) == slow;
+            if (!acted) continue;
+            const auto waited =
+                std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - at).count();
+            CHECK(waited >= 700);
+            CHECK(waited < 5000);
+            break;
+        }
+        break;
+    }
+}
+
 TEST_CASE("feltd: a time bank runs after the decision's time, and is spent as used") {
     Feltd d;
     Client a(d.port()), b(d.port()), watcher(d.port());
