@@ -1834,27 +1834,40 @@ TEST_CASE("feltd: table chat reaches everyone watching; bad lines and floods are
     CHECK(heard[5]["text"] == "line 2");
 }
 
+// Two guests at a new two-seat table that deals at once, created with `fields` added to the
+// request: A and B, both seated, with what creating it answered.
+struct TwoSeats {
+    Client a, b;
+    json made;
+    std::int64_t table = 0;
+
+    TwoSeats(const Feltd& d, json fields) : a(d.port()), b(d.port()) {
+        for (Client* x : {&a, &b}) {
+            x->hello();
+            REQUIRE(x->call({{"type", "guest"}})["ok"] == true);
+        }
+        fields.update({{"type", "create_table"}, {"seats", 2}, {"hand_delay_ms", 0}});
+        made = a.call(fields);
+        REQUIRE(made["ok"] == true);
+        table = made["table"];
+        for (Client* x : {&a, &b})
+            REQUIRE(x->call({{"type", "join"}, {"table", table}, {"buy_in", 200}})["ok"] == true);
+    }
+    Client& at(int seat) { return seat == 0 ? a : b; }
+    bool act(int seat, const char* what) {
+        return at(seat).call({{"type", "act"}, {"table", table}, {"action", what}})["ok"] == true;
+    }
+    // Answers a turn at once: check, else call, else fold.
+    bool quick(int seat) { return act(seat, "check") || act(seat, "call") || act(seat, "fold"); }
+};
+
 TEST_CASE("feltd: a decision's clock runs its whole time, however many clocks ran out before") {
     // The table keeps one wait on its timer and lets it run past a decision made early (see
     // Table::arm_clock). A seat that takes its time and then acts leaves that wait pending into
     // the next decisions: the next decision must still get its whole time.
     Feltd d;
-    Client a(d.port()), b(d.port());
-    for (Client* x : {&a, &b}) {
-        x->hello();
-        REQUIRE(x->call({{"type", "guest"}})["ok"] == true);
-    }
-    const std::int64_t table = a.call({{"type", "create_table"},
-                                       {"seats", 2},
-                                       {"decision_ms", 800},
-                                       {"hand_delay_ms", 0}})["table"];
-    REQUIRE(a.call({{"type", "join"}, {"table", table}, {"buy_in", 200}})["ok"] == true);
-    REQUIRE(b.call({{"type", "join"}, {"table", table}, {"buy_in", 200}})["ok"] == true);
-    Client* by_seat[2] = {&a, &b};
-    auto act = [&](Client& c, const char* what) {
-        return c.call({{"type", "act"}, {"table", table}, {"action", what}})["ok"] == true;
-    };
-    auto quick = [&](Client& c) { return act(c, "check") || act(c, "call") || act(c, "fold"); };
+    TwoSeats t(d, {{"decision_ms", 800}});
+    Client& a = t.a;
     using Clock = std::chrono::steady_clock;
     // A's copy of the next update that gives someone the turn, and when it was read.
     auto next_turn = [&]() -> std::pair<json, Clock::time_point> {
@@ -1869,11 +1882,11 @@ TEST_CASE("feltd: a decision's clock runs its whole time, however many clocks ra
     // The slow seat takes 500 of its 800 ms, and the other answers at once: the clock of the slow
     // seat's first decision would run out 300 ms into whichever decision comes next.
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
-    REQUIRE(quick(*by_seat[slow]));
+    REQUIRE(t.quick(slow));
     for (;;) {
         auto [m, at] = next_turn();
         if (m["turn"]["seat"] != slow) {
-            REQUIRE(quick(*by_seat[1 - slow]));
+            REQUIRE(t.quick(1 - slow));
             continue;
         }
         // The slow seat's turn again, and it does nothing: the server acts for it only after
@@ -1898,28 +1911,15 @@ TEST_CASE("feltd: a decision's clock runs its whole time, however many clocks ra
 
 TEST_CASE("feltd: a time bank runs after the decision's time, and is spent as used") {
     Feltd d;
-    Client a(d.port()), b(d.port()), watcher(d.port());
-    for (Client* x : {&a, &b, &watcher}) {
-        x->hello();
-        REQUIRE(x->call({{"type", "guest"}})["ok"] == true);
-    }
-    const json made = a.call({{"type", "create_table"},
-                              {"seats", 2},
-                              {"decision_ms", 400},
-                              {"time_bank_ms", 1500},
-                              {"hand_delay_ms", 0}});
-    REQUIRE(made["ok"] == true);
-    CHECK(made["config"]["time_bank_ms"] == 1500);
-    const std::int64_t table = made["table"];
-    REQUIRE(a.call({{"type", "join"}, {"table", table}, {"buy_in", 200}})["ok"] == true);
-    REQUIRE(b.call({{"type", "join"}, {"table", table}, {"buy_in", 200}})["ok"] == true);
-    Client* by_seat[2] = {&a, &b};
-    // Reads A's copy of the table's messages; B answers its turns at once (check, else call,
-    // else fold). The first seat to act is the one whose bank is watched.
-    auto act = [&](Client& c, const char* what) {
-        return c.call({{"type", "act"}, {"table", table}, {"action", what}})["ok"] == true;
-    };
-    auto quick = [&](Client& c) { return act(c, "check") || act(c, "call") || act(c, "fold"); };
+    TwoSeats t(d, {{"decision_ms", 400}, {"time_bank_ms", 1500}});
+    Client& a = t.a;
+    Client watcher(d.port());
+    watcher.hello();
+    REQUIRE(watcher.call({{"type", "guest"}})["ok"] == true);
+    CHECK(t.made["config"]["time_bank_ms"] == 1500);
+    const std::int64_t table = t.table;
+    // Reads A's copy of the table's messages; B answers its turns at once. The first seat to act
+    // is the one whose bank is watched.
     int watched = -1;
     auto next_turn_of_watched = [&]() -> json {
         for (;;) {
@@ -1929,7 +1929,7 @@ TEST_CASE("feltd: a time bank runs after the decision's time, and is spent as us
             const int seat = (*m)["turn"]["seat"];
             if (watched < 0) watched = seat;
             if (seat == watched) return *m;
-            REQUIRE(quick(*by_seat[1 - watched]));
+            REQUIRE(t.quick(1 - watched));
         }
     };
     auto next_kind = [&](const std::string& kind) {
@@ -1950,7 +1950,7 @@ TEST_CASE("feltd: a time bank runs after the decision's time, and is spent as us
     CHECK(bank["seat"] == watched);
     CHECK(bank["bank_ms"] == 1500);
     std::this_thread::sleep_for(std::chrono::milliseconds(150)); // some of the bank spent
-    REQUIRE(quick(*by_seat[watched]));                           // in time, from the bank
+    REQUIRE(t.quick(watched));                                   // in time, from the bank
     turn = next_turn_of_watched()["turn"];
     const int left = turn["time_bank_ms"];
     CHECK(left > 0);
