@@ -17,6 +17,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -72,7 +73,8 @@ class Lobby {
 
     Metrics& metrics_;
     std::mutex mutex_;
-    std::map<std::int64_t, std::shared_ptr<Table>> tables_;
+    // Looked up on every table request: hashed, a miss or two, not a walk down a tree.
+    std::unordered_map<std::int64_t, std::shared_ptr<Table>> tables_;
     std::map<std::int64_t, std::int64_t> creators_;    // table -> account
     std::multimap<std::int64_t, std::int64_t> seated_; // account -> table
     std::map<const Recipient*, std::weak_ptr<Recipient>> watchers_;
