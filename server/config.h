@@ -34,6 +34,7 @@ struct Config {
     int http_connections = 512;              // plain HTTP connections open at once, in all
     int tables_per_account = 5;              // open tables one account may have created
     std::int64_t table_idle_s = 600;         // a table nobody sits at closes after this long
+    std::int64_t idle_s = 300; // a connection silent this long is closed (pinged halfway)
     std::int64_t write_queue_bytes = 4
                                      << 20; // bytes waiting for a slow client before it is dropped
     // Several nodes on one PostgreSQL database (docs/operations.md): this node's name ("": the

@@ -130,6 +130,13 @@ void add_settings(CLI::App& app, Config& c, std::string& config_file) {
         ->transform(duration)
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{365} * 86'400))
         ->default_str("10m");
+    app.add_option("--idle", c.idle_s,
+                   "A WebSocket connection that sends nothing this long is closed; halfway it is "
+                   "pinged, and its pong counts (e.g. 5m, 60s)")
+        ->envname("FELT_IDLE")
+        ->transform(duration)
+        ->check(CLI::Range(std::int64_t{2}, std::int64_t{86'400}))
+        ->default_str("5m");
     app.add_option("--write-queue-bytes", c.write_queue_bytes,
                    "Bytes waiting for a slow client before it is dropped")
         ->envname("FELT_WRITE_QUEUE_BYTES")

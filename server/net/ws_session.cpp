@@ -34,7 +34,7 @@ WsSession::WsSession(Stream&& ws, std::shared_ptr<SharedState> state, std::strin
     : ws_(std::move(ws)),
       executor_(std::visit([](auto& s) -> net::any_io_executor { return s.get_executor(); }, ws_)),
       state_(std::move(state)), address_(std::move(address)), tokens_(state_->config().burst),
-      refilled_(std::chrono::steady_clock::now()) {}
+      refilled_(std::chrono::steady_clock::now()), idle_(executor_) {}
 
 bool WsSession::is_open() const {
     return std::visit([](const auto& ws) { return ws.is_open(); }, ws_);
@@ -59,7 +59,37 @@ void WsSession::on_accept(beast::error_code ec) {
     ++state_->metrics().connections;
     state_->join(this, weak_from_this());
     spdlog::info("connection from {}", address_);
+    heard_ = std::chrono::steady_clock::now();
+    watch_idle(heard_ + std::chrono::milliseconds(state_->config().idle_s * 500));
     do_read();
+}
+
+void WsSession::watch_idle(std::chrono::steady_clock::time_point due) {
+    idle_.expires_at(due);
+    idle_.async_wait([weak = weak_from_this()](beast::error_code ec) {
+        if (auto self = weak.lock(); self && !ec) self->on_idle();
+    });
+}
+
+void WsSession::on_idle() {
+    if (!is_open() || closing_) return;
+    const auto half = std::chrono::milliseconds(state_->config().idle_s * 500);
+    const auto now = std::chrono::steady_clock::now();
+    if (pinged_ && heard_ >= ping_sent_) pinged_ = false; // answered, or spoken since
+    if (now - heard_ < half) return watch_idle(heard_ + half);
+    if (!pinged_) {
+        pinged_ = true;
+        ping_sent_ = now;
+        std::visit([&](auto& ws) { ws.async_ping({}, [self = shared_from_this()](auto) {}); }, ws_);
+        return watch_idle(now + half);
+    }
+    spdlog::info("{}: silent for {} s, closed", address_, state_->config().idle_s);
+    std::visit(
+        [](auto& ws) {
+            beast::error_code ignored;
+            beast::get_lowest_layer(ws).socket().close(ignored);
+        },
+        ws_);
 }
 
 void WsSession::do_read() {
@@ -79,6 +109,7 @@ void WsSession::on_read(beast::error_code ec, std::size_t) {
     if (ec) return fail(ec, "websocket read");
     ++state_->metrics().messages_in;
     arrived_ = std::chrono::steady_clock::now();
+    heard_ = arrived_;
     if (!std::visit([](const auto& ws) { return ws.got_text(); }, ws_)) {
         if (++malformed_ >= kMalformedLimit) {
             spdlog::warn("{}: {} frames in a row that are not JSON, closing", address_, malformed_);

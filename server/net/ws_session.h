@@ -32,7 +32,16 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
     void run(http::request<Body, http::basic_fields<Allocator>> req) {
         std::visit(
             [&](auto& ws) {
-                ws.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
+                // The session watches a connection's silence itself (watch_idle): Beast's idle
+                // timer would be cancelled and set again for every message read.
+                auto timeouts =
+                    websocket::stream_base::timeout::suggested(beast::role_type::server);
+                timeouts.idle_timeout = websocket::stream_base::none();
+                timeouts.keep_alive_pings = false;
+                ws.set_option(timeouts);
+                ws.control_callback([this](websocket::frame_type, beast::string_view) {
+                    heard_ = std::chrono::steady_clock::now(); // a ping, a pong or a close
+                });
                 ws.set_option(websocket::stream_base::decorator(
                     [](websocket::response_type& res) { res.set(http::field::server, "feltd"); }));
                 ws.read_message_max(state_->config().max_frame);
@@ -55,6 +64,11 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
     void on_read(beast::error_code ec, std::size_t bytes);
     void do_write();
     void on_write(beast::error_code ec, std::size_t bytes);
+    // A connection that sends nothing for --idle is closed; halfway it is pinged, and its pong
+    // counts. One wait on the timer at a time: when it fires, it waits on to half an idle after
+    // what was last heard, if that is later (no timer is touched for each message read).
+    void watch_idle(std::chrono::steady_clock::time_point due);
+    void on_idle();
     // On the strand: adds to what waits to be written, and writes it unless a write is in flight.
     void queue(Message message);
     void queue(Messages& messages);
@@ -136,6 +150,10 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
     int strikes_ = 0;   // rate-limited messages since the last accepted one
     int malformed_ = 0; // frames in a row that were not JSON
     std::chrono::steady_clock::time_point arrived_;
+    std::chrono::steady_clock::time_point heard_; // the last message or control frame read
+    bool pinged_ = false;                         // for its silence, with no answer yet
+    std::chrono::steady_clock::time_point ping_sent_;
+    net::steady_timer idle_;
     std::set<std::int64_t> tables_; // joined or watched, to tell them when this connection ends
 };
 

@@ -380,6 +380,75 @@ TEST_CASE("feltd: a client that does not read is dropped once its replies pass t
     CHECK(http_get(d.port(), "/healthz").status == 200);
 }
 
+TEST_CASE("feltd: a connection that sends nothing for --idle is pinged halfway and closed at the "
+          "end, unless it answers") {
+    namespace net = boost::asio;
+    namespace websocket = boost::beast::websocket;
+    using net::ip::tcp;
+    using Clock = std::chrono::steady_clock;
+    Feltd d({"--idle", "2s"});
+    net::io_context ioc;
+    const tcp::endpoint at(net::ip::make_address("127.0.0.1"), d.port());
+
+    // One that answers: Beast's client answers each ping while it waits for a message.
+    websocket::stream<tcp::socket> answers(ioc);
+    answers.next_layer().connect(at);
+    answers.handshake("127.0.0.1", "/ws");
+    int pings = 0;
+    answers.control_callback([&](websocket::frame_type kind, boost::beast::string_view) {
+        pings += kind == websocket::frame_type::ping;
+    });
+    boost::beast::flat_buffer got;
+    std::optional<boost::beast::error_code> read;
+    answers.async_read(got, [&](boost::beast::error_code ec, std::size_t) { read = ec; });
+
+    // One that is upgraded and then says nothing, not even a pong.
+    tcp::socket silent(ioc);
+    silent.connect(at);
+    net::write(silent, net::buffer(std::string("GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                               "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                                               "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                                               "Sec-WebSocket-Version: 13\r\n\r\n")));
+    const Clock::time_point upgraded = Clock::now();
+    std::string heard;
+    const std::size_t head = net::read_until(silent, net::dynamic_buffer(heard), "\r\n\r\n");
+    REQUIRE(heard.rfind("HTTP/1.1 101", 0) == 0);
+    heard.erase(0, head);
+    std::array<char, 64> chunk{};
+    std::optional<boost::beast::error_code> ended;
+    Clock::time_point ended_at;
+    std::function<void()> more = [&] {
+        silent.async_read_some(net::buffer(chunk), [&](boost::beast::error_code ec, std::size_t n) {
+            if (ec) {
+                ended = ec;
+                ended_at = Clock::now();
+                return;
+            }
+            heard.append(chunk.data(), n);
+            more();
+        });
+    };
+    more();
+
+    ioc.run_for(std::chrono::milliseconds(3500));
+    // The silent one got one ping (empty: 0x89 0x00) after a second, then its end after two.
+    CHECK(heard == std::string("\x89\x00", 2));
+    REQUIRE(ended.has_value());
+    CHECK(*ended == net::error::eof);
+    CHECK(ended_at - upgraded >= std::chrono::milliseconds(1900));
+    // The one that answered was pinged (once a second) and is still served.
+    CHECK(pings >= 2);
+    CHECK(!read.has_value());
+    answers.text(true);
+    answers.write(net::buffer(std::string(R"({"type":"hello","id":7,"version":1})")));
+    ioc.restart();
+    ioc.run_for(std::chrono::seconds(10));
+    REQUIRE(read.has_value());
+    CHECK(!*read);
+    const json reply = json::parse(boost::beast::buffers_to_string(got.data()));
+    CHECK(reply["id"] == 7);
+}
+
 TEST_CASE("feltd: a rate-limited request is named by its id") {
     Feltd d({"--rate", "1", "--burst", "2"});
     Client c(d.port());
