@@ -211,8 +211,12 @@ std::optional<int> Table::seat_of(std::int64_t account) const {
 }
 
 int Table::seat_of_session(const std::shared_ptr<Recipient>& s) const {
+    // By owner, without locking each seat's session (two atomic counts on a line that other
+    // threads write): `s` is alive, so a session with its owner is `s` itself.
     for (int i = 0; i < limits_.seats; ++i)
-        if (const Occupant* st = seat(i); st && st->session.lock() == s) return i;
+        if (const Occupant* st = seat(i);
+            st && !st->session.owner_before(s) && !s.owner_before(st->session))
+            return i;
     return -1;
 }
 
