@@ -122,6 +122,12 @@ ObjectText& ObjectText::member(std::string_view key, std::string_view value) {
     return *this;
 }
 
+ObjectText& ObjectText::raw(std::string_view key, std::string_view json_text) {
+    this->key(key);
+    out_ += json_text;
+    return *this;
+}
+
 std::string ObjectText::done() && {
     out_ += '}';
     return std::move(out_);

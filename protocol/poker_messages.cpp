@@ -183,27 +183,107 @@ json update_json(std::span<const poker::Event> batch, const poker::Legal* turn, 
     return m;
 }
 
+namespace {
+
+// What a `show` event's cards make with the board; nothing for another event.
+std::optional<std::string> show_category(const poker::Event& e, const poker::HandState& s,
+                                         const Ranking& r) {
+    if (e.type != poker::EventType::show) return std::nullopt;
+    std::vector<Card> hand(e.cards.begin(), e.cards.begin() + e.count);
+    hand.insert(hand.end(), s.board.begin(), s.board.begin() + s.board_count);
+    auto judged = r.judge(hand);
+    if (!judged) return std::nullopt;
+    return std::move(judged->category);
+}
+
+bool owns_cards_in(std::span<const poker::Event> batch, int seat) {
+    return std::ranges::any_of(batch, [&](const poker::Event& e) {
+        return e.visibility == poker::Visibility::owner && e.seat == seat && e.count > 0;
+    });
+}
+
+} // namespace
+
 void add_show_categories(json& update, std::span<const poker::Event> batch,
                          const poker::HandState& s, const Ranking& r) {
     json& events = update["events"];
-    for (std::size_t i = 0; i < batch.size() && i < events.size(); ++i) {
-        const poker::Event& e = batch[i];
-        if (e.type != poker::EventType::show) continue;
-        std::vector<Card> hand(e.cards.begin(), e.cards.begin() + e.count);
-        hand.insert(hand.end(), s.board.begin(), s.board.begin() + s.board_count);
-        if (auto judged = r.judge(hand)) events[i]["category"] = judged->category;
-    }
+    for (std::size_t i = 0; i < batch.size() && i < events.size(); ++i)
+        if (auto category = show_category(batch[i], s, r)) events[i]["category"] = *category;
 }
 
 json own_update(std::span<const poker::Event> batch, const poker::Legal* turn, const Ranking& r,
                 int seat) {
     json own;
-    if (std::ranges::any_of(batch, [&](const poker::Event& e) {
-            return e.visibility == poker::Visibility::owner && e.seat == seat && e.count > 0;
-        }))
-        own["events"] = events_json(batch, r, seat);
+    if (owns_cards_in(batch, seat)) own["events"] = events_json(batch, r, seat);
     if (turn && turn->seat == seat) own["turn"] = {{"legal", legal_json(*turn)}};
     return own;
+}
+
+UpdateText::UpdateText(std::span<const poker::Event> batch, const poker::Legal* turn,
+                       const Ranking& r, const poker::HandState& s, std::optional<json> pots) {
+    const bool showdown = s.phase == poker::Phase::done;
+    events_.reserve(batch.size());
+    for (const poker::Event& e : batch) {
+        Shown& x = events_.emplace_back(Shown{e, {}, std::nullopt});
+        if (e.count) x.cards = r.to_string(std::span(e.cards.data(), e.count));
+        if (showdown) x.category = show_category(e, s, r);
+    }
+    if (turn) {
+        turn_seat_ = turn->seat;
+        legal_ = legal_json(*turn).dump();
+    }
+    if (pots) pots_ = pots->dump();
+}
+
+bool UpdateText::own(int seat) const {
+    if (seat < 0) return false;
+    if (turn_seat_ == seat) return true;
+    return std::ranges::any_of(events_, [&](const Shown& x) {
+        const poker::Event& e = x.event;
+        return e.visibility == poker::Visibility::owner && e.seat == seat && e.count > 0;
+    });
+}
+
+// The events as `seat` sees them, each object's members in json::dump()'s order (by key):
+// event_json's, with the category between.
+std::string UpdateText::events(int seat) const {
+    // A seat without cards of its own in the batch sees what everyone sees.
+    const int viewer = own(seat) ? seat : -1;
+    std::string out = "[";
+    for (const Shown& x : events_) {
+        const poker::Event& e = x.event;
+        ObjectText o;
+        if (e.amount)
+            o.member("amount", e.amount.value());
+        else if (e.number)
+            o.member("amount", e.number);
+        if (e.count && visible_to(e, viewer)) o.member("cards", x.cards);
+        if (x.category) o.member("category", *x.category);
+        if (e.count) o.member("count", e.count);
+        o.member("kind", event_name(e.type));
+        if (e.pot >= 0) o.member("pot", e.pot);
+        if (e.seat >= 0) o.member("seat", e.seat);
+        if (out.size() > 1) out += ',';
+        out += std::move(o).done();
+    }
+    out += ']';
+    return out;
+}
+
+std::string UpdateText::write(const Stamp& stamp, int seat) const {
+    ObjectText o;
+    o.raw("events", events(seat)).member("kind", "update");
+    if (pots_) o.raw("pots", *pots_);
+    o.member("seq", stamp.seq).member("table", stamp.table);
+    if (turn_seat_) {
+        ObjectText turn;
+        turn.member("deadline_ms", stamp.deadline_ms);
+        if (seat >= 0 && seat == *turn_seat_) turn.raw("legal", legal_);
+        turn.member("seat", *turn_seat_).member("time_bank_ms", stamp.time_bank_ms);
+        o.raw("turn", std::move(turn).done());
+    }
+    o.member("type", "table");
+    return std::move(o).done();
 }
 
 json hand_end_json(int hand, std::int64_t hand_id, std::span<const Chips> net) {

@@ -14,6 +14,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace felt::protocol {
 
@@ -43,7 +44,8 @@ json hand_start_json(int hand, std::int64_t hand_id, int button, std::span<const
                      const std::string& commitment);
 // An `update` as `seat` (-1: a spectator) sees it: the batch's events, and `turn` when someone
 // is to act next, with what they may do in their own copy. The clock's fields in `turn` are the
-// table's to add.
+// table's to add. The table sends UpdateText's text (below); this tree, with add_show_categories
+// and own_update, is the slow reference that text is checked against.
 json update_json(std::span<const poker::Event> batch, const poker::Legal* turn, const Ranking& r,
                  int seat);
 // Names what each `show` event of `batch` makes with the board (the ranking's category:
@@ -56,6 +58,43 @@ void add_show_categories(json& update, std::span<const poker::Event> batch,
 json own_update(std::span<const poker::Event> batch, const poker::Legal* turn, const Ranking& r,
                 int seat);
 json hand_end_json(int hand, std::int64_t hand_id, std::span<const Chips> net);
+
+// The envelope a table puts on each message it publishes: the table, the message's number, and
+// with a turn, the clock of the seat to act (Table::publish).
+struct Stamp {
+    std::int64_t table = 0;
+    std::int64_t seq = 0;
+    std::int64_t deadline_ms = 0;
+    std::int64_t time_bank_ms = 0;
+};
+
+// An update written straight to text, for everyone (seat -1) and for each seat: the text that
+// json::dump() writes for update_json(batch, turn, r, -1) with `pots` and the categories of the
+// hands shown at a showdown (add_show_categories), the stamp's members and, for a seat, its
+// own_update merged in (dump_over). Built once a batch; each text then costs one pass, with no
+// tree built, serialised and freed for every message.
+class UpdateText {
+  public:
+    // `pots`: the pots after a betting round, as pots_json; `s` the hand after the batch.
+    UpdateText(std::span<const poker::Event> batch, const poker::Legal* turn, const Ranking& r,
+               const poker::HandState& s, std::optional<json> pots);
+    // Whether the seat's copy differs from everyone's: own_update is not null.
+    bool own(int seat) const;
+    std::string write(const Stamp& stamp, int seat) const;
+
+  private:
+    struct Shown {
+        poker::Event event;
+        std::string cards;                   // when its cards may be shown
+        std::optional<std::string> category; // a hand shown at the showdown: what it makes
+    };
+    std::string events(int seat) const;
+
+    std::vector<Shown> events_;
+    std::optional<int> turn_seat_; // whose turn it is, when it is someone's
+    std::string legal_;            // what the seat to act may do, as text
+    std::optional<std::string> pots_;
+};
 
 // The answer to five-card draw's `hint`: the first `count` exchanges, best first, each the cards
 // to discard, how many, the expected share of five-card hands beaten and the draws counted.

@@ -165,7 +165,8 @@ Step ChineseHand::deal(std::int64_t hand_id, const std::string& commitment) {
                                        indices(deal_.seats), stacks, commitment,
                                        game_.settings().decision_ms),
            {},
-           std::nullopt};
+           std::nullopt,
+           nullptr};
     for (Seat s : deal_.seats) t.own.emplace_back(s, protocol::chinese_cards_json(entry(s).cards));
     Step step;
     step.told.push_back(std::move(t));

@@ -13,6 +13,7 @@
 #include "cards/types.h"
 #include "fairness.h"
 #include "messages.h"
+#include "poker_messages.h"
 #include "refusal.h"
 #include "storage/accounts.h"
 
@@ -82,11 +83,14 @@ struct Limits {
 // message's, except that an object merges into the message's object under the same key (its own
 // cards; `turn.legal`, what it may do; `fairness.yours`). `clock`, when set,
 // is where the table writes the running clock: deadline_ms (time left) and time_bank_ms (the
-// bank of the seat on the clock).
+// bank of the seat on the clock). Or, instead of `message` and `own`, `text`: the message written
+// straight to text, everyone's copy and each seat's (poker's update, the message sent most), with
+// the clock in its `turn` when `clock` is set.
 struct Told {
     json message;
     std::vector<std::pair<Seat, json>> own;
     std::optional<json::json_pointer> clock;
+    std::shared_ptr<const protocol::UpdateText> text;
 };
 
 // A seat's part in a finished hand: its stack before and after.
@@ -122,7 +126,7 @@ struct Step {
     std::vector<Seat> missed; // seats the clock played for
     std::optional<End> end;
 
-    void tell(json message) { told.push_back({std::move(message), {}, std::nullopt}); }
+    void tell(json message) { told.push_back({std::move(message), {}, std::nullopt, nullptr}); }
     void append(Step&& later);
 };
 

@@ -226,7 +226,8 @@ Step LeapHand::deal(std::int64_t hand_id, const std::string& commitment) {
                                     indices(deal_.seats), stacks, game_.settings().rules.hand_size,
                                     static_cast<int>(state_.stock.size()), commitment),
            {},
-           std::nullopt};
+           std::nullopt,
+           nullptr};
     for (Seat s : deal_.seats) t.own.emplace_back(s, protocol::leap_cards_json(hands_[s.at()]));
     Step step;
     step.told.push_back(std::move(t));
@@ -279,7 +280,8 @@ void LeapHand::tell(const leap::Event& e, Step& step) const {
     if (!protocol::leap_event_told(e)) return;
     const leap::Table& t = *state_.table;
     const Seat owner = seat_of_player(e.seat);
-    Told told{protocol::leap_event_json(t, e, owner.index(), deal_.number), {}, std::nullopt};
+    Told told{
+        protocol::leap_event_json(t, e, owner.index(), deal_.number), {}, std::nullopt, nullptr};
     // Drawn and discarded cards: the owner's copy alone names them.
     if (json own = protocol::leap_event_own(t, e); !own.is_null())
         told.own.emplace_back(owner, std::move(own));
@@ -310,7 +312,8 @@ void LeapHand::next_turn(Step& step) {
     step.told.push_back({protocol::leap_turn_json(state_, indices(deal_.seats),
                                                   game_.settings().seats, deal_.number),
                          {},
-                         json::json_pointer("")});
+                         json::json_pointer(""),
+                         nullptr});
 }
 
 Clock LeapHand::clock() const {

@@ -219,22 +219,15 @@ void PokerHand::after(const std::vector<poker::Event>& events, Step& step) {
 // One message for everything an action caused: its events and whose turn is next. Recipients who
 // see nothing of their own share the spectators' copy.
 Told PokerHand::update(const std::vector<poker::Event>& batch, const poker::Legal* turn) const {
-    const Ranking& r = game_.ranking();
-    Told t{protocol::update_json(batch, turn, r, -1), {}, std::nullopt};
-    if (turn) t.clock = json::json_pointer("/turn");
     // A betting round ended: the bets went to the middle.
+    std::optional<json> pots;
     if (std::ranges::any_of(
             batch, [](const poker::Event& e) { return e.type == poker::EventType::street; }))
-        t.message["pots"] = protocol::pots_json(state_, game_.settings().seats);
-    for (int seat = 0; seat < game_.settings().seats; ++seat)
-        if (json own = protocol::own_update(batch, turn, r, seat); !own.is_null())
-            t.own.emplace_back(Seat(seat), std::move(own));
-    // A showdown: what each hand shown makes.
-    if (state_.phase == poker::Phase::done) {
-        protocol::add_show_categories(t.message, batch, state_, r);
-        for (auto& [seat, own] : t.own)
-            if (own.contains("events")) protocol::add_show_categories(own, batch, state_, r);
-    }
+        pots = protocol::pots_json(state_, game_.settings().seats);
+    Told t;
+    t.text = std::make_shared<const protocol::UpdateText>(batch, turn, game_.ranking(), state_,
+                                                          std::move(pots));
+    if (turn) t.clock = json::json_pointer("/turn");
     return t;
 }
 

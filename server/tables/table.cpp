@@ -177,6 +177,16 @@ void Table::refuse(const std::shared_ptr<Recipient>& s, const protocol::Request&
 
 void Table::publish(std::vector<Told>& told) {
     for (Told& t : told) {
+        if (t.text) {
+            protocol::Stamp stamp{id_, ++seq_};
+            if (t.clock) tell_clock(stamp);
+            auto shared = std::make_shared<const std::string>(t.text->write(stamp, -1));
+            for_each_watcher([&](const std::shared_ptr<Recipient>& s, int seat) {
+                if (!t.text->own(seat)) return deliver(s, shared);
+                send(s, t.text->write(stamp, seat));
+            });
+            continue;
+        }
         json& m = t.message;
         m["type"] = "table";
         m["table"] = id_;
@@ -200,7 +210,7 @@ void Table::publish(std::vector<Told>& told) {
 }
 
 void Table::broadcast(json m) {
-    std::vector<Told> told{{std::move(m), {}, std::nullopt}};
+    std::vector<Told> told{{std::move(m), {}, std::nullopt, nullptr}};
     publish(told);
 }
 
@@ -785,11 +795,18 @@ void Table::on_clock(long key) {
 }
 
 void Table::tell_clock(json& j) const {
+    protocol::Stamp stamp;
+    tell_clock(stamp);
+    j["deadline_ms"] = stamp.deadline_ms;
+    j["time_bank_ms"] = stamp.time_bank_ms;
+}
+
+void Table::tell_clock(protocol::Stamp& stamp) const {
     const auto left = std::chrono::ceil<std::chrono::milliseconds>(
         clock_due_ - net::steady_timer::clock_type::now());
-    j["deadline_ms"] = std::max<long>(0, left.count());
+    stamp.deadline_ms = std::max<long>(0, left.count());
     const Occupant* st = clock_seat_ >= 0 ? seat(clock_seat_) : nullptr;
-    j["time_bank_ms"] = st ? st->time_bank_ms : 0;
+    stamp.time_bank_ms = st ? st->time_bank_ms : 0;
 }
 
 void Table::record_void(std::int64_t hand_id) {
@@ -889,7 +906,7 @@ void Table::end_hand(End end) {
             // Everyone gets what everyone saw; each seat dealt in, its own cards too.
             const std::vector<std::string> leaves = sealed.leaves();
             protocol::add_reveal(message, stacks, sealed, leaves, seen, seed_used);
-            std::vector<Told> told{{std::move(message), {}, std::nullopt}};
+            std::vector<Told> told{{std::move(message), {}, std::nullopt, nullptr}};
             for (const HandSeat& r : h.seats)
                 told[0].own.emplace_back(Seat(r.seat), protocol::own_reveal(sealed, seen, r.seat));
             self->publish(told);

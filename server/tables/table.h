@@ -193,6 +193,8 @@ class Table : public std::enable_shared_from_this<Table> {
     void on_clock(long key);
     // The time left on the running clock, and the bank of the seat on it, into `j`.
     void tell_clock(protocol::json& j) const;
+    // The same, into a stamp.
+    void tell_clock(protocol::Stamp& stamp) const;
     // A hand's end, with its seats and its log, is one write. The table is settling (no hand
     // starts, a seat that leaves waits) until storage has committed it. Then the stacks are set,
     // everyone gets the end with every seat's stack and the fairness reveal (each seat its own

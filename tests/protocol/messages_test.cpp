@@ -385,3 +385,90 @@ TEST_CASE("poker records: each event's and action's text is what json::dump() wr
         CHECK(felt::protocol::action_record(a, *ranking, by) == j.dump());
     }
 }
+
+TEST_CASE("poker update as text: everyone's copy and each seat's are what json::dump() writes for "
+          "the update's tree with the seat's own part merged in") {
+    namespace poker = felt::poker;
+    auto ranking = felt::make_ranking("standard").value();
+    std::vector<Card> pack = ranking->cards();
+    std::mt19937 rng(29);
+    int merged = 0, showdowns = 0;
+    for (int n = 0; n < 5000; ++n) {
+        std::ranges::shuffle(pack, rng);
+        std::size_t next = 0; // cards are dealt from the shuffled pack, each once
+        poker::HandState s;
+        s.phase = rng() % 3 == 0 ? poker::Phase::done : poker::Phase::betting;
+        s.board_count = static_cast<int>(rng() % 6);
+        for (int i = 0; i < s.board_count; ++i) s.board[static_cast<std::size_t>(i)] = pack[next++];
+        std::vector<poker::Event> batch(rng() % 8);
+        for (poker::Event& e : batch) {
+            e.type = static_cast<poker::EventType>(
+                rng() % (static_cast<unsigned>(poker::EventType::hand_end) + 1));
+            if (rng() % 4 == 0) e.type = poker::EventType::show;
+            e.seat = static_cast<std::int8_t>(static_cast<int>(rng() % 7) - 1);
+            e.visibility = static_cast<poker::Visibility>(rng() % 3);
+            e.count = static_cast<std::uint8_t>(rng() % 2 ? 0 : 1 + rng() % 4);
+            for (int i = 0; i < e.count; ++i) e.cards[static_cast<std::size_t>(i)] = pack[next++];
+            e.pot = static_cast<std::int8_t>(static_cast<int>(rng() % 4) - 1);
+            e.amount = rng() % 3 == 0 ? felt::Chips(0)
+                                      : felt::Chips(static_cast<std::int64_t>(rng() % 100000));
+            e.number = static_cast<std::int16_t>(rng() % 2 ? 0 : rng() % 60);
+        }
+        std::optional<poker::Legal> turn;
+        if (rng() % 3) {
+            poker::Legal& l = turn.emplace();
+            l.seat = static_cast<int>(rng() % 6);
+            l.phase = static_cast<poker::Phase>(rng() % 3);
+            l.fold = rng() % 2, l.check = rng() % 2, l.call = rng() % 2, l.bet = rng() % 2;
+            l.raise = rng() % 2, l.bring_in = rng() % 2, l.two_sizes = rng() % 2;
+            l.call_amount = felt::Chips(rng() % 500);
+            l.min_to = felt::Chips(rng() % 500), l.max_to = felt::Chips(rng() % 5000);
+            l.bring_in_amount = felt::Chips(rng() % 5);
+            l.min_discard = static_cast<int>(rng() % 2),
+            l.max_discard = static_cast<int>(rng() % 4);
+            l.rollover = static_cast<int>(rng() % 2);
+        }
+        std::optional<json> pots;
+        if (rng() % 4 == 0)
+            pots = json::array({{{"amount", rng() % 900}, {"eligible", {0, 2, 3}}}});
+        const protocol::Stamp stamp{
+            static_cast<std::int64_t>(rng() % 100000), static_cast<std::int64_t>(rng() % 100000),
+            static_cast<std::int64_t>(rng() % 30000), static_cast<std::int64_t>(rng() % 60000)};
+        const poker::Legal* t = turn ? &*turn : nullptr;
+
+        // The slow reference: the tree PokerHand::update built and Table::publish wrote.
+        json m = protocol::update_json(batch, t, *ranking, -1);
+        if (pots) m["pots"] = *pots;
+        std::vector<json> own(6);
+        for (int seat = 0; seat < 6; ++seat)
+            own[static_cast<std::size_t>(seat)] = protocol::own_update(batch, t, *ranking, seat);
+        if (s.phase == poker::Phase::done) {
+            protocol::add_show_categories(m, batch, s, *ranking);
+            for (json& o : own)
+                if (o.contains("events")) protocol::add_show_categories(o, batch, s, *ranking);
+            showdowns += m.dump().find("category") != std::string::npos;
+        }
+        m["type"] = "table";
+        m["table"] = stamp.table;
+        m["seq"] = stamp.seq;
+        if (t) {
+            m["turn"]["deadline_ms"] = stamp.deadline_ms;
+            m["turn"]["time_bank_ms"] = stamp.time_bank_ms;
+        }
+        const auto members = protocol::dump_members(m);
+
+        const protocol::UpdateText text(batch, t, *ranking, s, pots);
+        CHECK(text.write(stamp, -1) == m.dump());
+        for (int seat = 0; seat < 6; ++seat) {
+            CAPTURE(seat);
+            const json& o = own[static_cast<std::size_t>(seat)];
+            CHECK(text.own(seat) == !o.is_null());
+            const std::string expected = o.is_null() ? m.dump() : protocol::dump_over(o, members);
+            CHECK(text.write(stamp, seat) == expected);
+            merged += !o.is_null();
+        }
+    }
+    // The cases that matter were met: seats with parts of their own, and hands shown.
+    CHECK(merged > 5000);
+    CHECK(showdowns > 300);
+}

@@ -61,7 +61,8 @@ class HighCardHand final : public Hand {
                 {"seats", deal_.seats},
                 {"commitment", commitment}},
                {},
-               std::nullopt};
+               std::nullopt,
+               nullptr};
         for (Seat s : deal_.seats) t.own.emplace_back(s, json{{"card", card(s)}});
         Step step;
         step.told.push_back(std::move(t));
