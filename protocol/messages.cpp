@@ -122,6 +122,12 @@ ObjectText& ObjectText::member(std::string_view key, std::string_view value) {
     return *this;
 }
 
+ObjectText& ObjectText::boolean(std::string_view key, bool value) {
+    this->key(key);
+    out_ += value ? "true" : "false";
+    return *this;
+}
+
 ObjectText& ObjectText::raw(std::string_view key, std::string_view json_text) {
     this->key(key);
     out_ += json_text;

@@ -65,7 +65,9 @@ class ObjectText {
   public:
     ObjectText& member(std::string_view key, std::int64_t value);
     ObjectText& member(std::string_view key, std::string_view value);
-    // A value already written as JSON text (an object, an array, true, ...), put as it is.
+    // true or false (not an overload of member(): a string literal would convert to bool).
+    ObjectText& boolean(std::string_view key, bool value);
+    // A value already written as JSON text (an object, an array, ...), put as it is.
     ObjectText& raw(std::string_view key, std::string_view json_text);
     std::string done() &&;
 

@@ -124,6 +124,37 @@ Outcome<poker::Action> parse_poker_action(const json& body, int seat, const Rank
     return {std::move(act), {}};
 }
 
+namespace {
+
+const char* phase_name(poker::Phase p) {
+    return p == poker::Phase::drawing    ? "drawing"
+           : p == poker::Phase::rollover ? "rollover"
+                                         : "betting";
+}
+
+// legal_json's text, as json::dump() writes it: the members by key.
+std::string legal_text(const poker::Legal& l) {
+    ObjectText o;
+    o.boolean("bet", l.bet)
+        .boolean("bring_in", l.bring_in)
+        .member("bring_in_amount", l.bring_in_amount.value())
+        .boolean("call", l.call)
+        .member("call_amount", l.call_amount.value())
+        .boolean("check", l.check)
+        .boolean("fold", l.fold)
+        .member("max_discard", l.max_discard)
+        .member("max_to", l.max_to.value())
+        .member("min_discard", l.min_discard)
+        .member("min_to", l.min_to.value())
+        .member("phase", phase_name(l.phase))
+        .boolean("raise", l.raise)
+        .member("rollover", l.rollover)
+        .boolean("two_sizes", l.two_sizes);
+    return std::move(o).done();
+}
+
+} // namespace
+
 json legal_json(const poker::Legal& l) {
     return {{"fold", l.fold},
             {"check", l.check},
@@ -136,9 +167,7 @@ json legal_json(const poker::Legal& l) {
             {"max_to", l.max_to},
             {"two_sizes", l.two_sizes},
             {"bring_in_amount", l.bring_in_amount},
-            {"phase", l.phase == poker::Phase::drawing    ? "drawing"
-                      : l.phase == poker::Phase::rollover ? "rollover"
-                                                          : "betting"},
+            {"phase", phase_name(l.phase)},
             {"min_discard", l.min_discard},
             {"max_discard", l.max_discard},
             {"rollover", l.rollover}};
@@ -230,7 +259,7 @@ UpdateText::UpdateText(std::span<const poker::Event> batch, const poker::Legal* 
     }
     if (turn) {
         turn_seat_ = turn->seat;
-        legal_ = legal_json(*turn).dump();
+        legal_ = legal_text(*turn);
     }
     if (pots) pots_ = pots->dump();
 }
