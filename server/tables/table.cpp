@@ -881,33 +881,37 @@ void Table::end_hand(End end) {
     for (const SeatResult& r : end.results)
         h.seats.push_back({r.seat.index(), seat(r.seat.index())->account, r.start, r.end});
     settling_ = true;
+    // No hand starts before this one is settled: its seal goes with it.
+    std::vector<HandSeat> seats = h.seats;
     services_.storage.write(
-        [h](Store& store) {
+        [h = std::move(h)](Store& store) {
             store.finish_hand(h);
             return true;
         },
         strand_,
-        [self = shared_from_this(), h, sealed = sealed_, seen = std::move(end.seen),
-         seed_used = end.seed_used, number = deal_.number,
-         message = std::move(end.message)](std::optional<bool> ok) mutable {
+        [self = shared_from_this(), id = hand_id, seats = std::move(seats),
+         sealed = std::move(sealed_), seen = std::move(end.seen), seed_used = end.seed_used,
+         number = deal_.number, message = std::move(end.message)](std::optional<bool> ok) mutable {
             self->settling_ = false;
             if (!ok) {
                 // Rolled back, and the seats keep the stacks from before the hand: it never
                 // happened.
-                self->void_hand(h.id, number, "storage");
+                self->void_hand(id, number, "storage");
                 self->pause_for_storage();
                 return self->after_hand();
             }
             ++self->services_.metrics.hands_played;
-            for (const HandSeat& r : h.seats) self->seat(r.seat)->stack = r.end;
+            for (const HandSeat& r : seats) self->seat(r.seat)->stack = r.end;
             std::vector<Chips> stacks;
             for (int i = 0; i < self->limits_.seats; ++i)
                 stacks.push_back(self->seat(i) ? self->seat(i)->stack : 0);
-            // Everyone gets what everyone saw; each seat dealt in, its own cards too.
+            // Everyone gets what everyone saw; each seat dealt in, its own cards too. (The
+            // leaves are hashed again rather than kept from the deal: kept, they cost a table
+            // about 6 KB for the whole hand, to save 0.7 % of feltd's time.)
             const std::vector<std::string> leaves = sealed.leaves();
             protocol::add_reveal(message, stacks, sealed, leaves, seen, seed_used);
             std::vector<Told> told{{std::move(message), {}, std::nullopt, nullptr}};
-            for (const HandSeat& r : h.seats)
+            for (const HandSeat& r : seats)
                 told[0].own.emplace_back(Seat(r.seat), protocol::own_reveal(sealed, seen, r.seat));
             self->publish(told);
             self->after_hand();
