@@ -225,10 +225,14 @@ std::optional<std::string> show_category(const poker::Event& e, const poker::Han
     return std::move(judged->category);
 }
 
+// Whether the event deals `seat` cards that only it may see.
+bool deals_own_cards(const poker::Event& e, int seat) {
+    return e.visibility == poker::Visibility::owner && e.seat == seat && e.count > 0;
+}
+
 bool owns_cards_in(std::span<const poker::Event> batch, int seat) {
-    return std::ranges::any_of(batch, [&](const poker::Event& e) {
-        return e.visibility == poker::Visibility::owner && e.seat == seat && e.count > 0;
-    });
+    return std::ranges::any_of(batch,
+                               [&](const poker::Event& e) { return deals_own_cards(e, seat); });
 }
 
 } // namespace
@@ -267,10 +271,8 @@ UpdateText::UpdateText(std::span<const poker::Event> batch, const poker::Legal* 
 bool UpdateText::own(int seat) const {
     if (seat < 0) return false;
     if (turn_seat_ == seat) return true;
-    return std::ranges::any_of(events_, [&](const Shown& x) {
-        const poker::Event& e = x.event;
-        return e.visibility == poker::Visibility::owner && e.seat == seat && e.count > 0;
-    });
+    return std::ranges::any_of(events_,
+                               [&](const Shown& x) { return deals_own_cards(x.event, seat); });
 }
 
 // The events as `seat` sees them, each object's members in json::dump()'s order (by key):
