@@ -85,7 +85,7 @@ struct Limits {
 // is where the table writes the running clock: deadline_ms (time left) and time_bank_ms (the
 // bank of the seat on the clock). Or, instead of `message` and `own`, `text`: the message written
 // straight to text, everyone's copy and each seat's (poker's update, the message sent most), with
-// the clock in its `turn` when `clock` is set.
+// the clock in its `turn` when it has one.
 struct Told {
     json message;
     std::vector<std::pair<Seat, json>> own;

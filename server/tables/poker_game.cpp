@@ -227,7 +227,6 @@ Told PokerHand::update(const std::vector<poker::Event>& batch, const poker::Lega
     Told t;
     t.text = std::make_shared<const protocol::UpdateText>(batch, turn, game_.ranking(), state_,
                                                           std::move(pots));
-    if (turn) t.clock = json::json_pointer("/turn");
     return t;
 }
 

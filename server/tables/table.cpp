@@ -179,7 +179,7 @@ void Table::publish(std::vector<Told>& told) {
     for (Told& t : told) {
         if (t.text) {
             protocol::Stamp stamp{id_, ++seq_};
-            if (t.clock) tell_clock(stamp);
+            tell_clock(stamp); // written in `turn`, when the update has one
             auto shared = std::make_shared<const std::string>(t.text->write(stamp, -1));
             for_each_watcher([&](const std::shared_ptr<Recipient>& s, int seat) {
                 if (!t.text->own(seat)) return deliver(s, shared);

@@ -447,6 +447,11 @@ TEST_CASE("feltd: a connection that sends nothing for --idle is pinged halfway a
     CHECK(!*read);
     const json reply = json::parse(boost::beast::buffers_to_string(got.data()));
     CHECK(reply["id"] == 7);
+    // An idle time too short to ping halfway, too long, or not a duration: refused at start.
+    for (const std::string bad : {"1s", "2d", "soon", "0"}) {
+        CAPTURE(bad);
+        CHECK(exit_status({"--idle", bad, "--port", "0"}) != 0);
+    }
 }
 
 TEST_CASE("feltd: a rate-limited request is named by its id") {
