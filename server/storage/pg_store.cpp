@@ -13,22 +13,6 @@ namespace {
 // Hand ids come from the sequence hand_ids in blocks of this many (its INCREMENT, migration 6).
 constexpr std::int64_t kHandIdBlock = 1000;
 
-// A PostgreSQL array literal of texts: {"a","b\"c"}.
-std::string text_array(const std::vector<std::string>& items) {
-    std::string out = "{";
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        if (i) out += ',';
-        out += '"';
-        for (char c : items[i]) {
-            if (c == '"' || c == '\\') out += '\\';
-            out += c;
-        }
-        out += '"';
-    }
-    out += '}';
-    return out;
-}
-
 template <class T, class F>
 std::string number_array(const std::vector<T>& items, F value) {
     std::string out = "{";
@@ -419,13 +403,14 @@ void PgStore::start_hand(const HandStart& h) {
 }
 
 void PgStore::finish_hand(const HandEnd& h) {
+    const std::string log = hand_log_text(h.log); // before anything is written
     pg::Transaction t(db());
     if (db_.query("UPDATE hands SET status = 'finished', deck = $2, seed = $3, fairness = $4, "
                   "ended_at = now() WHERE id = $1 AND status = 'running'",
                   {h.id, h.deck, h.seed, h.fairness})
             .affected() != 1)
         throw pg::Error("", "hand " + std::to_string(h.id) + " has no running row to finish");
-    // Every seat, and every event, in one statement each: arrays unnested into rows.
+    // Every seat in one statement: arrays unnested into rows.
     const std::string seats = number_array(h.seats, [](const HandSeat& s) { return s.seat; });
     const std::string accounts = number_array(h.seats, [](const HandSeat& s) { return s.account; });
     const std::string starts =
@@ -438,9 +423,7 @@ void PgStore::finish_hand(const HandEnd& h) {
               "FROM unnest($2::int[], $3::bigint[]) AS v(seat, stack) "
               "WHERE t.table_id = $1 AND t.seat = v.seat",
               {h.table, seats, ends});
-    db_.query("INSERT INTO hand_events (hand_id, seq, body) "
-              "SELECT $1, n - 1, body FROM unnest($2::text[]) WITH ORDINALITY AS e(body, n)",
-              {h.id, text_array(h.log)});
+    db_.query("INSERT INTO hand_logs (hand_id, body) VALUES ($1, $2)", {h.id, log});
     t.commit();
 }
 
@@ -484,9 +467,8 @@ std::optional<HandRecord> PgStore::hand_record(std::int64_t hand_id) {
     for (int i = 0; i < s.rows(); ++i)
         r.seats.push_back({static_cast<int>(s.integer(i, 0)), s.text(i, 1), s.integer(i, 2),
                            s.chips(i, 3), s.chips(i, 4)});
-    const pg::Result e =
-        db_.query("SELECT body FROM hand_events WHERE hand_id = $1 ORDER BY seq", {hand_id});
-    for (int i = 0; i < e.rows(); ++i) r.events.push_back(e.text(i, 0));
+    const pg::Result log = db_.query("SELECT body FROM hand_logs WHERE hand_id = $1", {hand_id});
+    if (log.rows() > 0) r.events = hand_log_events(log.text(0, 0));
     return r;
 }
 

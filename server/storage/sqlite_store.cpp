@@ -172,6 +172,7 @@ void SqliteStore::start_hand(const HandStart& h) {
 }
 
 void SqliteStore::finish_hand(const HandEnd& h) {
+    const std::string log = hand_log_text(h.log); // before anything is written
     db::Transaction t(db_);
     db::Statement hand(db_,
                        "UPDATE hands SET status = 'finished', deck = ?, seed = ?, fairness = ?, "
@@ -191,11 +192,8 @@ void SqliteStore::finish_hand(const HandEnd& h) {
         stack.reset();
         stack.bind(1, s.end).bind(2, h.table).bind(3, s.seat).run();
     }
-    db::Statement ev(db_, "INSERT INTO hand_events (hand_id, seq, body) VALUES (?, ?, ?)");
-    for (std::size_t i = 0; i < h.log.size(); ++i) {
-        ev.reset();
-        ev.bind(1, h.id).bind(2, static_cast<std::int64_t>(i)).bind(3, h.log[i]).run();
-    }
+    db::Statement events(db_, "INSERT INTO hand_logs (hand_id, body) VALUES (?, ?)");
+    events.bind(1, h.id).bind(2, log).run();
     t.commit();
 }
 
@@ -257,9 +255,9 @@ std::optional<HandRecord> SqliteStore::hand_record(std::int64_t hand_id) {
     while (s.step())
         r.seats.push_back({static_cast<int>(s.column_int(0)), s.column_text(1), s.column_int(2),
                            s.column_chips(3), s.column_chips(4)});
-    db::Statement e(db_, "SELECT body FROM hand_events WHERE hand_id = ? ORDER BY seq");
-    e.bind(1, hand_id);
-    while (e.step()) r.events.push_back(e.column_text(0));
+    db::Statement log(db_, "SELECT body FROM hand_logs WHERE hand_id = ?");
+    log.bind(1, hand_id);
+    if (log.step()) r.events = hand_log_events(log.column_text(0));
     return r;
 }
 

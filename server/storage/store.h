@@ -77,6 +77,14 @@ struct HandRecord {
     std::vector<std::string> events;
 };
 
+// A hand's log as the database keeps it, one row a hand (hand_logs.body): its events one a line.
+// JSON text holds no raw newline (json::dump escapes one inside a string), so the lines are the
+// events. An event that held one would be read back as two: it is refused with
+// std::invalid_argument instead, and the hand is not written.
+std::string hand_log_text(const std::vector<std::string>& events);
+// The events of a log written by hand_log_text, in order; none from "".
+std::vector<std::string> hand_log_events(std::string_view text);
+
 // A player's totals over finished hands.
 struct PlayerTotals {
     std::string name;

@@ -20,6 +20,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace felt_test {
 
@@ -86,6 +87,24 @@ struct Engine {
     // SQL for the time `days` days ago, as the engine stores times.
     std::function<std::string(int days)> ago;
 };
+
+// Hands as migration 7 (hand_logs) finds them, on either engine: each event a row of
+// hand_events, inserted out of order. Hand 1 has three events, hand 2 one, hand 3 none yet.
+inline constexpr const char* kEventRowsBefore7 =
+    "INSERT INTO tables (id, config) VALUES (1, '{}');"
+    "INSERT INTO hands (id, table_id, number, config, commitment, status) VALUES "
+    "(1, 1, 1, '{}', 'c', 'finished'), (2, 1, 2, '{}', 'c', 'finished'), "
+    "(3, 1, 3, '{}', 'c', 'running');"
+    "INSERT INTO hand_events (hand_id, seq, body) VALUES (1, 2, '{\"c\":[3]}'), "
+    "(2, 0, '{\"only\":\"one, two\"}'), (1, 0, '{\"a\":1}'), (1, 1, '{\"b\":\"x\\ny\"}');";
+
+// Each hand's events, read back through a Store after migration 7, are those rows in order of seq.
+inline void check_logs_after_7(Store& store) {
+    CHECK(store.hand_record(1)->events ==
+          std::vector<std::string>{R"({"a":1})", R"({"b":"x\ny"})", R"({"c":[3]})"});
+    CHECK(store.hand_record(2)->events == std::vector<std::string>{R"({"only":"one, two"})"});
+    CHECK(store.hand_record(3)->events.empty());
+}
 
 // Every account's balance equals the sum of its ledger rows, and no balance is negative.
 inline void ledger_balances(const Engine& e) {

@@ -38,13 +38,23 @@ TEST_CASE("PostgreSQL: the migrations, twins of SQLite's: fresh, again, newer, a
         CHECK(schema_version(c) == 0);
         CHECK(migrate(c) == latest);
         CHECK(tables("accounts") == 1);
-        CHECK(tables("hand_events") == 1);
+        CHECK(tables("hand_logs") == 1);
+        CHECK(tables("hand_events") == 0);
         CHECK(migrate(c) == latest);
         CHECK(c.query("SELECT COUNT(*) FROM schema_migrations").integer(0, 0) == latest);
         // The schema refuses a negative balance whatever the code does.
         c.exec("INSERT INTO accounts (name) VALUES ('ann')");
         CHECK_THROWS_AS(c.exec("UPDATE accounts SET balance = -1"), pg::Error);
         CHECK_THROWS_AS(c.exec("INSERT INTO accounts (name) VALUES ('ANN')"), pg::Error);
+    }
+    SUBCASE("migration 7 joins each hand's events, written a row each, into one row in order") {
+        CHECK(migrate(c, pq.first(6)) == 6);
+        c.exec(kEventRowsBefore7);
+        CHECK(migrate(c) == latest);
+        CHECK(tables("hand_events") == 0);
+        CHECK(c.query("SELECT COUNT(*) FROM hand_logs").integer(0, 0) == 2);
+        PgStore store(db.url, Chips(0), PgStore::Role::reader);
+        check_logs_after_7(store);
     }
     SUBCASE("a database newer than the program is refused, untouched, by writer and reader") {
         migrate(c);

@@ -154,6 +154,18 @@ TEST_CASE("migrations: fresh database, second run, newer database, failing step"
         CHECK(migrate(db, fixed) == 2);
         CHECK(has_table(db, "b"));
     }
+    SUBCASE("migration 7 joins each hand's events, written a row each, into one row in order") {
+        {
+            db::Database db(tmp.path);
+            CHECK(migrate(db, builtin_migrations().first(6)) == 6);
+            db.exec(felt_test::kEventRowsBefore7);
+            CHECK(migrate(db) == latest);
+            CHECK_FALSE(has_table(db, "hand_events"));
+            CHECK(count(db, "SELECT COUNT(*) FROM hand_logs") == 2);
+        }
+        SqliteStore store(tmp.path, Chips(0), SqliteStore::Role::reader);
+        felt_test::check_logs_after_7(store);
+    }
     SUBCASE("steps must be numbered without gaps") {
         const Migration gap[] = {{1, "one", "SELECT 1;"}, {3, "three", "SELECT 1;"}};
         db::Database db(tmp.path);

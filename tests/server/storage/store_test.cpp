@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cctype>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -145,6 +146,12 @@ void tables_and_hands(const Engine& e) {
     CHECK_FALSE(reader->hand_record(99).has_value());
 
     store->start_hand({8, table, 2, "{}", "beef"});
+    // The log is one row, an event a line: an event holding a line break would come back as two,
+    // so the hand is refused whole.
+    CHECK_THROWS_AS(store->finish_hand({8, table, "", "", "", {}, {"{}", "{\"say\":\"a\nb\"}"}}),
+                    std::invalid_argument);
+    CHECK(reader->hand_record(8)->summary.status == "running");
+    CHECK(reader->hand_record(8)->events.empty());
     store->void_hand(8);
     store->start_hand({9, table, 3, "{}", "f00d"});
     store->finish_hand({9, table, "2c", "1", "", {{0, ann.id, Chips(350), Chips(250)}}, {"{}"}});

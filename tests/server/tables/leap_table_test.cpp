@@ -8,6 +8,7 @@
 #include "leap_messages.h"
 #include "server/fairness_check.h"
 #include "server/feltd_harness.h"
+#include "storage/store.h"
 
 #include <map>
 #include <random>
@@ -732,7 +733,16 @@ TEST_CASE("feltd leap: bad configurations and actions change nothing; reconnecti
     // A log altered behind the server's back no longer replays.
     {
         felt::db::Database db(dir + "/data/felt.db");
-        db.exec("DELETE FROM hand_events WHERE body LIKE '%\"action\":\"retire\"%'");
+        felt::db::Statement read(db, "SELECT body FROM hand_logs WHERE hand_id = ?");
+        read.bind(1, hand_id);
+        REQUIRE(read.step());
+        std::vector<std::string> events = felt::server::hand_log_events(read.column_text(0)), kept;
+        for (std::string& e : events)
+            if (e.find(R"("action":"retire")") == std::string::npos) kept.push_back(std::move(e));
+        CHECK(kept.size() + 2 <= events.size()); // both players' retirements
+        felt::db::Statement write(db, "UPDATE hand_logs SET body = ? WHERE hand_id = ?");
+        write.bind(1, felt::server::hand_log_text(kept)).bind(2, hand_id).run();
+        CHECK(db.changes() == 1);
     }
     {
         Feltd d({}, dir);

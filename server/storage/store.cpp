@@ -1,0 +1,34 @@
+#include "storage/store.h"
+
+#include <stdexcept>
+
+namespace felt::server {
+
+std::string hand_log_text(const std::vector<std::string>& events) {
+    std::size_t size = events.size();
+    for (const std::string& e : events) {
+        if (e.find('\n') != std::string::npos)
+            throw std::invalid_argument("a hand's event holds a line break: " + e);
+        size += e.size();
+    }
+    std::string text;
+    text.reserve(size);
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        if (i > 0) text += '\n';
+        text += events[i];
+    }
+    return text;
+}
+
+std::vector<std::string> hand_log_events(std::string_view text) {
+    std::vector<std::string> events;
+    if (text.empty()) return events;
+    for (;;) {
+        const std::size_t end = text.find('\n');
+        events.emplace_back(text.substr(0, end));
+        if (end == std::string_view::npos) return events;
+        text.remove_prefix(end + 1);
+    }
+}
+
+} // namespace felt::server
