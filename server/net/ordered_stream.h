@@ -81,6 +81,27 @@ class OrderedStream {
             token, std::move(buffers));
     }
 
+    // Writes now, on the caller's strand, when the connection is plain TCP and no write is in
+    // flight or waiting: what the socket took without waiting, usually all of it (a connection's
+    // frames are small and its socket's buffer large). 0 when the write must wait its turn, the
+    // socket took nothing, or it failed (`ec`). What was not taken, the caller hands to
+    // async_write_some. This spares nearly every message the asynchronous operation, its
+    // completion and their hand-offs (docs/benchmarks.md, "Capacity").
+    template <class ConstBuffers>
+    std::size_t write_now(const ConstBuffers& buffers, beast::error_code& ec) {
+        ec = {};
+        if constexpr (!std::is_same_v<Next, beast::tcp_stream>) {
+            return 0;
+        } else {
+            if (writing_ || close_sent_ || head_ < waiting_.size()) return 0;
+            auto& socket = next_.socket();
+            if (!socket.non_blocking()) socket.non_blocking(true, ec); // never waits
+            const std::size_t n = ec ? 0 : socket.write_some(buffers, ec);
+            if (ec == net::error::would_block || ec == net::error::try_again) ec = {};
+            return n;
+        }
+    }
+
   private:
     void drop_waiting() {
         waiting_.clear();

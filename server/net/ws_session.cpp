@@ -183,7 +183,9 @@ void WsSession::queue(Messages& messages) {
 }
 
 // Everything waiting goes out in one write: each message as one unmasked text frame (RFC 6455,
-// 5.2), framed here rather than by Beast, which would write each on its own.
+// 5.2), framed here rather than by Beast, which would write each on its own. Written at once when
+// the socket takes it all (OrderedStream::write_now); what it does not take is written
+// asynchronously.
 void WsSession::do_write() {
     for (Message& m : waiting_) {
         const std::size_t n = m->size();
@@ -196,11 +198,18 @@ void WsSession::do_write() {
         buffers.push_back(net::buffer(f.header.bytes.data(), f.header.size));
         buffers.push_back(net::buffer(*f.text));
     }
-    // After Beast has sent a close frame (answering the client's), the layer refuses the write.
     std::visit(
         [&](auto& ws) {
+            beast::error_code ec;
+            const std::size_t sent = ws.next_layer().write_now(buffers, ec);
+            if (ec) return fail(ec, "websocket write");
+            if (sent == net::buffer_size(buffers)) return wrote();
+            // The rest. After Beast has sent a close frame (answering the client's), the layer
+            // refuses the write.
+            beast::buffers_suffix rest(buffers);
+            rest.consume(sent);
             ws.next_layer().async_write_some(
-                std::move(buffers),
+                std::vector<net::const_buffer>(rest.begin(), rest.end()),
                 beast::bind_front_handler(&WsSession::on_write, shared_from_this()));
         },
         ws_);
@@ -208,6 +217,11 @@ void WsSession::do_write() {
 
 void WsSession::on_write(beast::error_code ec, std::size_t) {
     if (ec) return fail(ec, "websocket write");
+    wrote();
+}
+
+// The write of everything in writing_ has ended well: what waited meanwhile goes next.
+void WsSession::wrote() {
     state_->metrics().messages_out += writing_.size();
     for (const Framed& f : writing_) queued_bytes_ -= f.text->size();
     writing_.clear();

@@ -64,6 +64,7 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
     void on_read(beast::error_code ec, std::size_t bytes);
     void do_write();
     void on_write(beast::error_code ec, std::size_t bytes);
+    void wrote();
     // A connection that sends nothing for --idle is closed; halfway it is pinged, and its pong
     // counts. One wait on the timer at a time: when it fires, it waits on to half an idle after
     // what was last heard, if that is later (no timer is touched for each message read).

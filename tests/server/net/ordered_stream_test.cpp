@@ -139,6 +139,10 @@ TEST_CASE("ordered stream: nothing goes out after the close frame; a later write
     p.ioc.restart();
     p.ioc.poll(); // the close frame is written; Beast now waits for the client's
     CHECK(p.server.next_layer().close_sent());
+    const std::string late = "\x81\x01x"; // a whole text frame
+    beast::error_code now_ec;
+    CHECK(p.server.next_layer().write_now(net::buffer(late), now_ec) == 0);
+    CHECK(!now_ec);
     p.send({"too late"}, after);
     CHECK(after == net::error::operation_aborted);
     // The client reads the close and nothing else: no text frame came after it. (It reads while
@@ -152,4 +156,81 @@ TEST_CASE("ordered stream: nothing goes out after the close frame; a later write
     CHECK(b.size() == 0);
     CHECK(p.client.reason().code == websocket::close_code::going_away);
     CHECK(!closed); // the server's close handshake completed
+}
+
+TEST_CASE("ordered stream: write_now writes what the socket takes at once, only when no write is "
+          "in flight or waiting; the rest goes out after it, whole and in order") {
+    Pair p;
+    auto frame = [](const std::string& m) {
+        const FrameHeader h = text_frame_header(m.size());
+        return std::string(reinterpret_cast<const char*>(h.bytes.data()), h.size) + m;
+    };
+    auto& layer = p.server.next_layer();
+    beast::error_code ec;
+    // Nothing in flight: a small frame goes out whole, at once, with no operation to run.
+    const std::string one = frame("one");
+    CHECK(layer.write_now(net::buffer(one), ec) == one.size());
+    CHECK(!ec);
+    CHECK(p.read() == "one");
+    // An asynchronous write whose completion has not run yet is in flight, though its bytes are
+    // out and the socket has room: write_now writes nothing, and says so.
+    int done = 0;
+    const std::string a = frame("a"), two = frame("two");
+    layer.async_write_some(net::buffer(a), [&](beast::error_code e, std::size_t) {
+        CHECK(!e);
+        ++done;
+    });
+    CHECK(layer.write_now(net::buffer(two), ec) == 0);
+    CHECK(!ec);
+    p.ioc.restart();
+    p.ioc.poll(); // its completion
+    CHECK(done == 1);
+    CHECK(p.read() == "a");
+    // A frame larger than the socket's buffers, with the client not reading: the socket takes
+    // part of it; the rest goes out asynchronously, and a ping from Beast waits behind it.
+    const std::string big = frame(std::string(16 << 20, 'b'));
+    const std::size_t taken = layer.write_now(net::buffer(big), ec);
+    CHECK(!ec);
+    CHECK(taken > 0);
+    REQUIRE(taken < big.size());
+    layer.async_write_some(net::buffer(big.data() + taken, big.size() - taken),
+                           [&](beast::error_code e, std::size_t n) {
+                               CHECK(!e);
+                               CHECK(n == big.size() - taken);
+                               ++done;
+                           });
+    p.server.async_ping("after", [&](beast::error_code e) {
+        CHECK(!e);
+        ++done;
+    });
+    layer.async_write_some(net::buffer(two), [&](beast::error_code e, std::size_t) {
+        CHECK(!e);
+        ++done;
+    });
+    CHECK(layer.write_now(net::buffer(two), ec) == 0);
+    std::vector<std::string> order;
+    p.client.control_callback([&](websocket::frame_type kind, beast::string_view payload) {
+        if (kind == websocket::frame_type::ping) order.push_back("ping " + std::string(payload));
+    });
+    p.client.read_message_max(32 << 20);
+    beast::flat_buffer b;
+    std::function<void()> read = [&] {
+        p.client.async_read(b, [&](beast::error_code e, std::size_t) {
+            REQUIRE(!e);
+            const std::string text = beast::buffers_to_string(b.data());
+            order.push_back(text.size() == 16u << 20 && text.find_first_not_of('b') == text.npos
+                                ? "big"
+                                : text);
+            b.consume(b.size());
+            if (order.size() < 3) read();
+        });
+    };
+    read();
+    p.ioc.restart();
+    p.ioc.run_for(std::chrono::seconds(10));
+    CHECK(done == 4);
+    CHECK(order == std::vector<std::string>{"big", "ping after", "two"});
+    // Nothing in flight again: at once.
+    CHECK(layer.write_now(net::buffer(two), ec) == two.size());
+    CHECK(p.read() == "two");
 }
