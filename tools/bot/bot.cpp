@@ -253,6 +253,17 @@ class Bot : public std::enable_shared_from_this<Bot> {
             return;
         }
         tokens_ -= 1;
+        // At once when the socket takes it all, as it nearly always does (a request is small):
+        // no asynchronous write, and no completion to run later. What it does not take, or a
+        // failure, goes the asynchronous way. Not while moving to another node, whose end of
+        // the old connection on_write sees to.
+        if (!moving_) {
+            beast::error_code ec;
+            if (!socket_.non_blocking()) socket_.non_blocking(true, ec);
+            const std::size_t sent = ec ? 0 : socket_.write_some(net::buffer(queue_.front()), ec);
+            if (!ec && sent == queue_.front().size()) return on_write({});
+            if (!ec) queue_.front().erase(0, sent);
+        }
         net::async_write(
             socket_, net::buffer(queue_.front()),
             [self = shared_from_this(), g = generation_](beast::error_code ec, std::size_t) {
