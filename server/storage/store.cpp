@@ -6,10 +6,12 @@ namespace felt::server {
 
 std::string hand_log_text(const std::vector<std::string>& events) {
     std::size_t size = events.size();
-    for (const std::string& e : events) {
-        if (e.find('\n') != std::string::npos)
-            throw std::invalid_argument("a hand's event holds a line break: " + e);
-        size += e.size();
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        // Named by its place, not its text: an event holds cards, and this goes to the log.
+        if (events[i].find('\n') != std::string::npos)
+            throw std::invalid_argument("event " + std::to_string(i) +
+                                        " of a hand's log holds a line break");
+        size += events[i].size();
     }
     std::string text;
     text.reserve(size);

@@ -148,8 +148,9 @@ void tables_and_hands(const Engine& e) {
     store->start_hand({8, table, 2, "{}", "beef"});
     // The log is one row, an event a line: an event holding a line break would come back as two,
     // so the hand is refused whole.
-    CHECK_THROWS_AS(store->finish_hand({8, table, "", "", "", {}, {"{}", "{\"say\":\"a\nb\"}"}}),
-                    std::invalid_argument);
+    CHECK_THROWS_WITH_AS(
+        store->finish_hand({8, table, "", "", "", {}, {"{}", "{\"say\":\"a\nb\"}"}}),
+        "event 1 of a hand's log holds a line break", std::invalid_argument);
     CHECK(reader->hand_record(8)->summary.status == "running");
     CHECK(reader->hand_record(8)->events.empty());
     store->void_hand(8);
