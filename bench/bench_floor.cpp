@@ -5,6 +5,12 @@
 // makes that connection send the next request at once. That is the frame pattern of a hand on
 // feltd (one `act` in; its reply and one `update` per seat out), with nothing else done.
 //
+// A hand ends every --hand-actions actions (27 by default, as feltd's hold'em bots play; 0: never),
+// and then, as on feltd, each seat gets two more writes of its own: the hand's end with its
+// fairness reveal (--end-bytes, 4,640 as feltd's), then the next deal (--deal-bytes, 460: the
+// hand's start and its first update, the first actor's with its turn). The last action's updates
+// give nobody a turn.
+//
 // Server and clients share the machine as in bench_load: the server on --server-threads threads,
 // each with its own epoll and its share of the tables; the clients on one thread. Whatever the
 // real server does on top of this can only cost more, so the actions per second here bound what
@@ -39,6 +45,7 @@
 #include <functional>
 #include <memory>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -51,6 +58,9 @@ struct Options {
     int request_bytes = 64; // an `act` frame
     int reply_bytes = 48;   // its reply (0: none, the update being the answer)
     int update_bytes = 160; // an `update`: one event and the next turn, without legal actions
+    int hand_actions = 27;  // actions a hand (0: hands never end)
+    int end_bytes = 4640;   // a hand's end with its fairness reveal, to each seat
+    int deal_bytes = 460;   // the next hand's start and first update, to each seat
     // The actor's reply and update in one write, as feltd sends them (it writes everything a
     // connection has waiting at once); --separate-reply writes them one by one.
     bool batch = true;
@@ -73,7 +83,7 @@ struct Conn {
     int fd = -1;
     int table = 0, seat = 0;
     std::size_t have = 0;
-    char buf[4096];
+    char buf[8192]; // the largest frame whole: a hand's end
 };
 
 // Reads what has arrived and hands each whole message to `take` (by its first byte, which also
@@ -115,13 +125,17 @@ using Body = std::shared_ptr<const std::vector<char>>;
 // The server side on Asio, shaped as feltd's: see the file's header.
 class AsioServer {
   public:
-    // `bodies(table, actor, seat)`: what a seat is sent for an action (one or two frames).
-    using Bodies = std::function<std::vector<Body>(int seat, int actor, int seats)>;
+    // `bodies(seat, actor, seats, last)`: what a seat is sent for an action (one or two frames);
+    // `last`: the action ends a hand. `hand(seat, next)`: the writes of a hand's end and the next
+    // deal, one after the other.
+    using Bodies = std::function<std::vector<Body>(int seat, int actor, int seats, bool last)>;
+    using HandBodies = std::function<std::vector<Body>(int seat, int next)>;
 
-    AsioServer(const std::vector<Conn>& fds, const Options& o, Bodies bodies)
+    AsioServer(const std::vector<Conn>& fds, const Options& o, Bodies bodies, HandBodies hand)
         : ioc_(o.server_threads), seats_(o.seats),
           request_(static_cast<std::size_t>(o.request_bytes)), one_strand_(o.table_strand),
-          bodies_(std::move(bodies)) {
+          hand_actions_(o.hand_actions), bodies_(std::move(bodies)), hand_(std::move(hand)),
+          played_(static_cast<std::size_t>(o.tables)) {
         for (int t = 0; t < o.tables; ++t) tables_.push_back(net::make_strand(ioc_));
         for (const Conn& c : fds) {
             auto s = std::make_unique<Side>(one_strand_ ? tables_[static_cast<std::size_t>(c.table)]
@@ -179,17 +193,25 @@ class AsioServer {
     // On the table's strand: every seat's frames, handed to the seat's strand (queued at once
     // when that is the table's).
     void act(int table, int actor) {
-        for (int s = 0; s < seats_; ++s) {
-            Side& d = *sides_[static_cast<std::size_t>(table * seats_ + s)];
-            auto queue = [this, &d, bodies = bodies_(s, actor, seats_)] {
-                d.waiting.insert(d.waiting.end(), bodies.begin(), bodies.end());
-                if (!d.busy) write(d);
-            };
-            if (one_strand_)
-                queue();
-            else
-                net::post(d.strand, std::move(queue));
-        }
+        int& played = played_[static_cast<std::size_t>(table)];
+        const bool last = hand_actions_ > 0 && ++played % hand_actions_ == 0;
+        for (int s = 0; s < seats_; ++s) hand_over(table, s, bodies_(s, actor, seats_, last));
+        if (!last) return;
+        // Each its own write, as feltd's come from turns of the table of their own.
+        const int next = (actor + 1) % seats_;
+        for (int s = 0; s < seats_; ++s)
+            for (const Body& b : hand_(s, next)) hand_over(table, s, {b});
+    }
+    void hand_over(int table, int seat, std::vector<Body> bodies) {
+        Side& d = *sides_[static_cast<std::size_t>(table * seats_ + seat)];
+        auto queue = [this, &d, bodies = std::move(bodies)] {
+            d.waiting.insert(d.waiting.end(), bodies.begin(), bodies.end());
+            if (!d.busy) write(d);
+        };
+        if (one_strand_)
+            queue();
+        else
+            net::post(d.strand, std::move(queue));
     }
     void write(Side& d) {
         d.busy = true;
@@ -212,7 +234,10 @@ class AsioServer {
     int seats_;
     std::size_t request_;
     bool one_strand_; // a connection on its table's strand
+    int hand_actions_;
     Bodies bodies_;
+    HandBodies hand_;
+    std::vector<int> played_; // actions at each table, on its strand
     std::vector<net::strand<net::io_context::executor_type>> tables_;
     std::vector<std::unique_ptr<Side>> sides_;
     std::vector<std::thread> threads_;
@@ -237,23 +262,26 @@ Cpu cpu_now() {
 int main(int argc, char** argv) {
     Options o;
     bool as_json = false;
+    // The options that take a whole number.
+    const std::pair<const char*, int*> numbers[] = {{"--tables", &o.tables},
+                                                    {"--seats", &o.seats},
+                                                    {"--server-threads", &o.server_threads},
+                                                    {"--update-bytes", &o.update_bytes},
+                                                    {"--reply-bytes", &o.reply_bytes},
+                                                    {"--hand-actions", &o.hand_actions},
+                                                    {"--end-bytes", &o.end_bytes},
+                                                    {"--deal-bytes", &o.deal_bytes}};
     for (int i = 1; i < argc; ++i) {
         const char* a = argv[i];
         const char* v = i + 1 < argc ? argv[i + 1] : "0";
-        if (!std::strcmp(a, "--json"))
-            as_json = true;
-        else if (!std::strcmp(a, "--tables"))
-            o.tables = std::atoi(v), ++i;
-        else if (!std::strcmp(a, "--seats"))
-            o.seats = std::atoi(v), ++i;
-        else if (!std::strcmp(a, "--server-threads"))
-            o.server_threads = std::atoi(v), ++i;
+        auto number =
+            std::ranges::find_if(numbers, [a](auto& n) { return !std::strcmp(a, n.first); });
+        if (number != std::end(numbers))
+            *number->second = std::atoi(v), ++i;
         else if (!std::strcmp(a, "--seconds"))
             o.seconds = std::atof(v), ++i;
-        else if (!std::strcmp(a, "--update-bytes"))
-            o.update_bytes = std::atoi(v), ++i;
-        else if (!std::strcmp(a, "--reply-bytes"))
-            o.reply_bytes = std::atoi(v), ++i;
+        else if (!std::strcmp(a, "--json"))
+            as_json = true;
         else if (!std::strcmp(a, "--separate-reply"))
             o.batch = false;
         else if (!std::strcmp(a, "--asio"))
@@ -300,6 +328,24 @@ int main(int argc, char** argv) {
     turn[0] = 'T';                          // the first byte tells the next actor it is its turn
     std::vector<char> reply_update = reply; // the actor's two frames, for one write
     reply_update.insert(reply_update.end(), update.begin(), update.end());
+    // A hand's end, and the next deal ('D', or 'S' for the seat whose turn it is first).
+    const std::vector<char> end(static_cast<std::size_t>(std::max(1, o.end_bytes)), 'E');
+    std::vector<char> deal(static_cast<std::size_t>(std::max(1, o.deal_bytes)), 'D'),
+        deal_turn = deal;
+    deal_turn[0] = 'S';
+    auto frame_size = [&](char first) -> std::size_t {
+        switch (first) {
+        case 'r':
+            return reply.size();
+        case 'E':
+            return end.size();
+        case 'D':
+        case 'S':
+            return deal.size();
+        default:
+            return update.size();
+        }
+    };
     const bool batch = o.batch && !reply.empty() && o.seats > 1;
 
     // The server: thread k owns the tables t with t % threads == k. On a complete request from a
@@ -312,6 +358,7 @@ int main(int argc, char** argv) {
                 epoll_ctl(ep, EPOLL_CTL_ADD, c.fd, &ev);
             }
         std::vector<epoll_event> events(256);
+        std::vector<int> played(static_cast<std::size_t>(o.tables)); // this thread's tables'
         while (running) {
             const int m = epoll_wait(ep, events.data(), static_cast<int>(events.size()), 50);
             for (int e = 0; e < m; ++e) {
@@ -319,15 +366,21 @@ int main(int argc, char** argv) {
                 drain(
                     c, [&](char) { return request.size(); },
                     [&](char) {
+                        int& n = played[static_cast<std::size_t>(c.table)];
+                        const bool last = o.hand_actions > 0 && ++n % o.hand_actions == 0;
                         if (!reply.empty() && !batch) write_all(c.fd, reply.data(), reply.size());
                         const int next = (c.seat + 1) % o.seats;
-                        for (int s = 0; s < o.seats; ++s) {
-                            const auto& body = s == next              ? turn
-                                               : batch && s == c.seat ? reply_update
-                                                                      : update;
+                        auto to = [&](int s, const std::vector<char>& body) {
                             write_all(server[static_cast<std::size_t>(c.table * o.seats + s)].fd,
                                       body.data(), body.size());
-                        }
+                        };
+                        for (int s = 0; s < o.seats; ++s)
+                            to(s, s == next && !last     ? turn
+                                  : batch && s == c.seat ? reply_update
+                                                         : update);
+                        if (!last) return;
+                        for (int s = 0; s < o.seats; ++s) to(s, end);
+                        for (int s = 0; s < o.seats; ++s) to(s, s == next ? deal_turn : deal);
                     });
             }
         }
@@ -351,13 +404,11 @@ int main(int argc, char** argv) {
             const int m = epoll_wait(ep, events.data(), static_cast<int>(events.size()), 50);
             for (int e = 0; e < m; ++e) {
                 Conn& c = *static_cast<Conn*>(events[static_cast<std::size_t>(e)].data.ptr);
-                drain(
-                    c, [&](char first) { return first == 'r' ? reply.size() : update.size(); },
-                    [&](char first) {
-                        if (first != 'T') return;
-                        ++done; // one turn for every action
-                        write_all(c.fd, request.data(), request.size());
-                    });
+                drain(c, frame_size, [&](char first) {
+                    if (first != 'T' && first != 'S') return;
+                    ++done; // one turn for every action
+                    write_all(c.fd, request.data(), request.size());
+                });
             }
             actions = done;
         }
@@ -369,12 +420,18 @@ int main(int argc, char** argv) {
         auto frames = [](const std::vector<char>& v) {
             return std::make_shared<const std::vector<char>>(v);
         };
-        const Body b_reply = frames(reply), b_update = frames(update), b_turn = frames(turn);
-        on_asio = std::make_unique<AsioServer>(server, o, [=](int seat, int actor, int seats) {
-            if (seat == (actor + 1) % seats) return std::vector<Body>{b_turn};
-            if (seat == actor && !reply.empty()) return std::vector<Body>{b_reply, b_update};
-            return std::vector<Body>{b_update};
-        });
+        const Body b_reply = frames(reply), b_update = frames(update), b_turn = frames(turn),
+                   b_end = frames(end), b_deal = frames(deal), b_deal_turn = frames(deal_turn);
+        on_asio = std::make_unique<AsioServer>(
+            server, o,
+            [=](int seat, int actor, int seats, bool last) {
+                if (seat == (actor + 1) % seats && !last) return std::vector<Body>{b_turn};
+                if (seat == actor && !reply.empty()) return std::vector<Body>{b_reply, b_update};
+                return std::vector<Body>{b_update};
+            },
+            [=](int seat, int next) {
+                return std::vector<Body>{b_end, seat == next ? b_deal_turn : b_deal};
+            });
     }
 
     const Cpu cpu0 = cpu_now();
@@ -396,26 +453,31 @@ int main(int argc, char** argv) {
     if (on_asio) on_asio->stop();
 
     const double per_s = static_cast<double>(counted) / wall;
-    const int per_action = 1 + (o.reply_bytes > 0) + o.seats; // request, reply, updates
+    // Request, reply, updates; and a hand's end and deal to every seat, once a hand.
+    const double per_action = 1 + (o.reply_bytes > 0) + o.seats +
+                              (o.hand_actions > 0 ? 2.0 * o.seats / o.hand_actions : 0.0);
+    const double hands = o.hand_actions > 0 ? per_s / o.hand_actions : 0.0;
     if (as_json)
         std::printf("{\"kind\":\"floor\",\"tables\":%d,\"seats\":%d,\"seconds\":%.3f,"
-                    "\"actions_per_second\":%.1f,\"frames_per_second\":%.1f,"
-                    "\"cpu_user\":%.3f,\"cpu_system\":%.3f,\"batched\":%s,\"asio\":%s}\n",
-                    o.tables, o.seats, wall, per_s, per_s * per_action, user, system,
-                    batch ? "true" : "false", o.asio ? "true" : "false");
+                    "\"actions_per_second\":%.1f,\"hands_per_second\":%.1f,"
+                    "\"frames_per_second\":%.1f,\"cpu_user\":%.3f,\"cpu_system\":%.3f,"
+                    "\"batched\":%s,\"asio\":%s,\"hand_actions\":%d}\n",
+                    o.tables, o.seats, wall, per_s, hands, per_s * per_action, user, system,
+                    batch ? "true" : "false", o.asio ? "true" : "false", o.hand_actions);
     else
         std::printf(
             "bench_floor: %d tables x %d seats over loopback TCP, %d server thread(s)%s and one "
             "client thread, %.1f s\n"
             "  frames an action: 1 request (%d B), %d reply (%d B), %d updates (%d B)%s\n"
-            "  %.0f actions/s, %.0f frames/s; CPU %.2f s user + %.2f s system over %.2f s of "
-            "wall time\n"
-            "  hands/s at 25 actions a hand: %.0f (at 20: %.0f)\n"
+            "  a hand: %d actions, then a write of its end (%d B) and one of the next deal (%d B) "
+            "to each seat\n"
+            "  %.0f actions/s, %.0f hands/s, %.0f frames/s; CPU %.2f s user + %.2f s system over "
+            "%.2f s of wall time\n"
             "  mean action round trip by Little's law (tables / actions per second): %.2f ms\n",
             o.tables, o.seats, o.server_threads, o.asio ? " on Asio's strands" : "", wall,
             o.request_bytes, o.reply_bytes > 0 ? 1 : 0, o.reply_bytes, o.seats, o.update_bytes,
-            batch ? "; the reply and the actor's update in one write" : "", per_s,
-            per_s * per_action, user, system, wall, per_s / 25, per_s / 20,
+            batch ? "; the reply and the actor's update in one write" : "", o.hand_actions,
+            o.end_bytes, o.deal_bytes, per_s, hands, per_s * per_action, user, system, wall,
             per_s > 0 ? 1000.0 * o.tables / per_s : 0.0);
     for (Conn& c : client) close(c.fd);
     for (Conn& c : server) close(c.fd);
