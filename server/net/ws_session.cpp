@@ -34,7 +34,13 @@ WsSession::WsSession(Stream&& ws, std::shared_ptr<SharedState> state, std::strin
     : ws_(std::move(ws)),
       executor_(std::visit([](auto& s) -> net::any_io_executor { return s.get_executor(); }, ws_)),
       state_(std::move(state)), address_(std::move(address)), tokens_(state_->config().burst),
-      refilled_(std::chrono::steady_clock::now()), idle_(executor_) {}
+      refilled_(std::chrono::steady_clock::now()), idle_(executor_) {
+    if (auto* plain = std::get_if<0>(&ws_)) out_ = &plain->next_layer().guard();
+}
+
+std::unique_lock<std::mutex> WsSession::guard() {
+    return out_ ? std::unique_lock(*out_) : std::unique_lock<std::mutex>();
+}
 
 bool WsSession::is_open() const {
     return std::visit([](const auto& ws) { return ws.is_open(); }, ws_);
@@ -56,6 +62,11 @@ WsSession::~WsSession() {
 void WsSession::on_accept(beast::error_code ec) {
     if (ec) return fail(ec, "websocket accept");
     open_ = true;
+    if (auto* plain = std::get_if<0>(&ws_)) plain->next_layer().prepare_now();
+    {
+        auto lock = guard();
+        writable_ = true;
+    }
     ++state_->metrics().connections;
     state_->join(this, weak_from_this());
     spdlog::info("connection from {}", address_);
@@ -84,8 +95,17 @@ void WsSession::on_idle() {
         return watch_idle(now + half);
     }
     spdlog::info("{}: silent for {} s, closed", address_, state_->config().idle_s);
+    shut();
+}
+
+void WsSession::shut() {
     std::visit(
-        [](auto& ws) {
+        [this](auto& ws) {
+            {
+                auto lock = guard();
+                writable_ = false;
+                ws.next_layer().shut();
+            }
             beast::error_code ignored;
             beast::get_lowest_layer(ws).socket().close(ignored);
         },
@@ -102,6 +122,10 @@ void WsSession::do_read() {
 }
 
 void WsSession::on_read(beast::error_code ec, std::size_t) {
+    if (ec) { // the connection has failed or closed: nothing more is written
+        auto lock = guard();
+        writable_ = false;
+    }
     if (ec == websocket::error::message_too_big) {
         spdlog::warn("{}: frame over {} bytes, closing", address_, state_->config().max_frame);
         return; // Beast has already failed the connection with close code 1009
@@ -125,6 +149,10 @@ void WsSession::on_read(beast::error_code ec, std::size_t) {
 }
 
 void WsSession::send(Messages messages) {
+    if (out_) {
+        std::lock_guard lock(*out_);
+        return queue_guarded(messages);
+    }
     net::post(executor(),
               [self = shared_from_this(), m = std::move(messages)]() mutable { self->queue(m); });
 }
@@ -138,10 +166,15 @@ void WsSession::close() {
 // A close frame may not overlap a write: it goes out when the queue has drained. Nothing more is
 // read or answered meanwhile.
 void WsSession::close_after_writes(websocket::close_code code) {
-    if (closing_ || !is_open()) return;
-    closing_ = true;
-    close_code_ = code;
-    if (waiting_.empty() && writing_.empty()) do_close();
+    if (!is_open()) return;
+    {
+        auto lock = guard();
+        if (closing_) return;
+        closing_ = true;
+        close_code_ = code;
+        if (!waiting_.empty() || !writing_.empty()) return; // wrote() closes
+    }
+    do_close();
 }
 
 void WsSession::do_close() {
@@ -162,7 +195,7 @@ bool WsSession::take(Message& message) {
         spdlog::warn("{}: {} messages ({} bytes) waiting, dropping the slow client", address_,
                      count, queued_bytes_);
         closing_ = true; // nothing more is queued; the read fails next
-        std::visit([](auto& ws) { beast::get_lowest_layer(ws).close(); }, ws_);
+        net::post(executor(), [self = shared_from_this()] { self->shut(); });
         return false;
     }
     queued_bytes_ += message->size();
@@ -176,7 +209,12 @@ void WsSession::queue(Message message) {
 }
 
 void WsSession::queue(Messages& messages) {
-    if (!is_open() || closing_) return;
+    auto lock = guard();
+    queue_guarded(messages);
+}
+
+void WsSession::queue_guarded(Messages& messages) {
+    if (!writable_ || closing_) return;
     for (Message& m : messages)
         if (!take(m)) return;
     if (writing_.empty()) do_write();
@@ -202,21 +240,31 @@ void WsSession::do_write() {
         [&](auto& ws) {
             beast::error_code ec;
             const std::size_t sent = ws.next_layer().write_now(buffers, ec);
-            if (ec) return fail(ec, "websocket write");
+            if (ec) { // nothing more is written, nor queued; the read ends the session
+                writable_ = false;
+                return fail(ec, "websocket write");
+            }
             if (sent == net::buffer_size(buffers)) return wrote();
             // The rest. After Beast has sent a close frame (answering the client's), the layer
             // refuses the write.
             beast::buffers_suffix rest(buffers);
             rest.consume(sent);
-            ws.next_layer().async_write_some(
-                std::vector<net::const_buffer>(rest.begin(), rest.end()),
-                beast::bind_front_handler(&WsSession::on_write, shared_from_this()));
+            std::vector<net::const_buffer> left(rest.begin(), rest.end());
+            auto done = beast::bind_front_handler(&WsSession::on_write, shared_from_this());
+            if (out_) // held: the layer writes it from the strand
+                ws.next_layer().write_rest(std::move(left), std::move(done));
+            else
+                ws.next_layer().async_write_some(std::move(left), std::move(done));
         },
         ws_);
 }
 
 void WsSession::on_write(beast::error_code ec, std::size_t) {
-    if (ec) return fail(ec, "websocket write");
+    auto lock = guard();
+    if (ec) {
+        writable_ = false;
+        return fail(ec, "websocket write");
+    }
     wrote();
 }
 
@@ -227,8 +275,8 @@ void WsSession::wrote() {
     writing_.clear();
     if (!waiting_.empty())
         do_write();
-    else if (closing_)
-        do_close();
+    else if (closing_) // from the strand, without out_: Beast writes the close frame
+        net::post(executor(), [self = shared_from_this()] { self->do_close(); });
 }
 
 void WsSession::reply(const protocol::Request& r, protocol::json fields) {

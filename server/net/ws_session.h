@@ -8,10 +8,12 @@
 #include "storage/accounts.h"
 #include "tables/recipient.h"
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -51,7 +53,9 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
             ws_);
     }
 
-    // Queues text messages, to go out in one write; from any thread.
+    // Queues text messages, to go out in one write; from any thread. Over plain TCP they are
+    // written on the caller's thread when nothing waits before them (a table's messages no longer
+    // go through the connection's strand); over TLS they go to the strand.
     void send(Messages messages) override;
     using Recipient::send;
     // Closes the connection (going away); from any thread.
@@ -62,18 +66,24 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
     void on_accept(beast::error_code ec);
     void do_read();
     void on_read(beast::error_code ec, std::size_t bytes);
-    void do_write();
+    void do_write(); // with out_ held, if any
     void on_write(beast::error_code ec, std::size_t bytes);
-    void wrote();
+    void wrote(); // with out_ held, if any
     // A connection that sends nothing for --idle is closed; halfway it is pinged, and its pong
     // counts. One wait on the timer at a time: when it fires, it waits on to half an idle after
     // what was last heard, if that is later (no timer is touched for each message read).
     void watch_idle(std::chrono::steady_clock::time_point due);
     void on_idle();
-    // On the strand: adds to what waits to be written, and writes it unless a write is in flight.
+    // Adds to what waits to be written, and writes it unless a write is in flight: on the strand,
+    // or (plain TCP) on any thread. The write state below is guarded by out_, the stream layer's
+    // mutex, under plain TCP (OrderedStream::guard); under TLS only the strand touches it.
     void queue(Message message);
     void queue(Messages& messages);
-    bool take(Message& message); // false when the client is too slow, and dropped
+    void queue_guarded(Messages& messages); // with out_ held, if any
+    std::unique_lock<std::mutex> guard();   // out_ held, when there is one
+    bool take(Message& message);            // false when the client is too slow, and dropped
+    // Nothing more is written at once, and the socket is closed: on the strand.
+    void shut();
     void close_after_writes(websocket::close_code code);
     void do_close();
 
@@ -126,6 +136,7 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
 
     Stream ws_;
     net::any_io_executor executor_; // the connection's strand, as the stream has it
+    std::mutex* out_ = nullptr;     // the plain stream layer's guard; none under TLS
     beast::flat_buffer buffer_;
     // A message framed for the write in flight: the text frame's header, and the text.
     struct Framed {
@@ -138,7 +149,8 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
     std::shared_ptr<SharedState> state_;
     std::string address_;
     bool open_ = false;
-    bool closing_ = false;
+    bool writable_ = false;            // accepted, and the read has not failed (under out_)
+    std::atomic<bool> closing_{false}; // set under out_
     websocket::close_code close_code_ = websocket::close_code::normal;
 
     // Protocol state.

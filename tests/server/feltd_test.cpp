@@ -380,6 +380,73 @@ TEST_CASE("feltd: a client that does not read is dropped once its replies pass t
     CHECK(http_get(d.port(), "/healthz").status == 200);
 }
 
+TEST_CASE("feltd: one connection watching busy tables gets every message whole and in order, "
+          "written from the tables' strands on both network threads between its own replies") {
+    // Each table writes to its watchers from its own strand (WsSession::send), the connection
+    // answers its own requests from its strand: six tables and the connection's pings all write
+    // to one socket at once, under the layer's mutex.
+    Feltd d(
+        {"--rate", "100000", "--burst", "100000", "--threads", "2", "--tables-per-account", "10"});
+    auto people = guests(d.port(), 1);
+    Client& w = *people[0];
+    constexpr int kTables = 6;
+    std::vector<std::int64_t> tables;
+    for (int i = 0; i < kTables; ++i) {
+        const json made = w.call({{"type", "create_table"}, {"seats", 2}, {"hand_delay_ms", 0}});
+        REQUIRE(made["ok"] == true);
+        tables.push_back(made["table"]);
+        REQUIRE(w.call({{"type", "spectate"}, {"table", tables.back()}})["ok"] == true);
+    }
+    std::atomic<int> finished{0};
+    std::vector<felt::bot::Report> reports(kTables);
+    std::vector<std::thread> players;
+    for (int i = 0; i < kTables; ++i)
+        players.emplace_back([&, i] {
+            felt::bot::Options o;
+            o.port = std::to_string(d.port());
+            o.join = tables[static_cast<std::size_t>(i)];
+            o.seats = 2;
+            o.hands = 40;
+            reports[static_cast<std::size_t>(i)] = felt::bot::run(o);
+            ++finished;
+        });
+    // Read while they play, with a ping always asked: its answer comes from the connection's own
+    // strand, between the tables' messages.
+    int asked = 0, answered = 0, pongs_out_of_order = 0, gaps = 0, table_messages = 0;
+    std::map<std::int64_t, std::int64_t> last_seq;
+    auto ask = [&] { w.send(json{{"type", "ping"}, {"id", 1000 + asked++}}); };
+    ask();
+    bool last_asked = false;
+    while (!last_asked || answered < asked) {
+        auto m = w.read();
+        REQUIRE(m.has_value()); // a frame broken or cut would end the connection here
+        if ((*m)["type"] == "ping") {
+            pongs_out_of_order += (*m)["id"] != 1000 + answered;
+            ++answered;
+            if (!last_asked) ask();
+        } else if ((*m)["type"] == "table" && m->contains("seq")) {
+            ++table_messages;
+            const std::int64_t t = (*m)["table"], seq = (*m)["seq"];
+            if (auto it = last_seq.find(t); it != last_seq.end()) gaps += seq != it->second + 1;
+            last_seq[t] = seq;
+        }
+        if (!last_asked && finished == kTables) {
+            last_asked = true;
+            ask();
+        }
+    }
+    for (auto& t : players) t.join();
+    for (const auto& r : reports) {
+        CHECK_MESSAGE(r.errors.empty(), (r.errors.empty() ? "" : r.errors.front()));
+        CHECK(r.hands >= 40);
+    }
+    CHECK(last_seq.size() == static_cast<std::size_t>(kTables));
+    CHECK(table_messages > kTables * 40 * 5); // several a hand at every table
+    CHECK(answered > 20);
+    CHECK(pongs_out_of_order == 0);
+    CHECK(gaps == 0);
+}
+
 TEST_CASE("feltd: a connection that sends nothing for --idle is pinged halfway and closed at the "
           "end, unless it answers") {
     namespace net = boost::asio;

@@ -10,11 +10,24 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace felt::server;
 
 namespace {
+
+// One whole text frame, as a session builds it: the header, then the text.
+std::string framed(const std::string& text) {
+    const FrameHeader h = text_frame_header(text.size());
+    return std::string(reinterpret_cast<const char*>(h.bytes.data()), h.size) + text;
+}
+
+// A text longer than 100 bytes of one repeated character, as a few tests write to fill the
+// socket: named "big" in the order read.
+bool is_big(const std::string& text) {
+    return text.size() > 100 && text.find_first_not_of(text[0]) == std::string::npos;
+}
 
 // A connected pair over loopback: a server WebSocket on the layer, a plain Beast client.
 struct Pair {
@@ -32,6 +45,13 @@ struct Pair {
         ioc.run_for(std::chrono::seconds(10));
         REQUIRE(accepted);
         REQUIRE(shook);
+        server.next_layer().prepare_now();
+    }
+
+    // write_now with the layer's guard held, as a session calls it.
+    std::size_t write_now(const std::string& bytes, beast::error_code& ec) {
+        std::lock_guard lock(server.next_layer().guard());
+        return server.next_layer().write_now(net::buffer(bytes), ec);
     }
 
     // Writes the messages as one write of frames built by text_frame_header.
@@ -54,6 +74,36 @@ struct Pair {
         client.read(b);
         CHECK(client.got_text());
         return beast::buffers_to_string(b.data());
+    }
+
+    // Reads `n` messages while the server's writes run (a large one may not fit in the socket's
+    // buffers): what the client saw, in order, each ping as "ping PAYLOAD", each big message as
+    // "big" (the whole texts are in `texts`).
+    std::vector<std::string> read_serving(std::size_t n,
+                                          std::vector<std::string>* texts = nullptr) {
+        std::vector<std::string> order;
+        client.control_callback([&](websocket::frame_type kind, beast::string_view payload) {
+            if (kind == websocket::frame_type::ping)
+                order.push_back("ping " + std::string(payload));
+        });
+        client.read_message_max(32 << 20);
+        beast::flat_buffer b;
+        std::size_t got = 0;
+        std::function<void()> next = [&] {
+            client.async_read(b, [&](beast::error_code ec, std::size_t) {
+                REQUIRE(!ec);
+                std::string text = beast::buffers_to_string(b.data());
+                order.push_back(is_big(text) ? "big" : text);
+                if (texts) texts->push_back(std::move(text));
+                b.consume(b.size());
+                if (++got < n) next();
+            });
+        };
+        next();
+        ioc.restart();
+        ioc.run_for(std::chrono::seconds(10));
+        client.control_callback();
+        return order;
     }
 };
 
@@ -78,10 +128,6 @@ TEST_CASE("ordered stream: frames of every length encoding, in one write, read b
 
 TEST_CASE("ordered stream: Beast's own frames go out whole, in order with feltd's") {
     Pair p;
-    std::vector<std::string> order; // what the client saw, in order
-    p.client.control_callback([&](websocket::frame_type kind, beast::string_view payload) {
-        if (kind == websocket::frame_type::ping) order.push_back("ping " + std::string(payload));
-    });
     // A write of feltd's frames in flight, a ping queued behind it by Beast, then more frames:
     // the ping goes after the first write and before the second.
     const std::vector<std::string> first{std::string(300000, 'x'), "one"}, second{"two"};
@@ -112,19 +158,7 @@ TEST_CASE("ordered stream: Beast's own frames go out whole, in order with feltd'
                                            });
     // The client reads while the server writes: 300 KB may not fit in the socket's buffers.
     std::vector<std::string> texts;
-    beast::flat_buffer b;
-    std::function<void()> read = [&] {
-        p.client.async_read(b, [&](beast::error_code ec, std::size_t) {
-            REQUIRE(!ec);
-            texts.push_back(beast::buffers_to_string(b.data()));
-            order.push_back(texts.back().size() > 100 ? "big" : texts.back());
-            b.consume(b.size());
-            if (texts.size() < 3) read();
-        });
-    };
-    read();
-    p.ioc.restart();
-    p.ioc.run_for(std::chrono::seconds(10));
+    const std::vector<std::string> order = p.read_serving(3, &texts);
     CHECK(done == 3);
     REQUIRE(texts.size() == 3);
     CHECK(texts[0] == first[0]);
@@ -141,7 +175,7 @@ TEST_CASE("ordered stream: nothing goes out after the close frame; a later write
     CHECK(p.server.next_layer().close_sent());
     const std::string late = "\x81\x01x"; // a whole text frame
     beast::error_code now_ec;
-    CHECK(p.server.next_layer().write_now(net::buffer(late), now_ec) == 0);
+    CHECK(p.write_now(late, now_ec) == 0);
     CHECK(!now_ec);
     p.send({"too late"}, after);
     CHECK(after == net::error::operation_aborted);
@@ -161,44 +195,48 @@ TEST_CASE("ordered stream: nothing goes out after the close frame; a later write
 TEST_CASE("ordered stream: write_now writes what the socket takes at once, only when no write is "
           "in flight or waiting; the rest goes out after it, whole and in order") {
     Pair p;
-    auto frame = [](const std::string& m) {
-        const FrameHeader h = text_frame_header(m.size());
-        return std::string(reinterpret_cast<const char*>(h.bytes.data()), h.size) + m;
-    };
     auto& layer = p.server.next_layer();
     beast::error_code ec;
     // Nothing in flight: a small frame goes out whole, at once, with no operation to run.
-    const std::string one = frame("one");
-    CHECK(layer.write_now(net::buffer(one), ec) == one.size());
+    const std::string one = framed("one");
+    CHECK(p.write_now(one, ec) == one.size());
     CHECK(!ec);
     CHECK(p.read() == "one");
     // An asynchronous write whose completion has not run yet is in flight, though its bytes are
     // out and the socket has room: write_now writes nothing, and says so.
     int done = 0;
-    const std::string a = frame("a"), two = frame("two");
+    const std::string a = framed("a"), two = framed("two");
     layer.async_write_some(net::buffer(a), [&](beast::error_code e, std::size_t) {
         CHECK(!e);
         ++done;
     });
-    CHECK(layer.write_now(net::buffer(two), ec) == 0);
+    CHECK(p.write_now(two, ec) == 0);
     CHECK(!ec);
     p.ioc.restart();
     p.ioc.poll(); // its completion
     CHECK(done == 1);
     CHECK(p.read() == "a");
     // A frame larger than the socket's buffers, with the client not reading: the socket takes
-    // part of it; the rest goes out asynchronously, and a ping from Beast waits behind it.
-    const std::string big = frame(std::string(16 << 20, 'b'));
-    const std::size_t taken = layer.write_now(net::buffer(big), ec);
-    CHECK(!ec);
-    CHECK(taken > 0);
-    REQUIRE(taken < big.size());
-    layer.async_write_some(net::buffer(big.data() + taken, big.size() - taken),
-                           [&](beast::error_code e, std::size_t n) {
-                               CHECK(!e);
-                               CHECK(n == big.size() - taken);
-                               ++done;
-                           });
+    // part of it; the rest is handed to write_rest under the same hold of the guard, as a
+    // session on another thread does. Its write starts later, on the strand; a ping from Beast
+    // and another write, queued before that, still wait behind it.
+    const std::string big = framed(std::string(16 << 20, 'b'));
+    std::size_t taken = 0;
+    {
+        std::lock_guard lock(layer.guard());
+        taken = layer.write_now(net::buffer(big), ec);
+        CHECK(!ec);
+        CHECK(taken > 0);
+        REQUIRE(taken < big.size());
+        layer.write_rest({net::buffer(big.data() + taken, big.size() - taken)},
+                         [&](beast::error_code e, std::size_t n) {
+                             CHECK(!e);
+                             CHECK(n == big.size() - taken);
+                             ++done;
+                         });
+        // The rest counts as in flight at once.
+        CHECK(layer.write_now(net::buffer(two), ec) == 0);
+    }
     p.server.async_ping("after", [&](beast::error_code e) {
         CHECK(!e);
         ++done;
@@ -207,30 +245,81 @@ TEST_CASE("ordered stream: write_now writes what the socket takes at once, only 
         CHECK(!e);
         ++done;
     });
-    CHECK(layer.write_now(net::buffer(two), ec) == 0);
-    std::vector<std::string> order;
-    p.client.control_callback([&](websocket::frame_type kind, beast::string_view payload) {
-        if (kind == websocket::frame_type::ping) order.push_back("ping " + std::string(payload));
-    });
-    p.client.read_message_max(32 << 20);
-    beast::flat_buffer b;
-    std::function<void()> read = [&] {
-        p.client.async_read(b, [&](beast::error_code e, std::size_t) {
-            REQUIRE(!e);
-            const std::string text = beast::buffers_to_string(b.data());
-            order.push_back(text.size() == 16u << 20 && text.find_first_not_of('b') == text.npos
-                                ? "big"
-                                : text);
-            b.consume(b.size());
-            if (order.size() < 3) read();
-        });
-    };
-    read();
-    p.ioc.restart();
-    p.ioc.run_for(std::chrono::seconds(10));
+    CHECK(p.write_now(two, ec) == 0);
+    std::vector<std::string> texts;
+    const std::vector<std::string> order = p.read_serving(3, &texts);
     CHECK(done == 4);
     CHECK(order == std::vector<std::string>{"big", "ping after", "two"});
+    CHECK(texts[0].size() == 16u << 20);
     // Nothing in flight again: at once.
-    CHECK(layer.write_now(net::buffer(two), ec) == two.size());
+    CHECK(p.write_now(two, ec) == two.size());
     CHECK(p.read() == "two");
+}
+
+TEST_CASE("ordered stream: write_now writes nothing before the socket is prepared, nor once the "
+          "layer is shut (as Beast's teardown shuts it)") {
+    const std::string frame = "\x81\x01x"; // a whole text frame: "x"
+    beast::error_code ec;
+    {
+        Pair p;
+        // A layer not prepared: its socket may block, so nothing is written at once.
+        websocket::stream<OrderedStream<beast::tcp_stream>> fresh{p.ioc};
+        {
+            std::lock_guard lock(fresh.next_layer().guard());
+            CHECK(fresh.next_layer().write_now(net::buffer(frame), ec) == 0);
+        }
+        CHECK(p.write_now(frame, ec) == frame.size());
+        CHECK(p.read() == "x");
+        {
+            std::lock_guard lock(p.server.next_layer().guard());
+            p.server.next_layer().shut();
+        }
+        CHECK(p.write_now(frame, ec) == 0);
+        CHECK(!ec);
+    }
+    {
+        Pair p;
+        beast::error_code torn = net::error::would_block;
+        async_teardown(beast::role_type::server, p.server.next_layer(),
+                       [&](beast::error_code e) { torn = e; });
+        // Shut before the socket is touched: not even tried (it would fail, the socket being
+        // shut down for sending).
+        CHECK(p.write_now(frame, ec) == 0);
+        CHECK(!ec);
+        beast::get_lowest_layer(p.client).close();
+        p.ioc.restart();
+        p.ioc.run_for(std::chrono::seconds(10));
+        CHECK(torn != net::error::would_block);
+    }
+}
+
+TEST_CASE("ordered stream: write_rest behind a write in flight waits its turn, from another "
+          "thread") {
+    Pair p;
+    auto& layer = p.server.next_layer();
+    // A write larger than the socket's buffers is in flight (the client is not reading yet).
+    const std::string big = framed(std::string(16 << 20, 'b')), small = framed("small");
+    int done = 0;
+    layer.async_write_some(net::buffer(big), [&](beast::error_code e, std::size_t n) {
+        CHECK(!e);
+        CHECK(n == big.size());
+        ++done;
+    });
+    p.ioc.restart();
+    p.ioc.poll(); // it has begun: part of it is in the socket
+    // A session on another thread: nothing goes out at once; the write joins the queue.
+    std::thread other([&] {
+        std::lock_guard lock(layer.guard());
+        beast::error_code ec;
+        CHECK(layer.write_now(net::buffer(small), ec) == 0);
+        CHECK(!ec);
+        layer.write_rest({net::buffer(small)}, [&](beast::error_code e, std::size_t n) {
+            CHECK(!e);
+            CHECK(n == small.size());
+            ++done;
+        });
+    });
+    other.join();
+    CHECK(p.read_serving(2) == std::vector<std::string>{"big", "small"});
+    CHECK(done == 2);
 }
