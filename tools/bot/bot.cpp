@@ -111,6 +111,29 @@ std::optional<ServerFrame> server_frame(std::string_view data) {
     return f;
 }
 
+// The length of the JSON object at the start of `text` (which starts with '{'), up to its
+// closing brace; 0 if it does not close.
+std::size_t object_end(std::string_view text) {
+    int depth = 0;
+    bool quoted = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (quoted) {
+            if (c == '\\')
+                ++i; // the escaped character, a quote perhaps
+            else if (c == '"')
+                quoted = false;
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == '{') {
+            ++depth;
+        } else if (c == '}' && --depth == 0) {
+            return i + 1;
+        }
+    }
+    return 0;
+}
+
 class Bot;
 
 // A bot's handlers run one at a time: on a strand when several threads run the bots, and on the
@@ -357,14 +380,53 @@ class Bot : public std::enable_shared_from_this<Bot> {
         auto has = [text](std::string_view what) {
             return memmem(text.data(), text.size(), what.data(), what.size()) != nullptr;
         };
-        if (has(R"("type":"act")") && has(R"("ok":true)"))
-            acted(); // an action's reply, one an action: nothing in it to read
-        else if (!has(R"("type":"table")"))
-            handle(json::parse(text, nullptr, false));
-        else if (has(R"("legal":)") || has(R"("kind":"left")") || has(R"("kind":"snapshot")"))
+        // feltd writes an object's keys in order, so "type" ends the messages it sends most (an
+        // update, an action's reply); any other is searched.
+        if (!text.ends_with(R"("type":"table"})") && !has(R"("type":"table")")) {
+            if (has(R"("type":"act")") && has(R"("ok":true)"))
+                return acted(); // an action's reply, one an action: nothing in it to read
+            return handle(json::parse(text, nullptr, false));
+        }
+        if (has(R"("legal":)"))
+            on_turn(text);
+        else if (has(R"("kind":"left")") || has(R"("kind":"snapshot")"))
             handle(json::parse(text, nullptr, false));
         else if (has(R"("kind":"hand_end")") && !has(R"("kind":"update")"))
             hand_ended(); // the hand's end itself, not the update whose events end the hand
+    }
+
+    // This bot's turn, with what it may do: an action chosen, sent at once or after thinking.
+    void take_turn(const json& legal) {
+        if (leaving_) return;
+        json a = choose(legal);
+        a["type"] = "act";
+        a["id"] = 5;
+        a["table"] = table_;
+        const Options& o = shared_->options;
+        if (o.think_max_ms <= 0) return act(std::move(a));
+        const int ms =
+            o.think_min_ms + static_cast<int>(rng_() % static_cast<std::uint32_t>(
+                                                           o.think_max_ms - o.think_min_ms + 1));
+        think_.expires_after(std::chrono::milliseconds(ms));
+        think_.async_wait([self = shared_from_this(), a = std::move(a)](beast::error_code ec) {
+            if (!ec && !self->done_ && !self->leaving_) self->act(a);
+        });
+    }
+
+    // An update that gives this bot its turn: only its `turn` object is parsed, not the events
+    // before it. Anything else with legal actions (a snapshot) is parsed whole.
+    void on_turn(std::string_view text) {
+        const std::string_view key = R"("turn":{)";
+        const auto at = text.find(key);
+        if (at != text.npos &&
+            memmem(text.data(), text.size(), R"("kind":"update")", 15) != nullptr) {
+            const std::string_view object = text.substr(at + key.size() - 1);
+            if (const std::size_t end = object_end(object)) {
+                const json turn = json::parse(object.substr(0, end), nullptr, false);
+                if (turn.is_object() && turn.contains("legal")) return take_turn(turn["legal"]);
+            }
+        }
+        handle(json::parse(text, nullptr, false));
     }
 
     // The round trip of the action just answered.
@@ -424,22 +486,8 @@ class Bot : public std::enable_shared_from_this<Bot> {
         if (type == "act") return acted();
         if (type != "table") return;
         const std::string kind = m.value("kind", "");
-        if (kind == "update" && m.contains("turn") && m["turn"].contains("legal") && !leaving_) {
-            json a = choose(m["turn"]["legal"]);
-            a["type"] = "act";
-            a["id"] = 5;
-            a["table"] = table_;
-            const Options& o = shared_->options;
-            if (o.think_max_ms <= 0) return act(std::move(a));
-            const int ms = o.think_min_ms +
-                           static_cast<int>(rng_() % static_cast<std::uint32_t>(
-                                                         o.think_max_ms - o.think_min_ms + 1));
-            think_.expires_after(std::chrono::milliseconds(ms));
-            think_.async_wait([self = shared_from_this(), a = std::move(a)](beast::error_code ec) {
-                if (!ec && !self->done_ && !self->leaving_) self->act(a);
-            });
-            return;
-        }
+        if (kind == "update" && m.contains("turn") && m["turn"].contains("legal"))
+            return take_turn(m["turn"]["legal"]);
         if (kind == "hand_end") return hand_ended();
         if (kind == "left" && m.value("seat", -1) == seat_) {
             if (!leaving_) { // cashed out with nothing left: broke
