@@ -418,8 +418,7 @@ class Bot : public std::enable_shared_from_this<Bot> {
     void on_turn(std::string_view text) {
         const std::string_view key = R"("turn":{)";
         const auto at = text.find(key);
-        if (at != text.npos &&
-            memmem(text.data(), text.size(), R"("kind":"update")", 15) != nullptr) {
+        if (at != text.npos && text.find(R"("kind":"update")") != text.npos) {
             const std::string_view object = text.substr(at + key.size() - 1);
             if (const std::size_t end = object_end(object)) {
                 const json turn = json::parse(object.substr(0, end), nullptr, false);
