@@ -153,6 +153,10 @@ void WsSession::send(Messages messages) {
         std::lock_guard lock(*out_);
         return queue_guarded(messages);
     }
+    send_later(std::move(messages));
+}
+
+void WsSession::send_later(Messages messages) {
     net::post(executor(),
               [self = shared_from_this(), m = std::move(messages)]() mutable { self->queue(m); });
 }

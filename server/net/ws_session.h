@@ -58,6 +58,9 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
     // go through the connection's strand); over TLS they go to the strand.
     void send(Messages messages) override;
     using Recipient::send;
+    // Through the connection's strand, after the handler running there.
+    void send_later(Messages messages) override;
+    using Recipient::send_later;
     // Closes the connection (going away); from any thread.
     void close() override;
     void sign_out(const SignOut& which) override;

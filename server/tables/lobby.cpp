@@ -177,7 +177,7 @@ void Lobby::tell(const nlohmann::json& message) {
     }
     if (to.empty()) return;
     auto text = std::make_shared<const std::string>(message.dump());
-    for (auto& r : to) r->send(text);
+    for (auto& r : to) r->send_later(text); // never ahead of a reply (recipient.h)
 }
 
 } // namespace felt::server

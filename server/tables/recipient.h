@@ -19,9 +19,15 @@ using Messages = boost::container::small_vector<Message, 2>;
 class Recipient {
   public:
     virtual ~Recipient() = default;
-    // Queues text messages, in order, to go out together; from any thread.
+    // Queues text messages, in order, to go out together; from any thread. A connection may
+    // write them at once, ahead of a reply it is about to queue itself.
     virtual void send(Messages messages) = 0;
     void send(Message message) { send(Messages{std::move(message)}); }
+    // The same, queued only after what the recipient is busy with now: for news from elsewhere
+    // that a request of its own may have caused (the lobby's, after the reply to create_table or
+    // watch_lobby), so that it never overtakes that request's reply.
+    virtual void send_later(Messages messages) { send(std::move(messages)); }
+    void send_later(Message message) { send_later(Messages{std::move(message)}); }
 };
 
 } // namespace felt::server

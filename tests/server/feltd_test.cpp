@@ -2257,6 +2257,27 @@ TEST_CASE("feltd: sitting out by choice and back in, topping up between hands, a
     std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("feltd: a lobby push that a request causes never overtakes the request's reply") {
+    // Tables write to their watchers from their own strands (WsSession::send), but the lobby's
+    // news goes through the connection's strand (send_later): the table a watcher creates opens
+    // on its strand and tells the lobby at once, which must not reach the watcher before the
+    // reply to create_table that it is about to get.
+    Feltd d({"--tables-per-account", "100"});
+    auto people = guests(d.port(), 1);
+    Client& w = *people[0];
+    REQUIRE(w.call({{"type", "watch_lobby"}})["ok"] == true);
+    int overtaken = 0;
+    for (int i = 0; i < 40; ++i) {
+        w.send(json{{"type", "create_table"}, {"id", 100 + i}, {"seats", 2}});
+        std::optional<json> m = w.read();
+        REQUIRE(m.has_value());
+        const std::string type = (*m)["type"].get<std::string>();
+        overtaken += type != "create_table";
+        if (type == "create_table") next_lobby(w); // then its push
+    }
+    CHECK(overtaken == 0);
+}
+
 TEST_CASE("feltd: the lobby is live: tables opening, seats, watchers and closing are pushed to "
           "those who watch it") {
     char tmpl[] = "/tmp/feltd_test_XXXXXX";
