@@ -59,10 +59,12 @@ class OrderedStream {
     // (RFC 6455, 5.5.1), so every later write completes with operation_aborted, writing nothing.
     bool close_sent() const { return close_sent_; }
 
-    // On the connection's strand, before any other thread writes: makes the socket
-    // non-blocking, so that write_now never waits (and never changes the socket's state later,
-    // while the strand may be reading it).
+    // With guard() held, on the connection's strand, once the connection is accepted and before
+    // any other thread writes: the session's frames may now be written (writable()). Under plain
+    // TCP it makes the socket non-blocking, so that write_now never waits (and never changes the
+    // socket's state later, while the strand may be reading it).
     void prepare_now() {
+        open_ = true;
         if constexpr (std::is_same_v<Next, beast::tcp_stream>) {
             beast::error_code ec;
             next_.socket().non_blocking(true, ec);
@@ -70,8 +72,12 @@ class OrderedStream {
         }
     }
 
-    // With guard() held: nothing more is written at once; the socket may now be closed.
+    // With guard() held: the session's frames end here (its read or a write failed, or it is
+    // closing the socket). Nothing more is written at once, nor queued by the session; Beast's
+    // own writes (a close frame) still go the asynchronous way. The socket may now be closed.
     void shut() { shut_ = true; }
+    // With guard() held: prepared, and not shut.
+    bool writable() const { return open_ && !shut_; }
 
     template <class MutableBuffers, class Token>
     auto async_read_some(const MutableBuffers& buffers, Token&& token) {
@@ -251,8 +257,9 @@ class OrderedStream {
     std::size_t head_ = 0;
     bool writing_ = false;
     bool close_sent_ = false;
-    bool prepared_ = false; // the socket is non-blocking (prepare_now)
-    bool shut_ = false;     // may be closed: written to no more at once
+    bool open_ = false;     // accepted (prepare_now)
+    bool prepared_ = false; // and the socket is non-blocking
+    bool shut_ = false;     // may be closed: the session writes no more
 };
 
 // Beast's websocket::stream tears its next layer down by these names (found by argument lookup).

@@ -42,6 +42,10 @@ std::unique_lock<std::mutex> WsSession::guard() {
     return out_ ? std::unique_lock(*out_) : std::unique_lock<std::mutex>();
 }
 
+void WsSession::shut_writes() {
+    std::visit([](auto& ws) { ws.next_layer().shut(); }, ws_);
+}
+
 bool WsSession::is_open() const {
     return std::visit([](const auto& ws) { return ws.is_open(); }, ws_);
 }
@@ -62,10 +66,9 @@ WsSession::~WsSession() {
 void WsSession::on_accept(beast::error_code ec) {
     if (ec) return fail(ec, "websocket accept");
     open_ = true;
-    if (auto* plain = std::get_if<0>(&ws_)) plain->next_layer().prepare_now();
     {
         auto lock = guard();
-        writable_ = true;
+        std::visit([](auto& ws) { ws.next_layer().prepare_now(); }, ws_);
     }
     ++state_->metrics().connections;
     state_->join(this, weak_from_this());
@@ -103,7 +106,6 @@ void WsSession::shut() {
         [this](auto& ws) {
             {
                 auto lock = guard();
-                writable_ = false;
                 ws.next_layer().shut();
             }
             beast::error_code ignored;
@@ -124,7 +126,7 @@ void WsSession::do_read() {
 void WsSession::on_read(beast::error_code ec, std::size_t) {
     if (ec) { // the connection has failed or closed: nothing more is written
         auto lock = guard();
-        writable_ = false;
+        shut_writes();
     }
     if (ec == websocket::error::message_too_big) {
         spdlog::warn("{}: frame over {} bytes, closing", address_, state_->config().max_frame);
@@ -218,7 +220,7 @@ void WsSession::queue(Messages& messages) {
 }
 
 void WsSession::queue_guarded(Messages& messages) {
-    if (!writable_ || closing_) return;
+    if (closing_ || !std::visit([](auto& ws) { return ws.next_layer().writable(); }, ws_)) return;
     for (Message& m : messages)
         if (!take(m)) return;
     if (writing_.empty()) do_write();
@@ -245,7 +247,7 @@ void WsSession::do_write() {
             beast::error_code ec;
             const std::size_t sent = ws.next_layer().write_now(buffers, ec);
             if (ec) { // nothing more is written, nor queued; the read ends the session
-                writable_ = false;
+                ws.next_layer().shut();
                 return fail(ec, "websocket write");
             }
             if (sent == net::buffer_size(buffers)) return wrote();
@@ -266,7 +268,7 @@ void WsSession::do_write() {
 void WsSession::on_write(beast::error_code ec, std::size_t) {
     auto lock = guard();
     if (ec) {
-        writable_ = false;
+        shut_writes();
         return fail(ec, "websocket write");
     }
     wrote();

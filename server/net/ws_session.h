@@ -84,7 +84,10 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
     void queue(Messages& messages);
     void queue_guarded(Messages& messages); // with out_ held, if any
     std::unique_lock<std::mutex> guard();   // out_ held, when there is one
-    bool take(Message& message);            // false when the client is too slow, and dropped
+    // With out_ held, if any: nothing more is queued or written at once (the layer's
+    // OrderedStream::shut, which also says whether it may be: writable()).
+    void shut_writes();
+    bool take(Message& message); // false when the client is too slow, and dropped
     // Nothing more is written at once, and the socket is closed: on the strand.
     void shut();
     void close_after_writes(websocket::close_code code);
@@ -152,7 +155,6 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
     std::shared_ptr<SharedState> state_;
     std::string address_;
     bool open_ = false;
-    bool writable_ = false;            // accepted, and the read has not failed (under out_)
     std::atomic<bool> closing_{false}; // set under out_
     websocket::close_code close_code_ = websocket::close_code::normal;
 

@@ -256,8 +256,8 @@ TEST_CASE("ordered stream: write_now writes what the socket takes at once, only 
     CHECK(p.read() == "two");
 }
 
-TEST_CASE("ordered stream: write_now writes nothing before the socket is prepared, nor once the "
-          "layer is shut (as Beast's teardown shuts it)") {
+TEST_CASE("ordered stream: write_now writes nothing, and the layer is not writable, before the "
+          "socket is prepared, nor once the layer is shut (as Beast's teardown shuts it)") {
     const std::string frame = "\x81\x01x"; // a whole text frame: "x"
     beast::error_code ec;
     {
@@ -267,12 +267,15 @@ TEST_CASE("ordered stream: write_now writes nothing before the socket is prepare
         {
             std::lock_guard lock(fresh.next_layer().guard());
             CHECK(fresh.next_layer().write_now(net::buffer(frame), ec) == 0);
+            CHECK(!fresh.next_layer().writable()); // nor does the session queue anything
         }
         CHECK(p.write_now(frame, ec) == frame.size());
         CHECK(p.read() == "x");
         {
             std::lock_guard lock(p.server.next_layer().guard());
+            CHECK(p.server.next_layer().writable());
             p.server.next_layer().shut();
+            CHECK(!p.server.next_layer().writable());
         }
         CHECK(p.write_now(frame, ec) == 0);
         CHECK(!ec);
@@ -283,9 +286,13 @@ TEST_CASE("ordered stream: write_now writes nothing before the socket is prepare
         async_teardown(beast::role_type::server, p.server.next_layer(),
                        [&](beast::error_code e) { torn = e; });
         // Shut before the socket is touched: not even tried (it would fail, the socket being
-        // shut down for sending).
+        // shut down for sending), and the session queues nothing more.
         CHECK(p.write_now(frame, ec) == 0);
         CHECK(!ec);
+        {
+            std::lock_guard lock(p.server.next_layer().guard());
+            CHECK(!p.server.next_layer().writable());
+        }
         beast::get_lowest_layer(p.client).close();
         p.ioc.restart();
         p.ioc.run_for(std::chrono::seconds(10));
