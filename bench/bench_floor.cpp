@@ -68,6 +68,12 @@ struct Options {
     bool table_strand = false; // --asio with each connection on its table's strand
 };
 
+// Counts an action at a table whose count so far is `played`: true when it ends a hand (every
+// `hand_actions`th; never when that is 0). Both server models end hands by this one rule.
+bool ends_hand(int& played, int hand_actions) {
+    return hand_actions > 0 && ++played % hand_actions == 0;
+}
+
 [[noreturn]] void die(const char* what) {
     std::perror(what);
     std::exit(1);
@@ -193,8 +199,7 @@ class AsioServer {
     // On the table's strand: every seat's frames, handed to the seat's strand (queued at once
     // when that is the table's).
     void act(int table, int actor) {
-        int& played = played_[static_cast<std::size_t>(table)];
-        const bool last = hand_actions_ > 0 && ++played % hand_actions_ == 0;
+        const bool last = ends_hand(played_[static_cast<std::size_t>(table)], hand_actions_);
         for (int s = 0; s < seats_; ++s) hand_over(table, s, bodies_(s, actor, seats_, last));
         if (!last) return;
         // Each its own write, as feltd's come from turns of the table of their own.
@@ -366,8 +371,8 @@ int main(int argc, char** argv) {
                 drain(
                     c, [&](char) { return request.size(); },
                     [&](char) {
-                        int& n = played[static_cast<std::size_t>(c.table)];
-                        const bool last = o.hand_actions > 0 && ++n % o.hand_actions == 0;
+                        const bool last =
+                            ends_hand(played[static_cast<std::size_t>(c.table)], o.hand_actions);
                         if (!reply.empty() && !batch) write_all(c.fd, reply.data(), reply.size());
                         const int next = (c.seat + 1) % o.seats;
                         auto to = [&](int s, const std::vector<char>& body) {
