@@ -300,6 +300,28 @@ TEST_CASE("ordered stream: write_now writes nothing, and the layer is not writab
     }
 }
 
+// What a table's thread meets when a client vanishes between two of its messages.
+TEST_CASE("ordered stream: write_now to a client that has reset the connection fails with the "
+          "error, and a later write completes with one rather than hanging") {
+    Pair p;
+    auto& client = beast::get_lowest_layer(p.client).socket();
+    client.set_option(net::socket_base::linger(true, 0)); // closing sends a reset
+    client.close();
+    // Until the reset has arrived (at once over loopback), a write may still be taken.
+    const std::string frame = framed("x");
+    beast::error_code ec;
+    std::size_t sent = 0;
+    for (int i = 0; i < 100 && !ec; ++i) {
+        sent = p.write_now(frame, ec);
+        if (!ec) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    CHECK(ec);
+    CHECK(sent == 0);
+    beast::error_code later;
+    p.send({"y"}, later);
+    CHECK(later);
+}
+
 TEST_CASE("ordered stream: write_rest behind a write in flight waits its turn, from another "
           "thread") {
     Pair p;
