@@ -1739,7 +1739,11 @@ struct BeastPeer {
             }
         });
     }
-    ~BeastPeer() { thread.join(); }
+    ~BeastPeer() { join(); }
+    // Waits for the connection to end: only then may `pongs` and `hello` be read.
+    void join() {
+        if (thread.joinable()) thread.join();
+    }
     std::string port() const { return std::to_string(acceptor.local_endpoint().port()); }
 };
 
@@ -1767,6 +1771,7 @@ TEST_CASE("felt bot: its WebSocket client against Beast's server: masked frames,
             ws.write_some(true, net::buffer(text.substr(100)));
         });
         const felt::bot::Report r = bot_against(peer);
+        peer.join();
         REQUIRE(r.errors.size() == 1); // the bot reports an error message as an error
         CHECK(r.errors[0] == nlohmann::json::parse(text).dump());
         CHECK(r.connected == 1);
