@@ -76,7 +76,7 @@ class OrderedStream {
     // closing the socket). Nothing more is written at once, nor queued by the session; Beast's
     // own writes (a close frame) still go the asynchronous way. The socket may now be closed.
     void shut() { shut_ = true; }
-    // With guard() held: prepared, and not shut.
+    // With guard() held: prepare_now has run, and shut has not.
     bool writable() const { return open_ && !shut_; }
 
     template <class MutableBuffers, class Token>

@@ -46,6 +46,10 @@ void WsSession::shut_writes() {
     std::visit([](auto& ws) { ws.next_layer().shut(); }, ws_);
 }
 
+bool WsSession::writable() {
+    return std::visit([](auto& ws) { return ws.next_layer().writable(); }, ws_);
+}
+
 bool WsSession::is_open() const {
     return std::visit([](const auto& ws) { return ws.is_open(); }, ws_);
 }
@@ -106,7 +110,7 @@ void WsSession::shut() {
         [this](auto& ws) {
             {
                 auto lock = guard();
-                ws.next_layer().shut();
+                shut_writes();
             }
             beast::error_code ignored;
             beast::get_lowest_layer(ws).socket().close(ignored);
@@ -220,7 +224,7 @@ void WsSession::queue(Messages& messages) {
 }
 
 void WsSession::queue_guarded(Messages& messages) {
-    if (closing_ || !std::visit([](auto& ws) { return ws.next_layer().writable(); }, ws_)) return;
+    if (closing_ || !writable()) return;
     for (Message& m : messages)
         if (!take(m)) return;
     if (writing_.empty()) do_write();
@@ -247,7 +251,7 @@ void WsSession::do_write() {
             beast::error_code ec;
             const std::size_t sent = ws.next_layer().write_now(buffers, ec);
             if (ec) { // nothing more is written, nor queued; the read ends the session
-                ws.next_layer().shut();
+                shut_writes();
                 return fail(ec, "websocket write");
             }
             if (sent == net::buffer_size(buffers)) return wrote();

@@ -85,8 +85,9 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
     void queue_guarded(Messages& messages); // with out_ held, if any
     std::unique_lock<std::mutex> guard();   // out_ held, when there is one
     // With out_ held, if any: nothing more is queued or written at once (the layer's
-    // OrderedStream::shut, which also says whether it may be: writable()).
+    // OrderedStream::shut); writable() until then, once accepted. The layer holds the one flag.
     void shut_writes();
+    bool writable();
     bool take(Message& message); // false when the client is too slow, and dropped
     // Nothing more is written at once, and the socket is closed: on the strand.
     void shut();
