@@ -20,6 +20,10 @@ std::string chinese_cards(std::span<const Card> cards) {
 }
 
 json chinese_split_json(const chinese::Player& p) {
+    // A surrender is a fold: its rows are nobody's business, and it settles none.
+    if (p.surrender)
+        return {
+            {"front", ""}, {"middle", ""}, {"back", ""}, {"declare", nullptr}, {"surrender", true}};
     return {{"front", chinese_cards(p.split.front)},
             {"middle", chinese_cards(p.split.middle)},
             {"back", chinese_cards(p.split.back)},

@@ -291,6 +291,13 @@ Result<Settlement> settle(const Profile& profile, const Options& o,
         if (p.stack < 0)
             return make_error(Errc::bad_option,
                               "player " + p.name + ": a stack cannot be negative");
+        if (p.surrender && profile.scoring != Scoring::scoop)
+            return make_error(Errc::bad_option,
+                              "player " + p.name + ": surrender belongs to the scoop profile");
+        if (p.surrender && p.declare)
+            return make_error(Errc::bad_option,
+                              "player " + p.name + ": a player who surrenders declares nothing");
+        if (p.surrender) continue; // no rows: they settle nothing, and nobody sees them
         if (auto e = check_split(p.split, o.rules))
             return make_error(e->code, "player " + p.name + ": " + e->message);
         for (Card c : all_cards(p.split))
@@ -305,12 +312,6 @@ Result<Settlement> settle(const Profile& profile, const Options& o,
         if (p.declare && !has_special(p.split, *p.declare))
             return make_error(Errc::bad_option, "player " + p.name + ": the cards are not " +
                                                     std::string(special_name(*p.declare)));
-        if (p.surrender && profile.scoring != Scoring::scoop)
-            return make_error(Errc::bad_option,
-                              "player " + p.name + ": surrender belongs to the scoop profile");
-        if (p.surrender && p.declare)
-            return make_error(Errc::bad_option,
-                              "player " + p.name + ": a player who surrenders declares nothing");
     }
 
     // Pairs clockwise from the dealer: with A (dealer), B, C, D: A-B, A-C, A-D, B-C, B-D, C-D.
@@ -324,6 +325,7 @@ Result<Settlement> settle(const Profile& profile, const Options& o,
 
     std::vector<std::array<HandValue, 3>> rows(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i) {
+        if (players[static_cast<std::size_t>(i)].surrender) continue; // never compared
         const Split& s = players[static_cast<std::size_t>(i)].split;
         rows[static_cast<std::size_t>(i)] = {value3(s.front), value5(s.middle), value5(s.back)};
     }

@@ -167,6 +167,7 @@ int max_loss_units(const Profile& profile, bool aces, int opponents);
 // Seats in clockwise order; `dealer` is the seat payments start from. Refuses (naming the player
 // and the rule) an illegal split, a card dealt twice across players, a special hand declared that
 // the cards do not hold or the profile does not know, and surrender outside the scoop profile.
+// A player who surrenders has no rows: their split is neither read nor checked.
 Result<Settlement> settle(const Profile& profile, const Options& options,
                           const std::vector<Player>& players, int dealer);
 

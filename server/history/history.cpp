@@ -37,14 +37,17 @@ json replay_chinese(const json& config, const json& events, const json& seats) {
         for (const json& e : events) {
             if (e.value("kind", "") != "reveal") continue;
             const int seat = e.at("seat");
-            auto read = protocol::parse_chinese_split(e);
-            if (!read.ok())
-                return differs("seat " + std::to_string(seat) +
-                               "'s split: " + read.refusal.message);
-            chinese::Player p = std::move(*read.value);
+            chinese::Player p;
+            p.surrender = e.at("surrender"); // shows no rows: it settles none
+            if (!p.surrender) {
+                auto read = protocol::parse_chinese_split(e);
+                if (!read.ok())
+                    return differs("seat " + std::to_string(seat) +
+                                   "'s split: " + read.refusal.message);
+                p = std::move(*read.value);
+            }
             p.name = std::to_string(seat);
             p.stack = config.at("stacks").at(static_cast<std::size_t>(seat));
-            p.surrender = e.at("surrender");
             if (seat == config.at("dealer")) dealer = static_cast<int>(players.size());
             players.push_back(std::move(p));
             order.push_back(seat);

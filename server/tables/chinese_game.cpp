@@ -68,6 +68,14 @@ class ChineseHand final : public Hand {
 
   private:
     Entry& entry(Seat seat) { return *entries_[seat.at()]; }
+    // Who was dealt the pack's card at `position`: one card at a time, clockwise from the
+    // dealer's left, as at a real table.
+    Seat dealt_at(std::size_t position) const {
+        const std::vector<Seat>& seats = deal_.seats;
+        const auto first = static_cast<std::size_t>(
+            std::find(seats.begin(), seats.end(), deal_.dealer) - seats.begin() + 1);
+        return seats[(first + position % seats.size()) % seats.size()];
+    }
     // Records a seat's submission and tells everyone (but not what it is).
     void submit(Seat seat, chinese::Player p, bool by_server, Step& step);
     // The engine's best arrangement for a seat that did not submit in time or left.
@@ -135,19 +143,12 @@ Outcome<json> ChineseGame::preview(const Hand* hand, Seat seat, const protocol::
     return {protocol::chinese_preview_json(values, foul, specials.value()), {}};
 }
 
-// One card at a time, clockwise from the dealer's left, as at a real table.
 ChineseHand::ChineseHand(const ChineseGame& game, const Deal& d, std::span<const Card> deck)
     : game_(game), deal_(d) {
-    const std::vector<Seat>& seats = d.seats;
-    const auto first = static_cast<std::size_t>(std::find(seats.begin(), seats.end(), d.dealer) -
-                                                seats.begin() + 1);
-    for (std::size_t k = 0, next = 0; k < 13; ++k)
-        for (std::size_t j = 0; j < seats.size(); ++j) {
-            auto& e = entries_[seats[(first + j) % seats.size()].at()];
-            if (!e) e.emplace();
-            e->cards[k] = deck[next++];
-        }
-    for (Seat s : seats) {
+    for (Seat s : d.seats) entries_[s.at()].emplace();
+    for (std::size_t pos = 0; pos < 13 * d.seats.size(); ++pos)
+        entry(dealt_at(pos)).cards[pos / d.seats.size()] = deck[pos];
+    for (Seat s : d.seats) {
         entry(s).start = d.stacks[s.at()];
         log_.push_back(
             protocol::record(protocol::chinese_dealt_json(s.index(), entry(s).cards), "owner"));
@@ -188,7 +189,7 @@ Outcome<Step> ChineseHand::act(Seat seat, const json& body) {
     p.stack = e.start;
     if (p.surrender) {
         if (!config.surrender) return refuse("no_surrender", "this table does not allow surrender");
-        p.split = chinese::baseline_split(e.cards); // never shown: it settles nothing
+        p.split = {}; // none: a surrender has no rows, and shows none
     } else {
         if (auto err = chinese::check_split(p.split, config.options.rules, e.cards))
             return {std::nullopt, protocol::refusal(*err)};
@@ -309,10 +310,16 @@ End ChineseHand::settle() {
     }
     log_.push_back(protocol::record(protocol::chinese_totals_json(net, rake), "everyone"));
     end.log = std::move(log_);
-    // Every arrangement is shown, so every card dealt is everyone's; the rest of the pack never
-    // left it.
+    // Every arrangement is shown, so every card dealt is everyone's, but a surrender's: it is a
+    // fold, whose cards only their owner saw. The rest of the pack never left it.
     end.seen.resize(13 * seats.size());
-    for (protocol::Sight& s : end.seen) s.everyone = true;
+    for (std::size_t pos = 0; pos < end.seen.size(); ++pos) {
+        const Seat owner = dealt_at(pos);
+        if (entry(owner).submitted->surrender)
+            end.seen[pos].show(owner.index());
+        else
+            end.seen[pos].everyone = true;
+    }
     end.message = protocol::chinese_deal_end_json(deal_.number, hand_id_, std::move(arrangements),
                                                   std::move(payments), std::move(paid), net, rake);
     return end;

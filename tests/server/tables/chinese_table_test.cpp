@@ -177,12 +177,17 @@ void check_settlement(const json& config, const json& deal, const json& end) {
             REQUIRE(cards.size() == out.size());
             std::copy(cards.begin(), cards.end(), out.begin());
         };
-        fill("front", p.split.front);
-        fill("middle", p.split.middle);
-        fill("back", p.split.back);
+        p.surrender = a["surrender"];
+        if (p.surrender) { // a fold: no rows shown, and none to settle
+            for (const char* row : {"front", "middle", "back"}) CHECK(a[row] == "");
+            CHECK(a["words"].is_null());
+        } else {
+            fill("front", p.split.front);
+            fill("middle", p.split.middle);
+            fill("back", p.split.back);
+        }
         if (!a["declare"].is_null())
             p.declare = felt::chinese::parse_special(a["declare"].get<std::string>());
-        p.surrender = a["surrender"];
         players.push_back(p);
     }
     if (config["banker"] == true) o.banker = dealer;
@@ -452,6 +457,7 @@ TEST_CASE("feltd chinese: refusals change nothing; a reconnected player gets the
         REQUIRE(a_join["ok"] == true);
         REQUIRE(b_join["ok"] == true);
         const json deal2 = next_kind(back, "deal");
+        const json deal_a = next_kind(a, "deal");
         REQUIRE(a.call({{"type", "act"}, {"table", table2}, {"action", "surrender"}})["ok"] ==
                 true);
         REQUIRE(back.call(split_request(table2, felt::chinese::baseline_split(
@@ -459,6 +465,33 @@ TEST_CASE("feltd chinese: refusals change nothing; a reconnected player gets the
         const json end2 = next_kind(back, "deal_end");
         for (const json& arr : end2["arrangements"])
             CHECK(arr["surrender"] == (arr["seat"] == a_join["seat"]));
+        check_settlement(scoop["config"], deal2, end2);
+        // A surrender is a fold: its 13 cards are opened to their owner alone (`yours`), never
+        // to the table (`shown`), live or in the history; the other seat's are everyone's.
+        auto surrendered = [&](const json& fairness) {
+            const auto f = fairness_check::check(deal2["commitment"], fairness);
+            CHECK(fairness_check::derivable(fairness, f) == 0);
+            CHECK(f.problems.empty());
+            for (const std::string& card : card_set(deal_a["cards"])) CHECK(!f.shown.count(card));
+            for (const std::string& card : card_set(deal2["cards"])) CHECK(f.shown.count(card));
+            return std::set<std::string>(f.yours.begin(), f.yours.end());
+        };
+        CHECK(surrendered(end2["fairness"]).empty());
+        const json end_a = next_kind(a, "deal_end");
+        CHECK(surrendered(end_a["fairness"]) == card_set(deal_a["cards"]));
+        const json record = json::parse(
+            http_get(d.port(), "/api/hands/" + std::to_string(deal2["hand_id"].get<std::int64_t>()))
+                .body);
+        CHECK(surrendered(record["fairness"]).empty());
+        CHECK(record["replay"]["matches"] == true);
+        int reveals2 = 0;
+        for (const json& e : record["events"]) {
+            if (e["kind"] != "reveal" || e["seat"] != a_join["seat"]) continue;
+            ++reveals2;
+            CHECK(e["surrender"] == true);
+            for (const char* row : {"front", "middle", "back"}) CHECK(e[row] == "");
+        }
+        CHECK(reveals2 == 1);
         REQUIRE(end2["payments"].size() == 1);
         CHECK(end2["payments"][0]["reason"] == "surrender");
         CHECK(end2["payments"][0]["from"] == a_join["seat"]);

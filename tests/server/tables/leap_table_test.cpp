@@ -714,6 +714,21 @@ TEST_CASE("feltd leap: bad configurations and actions change nothing; reconnecti
         const json end = next_kind(back, "game_end");
         hand_id = end["hand_id"];
         CHECK(end["net"] == json::array({0, 0}));
+        // Nothing was melded: A's hand (it left) and B's (it retired) go to their owners alone,
+        // never to the table, live or in the history.
+        auto unshown = [&](const json& fairness) {
+            const auto f = fairness_check::check(deal_a["commitment"], fairness);
+            CHECK(f.problems.empty());
+            CHECK(f.shown.empty());
+            CHECK(fairness_check::derivable(fairness, f) == 0);
+            return f.yours.size();
+        };
+        // B's own: the hand it held (and the card it discarded, had it gone first).
+        const std::size_t b_yours = unshown(end["fairness"]);
+        CHECK(b_yours == g["hand_sizes"][b_seat].get<std::size_t>() + (b_first ? 1 : 0));
+        CHECK(unshown(json::parse(
+                  http_get(d.port(), "/api/hands/" + std::to_string(hand_id)).body)["fairness"]) ==
+              0);
         REQUIRE(back.call({{"type", "leave"}, {"table", table}})["ok"] == true);
 
         const json h = back.call({{"type", "hand"}, {"hand", hand_id}});
