@@ -3,6 +3,7 @@
 #include "net/http_session.h"
 #include "net/net.h"
 #include "state.h"
+#include "storage/owner_lock.h"
 #include "storage/postgres.h"
 #include "tables/table.h"
 
@@ -32,10 +33,9 @@ void run_loop(net::io_context& ioc) {
 // Accepts connections and hands each to an HttpSession on a strand of its own.
 class Listener : public std::enable_shared_from_this<Listener> {
   public:
-    Listener(net::io_context& ioc, tcp::endpoint endpoint, ssl::context* tls,
-             std::shared_ptr<SharedState> state)
-        : ioc_(ioc), acceptor_(net::make_strand(ioc)), retry_(acceptor_.get_executor()), tls_(tls),
-          state_(std::move(state)) {
+    // Binds and listens at once; accepts nothing until run().
+    Listener(net::io_context& ioc, tcp::endpoint endpoint, ssl::context* tls)
+        : ioc_(ioc), acceptor_(net::make_strand(ioc)), retry_(acceptor_.get_executor()), tls_(tls) {
         acceptor_.open(endpoint.protocol());
         acceptor_.set_option(net::socket_base::reuse_address(true));
         acceptor_.bind(endpoint);
@@ -43,7 +43,10 @@ class Listener : public std::enable_shared_from_this<Listener> {
     }
 
     std::uint16_t port() const { return acceptor_.local_endpoint().port(); }
-    void run() { do_accept(); }
+    void run(std::shared_ptr<SharedState> state) {
+        state_ = std::move(state);
+        do_accept();
+    }
     void stop() {
         net::post(acceptor_.get_executor(), [self = shared_from_this()] {
             beast::error_code ec;
@@ -116,15 +119,21 @@ std::unique_ptr<ssl::context> tls_context(const Config& c) {
 }
 
 struct Server::Impl {
+    // In this order, so that a failure changes nothing: the certificate, the port, the
+    // database's lock (SQLite: one feltd a database), and only then the database itself
+    // (migrations, crash recovery).
     explicit Impl(Config c)
-        : ioc(c.threads), tls(tls_context(c)), state(std::make_shared<SharedState>(c)),
-          signals(ioc, SIGINT, SIGTERM), grace(ioc) {
+        : ioc(c.threads), tls(tls_context(c)), listener(listen(ioc, c, tls.get())),
+          owner(pg::is_postgres(c.db) ? nullptr : std::make_unique<OwnerLock>(c.db)),
+          state(std::make_shared<SharedState>(c)), signals(ioc, SIGINT, SIGTERM), grace(ioc) {}
+
+    static std::shared_ptr<Listener> listen(net::io_context& ioc, const Config& c,
+                                            ssl::context* tls) {
         beast::error_code ec;
         auto address = net::ip::make_address(c.bind, ec);
         if (ec) throw std::runtime_error("bad bind address \"" + c.bind + "\": " + ec.message());
         try {
-            listener =
-                std::make_shared<Listener>(ioc, tcp::endpoint{address, c.port}, tls.get(), state);
+            return std::make_shared<Listener>(ioc, tcp::endpoint{address, c.port}, tls);
         } catch (const boost::system::system_error& e) {
             throw std::runtime_error("cannot listen on " + c.bind + ":" + std::to_string(c.port) +
                                      ": " + e.code().message());
@@ -196,9 +205,10 @@ struct Server::Impl {
     }
 
     net::io_context ioc;
-    std::unique_ptr<ssl::context> tls; // before the database: a bad certificate touches nothing
+    std::unique_ptr<ssl::context> tls;  // before the database: a bad certificate touches nothing
+    std::shared_ptr<Listener> listener; // bound before the database: a port in use touches nothing
+    std::unique_ptr<OwnerLock> owner;   // held while the database is open, and after
     std::shared_ptr<SharedState> state;
-    std::shared_ptr<Listener> listener;
     net::signal_set signals;
     net::steady_timer grace, tending{ioc};
     bool closing = false;
@@ -221,7 +231,7 @@ void Server::run() {
         s.shutdown();
     });
     s.state->set_io(&s.ioc);
-    s.listener->run();
+    s.listener->run(s.state);
     if (c.chosen_decks)
         spdlog::warn("--chosen-decks: players may choose the cards dealt; for tests only");
     spdlog::info("feltd listening on {}:{} (database {}, static files {})", c.bind, port(),

@@ -162,6 +162,42 @@ TEST_CASE("PostgreSQL cluster: three nodes with bots on all three, some joining 
     CHECK(one("SELECT COUNT(*) FROM nodes WHERE lease_until > now()") == 0);
 }
 
+TEST_CASE("PostgreSQL cluster: a second feltd with a running node's --node-id waits out one "
+          "lease, gives up, and recovers none of that node's live tables") {
+    FELT_NEED_PG();
+    felt_test::PgDatabase pgdb;
+    felt::pg::Connection db(pgdb.url);
+    auto one = [&](const std::string& sql) { return db.query(sql.c_str()).integer(0, 0); };
+    Feltd a({"--db", pgdb.url, "--node-id", "a", "--lease", "2s"});
+    felt::bot::Options o;
+    o.port = std::to_string(a.port());
+    o.seats = 3;
+    o.hands = 20;
+    felt::bot::Report report;
+    std::thread bots([&] { report = felt::bot::run(o); });
+    const std::string finished = "SELECT COUNT(*) FROM hands WHERE status = 'finished'";
+    for (int i = 0; i < 200 && one(finished) < 3; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    REQUIRE(one(finished) >= 3); // in play, chips on the table
+    auto [status, out] = run_feltd(
+        {"--db", pgdb.url, "--node-id", "a", "--lease", "2s", "--port", "0", "--static", a.dir()},
+        20);
+    CHECK(status == 1);
+    CHECK(out.find("is held by a running feltd") != std::string::npos);
+    CHECK(out.find("recovered") == std::string::npos);
+    bots.join();
+    CHECK_MESSAGE(report.errors.empty(), (report.errors.empty() ? "" : report.errors.front()));
+    CHECK(report.hands >= 20);
+    CHECK(one("SELECT COUNT(*) FROM ledger WHERE reason = 'recovered'") == 0);
+    CHECK(one("SELECT COUNT(*) FROM hands WHERE status = 'void'") == 0);
+    CHECK(a.stop(SIGTERM) == 0);
+    CHECK(one("SELECT SUM(balance) FROM accounts") ==
+          one("SELECT SUM(amount) FROM ledger WHERE reason = 'grant'") -
+              one("SELECT COALESCE(SUM(stack_start - stack_end), 0) FROM hand_seats"));
+    CHECK(one("SELECT COUNT(*) FROM accounts a WHERE a.balance != (SELECT SUM(amount) FROM ledger "
+              "l WHERE l.account_id = a.id)") == 0);
+}
+
 TEST_CASE("PostgreSQL cluster: a join or spectate for another node's table answers moved with "
           "that node's url; the client signs in there with its token and joins") {
     FELT_NEED_PG();

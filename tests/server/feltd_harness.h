@@ -204,6 +204,42 @@ inline int exit_status(std::vector<std::string> args) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+// Runs feltd with these arguments (its output to a file) until it exits, or for `seconds` at
+// most (then it is killed): its exit status (-1 if it did not exit by itself) and its output.
+inline std::pair<int, std::string> run_feltd(std::vector<std::string> args, int seconds) {
+    char tmpl[] = "/tmp/feltd_out_XXXXXX";
+    const int out = mkstemp(tmpl);
+    REQUIRE(out >= 0);
+    args.insert(args.begin(), FELTD_PATH);
+    const pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        dup2(out, 1);
+        dup2(out, 2);
+        std::vector<char*> argv;
+        for (auto& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        execv(argv[0], argv.data());
+        _exit(127);
+    }
+    int status = 0;
+    bool exited = false;
+    for (int i = 0; i < seconds * 20 && !exited; ++i) {
+        exited = waitpid(pid, &status, WNOHANG) == pid;
+        if (!exited) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    if (!exited) {
+        ::kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+    }
+    close(out);
+    std::ifstream in(tmpl);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::filesystem::remove(tmpl);
+    return {exited && WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
+}
+
 inline int metric(unsigned short port, const std::string& name) {
     const std::string body = http_get(port, "/metrics").body;
     auto at = body.find("\n" + name + " ");

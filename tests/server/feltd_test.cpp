@@ -1118,6 +1118,52 @@ TEST_CASE("feltd: an outside sqlite3 reading the live database during play, then
     std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("feltd: a second feltd on the database of a running one, in every order of port and "
+          "database, exits at once and changes nothing; the ledger balances to the chip") {
+    Feltd d;
+    const std::string db = d.dir() + "/data/felt.db";
+    felt::bot::Options o;
+    o.port = std::to_string(d.port());
+    o.seats = 3;
+    o.hands = 50;
+    felt::bot::Report report;
+    std::thread bots([&] { report = felt::bot::run(o); });
+    for (int i = 0; i < 200 && metric(d.port(), "felt_hands_played_total") < 3; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    REQUIRE(metric(d.port(), "felt_hands_played_total") >= 3); // in play, chips on the table
+    const std::string port = std::to_string(d.port());
+    char other_tmpl[] = "/tmp/feltd_test_XXXXXX";
+    REQUIRE(mkdtemp(other_tmpl) != nullptr);
+    const std::string other = std::string(other_tmpl) + "/data/felt.db";
+    // The same database on another port: the lock says who holds it, before anything is read.
+    auto [status, out] = run_feltd({"--db", db, "--port", "0", "--static", d.dir()}, 10);
+    CHECK(status == 1);
+    CHECK(out.find("the database " + db + " is in use by another feltd (pid " +
+                   std::to_string(d.pid()) + ")") != std::string::npos);
+    CHECK(out.find("recovered") == std::string::npos);
+    // The same database and the same port; another database on the same port: the port is
+    // taken first, and neither database is touched (the other is not even made).
+    for (const std::string& which : {db, other}) {
+        std::tie(status, out) = run_feltd({"--db", which, "--port", port, "--static", d.dir()}, 10);
+        CHECK(status == 1);
+        CHECK(out.find("cannot listen on 127.0.0.1:" + port) != std::string::npos);
+        CHECK(out.find("recovered") == std::string::npos);
+    }
+    CHECK_FALSE(std::filesystem::exists(std::filesystem::path(other).parent_path()));
+    std::filesystem::remove_all(other_tmpl);
+    CHECK(metric(d.port(), "felt_hands_played_total") < 50); // all of it during play
+    bots.join();
+    CHECK_MESSAGE(report.errors.empty(), (report.errors.empty() ? "" : report.errors.front()));
+    CHECK(report.hands >= 50);
+    CHECK(metric(d.port(), "felt_storage_failures_total") == 0);
+    CHECK(metric(d.port(), "felt_hands_void_total") == 0);
+    CHECK(d.stop(SIGTERM) == 0);
+    check_database(d.dir(), 3, 50);
+    // Once the first has stopped, the lock is free: the next feltd on the database serves it.
+    Feltd again({}, d.dir());
+    CHECK(http_get(again.port(), "/healthz").status == 200);
+}
+
 TEST_CASE("feltd: in every variant and structure, no message carries a card its reader may not "
           "see") {
     // Four bots and a spectator at a table of each of the 18 games, all at once: every message
