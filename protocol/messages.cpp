@@ -1,11 +1,38 @@
 #include "messages.h"
 
+#include <algorithm>
+#include <vector>
+
 namespace felt::protocol {
 
 std::variant<Request, Refusal> parse_request(std::string_view frame) {
-    json j = json::parse(frame, nullptr, false);
+    // A key twice in one object: the parser would keep the last silently, so that what a check
+    // saw and what is acted on could differ. The keys of each object open, innermost last.
+    std::vector<std::vector<std::string>> open;
+    std::string twice;
+    json j = json::parse(
+        frame,
+        [&open, &twice](int, json::parse_event_t event, json& parsed) {
+            using E = json::parse_event_t;
+            if (event == E::object_start) {
+                open.emplace_back();
+            } else if (event == E::object_end) {
+                if (!open.empty()) open.pop_back();
+            } else if (event == E::key && !open.empty()) {
+                auto& keys = open.back();
+                const auto& key = parsed.get_ref<const std::string&>();
+                if (twice.empty() && std::find(keys.begin(), keys.end(), key) != keys.end())
+                    twice = key;
+                keys.push_back(key);
+            }
+            return true;
+        },
+        false);
     if (j.is_discarded()) return Refusal{"malformed", "the message is not JSON"};
     if (!j.is_object()) return Refusal{"malformed", "the message is not a JSON object"};
+    if (!twice.empty())
+        return Refusal{"bad_request", "the key \"" + twice + "\" appears twice in one object",
+                       twice};
     Request r;
     auto id = j.find("id");
     if (id == j.end()) return Refusal{"bad_request", "every request needs an \"id\""};

@@ -28,7 +28,8 @@ struct Request {
 };
 
 // One text frame as a request. Refusals: malformed (not JSON, or not an object), bad_request (no
-// string `type`, an `id` that is neither a number nor a string, or a missing `id`).
+// string `type`, an `id` that is neither a number nor a string, or a missing `id`; a key twice in
+// one object, at any depth, with `field` naming it).
 std::variant<Request, Refusal> parse_request(std::string_view frame);
 
 // {"type": <request type>, "id": <id>, "ok": true, ...fields}

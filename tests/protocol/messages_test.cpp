@@ -472,3 +472,24 @@ TEST_CASE("poker update as text: everyone's copy and each seat's are what json::
     CHECK(merged > 5000);
     CHECK(showdowns > 300);
 }
+
+TEST_CASE("requests: a key twice in one object, at any depth, is refused with the key named") {
+    auto refusal = [](std::string_view text) -> protocol::Refusal {
+        auto parsed = protocol::parse_request(text);
+        if (auto* r = std::get_if<protocol::Refusal>(&parsed)) return *r;
+        return {};
+    };
+    const auto top = refusal(R"({"type":"ping","id":1,"type":"guest"})");
+    CHECK(top.code == "bad_request");
+    CHECK(top.field == "type");
+    CHECK(top.message.find("\"type\" appears twice") != std::string::npos);
+    const auto deep = refusal(
+        R"({"type":"create_table","id":2,"config":{"seats":2,"blinds":{"small":1,"small":50}}})");
+    CHECK(deep.code == "bad_request");
+    CHECK(deep.field == "small");
+    // The same key in two objects, or in objects in an array, is no repeat.
+    CHECK(refusal(R"({"type":"x","id":3,"a":{"k":1},"b":{"k":2},"c":[{"k":1},{"k":2}]})").code ==
+          "");
+    CHECK(refusal(R"({"type":"x","id":4,"a":{"id":1,"type":2}})").code == "");
+    CHECK(refusal(R"({"type":"x","id":5,"id":5})").field == "id");
+}
