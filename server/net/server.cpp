@@ -66,8 +66,10 @@ class Listener : public std::enable_shared_from_this<Listener> {
         if (ec) {
             // Out of file descriptors (or another failure the next accept would repeat): the
             // pending connection stays in the backlog, so accepting again at once would spin.
-            // Wait, longer each time in a row, and say so once.
-            if (!backoff_.count()) fail(ec, "accept (backing off)");
+            // Wait, longer each time in a row, and say so once (and once more when it ends).
+            if (!backoff_.count())
+                spdlog::warn("cannot accept connections ({}): backing off until it can",
+                             ec.message());
             backoff_ = std::min(kMostBackoff, backoff_.count() ? backoff_ * 2 : kFirstBackoff);
             retry_.expires_after(backoff_);
             retry_.async_wait([self = shared_from_this()](beast::error_code e) {
@@ -75,6 +77,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
             });
             return;
         }
+        if (backoff_.count()) spdlog::warn("accepting connections again");
         backoff_ = {};
         if (state_->http_open() >= state_->config().http_connections) {
             // Full: closed at once, before it costs a read.

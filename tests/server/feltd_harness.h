@@ -23,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include <fcntl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -33,13 +34,21 @@ namespace feltd_test {
 using json = nlohmann::json;
 
 // Starts a program (args[0]) with these arguments; its process id. `max_files` (if not 0) limits
-// the file descriptors it may open.
-inline pid_t spawn(std::vector<std::string> args, rlim_t max_files = 0) {
+// the file descriptors it may open; `output` (if not empty) is the file its output goes to.
+inline pid_t spawn(std::vector<std::string> args, rlim_t max_files = 0,
+                   const std::string& output = "") {
     const pid_t pid = fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
         // Dies with the test: a test that aborts leaves no feltd behind holding ctest's pipe.
         prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (!output.empty()) {
+            const int fd = ::open(output.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+            if (fd >= 0) {
+                dup2(fd, 1);
+                dup2(fd, 2);
+            }
+        }
         if (max_files > 0) {
             const rlimit limit{max_files, max_files};
             setrlimit(RLIMIT_NOFILE, &limit);
@@ -56,8 +65,10 @@ inline pid_t spawn(std::vector<std::string> args, rlim_t max_files = 0) {
 // feltd in a folder of its own, started with --port 0 and waited for until it listens.
 class Feltd {
   public:
-    explicit Feltd(std::vector<std::string> extra = {}, std::string dir = "", rlim_t max_files = 0)
-        : max_files_(max_files) {
+    // `output`: a file for its log (none: the test's own output).
+    explicit Feltd(std::vector<std::string> extra = {}, std::string dir = "", rlim_t max_files = 0,
+                   std::string output = "")
+        : max_files_(max_files), output_(std::move(output)) {
         if (dir.empty()) {
             char tmpl[] = "/tmp/feltd_test_XXXXXX";
             REQUIRE(mkdtemp(tmpl) != nullptr);
@@ -93,7 +104,7 @@ class Feltd {
         if (std::find(extra.begin(), extra.end(), "--http-rate") == extra.end())
             extra.insert(extra.end(), {"--http-rate", "100000", "--http-burst", "100000"});
         args.insert(args.end(), extra.begin(), extra.end());
-        pid_ = spawn(std::move(args), max_files_);
+        pid_ = spawn(std::move(args), max_files_, output_);
         for (int i = 0; i < 200; ++i) { // up to 10 s: the sanitizer build starts slowly
             std::ifstream in(port_file);
             int p = 0;
@@ -121,6 +132,7 @@ class Feltd {
 
   private:
     rlim_t max_files_ = 0;
+    std::string output_;
     std::string dir_;
     bool owns_dir_ = false;
     pid_t pid_ = -1;

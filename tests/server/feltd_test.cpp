@@ -285,7 +285,11 @@ TEST_CASE("feltd: plain HTTP connections are capped; out of file descriptors, ac
         MESSAGE("skipped under the sanitizers: they need file descriptors of their own");
         return;
 #endif
-        Feltd d({}, "", 48);
+        char log_name[] = "/tmp/feltd_log_XXXXXX";
+        const int log_fd = mkstemp(log_name);
+        REQUIRE(log_fd >= 0);
+        close(log_fd);
+        Feltd d({}, "", 48, log_name);
         auto idle = std::make_optional<IdleConnections>(d.port(), 80);
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
         const long before = cpu_ticks(d.pid());
@@ -299,6 +303,19 @@ TEST_CASE("feltd: plain HTTP connections are capped; out of file descriptors, ac
             healthy = http_get(d.port(), "/healthz").status == 200;
         }
         CHECK(healthy);
+        // Said once as a warning when it starts, and once when it ends.
+        std::ifstream in(log_name);
+        const std::string log((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
+        auto count = [&log](const std::string& what) {
+            int n = 0;
+            for (auto at = log.find(what); at != std::string::npos; at = log.find(what, at + 1))
+                ++n;
+            return n;
+        };
+        CHECK(count("[warning] cannot accept connections") == 1);
+        CHECK(count("[warning] accepting connections again") == 1);
+        std::filesystem::remove(log_name);
     }
 }
 
