@@ -174,8 +174,9 @@ Answer api(Store& store, const std::string& target, const std::optional<std::str
     return json_answer(http::status::not_found, "not_found", "no such API: " + std::string(path));
 }
 
-// /healthz: 200 "ok" while feltd serves and storage works. While storage fails, each check tries
-// a small write, so the answer is 200 again once it works.
+// /healthz: 200 "ok" while feltd serves and storage works. While storage fails, a check tries a
+// small write, so the answer is 200 again once it works: at most one a second, so that a flood of
+// checks cannot flood the writer; the checks between answer from the last one.
 void health(SharedState& state, const http::request<http::string_body>& req,
             const net::any_io_executor& ex, const Reply& reply) {
     if (state.stopping())
@@ -186,6 +187,8 @@ void health(SharedState& state, const http::request<http::string_body>& req,
                    "storage failing: " +
                        state.storage().failure().value_or("the database cannot be read") + "\n"));
     };
+    if (state.storage().failing() && !state.storage().probe_due(std::chrono::steady_clock::now()))
+        return done(std::nullopt);
     if (state.storage().failing())
         return state.storage().write(
             [](Store& s) {

@@ -3,6 +3,7 @@
 #include "storage/migrate.h"
 
 #include <spdlog/spdlog.h>
+#include <sqlite3.h>
 
 #include <filesystem>
 
@@ -30,7 +31,23 @@ db::Database& migrated(db::Database& db, SqliteStore::Role role) {
 SqliteStore::SqliteStore(const std::string& path, Chips grant, Role role, TokenLife life)
     : db_(with_folder(path)), accounts_(migrated(db_, role), grant, life),
       writer_(role == Role::writer) {
-    if (role == Role::writer) recover();
+    if (role != Role::writer) return;
+    try {
+        recover();
+    } catch (const db::Error& e) {
+        // A full disk: feltd starts all the same, and recovers at the first write that fits (the
+        // chips wait in table_seats meanwhile). Anything else stops it.
+        if (e.code() != SQLITE_FULL) throw;
+        unready_ = std::string(e.what()) + " (recovering from an unclean stop waits for space)";
+        spdlog::error("storage: {}", *unready_);
+    }
+}
+
+void SqliteStore::ready() {
+    if (!unready_) return;
+    recover();
+    unready_.reset();
+    spdlog::warn("storage: recovered from the unclean stop now that there is space");
 }
 
 void SqliteStore::recover() {

@@ -5,6 +5,7 @@
 #include "storage/sqlite.h"
 #include "storage/store.h"
 
+#include <optional>
 #include <string>
 
 namespace felt::server {
@@ -56,6 +57,8 @@ class SqliteStore final : public Store {
     void release() override {}
     void notify(const std::string&) override {}
 
+    std::optional<std::string> unready() const override { return unready_; }
+    void ready() override;
     void probe() override;
     void check() override;
 
@@ -71,7 +74,8 @@ class SqliteStore final : public Store {
     db::Database db_;
     Accounts accounts_;
     const bool writer_;
-    std::int64_t next_hand_id_ = 0; // the next block's first id (0: not read yet)
+    std::int64_t next_hand_id_ = 0;      // the next block's first id (0: not read yet)
+    std::optional<std::string> unready_; // recovery waits for space: why
 };
 
 } // namespace felt::server

@@ -22,6 +22,7 @@ Storage::Storage(std::unique_ptr<Store> writer, std::unique_ptr<Store> reader, M
     : metrics_(metrics) {
     writer_.store = std::move(writer);
     writer_.writes = true;
+    if (auto why = writer_.store->unready()) fails(*why);
     writer_.thread = std::thread([this] { loop(writer_); });
     if (reader) {
         reader_ = std::make_unique<Worker>();
@@ -100,6 +101,7 @@ void Storage::run_group(Worker& w, std::deque<Job>& jobs) {
     {
         Timer t(metrics_.db_write);
         try {
+            w.store->ready();
             w.store->begin_group();
             for (Job& j : jobs) j.run(*w.store);
             w.store->commit_group();
@@ -123,6 +125,7 @@ void Storage::run_alone(Worker& w, Job& job) {
         std::optional<Timer> t;
         if (w.writes) t.emplace(metrics_.db_write);
         try {
+            if (w.writes) w.store->ready();
             job.run(*w.store);
         } catch (const std::exception& e) {
             ok = false;
@@ -138,6 +141,15 @@ void Storage::run_alone(Worker& w, Job& job) {
         works();
     }
     job.done(ok);
+}
+
+bool Storage::probe_due(std::chrono::steady_clock::time_point now) {
+    auto due = next_probe_.load(std::memory_order_relaxed);
+    const auto ticks = now.time_since_epoch().count();
+    if (ticks < due) return false;
+    const auto next =
+        (now + std::chrono::seconds(1)).time_since_epoch().count(); // one wins a second
+    return next_probe_.compare_exchange_strong(due, next, std::memory_order_relaxed);
 }
 
 std::optional<std::string> Storage::failure() const {

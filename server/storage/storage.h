@@ -17,6 +17,7 @@
 #include <boost/asio/post.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -64,6 +65,9 @@ class Storage {
     // works. For /healthz.
     std::optional<std::string> failure() const;
     bool failing() const { return failing_.load(std::memory_order_relaxed); }
+    // While failing: whether a probe write (/healthz) may run now. At most one a second, however
+    // many ask: between probes, the answer is the last one's.
+    bool probe_due(std::chrono::steady_clock::time_point now);
 
     // Waits until every write queued before the call has run (and its result been posted).
     void drain();
@@ -109,6 +113,7 @@ class Storage {
     std::unique_ptr<Worker> reader_;
     std::int64_t next_hand_id_ = 0, end_hand_id_ = 0; // this node's block; the writer's alone
     std::atomic<bool> failing_{false};
+    std::atomic<std::chrono::steady_clock::rep> next_probe_{0}; // steady_clock ticks
     mutable std::mutex failure_mutex_;
     std::string failure_; // the cause, while failing_
 };

@@ -177,6 +177,12 @@ class Store {
     virtual std::optional<PlayerTotals> totals_of(const std::string& name) = 0;
 
     // ---- health ----
+    // Why the store could not finish opening (a full disk kept the writer from recovering from an
+    // unclean stop), or nothing. Until ready() succeeds, storage is failing and plays nothing.
+    virtual std::optional<std::string> unready() const { return std::nullopt; }
+    // Finishes opening, if unready(): called on the writer before every write. Throws while it
+    // still cannot.
+    virtual void ready() {}
     // A small write: throws while storage takes no writes.
     virtual void probe() = 0;
     // A small read: throws while storage cannot be read.

@@ -208,6 +208,47 @@ TEST_CASE("feltd: a full disk voids the hand it cannot store, pauses the table, 
         felt::db::Statement q(db, "SELECT id, balance FROM accounts");
         while (q.step()) CHECK(acc.ledger_sum(q.column_int(0)) == q.column_chips(1));
     }
+    // An unclean stop with chips on the table, then a start on a full disk: feltd starts all the
+    // same, says why on /healthz (probing the disk at most once a second, however often it is
+    // asked), plays nothing, and recovers the chips once there is space.
+    {
+        Feltd d({"--rate", "1000", "--burst", "1000"}, dir);
+        SeatedPair t(d.port());
+        next_hand(t.a, t.b);
+        d.stop(SIGKILL);
+    }
+    fill(filler);
+    {
+        // (Its port file outside the full disk, where the harness can read it.)
+        Feltd d({"--db", dir + "/data/felt.db"});
+        const std::string why = health_turns(d.port(), 503);
+        CHECK(why.find("storage failing") != std::string::npos);
+        CHECK(why.find("full") != std::string::npos);
+        const int failures = metric(d.port(), "felt_storage_failures_total");
+        const auto t0 = std::chrono::steady_clock::now();
+        int asked = 0;
+        while (std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(1500)) {
+            CHECK(http_get(d.port(), "/healthz").status == 503);
+            ++asked;
+        }
+        CHECK(asked > 20);
+        CHECK(metric(d.port(), "felt_storage_failures_total") - failures <= 2);
+        Client c(d.port());
+        c.hello();
+        CHECK(c.call({{"type", "guest"}})["code"] == "internal");
+        std::filesystem::remove(filler);
+        health_turns(d.port(), 200);
+        CHECK(c.call({{"type", "guest"}})["ok"] == true);
+        CHECK(d.stop(SIGTERM) == 0);
+    }
+    {
+        felt::db::Database db(dir + "/data/felt.db");
+        auto one = [&](const std::string& sql) { return sql_int(db, sql); };
+        CHECK(one("SELECT COUNT(*) FROM table_seats") == 0);
+        CHECK(one("SELECT COUNT(*) FROM hands WHERE status = 'running'") == 0);
+        CHECK(one("SELECT SUM(balance) FROM accounts") == one("SELECT COUNT(*) FROM accounts") *
+                                                               10'000);
+    }
     CHECK(::umount2(dir.c_str(), MNT_DETACH) == 0);
     std::filesystem::remove(dir);
 }
