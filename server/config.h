@@ -37,6 +37,12 @@ struct Config {
     std::int64_t idle_s = 300; // a connection silent this long is closed (pinged halfway)
     std::int64_t write_queue_bytes = 4
                                      << 20; // bytes waiting for a slow client before it is dropped
+    // Bytes waiting for every client together, and for the clients of one address: past either,
+    // the clients with the most waiting are dropped first.
+    std::int64_t write_queue_total = std::int64_t{64} << 20;
+    std::int64_t write_queue_per_address = std::int64_t{16} << 20;
+    // Limits kept by address count an IPv6 address by its first this many bits (its /64).
+    int ipv6_prefix = 64;
     // Several nodes on one PostgreSQL database (docs/operations.md): this node's name ("": the
     // host's name), how clients reach it ("": ws://BIND:PORT/ws), and its lease on its tables,
     // renewed every third of it; other nodes recover its tables once it lapses.

@@ -142,6 +142,23 @@ void add_settings(CLI::App& app, Config& c, std::string& config_file) {
         ->envname("FELT_WRITE_QUEUE_BYTES")
         ->check(CLI::Range(std::int64_t{64} * 1024, std::int64_t{1} << 32))
         ->capture_default_str();
+    app.add_option("--write-queue-total", c.write_queue_total,
+                   "Bytes waiting for all clients together; past it, the clients with the most "
+                   "waiting are dropped first")
+        ->envname("FELT_WRITE_QUEUE_TOTAL")
+        ->check(CLI::Range(std::int64_t{1} << 20, std::int64_t{1} << 40))
+        ->capture_default_str();
+    app.add_option("--write-queue-per-address", c.write_queue_per_address,
+                   "Bytes waiting for the clients of one address together; past it, that "
+                   "address's clients with the most waiting are dropped first")
+        ->envname("FELT_WRITE_QUEUE_PER_ADDRESS")
+        ->check(CLI::Range(std::int64_t{64} * 1024, std::int64_t{1} << 40))
+        ->capture_default_str();
+    app.add_option("--ipv6-prefix", c.ipv6_prefix,
+                   "Limits kept by address count an IPv6 address by this many leading bits")
+        ->envname("FELT_IPV6_PREFIX")
+        ->check(CLI::Range(1, 128))
+        ->capture_default_str();
     app.add_option("--port-file", c.port_file, "Write the bound port to this file when listening")
         ->envname("FELT_PORT_FILE");
     app.add_option("--tls-cert", c.tls_cert,

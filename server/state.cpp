@@ -6,6 +6,10 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
+#include <dlfcn.h>
+#include <malloc.h>
 #include <unistd.h>
 
 namespace felt::server {
@@ -18,6 +22,19 @@ std::string host_name() {
     char name[256] = {};
     if (gethostname(name, sizeof name - 1) != 0 || !name[0]) return "felt";
     return name;
+}
+
+// Memory the allocator holds free goes back to the system: jemalloc's arenas purged (feltd links
+// it; looked up at run time, as the tests' builds do not), or glibc's heap trimmed.
+void return_free_memory() {
+    using Mallctl = int (*)(const char*, void*, std::size_t*, void*, std::size_t);
+    static const auto mallctl = reinterpret_cast<Mallctl>(dlsym(RTLD_DEFAULT, "mallctl"));
+    if (mallctl) {
+        // MALLCTL_ARENAS_ALL: every arena.
+        mallctl("arena.4096.purge", nullptr, nullptr, nullptr, 0);
+        return;
+    }
+    malloc_trim(0);
 }
 
 std::unique_ptr<Storage> open_storage(const Config& c, const std::string& node_id,
@@ -55,16 +72,61 @@ SharedState::SharedState(Config config)
 
 bool SharedState::admit(const std::string& address) {
     std::lock_guard lock(sessions_mutex_);
-    int& n = per_address_[address];
-    if (n >= config_.per_address) return false;
-    ++n;
+    auto& share = per_address_[address];
+    if (!share) share = std::make_shared<AddressShare>();
+    if (share->connections >= config_.per_address) return false;
+    ++share->connections;
     return true;
 }
 
 void SharedState::release(const std::string& address) {
     std::lock_guard lock(sessions_mutex_);
     auto it = per_address_.find(address);
-    if (it != per_address_.end() && --it->second <= 0) per_address_.erase(it);
+    if (it != per_address_.end() && --it->second->connections <= 0) per_address_.erase(it);
+}
+
+std::shared_ptr<AddressShare> SharedState::share_of(const std::string& address) {
+    std::lock_guard lock(sessions_mutex_);
+    auto& share = per_address_[address];
+    if (!share) share = std::make_shared<AddressShare>();
+    return share;
+}
+
+void SharedState::shed(const AddressShare* share) {
+    std::vector<std::pair<std::size_t, std::shared_ptr<Connection>>> held;
+    std::size_t kept = 0; // queued for the connections not being dropped already
+    {
+        std::lock_guard lock(sessions_mutex_);
+        for (auto& [raw, weak] : sessions_) {
+            auto c = weak.lock();
+            if (!c || (share && c->share() != share) || c->dropping()) continue;
+            const std::size_t q = c->queued();
+            kept += q;
+            if (q > 0) held.emplace_back(q, std::move(c));
+        }
+    }
+    const auto budget = static_cast<std::size_t>(share ? config_.write_queue_per_address
+                                                       : config_.write_queue_total);
+    if (kept <= budget) return;
+    std::sort(held.begin(), held.end(),
+              [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (auto& [q, c] : held) {
+        if (kept <= budget) break;
+        c->drop();
+        kept -= q;
+    }
+    spdlog::warn("{} bytes queued for clients{}, over the budget of {}: the clients with the most "
+                 "waiting dropped",
+                 kept, share ? " of one address" : "", budget);
+}
+
+void SharedState::release_memory_soon() {
+    if (!ioc_ || releasing_.exchange(true)) return;
+    auto t = std::make_shared<net::steady_timer>(*ioc_, std::chrono::milliseconds(100));
+    t->async_wait([this, t](beast::error_code) {
+        releasing_ = false;
+        return_free_memory();
+    });
 }
 
 void SharedState::join(Connection* c, std::weak_ptr<Connection> w) {

@@ -6,6 +6,7 @@
 #include "config.h"
 #include "messages.h"
 #include "metrics.h"
+#include "net/fair_pool.h"
 #include "net/limits.h"
 #include "storage/accounts.h"
 #include "storage/bulletin.h"
@@ -33,6 +34,12 @@ struct SignOut {
     std::string reason = "logout"; // told to each connection signed out: logout, password_changed
 };
 
+// What the connections of one address (net/limits.h, address_key) share.
+struct AddressShare {
+    int connections = 0;                // open now (SharedState::admit)
+    std::atomic<std::size_t> queued{0}; // bytes queued for them to read
+};
+
 // A connection the server may ask to close (at shutdown), or to sign out.
 class Connection {
   public:
@@ -40,6 +47,14 @@ class Connection {
     virtual void close() = 0;
     // Signs the connection out, on its own strand, if the sign-out reaches it.
     virtual void sign_out(const SignOut& which) = 0;
+    // Bytes queued for the client now, what it shares with its address, and whether it is being
+    // dropped already (so that its bytes are on their way out).
+    virtual std::size_t queued() const { return 0; }
+    virtual const AddressShare* share() const { return nullptr; }
+    virtual bool dropping() const { return false; }
+    // Drops the client to free what is queued for it (a write-queue budget is spent); from any
+    // thread.
+    virtual void drop() {}
 };
 
 class SharedState {
@@ -56,6 +71,18 @@ class SharedState {
     // Connections by address, for the per-address limit. False when the address is full.
     bool admit(const std::string& address);
     void release(const std::string& address);
+    // What the connections of an admitted address share.
+    std::shared_ptr<AddressShare> share_of(const std::string& address);
+
+    // Bytes queued for every client to read, together (--write-queue-total).
+    std::atomic<std::size_t>& queued_total() { return queued_total_; }
+    // A write-queue budget is spent: of every connection (`share` null, --write-queue-total) or
+    // of one address's (--write-queue-per-address). Drops the connections with the most queued,
+    // largest first, until what the rest hold is within it.
+    void shed(const AddressShare* share);
+    // Hands memory the allocator keeps free back to the system, soon: after clients were dropped
+    // with what was queued for them. Calls close together are served once.
+    void release_memory_soon();
 
     void join(Connection* c, std::weak_ptr<Connection> w);
     void leave(Connection* c);
@@ -76,10 +103,20 @@ class SharedState {
     Lobby& lobby() { return lobby_; }
     // What tables use of the server. set_io() once, before the first table is made.
     void set_io(net::io_context* ioc) {
+        ioc_ = ioc;
         services_.emplace(*storage_, metrics_, lobby_, *ioc, workers_,
                           std::chrono::seconds(config_.table_idle_s), config_.chosen_decks);
     }
     Services& services() { return *services_; }
+
+    // Password checks (hashing, on workers()): each address in its turn, one at a time, with at
+    // most kMostWaitingChecks more waiting (net/fair_pool.h).
+    static constexpr std::size_t kMostWaitingChecks = 8;
+    FairPool& password_checks() { return password_checks_; }
+    // Every password check, failed or not, by address (over the limit: refused) and by account
+    // name (over the limit: delayed, never refused). docs/security.md gives the numbers.
+    RateByKey& checks_by_address() { return checks_by_address_; }
+    RateByKey& checks_by_name() { return checks_by_name_; }
 
     // Failed sign-ins by name and by address, and new accounts by address.
     Backoff& name_failures() { return name_failures_; }
@@ -104,11 +141,16 @@ class SharedState {
     Metrics metrics_;
     std::unique_ptr<Storage> storage_;
     net::thread_pool workers_{2};
+    FairPool password_checks_{workers_, 2, kMostWaitingChecks};
+    RateByKey checks_by_address_{2, 60}, checks_by_name_{0.2, 20};
     Lobby lobby_{metrics_};
     std::optional<Services> services_;
     std::mutex sessions_mutex_;
     std::map<Connection*, std::weak_ptr<Connection>> sessions_;
-    std::map<std::string, int> per_address_;
+    std::map<std::string, std::shared_ptr<AddressShare>> per_address_;
+    std::atomic<std::size_t> queued_total_{0};
+    std::atomic<bool> releasing_{false};
+    net::io_context* ioc_ = nullptr;
     Backoff name_failures_, address_failures_;
     WindowCap new_accounts_;
     RateByKey http_requests_;

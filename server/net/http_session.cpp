@@ -261,7 +261,7 @@ HttpSession::HttpSession(tcp::socket&& socket, ssl::context* tls,
     auto ep = std::visit(
         [&ec](auto& s) { return beast::get_lowest_layer(s).socket().remote_endpoint(ec); },
         stream_);
-    address_ = ec ? "?" : ep.address().to_string();
+    address_ = ec ? "?" : address_key(ep.address(), state_->config().ipv6_prefix);
     ++state_->http_open();
 }
 

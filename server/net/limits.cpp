@@ -4,6 +4,20 @@
 
 namespace felt::server {
 
+std::string address_key(const boost::asio::ip::address& address, int ipv6_prefix) {
+    if (!address.is_v6()) return address.to_string();
+    const boost::asio::ip::address_v6 v6 = address.to_v6();
+    if (v6.is_v4_mapped())
+        return boost::asio::ip::make_address_v4(boost::asio::ip::v4_mapped, v6).to_string();
+    if (ipv6_prefix >= 128) return v6.to_string();
+    auto bytes = v6.to_bytes();
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+        const int keep = std::clamp(ipv6_prefix - 8 * static_cast<int>(i), 0, 8);
+        bytes[i] = static_cast<unsigned char>(bytes[i] & (0xff00 >> keep));
+    }
+    return boost::asio::ip::address_v6(bytes).to_string() + "/" + std::to_string(ipv6_prefix);
+}
+
 namespace {
 
 constexpr std::size_t kPruneAbove = 10'000; // keys kept before expired ones are swept

@@ -2,6 +2,8 @@
 // sign-ins, and a cap on new accounts in a window. Shared by every connection, so thread-safe.
 #pragma once
 
+#include <boost/asio/ip/address.hpp>
+
 #include <chrono>
 #include <cstddef>
 #include <deque>
@@ -12,6 +14,12 @@
 namespace felt::server {
 
 using SteadyTime = std::chrono::steady_clock::time_point;
+
+// The key an address counts under in every limit kept by address: an IPv4 address as it is (and
+// an IPv4-mapped IPv6 address, ::ffff:a.b.c.d, as that IPv4 address); an IPv6 address by its
+// first `ipv6_prefix` bits, as "2001:db8:1:2::/64", since one subscriber commonly holds a whole
+// /64 (2^64 addresses).
+std::string address_key(const boost::asio::ip::address& address, int ipv6_prefix);
 
 // Failures by key (an address, or a name). The first `free` failures cost nothing; each one after
 // makes the key wait, `first` after the first of them and twice as long after each further one,

@@ -16,6 +16,10 @@ namespace {
 // Frames in a row that are not JSON at all before the connection is closed as abuse.
 constexpr int kMalformedLimit = 10;
 
+// How long a password check waits once its account has had its share of checks
+// (SharedState::checks_by_name): a delay, never a refusal, so that nobody can lock an owner out.
+constexpr std::chrono::seconds kAccountPause{2};
+
 std::string version_string() {
     return "feltd " FELT_VERSION;
 }
@@ -34,7 +38,8 @@ WsSession::WsSession(Stream&& ws, std::shared_ptr<SharedState> state, std::strin
     : ws_(std::move(ws)),
       executor_(std::visit([](auto& s) -> net::any_io_executor { return s.get_executor(); }, ws_)),
       state_(std::move(state)), address_(std::move(address)), tokens_(state_->config().burst),
-      refilled_(std::chrono::steady_clock::now()), idle_(executor_) {
+      refilled_(std::chrono::steady_clock::now()), idle_(executor_),
+      share_(state_->share_of(address_)) {
     if (auto* plain = std::get_if<0>(&ws_)) out_ = &plain->next_layer().guard();
 }
 
@@ -59,7 +64,9 @@ WsSession::~WsSession() {
     for (std::int64_t id : tables_)
         if (auto t = state_->lobby().find(id)) t->disconnected(this);
     state_->leave(this);
+    unqueue(queued_bytes_);
     state_->release(address_);
+    if (dropping_) state_->release_memory_soon(); // what was queued for it is freed by now
     if (open_) {
         --state_->metrics().connections;
         spdlog::info("connection from {} closed{}", address_,
@@ -205,12 +212,42 @@ bool WsSession::take(Message& message) {
         spdlog::warn("{}: {} messages ({} bytes) waiting, dropping the slow client", address_,
                      count, queued_bytes_);
         closing_ = true; // nothing more is queued; the read fails next
+        dropping_ = true;
         net::post(executor(), [self = shared_from_this()] { self->shut(); });
         return false;
     }
-    queued_bytes_ += message->size();
+    const std::size_t n = message->size();
+    queued_bytes_ += n;
+    queued_now_.store(queued_bytes_, std::memory_order_relaxed);
+    const std::size_t total = state_->queued_total().fetch_add(n, std::memory_order_relaxed) + n;
+    const std::size_t mine = share_->queued.fetch_add(n, std::memory_order_relaxed) + n;
     waiting_.push_back(std::move(message));
+    // Over a budget that many clients share: the largest are dropped, perhaps this one.
+    if (total > static_cast<std::size_t>(c.write_queue_total))
+        state_->shed(nullptr);
+    else if (mine > static_cast<std::size_t>(c.write_queue_per_address))
+        state_->shed(share_.get());
     return true;
+}
+
+void WsSession::unqueue(std::size_t bytes) {
+    queued_bytes_ -= bytes;
+    queued_now_.store(queued_bytes_, std::memory_order_relaxed);
+    state_->queued_total().fetch_sub(bytes, std::memory_order_relaxed);
+    share_->queued.fetch_sub(bytes, std::memory_order_relaxed);
+}
+
+void WsSession::drop() {
+    if (dropping_.exchange(true)) return;
+    spdlog::warn("{}: {} bytes waiting, dropped: the write-queue budget is spent", address_,
+                 queued_now_.load(std::memory_order_relaxed));
+    net::post(executor(), [self = shared_from_this()] {
+        {
+            auto lock = self->guard();
+            self->closing_ = true; // nothing more is queued; the read fails next
+        }
+        self->shut();
+    });
 }
 
 void WsSession::queue(Message message) {
@@ -281,7 +318,9 @@ void WsSession::on_write(beast::error_code ec, std::size_t) {
 // The write of everything in writing_ has ended well: what waited meanwhile goes next.
 void WsSession::wrote() {
     state_->metrics().messages_out += writing_.size();
-    for (const Framed& f : writing_) queued_bytes_ -= f.text->size();
+    std::size_t written = 0;
+    for (const Framed& f : writing_) written += f.text->size();
+    unqueue(written);
     writing_.clear();
     if (!waiting_.empty())
         do_write();
@@ -551,13 +590,12 @@ void WsSession::on_change_password(const protocol::Request& r) {
     if (state_->name_failures().wait(key, now).count() > 0)
         return refuse(r.id, "too_many_attempts",
                       "too many failed password checks for this account; try again later");
+    if (!may_check_password(r)) return;
     busy_ = true;
     auto self = shared_from_this();
-    state_->storage().read(
-        [name = account_->name](Store& s) { return s.find_with_hash(name); },
-        state_->workers().get_executor(),
-        [self, r, key, old = std::get<std::string>(old_password),
-         fresh = std::get<std::string>(new_password)](auto found) {
+    auto check = [self, r, key, old = std::get<std::string>(old_password),
+                  fresh = std::get<std::string>(new_password)](auto found) {
+        self->hash_in_turn(r, [self, r, key, found, old, fresh] {
             const bool ok = found && *found && verify_password((*found)->second, old);
             std::string hash = ok ? hash_password(fresh) : std::string();
             net::post(self->executor(), [self, r, key, ok, hash = std::move(hash)] {
@@ -586,6 +624,16 @@ void WsSession::on_change_password(const protocol::Request& r) {
                     });
             });
         });
+    };
+    after_account_pause(key, [self, r, check = std::move(check)] {
+        if (!self->account_) { // signed out meanwhile
+            self->busy_ = false;
+            return self->refuse(r.id, "unauthorized", "signed out meanwhile");
+        }
+        self->state_->storage().read(
+            [name = self->account_->name](Store& s) { return s.find_with_hash(name); },
+            self->executor(), check);
+    });
 }
 
 void WsSession::sign_out(const SignOut& which) {
@@ -819,6 +867,7 @@ void WsSession::log_in(const protocol::Request& r, bool create) {
                           "again in " +
                               std::to_string((wait.count() + 999) / 1000) + " s");
     }
+    if (!may_check_password(r)) return;
     busy_ = true;
     auto self = shared_from_this();
     std::string who = std::get<std::string>(name), secret = std::get<std::string>(password);
@@ -841,34 +890,62 @@ void WsSession::log_in(const protocol::Request& r, bool create) {
         };
     };
     if (create) {
-        net::post(state_->workers(), [self, r, who, secret, done, open] {
-            std::string hash = hash_password(secret);
-            self->stored(
-                r, Access::sign_in,
-                [who, hash, open](Store& s) { return open(s.create_account(who, hash))(s); }, done);
+        after_account_pause(key, [self, r, who, secret, done, open] {
+            self->hash_in_turn(r, [self, r, who, secret, done, open] {
+                std::string hash = hash_password(secret);
+                self->stored(
+                    r, Access::sign_in,
+                    [who, hash, open](Store& s) { return open(s.create_account(who, hash))(s); },
+                    done);
+            });
         });
         return;
     }
-    // The hash is read, then checked on the worker pool, then the session opened.
-    state_->storage().read(
-        [who](Store& s) { return s.find_with_hash(who); }, state_->workers().get_executor(),
-        [self, r, secret, done, open](auto found) {
-            if (!found) {
-                return net::post(self->executor(), [self, r] {
+    // The hash is read, then checked on the worker pool in this address's turn, then the session
+    // opened.
+    after_account_pause(key, [self, r, who, secret, done, open] {
+        self->state_->storage().read(
+            [who](Store& s) { return s.find_with_hash(who); }, self->executor(),
+            [self, r, secret, done, open](auto found) {
+                if (!found) {
                     self->busy_ = false;
-                    self->refuse(r.id, "internal", "the server could not complete this request");
+                    return self->refuse(r.id, "internal",
+                                        "the server could not complete this request");
+                }
+                self->hash_in_turn(r, [self, r, secret, done, open, found] {
+                    // A name with no account costs the same check as one with a wrong password,
+                    // and gets the same answer: nobody learns which names exist.
+                    Outcome<Account> out;
+                    if (*found ? verify_password((*found)->second, secret)
+                               : (verify_password(no_account_hash(), secret), false))
+                        out.value = (*found)->first;
+                    else
+                        out.refusal = {"unauthorized", "wrong name or password"};
+                    self->stored(r, Access::sign_in, open(out), done);
                 });
-            }
-            // A name with no account costs the same check as one with a wrong password, and gets
-            // the same answer: nobody learns which names exist.
-            Outcome<Account> out;
-            if (*found ? verify_password((*found)->second, secret)
-                       : (verify_password(no_account_hash(), secret), false))
-                out.value = (*found)->first;
-            else
-                out.refusal = {"unauthorized", "wrong name or password"};
-            self->stored(r, Access::sign_in, open(out), done);
-        });
+            });
+    });
+}
+
+bool WsSession::may_check_password(const protocol::Request& r) {
+    if (state_->checks_by_address().take(address_, std::chrono::steady_clock::now())) return true;
+    refuse(r.id, "too_many_attempts",
+           "too many password checks from this address; try again in a minute");
+    return false;
+}
+
+void WsSession::after_account_pause(const std::string& name, std::function<void()> then) {
+    if (state_->checks_by_name().take(name, std::chrono::steady_clock::now())) return then();
+    auto pause = std::make_shared<net::steady_timer>(executor(), kAccountPause);
+    pause->async_wait([pause, then = std::move(then)](beast::error_code) { then(); });
+}
+
+void WsSession::hash_in_turn(const protocol::Request& r, std::function<void()> job) {
+    if (state_->password_checks().submit(address_, std::move(job))) return;
+    busy_ = false;
+    refuse(r.id, "busy",
+           "this address has " + std::to_string(SharedState::kMostWaitingChecks) +
+               " password checks waiting; try again shortly");
 }
 
 } // namespace felt::server

@@ -64,6 +64,10 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
     // Closes the connection (going away); from any thread.
     void close() override;
     void sign_out(const SignOut& which) override;
+    std::size_t queued() const override { return queued_now_.load(std::memory_order_relaxed); }
+    const AddressShare* share() const override { return share_.get(); }
+    bool dropping() const override { return dropping_.load(std::memory_order_relaxed); }
+    void drop() override;
 
   private:
     void on_accept(beast::error_code ec);
@@ -88,7 +92,8 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
     // OrderedStream::shut); writable() until then, once accepted. The layer holds the one flag.
     void shut_writes();
     bool writable();
-    bool take(Message& message); // false when the client is too slow, and dropped
+    bool take(Message& message);     // false when the client is too slow, and dropped
+    void unqueue(std::size_t bytes); // written (or dropped): out of every count of queued bytes
     // Nothing more is written at once, and the socket is closed: on the strand.
     void shut();
     void close_after_writes(websocket::close_code code);
@@ -126,6 +131,13 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
                  const std::vector<SeatElsewhere>& elsewhere);
     void log_in(const protocol::Request& r, bool create);
     bool may_sign_in(const protocol::Request& r);
+    // Password checks (sign-in, registration, a new password): each is counted by address
+    // (refused, too_many_attempts, over the limit) and by account name (over the limit, it waits
+    // kAccountPause first), then runs in this address's turn on the workers (refused, busy, when
+    // the address has too many waiting). On the strand.
+    bool may_check_password(const protocol::Request& r);
+    void after_account_pause(const std::string& name, std::function<void()> then);
+    void hash_in_turn(const protocol::Request& r, std::function<void()> job);
     // Refuses (too_many_accounts) when this address has made its new accounts for the hour.
     bool may_make_account(const protocol::Request& r);
     // How a request uses storage: reading, writing, or a sign-in (which ends `busy_`).
@@ -150,9 +162,11 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
         Message text;
         FrameHeader header;
     };
-    std::vector<Message> waiting_; // queued while a write was in flight
-    std::vector<Framed> writing_;  // in the write in flight
-    std::size_t queued_bytes_ = 0; // in both
+    std::vector<Message> waiting_;           // queued while a write was in flight
+    std::vector<Framed> writing_;            // in the write in flight
+    std::size_t queued_bytes_ = 0;           // in both
+    std::atomic<std::size_t> queued_now_{0}; // the same, for other threads (SharedState::shed)
+    std::atomic<bool> dropping_{false};      // dropped for what waits: too slow, or a budget
     std::shared_ptr<SharedState> state_;
     std::string address_;
     bool open_ = false;
@@ -173,6 +187,7 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
     bool pinged_ = false;                         // for its silence, with no answer yet
     std::chrono::steady_clock::time_point ping_sent_;
     net::steady_timer idle_;
+    std::shared_ptr<AddressShare> share_; // with the other connections of its address
     std::set<std::int64_t> tables_; // joined or watched, to tell them when this connection ends
 };
 

@@ -67,11 +67,12 @@ struct Client::Impl {
     websocket::stream<tcp::socket> ws{ioc};
 };
 
-Client::Client(unsigned short port, int receive_buffer) : impl_(std::make_unique<Impl>()) {
-    if (receive_buffer > 0) {
-        impl_->ws.next_layer().open(tcp::v4());
+Client::Client(unsigned short port, int receive_buffer, const std::string& source)
+    : impl_(std::make_unique<Impl>()) {
+    if (receive_buffer > 0 || !source.empty()) impl_->ws.next_layer().open(tcp::v4());
+    if (receive_buffer > 0)
         impl_->ws.next_layer().set_option(net::socket_base::receive_buffer_size(receive_buffer));
-    }
+    if (!source.empty()) impl_->ws.next_layer().bind({net::ip::make_address(source), 0});
     impl_->ws.next_layer().connect(loopback(port));
     impl_->ws.handshake("127.0.0.1", "/ws");
 }

@@ -164,6 +164,14 @@ class IdleConnections {
     std::unique_ptr<Impl> impl_;
 };
 
+// A process's resident memory, in bytes.
+inline long resident_bytes(pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/statm");
+    long size = 0, resident = 0;
+    in >> size >> resident;
+    return resident * sysconf(_SC_PAGESIZE);
+}
+
 // The CPU time a process has used, user and system, in clock ticks.
 inline long cpu_ticks(pid_t pid) {
     std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
@@ -182,7 +190,8 @@ class Client {
   public:
     // receive_buffer > 0 fixes the socket's receive buffer at that many bytes (SO_RCVBUF, before
     // connecting), so that the kernel cannot grow it: what a client that never reads can hold.
-    explicit Client(unsigned short port, int receive_buffer = 0);
+    // `source`: the loopback address to connect from ("": the system's choice).
+    explicit Client(unsigned short port, int receive_buffer = 0, const std::string& source = "");
     ~Client();
     Client(const Client&) = delete;
     Client& operator=(const Client&) = delete;

@@ -615,6 +615,114 @@ TEST_CASE("feltd: abuse closes the connection, not the server") {
     CHECK(http_get(d.port(), "/healthz").status == 200);
 }
 
+// The attacks of docs/security.md ("Figures"): timing and memory checks, so in the release build
+// only (the sanitizers' builds are slower and their allocators their own).
+#ifdef NDEBUG
+TEST_CASE("feltd: one address signing in without end delays only itself; another address's "
+          "sign-in stays within three times its unloaded time") {
+    Feltd d;
+    for (const char* name : {"flood", "person"}) {
+        Client setup(d.port());
+        setup.hello();
+        REQUIRE(setup.call({{"type", "register"}, {"name", name}, {"password", "correct horse"}})[
+                    "ok"] == true);
+    }
+    // A person at another address signs in five times: the median.
+    Client person(d.port(), 0, "127.0.0.2");
+    person.hello();
+    auto sign_in = [&person] {
+        const auto t0 = std::chrono::steady_clock::now();
+        const json r = person.call(
+            {{"type", "login"}, {"name", "person"}, {"password", "correct horse"}});
+        const auto took = std::chrono::steady_clock::now() - t0;
+        CHECK(r["ok"] == true);
+        CHECK(person.call({{"type", "logout"}})["ok"] == true);
+        return std::chrono::duration<double>(took).count();
+    };
+    auto median = [&sign_in] {
+        std::vector<double> times;
+        for (int i = 0; i < 5; ++i) times.push_back(sign_in());
+        std::sort(times.begin(), times.end());
+        return times[2];
+    };
+    const double unloaded = median();
+    // The attack: 40 connections from 127.0.0.1 sign in and out with the right password, as fast
+    // as they are answered.
+    std::atomic<bool> attacking = true;
+    std::atomic<int> signed_in = 0, refused = 0;
+    std::vector<std::thread> attackers;
+    for (int i = 0; i < 40; ++i)
+        attackers.emplace_back([&] {
+            Client c(d.port());
+            c.hello();
+            while (attacking) {
+                const json r =
+                    c.call({{"type", "login"}, {"name", "flood"}, {"password", "correct horse"}});
+                if (r["ok"] == true) {
+                    ++signed_in;
+                    c.call({{"type", "logout"}});
+                } else {
+                    ++refused;
+                    std::this_thread::sleep_for(std::chrono::milliseconds(20)); // its rate limit
+                }
+            }
+        });
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    const double loaded = median();
+    attacking = false;
+    for (auto& t : attackers) t.join();
+    MESSAGE("another address's sign-in, median of 5: " << unloaded * 1000 << " ms unloaded, "
+                                                        << loaded * 1000 << " ms under the attack ("
+                                                        << signed_in.load() << " of its sign-ins served, "
+                                                        << refused.load() << " refused)");
+    CHECK(signed_in > 0);
+    CHECK(loaded <= std::max(3 * unloaded, unloaded + 0.5));
+}
+
+TEST_CASE("feltd: clients that never read hold at most the write-queue budgets, and the memory "
+          "goes back to the system after they are dropped") {
+    Feltd d({"--per-address", "100"});
+    // A lobby of 100 tables: a page of them is some 40 KB.
+    auto makers = guests(d.port(), 20);
+    for (auto& m : makers)
+        for (int i = 0; i < 5; ++i)
+            REQUIRE(m->call({{"type", "create_table"}, {"seats", 2}})["ok"] == true);
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    const long baseline = resident_bytes(d.pid());
+    // 60 connections from one address that ask for the page 45 times a second and never read.
+    // Their receive buffers are fixed small, so that what waits is feltd's.
+    std::vector<std::unique_ptr<Client>> readers;
+    for (int i = 0; i < 60; ++i) {
+        readers.push_back(std::make_unique<Client>(d.port(), 65536));
+        readers.back()->hello();
+    }
+    for (auto& r : readers) REQUIRE(r->call({{"type", "guest"}})["ok"] == true);
+    const std::string ask = json{{"type", "tables"}, {"id", 1}, {"limit", 100}}.dump();
+    long most = baseline;
+    const auto start = std::chrono::steady_clock::now();
+    for (int tick = 0; std::chrono::steady_clock::now() - start < std::chrono::seconds(7); ++tick) {
+        for (auto& r : readers) r->try_send(ask);
+        most = std::max(most, resident_bytes(d.pid()));
+        std::this_thread::sleep_until(start + tick * std::chrono::milliseconds(1000) / 45);
+    }
+    const int left = metric(d.port(), "felt_connections") - 20;
+    readers.clear();
+    long after = resident_bytes(d.pid());
+    for (int i = 0; i < 30 && after > baseline + (8l << 20); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        after = resident_bytes(d.pid());
+    }
+    MESSAGE("feltd's resident memory: " << baseline / 1048576.0 << " MiB before, at most "
+                                        << most / 1048576.0 << " MiB during the attack, "
+                                        << after / 1048576.0 << " MiB after; " << left
+                                        << " of 60 connections left at the end");
+    CHECK(most <= baseline + (64l << 20)); // the global budget (and per address, 16 MiB)
+    CHECK(after <= baseline + (8l << 20)); // and the memory back
+    CHECK(left < 60);                       // some were dropped
+    CHECK(http_get(d.port(), "/healthz").status == 200);
+}
+#endif
+
 TEST_CASE("feltd: connections per address are limited") {
     Feltd d({"--per-address", "2"});
     Client a(d.port()), b(d.port());

@@ -45,6 +45,16 @@ TEST_CASE("settings: a TOML file sets what the command line left, with units and
     CHECK(a.config.node_id == "n1");
     CHECK(a.config.node_url == "wss://n1.example.com/ws");
     CHECK(a.config.port == felt::server::Config{}.port); // untouched
+    // The memory and address limits' defaults, and the file setting them.
+    CHECK(a.config.write_queue_total == 64 << 20);
+    CHECK(a.config.write_queue_per_address == 16 << 20);
+    CHECK(a.config.ipv6_prefix == 64);
+    const Applied m = apply("write-queue-total = 33554432\nwrite-queue-per-address = 1048576\n"
+                            "ipv6-prefix = 48\n");
+    REQUIRE_FALSE(m.problem);
+    CHECK(m.config.write_queue_total == 32 << 20);
+    CHECK(m.config.write_queue_per_address == 1 << 20);
+    CHECK(m.config.ipv6_prefix == 48);
 
     // A flag wins over the file.
     const Applied b = apply("grant = 123\n", {"--grant", "5"});
@@ -74,6 +84,9 @@ TEST_CASE("settings: a file with a problem is refused, naming the file, the line
         {"grant = 1e300\n", "grant: "},
         {"lease = \"1s\"\n", "lease: "}, // shorter than a renewal can be trusted to take
         {"lease = \"2h\"\n", "lease: "}, // longer than an hour: a dead node's tables held too long
+        {"port = 9000\nport = 9001\n", "(line 2)"}, // a key twice: TOML forbids it
+        {"ipv6-prefix = 0\n", "ipv6-prefix: "},
+        {"write-queue-total = 1000\n", "write-queue-total: "},
     };
     for (const Case& c : cases) {
         CAPTURE(c.text);
