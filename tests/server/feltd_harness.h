@@ -231,19 +231,9 @@ inline std::pair<int, std::string> run_feltd(std::vector<std::string> args, int 
     char tmpl[] = "/tmp/feltd_out_XXXXXX";
     const int out = mkstemp(tmpl);
     REQUIRE(out >= 0);
+    close(out);
     args.insert(args.begin(), FELTD_PATH);
-    const pid_t pid = fork();
-    REQUIRE(pid >= 0);
-    if (pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        dup2(out, 1);
-        dup2(out, 2);
-        std::vector<char*> argv;
-        for (auto& a : args) argv.push_back(a.data());
-        argv.push_back(nullptr);
-        execv(argv[0], argv.data());
-        _exit(127);
-    }
+    const pid_t pid = spawn(std::move(args), 0, tmpl);
     int status = 0;
     bool exited = false;
     for (int i = 0; i < seconds * 20 && !exited; ++i) {
@@ -254,7 +244,6 @@ inline std::pair<int, std::string> run_feltd(std::vector<std::string> args, int 
         ::kill(pid, SIGKILL);
         waitpid(pid, &status, 0);
     }
-    close(out);
     std::ifstream in(tmpl);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     std::filesystem::remove(tmpl);
