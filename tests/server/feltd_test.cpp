@@ -624,16 +624,17 @@ TEST_CASE("feltd: one address signing in without end delays only itself; another
     for (const char* name : {"flood", "person"}) {
         Client setup(d.port());
         setup.hello();
-        REQUIRE(setup.call({{"type", "register"}, {"name", name}, {"password", "correct horse"}})[
-                    "ok"] == true);
+        REQUIRE(setup.call(
+                    {{"type", "register"}, {"name", name}, {"password", "correct horse"}})["ok"] ==
+                true);
     }
     // A person at another address signs in five times: the median.
     Client person(d.port(), 0, "127.0.0.2");
     person.hello();
     auto sign_in = [&person] {
         const auto t0 = std::chrono::steady_clock::now();
-        const json r = person.call(
-            {{"type", "login"}, {"name", "person"}, {"password", "correct horse"}});
+        const json r =
+            person.call({{"type", "login"}, {"name", "person"}, {"password", "correct horse"}});
         const auto took = std::chrono::steady_clock::now() - t0;
         CHECK(r["ok"] == true);
         CHECK(person.call({{"type", "logout"}})["ok"] == true);
@@ -671,10 +672,9 @@ TEST_CASE("feltd: one address signing in without end delays only itself; another
     const double loaded = median();
     attacking = false;
     for (auto& t : attackers) t.join();
-    MESSAGE("another address's sign-in, median of 5: " << unloaded * 1000 << " ms unloaded, "
-                                                        << loaded * 1000 << " ms under the attack ("
-                                                        << signed_in.load() << " of its sign-ins served, "
-                                                        << refused.load() << " refused)");
+    MESSAGE("another address's sign-in, median of 5: "
+            << unloaded * 1000 << " ms unloaded, " << loaded * 1000 << " ms under the attack ("
+            << signed_in.load() << " of its sign-ins served, " << refused.load() << " refused)");
     CHECK(signed_in > 0);
     CHECK(loaded <= std::max(3 * unloaded, unloaded + 0.5));
 }
@@ -718,7 +718,7 @@ TEST_CASE("feltd: clients that never read hold at most the write-queue budgets, 
                                         << " of 60 connections left at the end");
     CHECK(most <= baseline + (64l << 20)); // the global budget (and per address, 16 MiB)
     CHECK(after <= baseline + (8l << 20)); // and the memory back
-    CHECK(left < 60);                       // some were dropped
+    CHECK(left < 60);                      // some were dropped
     CHECK(http_get(d.port(), "/healthz").status == 200);
 }
 #endif

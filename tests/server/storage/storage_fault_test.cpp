@@ -246,8 +246,8 @@ TEST_CASE("feltd: a full disk voids the hand it cannot store, pauses the table, 
         auto one = [&](const std::string& sql) { return sql_int(db, sql); };
         CHECK(one("SELECT COUNT(*) FROM table_seats") == 0);
         CHECK(one("SELECT COUNT(*) FROM hands WHERE status = 'running'") == 0);
-        CHECK(one("SELECT SUM(balance) FROM accounts") == one("SELECT COUNT(*) FROM accounts") *
-                                                               10'000);
+        CHECK(one("SELECT SUM(balance) FROM accounts") ==
+              one("SELECT COUNT(*) FROM accounts") * 10'000);
     }
     CHECK(::umount2(dir.c_str(), MNT_DETACH) == 0);
     std::filesystem::remove(dir);
