@@ -364,7 +364,8 @@ void award(HandState& s, Events& ev) {
         totals[static_cast<std::size_t>(i)] = seat(s, i).total;
         if (!seat(s, i).live()) folded |= std::uint16_t(1u << i);
     }
-    const Pots pots = build_pots(totals, folded, c.seats);
+    const Chips dead = take_dead_antes(c, totals);
+    const Pots pots = build_pots(totals, folded, c.seats, dead);
 
     // Showdown: every live player's hand when two or more remain.
     std::array<Strength, kMaxSeats> strength{};
@@ -576,6 +577,23 @@ std::optional<Error> check_config(const HandConfig& c) {
 
 } // namespace
 
+Chips ante_of(const HandConfig& c, int seat) {
+    return c.stakes.seat_antes.empty() ? c.stakes.ante
+                                       : c.stakes.seat_antes[static_cast<std::size_t>(seat)];
+}
+
+Chips take_dead_antes(const HandConfig& c, std::array<Chips, kMaxSeats>& totals) {
+    if (!c.stakes.dead_antes) return {};
+    Chips dead{};
+    for (int i = 0; i < c.seats; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        const Chips paid = std::min(ante_of(c, i), c.stacks[k]); // all in on it, at most
+        totals[k] -= paid;
+        dead += paid;
+    }
+    return dead;
+}
+
 Chips chips_in_play(const HandState& s) {
     Chips n = s.raked;
     for (int i = 0; i < seat_count(s); ++i) n += seat(s, i).stack + seat(s, i).total;
@@ -647,9 +665,7 @@ std::optional<Error> start_hand_in_place(std::shared_ptr<const HandConfig> confi
     for (int i = 1; i <= c.seats; ++i) {
         const int k = wrap(c.button, i, c.seats);
         if (!seat(s, k).in_hand) continue;
-        const Chips a = c.stakes.seat_antes.empty()
-                            ? c.stakes.ante
-                            : c.stakes.seat_antes[static_cast<std::size_t>(k)];
+        const Chips a = ante_of(c, k);
         if (a > 0) post(s, k, a, EventType::ante, false, ev);
     }
     // Blinds: heads-up the button posts the small blind.

@@ -34,8 +34,13 @@ std::string_view open_pair_name(OpenPair rule); // "off", "big_bet", "choice"
 std::optional<OpenPair> parse_open_pair(std::string_view name);
 
 struct Stakes {
-    Chips ante{};                     // every player, unless seat_antes is set
-    std::vector<Chips> seat_antes;    // per seat (a big-blind ante); overrides `ante`
+    Chips ante{};                  // every player, unless seat_antes is set
+    std::vector<Chips> seat_antes; // per seat (a big-blind ante); overrides `ante`
+    // Antes are dead money: all of them go to the main pot, which every player still in may win,
+    // and a bet is matched without them (the big-blind ante's custom; PHH's ante_trimming_status
+    // false). Otherwise each ante counts at its level, as any chip put in (a short ante makes a
+    // side pot).
+    bool dead_antes = false;
     Chips small_blind{}, big_blind{}; // blinds; both 0 for a game without blinds
     std::vector<Chips> straddles;     // blinds after the big blind, posted by the seats in turn
                                       // left of it; the first round starts left of the last
@@ -215,5 +220,12 @@ std::optional<Error> apply_in_place(HandState& state, const Action& action,
 // Every chip of the hand: stacks, chips committed and not yet paid out, and the rake. It never
 // changes from the start of the hand to its end.
 Chips chips_in_play(const HandState& state);
+
+// A seat's ante as configured (its own, or everyone's).
+Chips ante_of(const HandConfig& c, int seat);
+// With dead antes (Stakes::dead_antes): takes what each seat paid as its ante out of its total
+// (`totals`, by seat) and returns their sum, the main pot's dead money; else changes nothing and
+// returns 0.
+Chips take_dead_antes(const HandConfig& c, std::array<Chips, kMaxSeats>& totals);
 
 } // namespace felt::poker

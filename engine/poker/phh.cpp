@@ -123,6 +123,7 @@ std::string to_phh(const HandConfig& c, std::span<const Event> events, const Han
     for (const Code& k : kCodes)
         if (c.variant->name == k.variant && c.structure == k.structure) code = k.code;
     t.insert("variant", code);
+    t.insert("ante_trimming_status", !c.stakes.dead_antes);
     std::vector<Chips> ante_list;
     toml::array antes, blinds, starting, finishing;
     for (int k : players) {
@@ -358,6 +359,7 @@ struct Slot {
     int player = -1; // -1: the board
     bool known = false;
     Card card{};
+    std::size_t action = 0; // the action that deals it
 };
 
 // The cards of an action's text, "??" for each unknown card: nullopt for each unknown one.
@@ -379,8 +381,9 @@ Result<std::vector<std::optional<Card>>> parse_slots(const Ranking& r, std::stri
     return out;
 }
 
-// What a player last showed: cards, unknown cards (`sm ????`), a muck (`sm` alone), or nothing.
-enum class Shown : unsigned char { nothing, cards, unknown, muck };
+// What a player last showed: cards, unknown cards (`sm ????`), some of each (`sm As??`), a muck
+// (`sm` alone), or nothing.
+enum class Shown : unsigned char { nothing, cards, unknown, partly, muck };
 
 struct Line {
     std::string actor, verb, arg;
@@ -538,9 +541,14 @@ Result<Replay> replay_table(const toml::table& t) {
         c.stakes.ante = a[0];
     else
         c.stakes.seat_antes = a;
-    // ante_trimming_status: pokerkit's choice for antes that differ. Felt's pots take each ante
-    // at its level (a short ante makes a side pot), the same as trimming whenever every player
-    // covers their ante; the field is read and needs nothing more.
+    // ante_trimming_status, false when missing: the antes are dead money in the main pot (as
+    // PokerKit plays it, and the big-blind ante's custom). True: each ante counts at its level,
+    // as Felt's tables play their one ante (the same whenever every player covers it).
+    {
+        const auto trimming = t["ante_trimming_status"];
+        if (trimming && !trimming.is_boolean()) return bad("ante_trimming_status: true or false");
+        c.stakes.dead_antes = !trimming.value<bool>().value_or(false);
+    }
     if (blinds_game(c)) {
         auto b = to_chips(blinds, scale);
         if (!b) return b.error();
@@ -589,12 +597,12 @@ Result<Replay> replay_table(const toml::table& t) {
     else
         return bad("_felt_open_pair: off, big_bet or choice, not \"" + open_pair + "\"");
 
-    // Every dealt card, in order, known or not; and what each player last showed.
+    // Every dealt card, in the order the history deals it, known or not; and what each player
+    // last showed.
     std::vector<Slot> slots;
-    std::vector<std::vector<std::size_t>> held(n); // each player's slots
+    std::vector<std::vector<std::size_t>> held(n + 1); // each player's slots; [n]: the board's
     std::vector<Shown> shown(n, Shown::nothing);
-    std::vector<std::vector<Card>> shown_cards(n);
-    bool board_known = true;
+    std::vector<std::vector<std::optional<Card>>> shown_cards(n);
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const Line& l = lines[i];
         if (l.actor == "d") {
@@ -608,36 +616,37 @@ Result<Replay> replay_table(const toml::table& t) {
             auto cards = parse_slots(r, l.arg);
             if (!cards) return bad(where(i) + cards.error().message);
             for (const std::optional<Card>& card : cards.value()) {
-                if (player >= 0) held[static_cast<std::size_t>(player)].push_back(slots.size());
-                board_known &= player >= 0 || card.has_value();
-                slots.push_back({player, card.has_value(), card.value_or(Card{})});
+                held[player >= 0 ? static_cast<std::size_t>(player) : n].push_back(slots.size());
+                slots.push_back({player, card.has_value(), card.value_or(Card{}), i});
             }
         } else if (l.verb == "sm") {
             const int p = player_index(l.actor, c.seats);
             if (p < 0) continue; // refused with the other actions below
             const auto pi = static_cast<std::size_t>(p);
-            shown_cards[pi].clear();
-            if (l.arg.empty()) {
-                shown[pi] = Shown::muck;
-            } else if (l.arg.find('?') != std::string::npos) {
-                shown[pi] = Shown::unknown;
-            } else {
-                auto cards = r.parse_cards(l.arg);
-                if (!cards) return bad(where(i) + cards.error().message);
-                shown[pi] = Shown::cards;
-                shown_cards[pi] = cards.value();
-            }
+            auto cards = parse_slots(r, l.arg);
+            if (!cards) return bad(where(i) + cards.error().message);
+            shown_cards[pi] = cards.value();
+            const auto known_count =
+                std::count_if(shown_cards[pi].begin(), shown_cards[pi].end(),
+                              [](const std::optional<Card>& x) { return x.has_value(); });
+            shown[pi] = shown_cards[pi].empty()                     ? Shown::muck
+                        : known_count == 0                          ? Shown::unknown
+                        : known_count < std::ssize(shown_cards[pi]) ? Shown::partly
+                                                                    : Shown::cards;
         }
     }
-    // A show of known cards tells a player's unknown ones, where the cards held are the cards
-    // dealt (no draw): the show lists them in the order dealt.
+    // A show tells a player's unknown cards, where the cards held are the cards dealt (no
+    // draw): it lists them in the order dealt to the player, "??" for those it does not show.
     std::uint16_t known = 0; // bit per player: their hand can be judged at showdown
+    const bool board_known =
+        std::all_of(held[n].begin(), held[n].end(), [&](std::size_t j) { return slots[j].known; });
     for (std::size_t p = 0; p < n; ++p) {
         const std::vector<std::size_t>& mine = held[p];
-        if (shown[p] == Shown::cards && !draws && shown_cards[p].size() == mine.size()) {
+        if (!draws && shown_cards[p].size() == mine.size()) {
             for (std::size_t j = 0; j < mine.size(); ++j) {
+                if (!shown_cards[p][j]) continue;
                 Slot& s = slots[mine[j]];
-                const Card card = shown_cards[p][j];
+                const Card card = *shown_cards[p][j];
                 if (s.known && s.card != card)
                     return bad("p" + std::to_string(p + 1) + " shows " + cards_text(r, {&card, 1}) +
                                " where " + cards_text(r, {&s.card, 1}) + " was dealt");
@@ -654,8 +663,9 @@ Result<Replay> replay_table(const toml::table& t) {
     std::array<std::uint8_t, 256> named{};
     for (const Slot& s : slots)
         if (s.known) named[s.card.code()] = 1;
-    for (const std::vector<Card>& cards : shown_cards)
-        for (Card card : cards) named[card.code()] = 1;
+    for (const auto& cards : shown_cards)
+        for (const std::optional<Card>& card : cards)
+            if (card) named[card->code()] = 1;
     std::array<std::uint8_t, 256> stand_in{};
     {
         const std::vector<Card> all = r.cards();
@@ -670,65 +680,190 @@ Result<Replay> replay_table(const toml::table& t) {
             ++next;
         }
     }
-    // The deck: every dealt card in order, until one comes back from the discards (a reshuffle,
-    // which the seed repeats), then the rest of the pack.
-    std::array<int, 256> dealt{};
-    for (const Slot& s : slots) {
-        if (dealt[s.card.code()]++ > 0) break;
-        c.deck.push_back(s.card);
-    }
-    for (Card card : r.cards())
-        if (dealt[card.code()] == 0) c.deck.push_back(card);
     c.unknown_hands = static_cast<std::uint16_t>(~known & ((1u << n) - 1));
 
-    auto started = start_hand(config);
-    if (!started) return started.error();
-    out.state = std::move(started).value().state;
-    std::vector<Event> events;
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-        const Line& l = lines[i];
-        if (l.actor.empty() || l.actor == "d") continue;
-        const int p = player_index(l.actor, c.seats);
-        if (p < 0) return bad(where(i) + "no player " + l.actor + " (an actor is d, p1, p2, ...)");
-        Action act{ActionType::fold, p, 0, {}};
-        const Legal legal = legal_actions(out.state);
-        if (l.verb == "f") {
-            act.type = ActionType::fold;
-        } else if (l.verb == "cc") {
-            act.type = legal.check ? ActionType::check : ActionType::call;
-        } else if (l.verb == "cbr") {
-            act.type = legal.bet ? ActionType::bet : ActionType::raise;
-            auto amount = to_chips(l.arg, decimals);
-            if (!amount) return bad(where(i) + amount.error().message);
-            act.amount = *amount;
-        } else if (l.verb == "pb") {
-            act.type = ActionType::bring_in;
-        } else if (l.verb == "sd" || l.verb == "sm") {
-            if (l.verb == "sm" && out.state.phase != Phase::rollover) continue; // at showdown
-            act.type = l.verb == "sd" ? ActionType::discard : ActionType::rollover;
-            auto cards = parse_slots(r, l.arg);
-            if (!cards) return bad(where(i) + cards.error().message);
-            // An unknown card thrown: one of the stand-ins the player holds.
-            const SeatState& me = out.state.seats[static_cast<std::size_t>(p)];
-            int from = 0;
-            for (const std::optional<Card>& card : cards.value()) {
-                if (card) {
-                    act.cards.push_back(*card);
-                    continue;
-                }
-                while (from < me.count &&
-                       !stand_in[me.cards[static_cast<std::size_t>(from)].code()])
-                    ++from;
-                if (from == me.count)
-                    return bad(where(i) + l.actor + " holds no unknown card to throw");
-                act.cards.push_back(me.cards[static_cast<std::size_t>(from++)]);
-            }
-        } else {
-            return bad(where(i) + "unknown action \"" + l.verb + "\"");
+    // The engine deals in the variant's order; the history may deal a player's cards in one
+    // action or several, round the table in any order. What places a card is only whom it goes
+    // to and its rank among their cards (the board counts as one more player): the k-th card the
+    // history deals a player is the k-th the engine deals them. The engine's order of recipients
+    // is learnt from the engine itself: a replay deals to whom it deals, and each replay with the
+    // deck arranged for what the last one dealt places at least one more street right (at stud,
+    // who acts depends on the up cards), until the deck no longer changes.
+    struct Run {
+        std::vector<int> to;        // by deck position: the player dealt the card, n: board
+        std::vector<int> after;     // by deck position: player actions applied before it
+        std::vector<int> applied;   // by action: player actions applied before it
+        std::optional<Error> error; // an action the engine refused
+        std::vector<Event> events;
+    };
+    auto arrange = [&](const std::vector<int>& to, std::vector<std::size_t>* from) {
+        // The deck for an order of recipients: each one's cards in the history's order, then the
+        // history's other cards in its own order, then the rest of the pack; up to the first
+        // card dealt twice (one come back from the discards: a reshuffle, which the seed repeats).
+        std::vector<Card> deck;
+        std::array<int, 256> dealt{};
+        std::vector<std::size_t> next(n + 1, 0);
+        std::vector<std::uint8_t> placed(slots.size(), 0);
+        bool whole = true;
+        auto take = [&](std::size_t slot) {
+            placed[slot] = 1;
+            if (!whole || dealt[slots[slot].card.code()]++ > 0) return void(whole = false);
+            deck.push_back(slots[slot].card);
+            if (from) from->push_back(slot);
+        };
+        for (int who : to) {
+            const auto k = static_cast<std::size_t>(who);
+            if (next[k] == held[k].size()) break;
+            take(held[k][next[k]++]);
         }
-        if (auto e = apply_in_place(out.state, act, events))
-            return make_error(e->code, where(i) + e->message);
+        for (std::size_t j = 0; j < slots.size(); ++j)
+            if (!placed[j]) take(j);
+        if (whole)
+            for (Card card : r.cards())
+                if (dealt[card.code()] == 0) deck.push_back(card);
+        return deck;
+    };
+    auto run = [&](std::vector<Card> deck) {
+        Run out_run;
+        c.deck = std::move(deck);
+        auto started = start_hand(config);
+        if (!started) {
+            out_run.error = started.error();
+            return std::pair{std::move(out_run), HandState{}};
+        }
+        HandState state = std::move(started).value().state;
+        std::vector<Event>& events = out_run.events;
+        events = std::move(started).value().events;
+        int applied = 0;
+        auto note = [&](std::size_t from_event) {
+            for (std::size_t e = from_event; e < events.size(); ++e) {
+                const Event& ev = events[e];
+                if (!is_deal(ev.type) && ev.type != EventType::deal_board) continue;
+                const int who = ev.type == EventType::deal_board ? static_cast<int>(n) : ev.seat;
+                for (int k = 0; k < ev.count; ++k) {
+                    out_run.to.push_back(who);
+                    out_run.after.push_back(applied);
+                }
+            }
+        };
+        note(0);
+        out_run.applied.assign(lines.size(), 0);
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            out_run.applied[i] = applied;
+            const Line& l = lines[i];
+            if (l.actor.empty() || l.actor == "d") continue;
+            const int p = player_index(l.actor, c.seats);
+            if (p < 0) {
+                out_run.error =
+                    bad(where(i) + "no player " + l.actor + " (an actor is d, p1, p2, ...)");
+                break;
+            }
+            Action act{ActionType::fold, p, 0, {}};
+            const Legal legal = legal_actions(state);
+            if (l.verb == "f") {
+                act.type = ActionType::fold;
+            } else if (l.verb == "cc") {
+                act.type = legal.check ? ActionType::check : ActionType::call;
+            } else if (l.verb == "cbr") {
+                act.type = legal.bet ? ActionType::bet : ActionType::raise;
+                auto amount = to_chips(l.arg, decimals);
+                if (!amount) {
+                    out_run.error = bad(where(i) + amount.error().message);
+                    break;
+                }
+                act.amount = *amount;
+            } else if (l.verb == "pb") {
+                act.type = ActionType::bring_in;
+            } else if (l.verb == "sd" || l.verb == "sm") {
+                if (l.verb == "sm" && state.phase != Phase::rollover) continue; // at showdown
+                act.type = l.verb == "sd" ? ActionType::discard : ActionType::rollover;
+                auto cards = parse_slots(r, l.arg);
+                if (!cards) {
+                    out_run.error = bad(where(i) + cards.error().message);
+                    break;
+                }
+                // An unknown card thrown: one of the stand-ins the player holds.
+                const SeatState& me = state.seats[static_cast<std::size_t>(p)];
+                int from = 0;
+                for (const std::optional<Card>& card : cards.value()) {
+                    if (card) {
+                        act.cards.push_back(*card);
+                        continue;
+                    }
+                    while (from < me.count &&
+                           !stand_in[me.cards[static_cast<std::size_t>(from)].code()])
+                        ++from;
+                    if (from == me.count) break;
+                    act.cards.push_back(me.cards[static_cast<std::size_t>(from++)]);
+                }
+                if (act.cards.size() != cards.value().size()) {
+                    out_run.error = bad(where(i) + l.actor + " holds no unknown card to throw");
+                    break;
+                }
+            } else {
+                out_run.error = bad(where(i) + "unknown action \"" + l.verb + "\"");
+                break;
+            }
+            const std::size_t before = events.size();
+            if (auto e = apply_in_place(state, act, events)) {
+                out_run.error = make_error(e->code, where(i) + e->message);
+                break;
+            }
+            ++applied;
+            note(before);
+        }
+        return std::pair{std::move(out_run), std::move(state)};
+    };
+    std::vector<int> order; // the recipients the engine dealt to, as far as known
+    std::vector<Card> deck = arrange(order, nullptr);
+    Run last;
+    for (int tries = 0;; ++tries) {
+        auto [ran, state] = run(deck);
+        std::vector<Card> next = arrange(ran.to, nullptr);
+        if (next == deck) {
+            last = std::move(ran);
+            out.state = std::move(state);
+            break;
+        }
+        if (tries == 16) return bad("the cards dealt cannot be placed in the variant's deal order");
+        deck = std::move(next);
     }
+    // Every card where the engine deals it: to the same player, as many as the history gives
+    // each, and between the same actions.
+    {
+        std::vector<std::size_t> placed;
+        arrange(last.to, &placed);
+        std::vector<std::size_t> given(n + 1, 0), dealt_to(n + 1, 0);
+        for (std::size_t pos = 0; pos < last.to.size(); ++pos)
+            ++dealt_to[static_cast<std::size_t>(last.to[pos])];
+        auto whom = [&](std::size_t k) {
+            std::string who = "the board";
+            if (k < n) who = 'p' + std::to_string(k + 1);
+            return who;
+        };
+        for (std::size_t pos = 0; pos < placed.size() && pos < last.to.size(); ++pos) {
+            const Slot& s = slots[placed[pos]];
+            const auto k = static_cast<std::size_t>(s.player >= 0 ? s.player : static_cast<int>(n));
+            if (static_cast<std::size_t>(last.to[pos]) != k) break; // past the history's cards
+            ++given[k];
+            if (last.applied[s.action] != last.after[pos])
+                return bad(where(s.action) + variant + " deals " + whom(k) + "'s card " +
+                           std::to_string(given[k]) + " after " + std::to_string(last.after[pos]) +
+                           " player action(s), not " + std::to_string(last.applied[s.action]));
+        }
+        if (last.error) return *last.error; // what it dealt by then is where the history has it
+        for (std::size_t k = 0; k <= n; ++k) {
+            if (held[k].size() > dealt_to[k])
+                return bad(where(slots[held[k][dealt_to[k]]].action) + variant + " deals " +
+                           whom(k) + " " + std::to_string(dealt_to[k]) +
+                           " card(s) in this hand, not more");
+            if (held[k].size() < dealt_to[k])
+                return bad("the history deals " + whom(k) + " " + std::to_string(held[k].size()) +
+                           " card(s), where " + variant + " deals " + std::to_string(dealt_to[k]) +
+                           " in this hand");
+        }
+    }
+    std::vector<Event>& events = last.events;
     for (std::size_t i = 0; i < n; ++i) {
         out.finishing_stacks.push_back(out.state.seats[i].stack);
         out.winnings.push_back(out.state.won[i]);
@@ -743,7 +878,8 @@ Result<Replay> replay_table(const toml::table& t) {
             totals[i] = c.stacks[i] - p.stack + out.state.won[i];
             if (!p.live()) folded |= std::uint16_t(1u << i);
         }
-        for (const Pot& pot : build_pots(totals, folded, c.seats))
+        const Chips dead = take_dead_antes(c, totals);
+        for (const Pot& pot : build_pots(totals, folded, c.seats, dead))
             if (std::popcount(pot.eligible) >= 2 && (pot.eligible & known) == 0)
                 out.undecided = true;
     }

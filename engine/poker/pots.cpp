@@ -5,8 +5,26 @@
 
 namespace felt::poker {
 
-Pots build_pots(const std::array<Chips, kMaxSeats>& contributed, std::uint16_t folded, int seats) {
+Pots build_pots(const std::array<Chips, kMaxSeats>& contributed, std::uint16_t folded, int seats,
+                Chips dead) {
     Pots pots;
+    if (dead > 0) {
+        // The main pot: every player still in, however little each matched beyond the dead
+        // chips. Its own pot when one of them matched nothing more; else the first level's.
+        std::uint16_t live = 0;
+        bool nothing_more = false;
+        for (int s = 0; s < seats; ++s)
+            if (!(folded >> s & 1)) {
+                live |= std::uint16_t(1u << s);
+                nothing_more |= contributed[static_cast<std::size_t>(s)] == 0;
+            }
+        Pots rest = build_pots(contributed, folded, seats);
+        if (rest.empty() || nothing_more)
+            pots.items[static_cast<std::size_t>(pots.count++)] = {dead, live};
+        for (const Pot& p : rest) pots.items[static_cast<std::size_t>(pots.count++)] = p;
+        if (!rest.empty() && !nothing_more) pots.items[0].amount += dead;
+        return pots;
+    }
     std::array<Chips, kMaxSeats> left = contributed;
     while (true) {
         // The next level: the smallest remaining contribution of a live player.

@@ -33,7 +33,10 @@ struct Pots {
 // contribution of a player still in the hand (not folded); folded chips fill the levels they
 // reach and stay in the pots. Pots that no one is eligible for (only folded chips above every
 // live player's total) cannot arise once uncalled bets are returned; they join the last pot.
-Pots build_pots(const std::array<Chips, kMaxSeats>& contributed, std::uint16_t folded, int seats);
+// `dead`: chips that belong to the main pot whatever was matched (dead antes, left out of
+// `contributed`): every player still in may win them.
+Pots build_pots(const std::array<Chips, kMaxSeats>& contributed, std::uint16_t folded, int seats,
+                Chips dead = {});
 
 // Shares of `amount` among `winners` (bit per seat): equal shares, the odd chips one by one to
 // winners in seat order starting left of the button.

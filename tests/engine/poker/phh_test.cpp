@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <random>
 #include <set>
 #include <sstream>
 
@@ -540,4 +541,173 @@ TEST_CASE("PHH: a .phhs file's failures name the hand and the reason") {
     replay_corpus(broken, "x.phhs", few, 1);
     CHECK(few.failed == 2);
     CHECK(few.failures.size() == 1);
+}
+
+namespace {
+
+// A history's actions, and the history with other actions.
+std::vector<std::string> actions_of(const std::string& text) {
+    const auto at = text.find("actions = [");
+    REQUIRE(at != std::string::npos);
+    const auto end = text.find(']', at);
+    std::vector<std::string> out;
+    for (auto q = text.find_first_of("'\"", at); q < end; q = text.find_first_of("'\"", q + 1)) {
+        const auto close = text.find(text[q], q + 1);
+        out.push_back(text.substr(q + 1, close - q - 1));
+        q = close;
+    }
+    return out;
+}
+
+std::string with_actions(const std::string& text, const std::vector<std::string>& actions) {
+    const auto at = text.find("actions = [");
+    const auto end = text.find(']', at) + 1;
+    std::string list = "actions = [";
+    for (std::size_t i = 0; i < actions.size(); ++i) list += (i ? ", '" : "'") + actions[i] + "'";
+    return text.substr(0, at) + list + "]" + text.substr(end);
+}
+
+// The same deal, dealt another way: each run of dealer actions between two player actions is
+// taken apart card by card (a player's cards in their order), then dealt in `order`'s way:
+// "grouped" (each player's cards in one action, the board last), "round" (one card each, round
+// the table), "reverse" (round the table backwards, the board first), or "shuffled" (one card an
+// action, the players' cards interleaved at random, each player's own in order).
+std::vector<std::string> redealt(const std::vector<std::string>& actions, const std::string& order,
+                                 std::mt19937& rng) {
+    std::vector<std::string> out;
+    std::vector<std::pair<std::string, std::vector<std::string>>> run; // who, cards
+    auto flush = [&] {
+        std::vector<std::pair<std::string, std::string>> one; // "d dh p1", card
+        if (order == "grouped") {
+            for (auto& [who, cards] : run) {
+                std::string all;
+                for (auto& c : cards) all += c;
+                out.push_back(who + " " + all);
+            }
+        } else {
+            std::vector<std::size_t> next(run.size(), 0);
+            std::size_t most = 0;
+            for (auto& r : run) most = std::max(most, r.second.size());
+            if (order == "shuffled") {
+                std::vector<std::size_t> bag;
+                for (std::size_t k = 0; k < run.size(); ++k)
+                    bag.insert(bag.end(), run[k].second.size(), k);
+                std::shuffle(bag.begin(), bag.end(), rng);
+                for (std::size_t k : bag)
+                    out.push_back(run[k].first + " " + run[k].second[next[k]++]);
+            } else {
+                for (std::size_t round = 0; round < most; ++round)
+                    for (std::size_t j = 0; j < run.size(); ++j) {
+                        const std::size_t k = order == "reverse" ? run.size() - 1 - j : j;
+                        if (round < run[k].second.size())
+                            out.push_back(run[k].first + " " + run[k].second[round]);
+                    }
+            }
+        }
+        run.clear();
+    };
+    for (const std::string& a : actions) {
+        if (a.rfind("d d", 0) != 0) {
+            flush();
+            out.push_back(a);
+            continue;
+        }
+        const auto space = a.rfind(' ');
+        const std::string who = a.substr(0, space), cards = a.substr(space + 1);
+        auto it = std::find_if(run.begin(), run.end(), [&](auto& r) { return r.first == who; });
+        if (it == run.end()) it = run.insert(run.end(), {who, {}});
+        // The board's cards go as they came (a flop is one deal of three), a player's one by one.
+        if (who == "d db") {
+            it->second.push_back(cards);
+        } else {
+            for (std::size_t i = 0; i < cards.size(); i += 2)
+                it->second.push_back(cards.substr(i, 2));
+        }
+    }
+    flush();
+    return out;
+}
+
+std::vector<std::int64_t> stacks_of(const Replay& r) {
+    std::vector<std::int64_t> out;
+    for (Chips s : r.finishing_stacks) out.push_back(s.value());
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("PHH: published hands dealt one card an action replay to PokerKit's stacks, and every "
+          "way of dealing the same hand gives the same result") {
+    std::mt19937 rng(43);
+    for (const char* file : {"wsop_2023_43_5_68.phh", "wsop_2023_43_5_73.phh", "holdem_nt.phh",
+                             "stud_f7s.phh", "holdem_heads_up.phh"}) {
+        CAPTURE(file);
+        const std::string text = read(file);
+        auto as_published = replay_phh(text); // checked against its finishing_stacks
+        REQUIRE_MESSAGE(as_published.ok(), (as_published.ok() ? "" : as_published.error().message));
+        const auto want = stacks_of(as_published.value());
+        for (const char* order :
+             {"grouped", "round", "reverse", "shuffled", "shuffled", "shuffled"}) {
+            CAPTURE(order);
+            const auto actions = redealt(actions_of(text), order, rng);
+            auto again = replay_phh(with_actions(text, actions));
+            REQUIRE_MESSAGE(again.ok(), (again.ok() ? "" : again.error().message));
+            CHECK(stacks_of(again.value()) == want);
+        }
+    }
+    // The wrong winner no more: p5's ace-king beats p2's nines, p2's big-blind ante included.
+    const std::string hand68 = read("wsop_2023_43_5_68.phh");
+    auto r = replay_phh(hand68);
+    REQUIRE(r.ok());
+    const std::vector<std::int64_t> want{2'200'000, 0, 2'675'000, 3'125'000, 21'700'000};
+    CHECK(stacks_of(r.value()) == want);
+    // A partial show: one card shown, the other known from the deal; and with the hole cards
+    // unknown, the ace-king shown whole still wins.
+    auto partly = actions_of(hand68);
+    std::replace(partly.begin(), partly.end(), std::string("p2 sm 9d9c"),
+                 std::string("p2 sm 9d??"));
+    auto shown = replay_phh(with_actions(hand68, partly));
+    REQUIRE_MESSAGE(shown.ok(), (shown.ok() ? "" : shown.error().message));
+    CHECK(stacks_of(shown.value()) == want);
+    for (auto& a : partly)
+        if (a == "d dh p2 9d" || a == "d dh p2 9c") a = "d dh p2 ??";
+    shown = replay_phh(with_actions(hand68, partly));
+    REQUIRE_MESSAGE(shown.ok(), (shown.ok() ? "" : shown.error().message));
+    CHECK(stacks_of(shown.value()) == want);
+}
+
+TEST_CASE("PHH: a deal the variant cannot place is refused with the action and the reason, not "
+          "scored") {
+    const std::string text = read("wsop_2023_43_5_68.phh");
+    const auto actions = actions_of(text);
+    auto refused = [&](std::vector<std::string> a) {
+        auto r = replay_phh(with_actions(text, a));
+        REQUIRE_FALSE(r.ok());
+        return r.error().message;
+    };
+    // A hole card dealt after the betting began.
+    auto late = actions;
+    std::rotate(late.begin() + 9, late.begin() + 10, late.begin() + 11); // p5's second after "p3 f"
+    CHECK(refused(late).find("action 11 \"d dh p5 Kc\": holdem deals p5's card 2 after 0 player "
+                             "action(s), not 1") == 0);
+    // A third hole card; a card short; a board card short at the showdown.
+    auto third = actions;
+    third.insert(third.begin() + 10, "d dh p3 Qs");
+    CHECK(refused(third).find("action 11 \"d dh p3 Qs\": holdem deals p3 2 card(s) in this hand, "
+                              "not more") == 0);
+    auto short_one = actions;
+    short_one.erase(short_one.begin() + 7); // p3's second
+    CHECK(refused(short_one) ==
+          "the history deals p3 1 card(s), where holdem deals 2 in this hand");
+    auto no_river = actions;
+    no_river.pop_back();
+    CHECK(refused(no_river) ==
+          "the history deals the board 4 card(s), where holdem deals 5 in this hand");
+    // Data errors keep their clear refusals.
+    std::string negative = text;
+    negative.replace(negative.find("[75000, 150000"), 14, "[-75000, 150000");
+    CHECK(replay_phh(negative).error().message.find("blinds_or_straddles") != std::string::npos);
+    auto no_fold = actions;
+    no_fold.erase(no_fold.begin() + 10); // "p3 f": p4 acts in p3's turn
+    CHECK(refused(no_fold).find("action 11 \"p4 f\": it is seat 2's turn") == 0);
 }
