@@ -125,7 +125,7 @@ PHH=$(dirname "$0")/../phh
 expect "replay hold'em" 0 '^\{"finishing_stacks":\[200,0,100\],"winnings":\[200,0,0\],"finished":true,"undecided":false\}$' -- replay --json "$PHH/holdem_nt.phh"
 # Hands in the shape of online histories (tests/phh/online_sample.phhs): a summary.
 expect "replay phhs" 0 '^\{"files":1,"hands":8,"replayed":7,"failed":0,"undecided":1,"winnings_checked":7,"winnings_mismatches":0,"raked":1,"walks_counting_blind":1,"hands_per_second":[0-9.]+,"failures":\[\],"mismatches":\[\]\}$' -- replay --json "$PHH/online_sample.phhs"
-expect "replay folder" 0 '^4 files, 11 hands: 10 replayed, 0 failed, 1 undecided$' -- replay "$PHH"
+expect "replay folder" 0 '^6 files, 13 hands: 12 replayed, 0 failed, 1 undecided$' -- replay "$PHH"
 phhs=$(mktemp --suffix=.phhs)
 { sed -n '/^\[1\]/,/^\[2\]/p' "$PHH/online_sample.phhs" | sed '$d'; echo '[9]'; sed -n '/^\[6\]/,/^\[7\]/p' "$PHH/online_sample.phhs" | sed '1d;$d' | sed "s/'p4 cbr 12'/'p4 cbr 7'/"; } >"$phhs"
 expect "replay phhs failure" 1 '^  failed: .* \[9\]: action 5 "p4 cbr 7": ' -- replay "$phhs"
