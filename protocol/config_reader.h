@@ -67,7 +67,7 @@ json table_part(json stored);
 // replayed and settled again under the rules it was played under. A hand stored without it was
 // played under edition 1. Edition 2 (2026-11): Chinese poker settles each pair once per pass on
 // its net, and a scoop needs two rows won; stud has the open_pair option (edition 1: off).
-inline constexpr int kRules = 2;
+inline constexpr int kRules = 3;
 int rules_of(const json& stored);
 
 } // namespace felt::protocol

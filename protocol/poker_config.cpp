@@ -37,8 +37,12 @@ json PokerConfig::to_json() const {
               {"time_bank_ms", time_bank_ms},
               {"sit_out_after", sit_out_after},
               {"hand_delay_ms", hand_delay_ms}};
-    if (open_pair_applies(variant, structure)) j["open_pair"] = open_pair;
+    if (open_pair_applies(variant, structure)) {
+        j["open_pair"] = open_pair;
+        j["big_bet_from"] = big_bet_from;
+    }
     if (variant == "draw") j["hints"] = hints;
+    if (variant == "shrinking") j["draws"] = draws;
     return j;
 }
 
@@ -102,6 +106,14 @@ Outcome<std::pair<PokerConfig, poker::HandConfig>> decode_poker_config(const jso
     if (!open_pair_applies(c.variant, c.structure) && body.is_object() &&
         body.contains("open_pair"))
         in.refuse("open_pair", "\"open_pair\" is a rule of fixed-limit stud and Mexican stud only");
+    c.big_bet_from = in.choice("big_bet_from", c.big_bet_from, {"fifth", "seventh"});
+    if (!open_pair_applies(c.variant, c.structure) && body.is_object() &&
+        body.contains("big_bet_from"))
+        in.refuse("big_bet_from",
+                  "\"big_bet_from\" is a rule of fixed-limit stud and Mexican stud only");
+    c.draws = static_cast<int>(in.integer("draws", c.draws, 1, 4));
+    if (c.variant != "shrinking" && body.is_object() && body.contains("draws"))
+        in.refuse("draws", "\"draws\" is an option of shrinking draw only");
     c.hints = in.boolean("hints", c.hints);
     if (c.variant != "draw" && body.is_object() && body.contains("hints"))
         in.refuse("hints", "\"hints\" is an option of five-card draw only (and of Chinese poker)");
@@ -109,6 +121,8 @@ Outcome<std::pair<PokerConfig, poker::HandConfig>> decode_poker_config(const jso
     poker::HandConfig h = std::move(named).value();
     h.stakes = s;
     h.open_pair = *poker::parse_open_pair(c.open_pair);
+    h.big_bet_from = *poker::parse_big_bet_from(c.big_bet_from);
+    if (c.variant == "shrinking") h.draws = c.draws;
     return D{std::pair{std::move(c), std::move(h)}, {}};
 }
 

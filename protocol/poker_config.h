@@ -25,6 +25,8 @@ struct PokerConfig {
     // Fixed-limit stud and Mexican stud only (written only for them): a pair showing on fourth
     // street, "big_bet", "choice" or "off" (poker::OpenPair).
     std::string open_pair = "big_bet";
+    std::string big_bet_from = "fifth"; // fixed-limit stud and Mexican stud: "fifth" or "seventh"
+    int draws = 4;                      // shrinking draw: the draws a hand plays, 1 to 4
     // Five-card draw only (written only for it): whether `hint` answers with the best exchange.
     bool hints = true;
 

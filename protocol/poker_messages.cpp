@@ -149,6 +149,7 @@ std::string legal_text(const poker::Legal& l) {
         .member("phase", phase_name(l.phase))
         .boolean("raise", l.raise)
         .member("rollover", l.rollover)
+        .boolean("stand_pat", l.stand_pat)
         .boolean("two_sizes", l.two_sizes);
     return std::move(o).done();
 }
@@ -170,7 +171,8 @@ json legal_json(const poker::Legal& l) {
             {"phase", phase_name(l.phase)},
             {"min_discard", l.min_discard},
             {"max_discard", l.max_discard},
-            {"rollover", l.rollover}};
+            {"rollover", l.rollover},
+            {"stand_pat", l.stand_pat}};
 }
 
 bool visible_to(const poker::Event& e, int seat) {

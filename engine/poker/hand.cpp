@@ -285,7 +285,9 @@ bool pair_showing(const HandState& s) {
 Chips round_unit(const HandState& s) {
     const HandConfig& c = *s.config;
     const Street& street = street_of(s);
-    if (street.big_bet) return c.stakes.big_bet;
+    const bool big =
+        c.big_bet_from == BigBetFrom::last ? s.street == final_street(c) : street.big_bet;
+    if (big) return c.stakes.big_bet;
     if (!street.open_pair || c.open_pair == OpenPair::off || !pair_showing(s))
         return c.stakes.small_bet;
     return c.open_pair == OpenPair::big_bet ? c.stakes.big_bet : Chips{};
@@ -450,7 +452,6 @@ void compute_legal(HandState& s);
 
 // Runs dealer steps until a player must decide or the hand is over.
 void advance_dealer(HandState& s, Events& ev) {
-    const Variant& v = *s.config->variant;
     while (s.phase != Phase::done) {
         if (live_count(s) <= 1) {
             if (!s.betting_done && s.phase == Phase::betting) end_round(s, ev);
@@ -479,7 +480,7 @@ void advance_dealer(HandState& s, Events& ev) {
             end_round(s, ev);
         }
         // The street is over.
-        if (s.street + 1 >= static_cast<int>(v.streets.size())) {
+        if (s.street >= final_street(*s.config)) {
             award(s, ev);
             return;
         }
@@ -559,6 +560,14 @@ std::optional<Error> check_config(const HandConfig& c) {
     if (c.variant->opener == Opener::showing && k.big_blind > 0)
         return fail(Errc::bad_config, c.variant->name + " uses a bring-in, not blinds");
     if (c.max_discard < 0) return fail(Errc::bad_config, "the most cards to discard is negative");
+    {
+        int draws = 0;
+        for (const Street& st : c.variant->streets)
+            for (const Step& step : st.steps) draws += step.kind == Step::Kind::draw;
+        if (c.draws < 0 || c.draws > draws)
+            return fail(Errc::bad_config, "draws: 0 (all) to " + std::to_string(draws) + " for " +
+                                              c.variant->name + ", not " + std::to_string(c.draws));
+    }
     // The deck: cards of the ranking's deck, each at most as often as the deck holds it.
     std::array<std::uint8_t, 256> used{};
     for (Card card : c.deck) {
@@ -576,6 +585,15 @@ std::optional<Error> check_config(const HandConfig& c) {
 }
 
 } // namespace
+
+int final_street(const HandConfig& c) {
+    const auto& streets = c.variant->streets;
+    int drawn = 0;
+    for (std::size_t k = 0; k < streets.size() && c.draws > 0; ++k)
+        for (const Step& step : streets[k].steps)
+            if (step.kind == Step::Kind::draw && ++drawn == c.draws) return static_cast<int>(k);
+    return static_cast<int>(streets.size()) - 1;
+}
 
 Chips ante_of(const HandConfig& c, int seat) {
     return c.stakes.seat_antes.empty() ? c.stakes.ante
@@ -722,6 +740,7 @@ void compute_legal(HandState& s) {
         l.max_discard =
             std::min<int>(step.max_discard < 0 ? c.max_discard : step.max_discard, p.count);
         l.min_discard = std::min<int>(step.min_discard, p.count);
+        l.stand_pat = step.stand_pat;
         return;
     }
     if (s.phase == Phase::rollover) {
@@ -784,10 +803,14 @@ std::optional<Error> apply_draw(HandState& s, const Action& a, const Legal& l, S
         return fail(Errc::illegal_action, draw ? "this is the draw: discard (0 cards to stand pat)"
                                                : "this is a rollover: turn a face-down card up");
     const int n = static_cast<int>(a.cards.size());
-    if (draw && (n < l.min_discard || n > l.max_discard))
-        return fail(Errc::bad_amount, "discard " + std::to_string(l.min_discard) + " to " +
-                                          std::to_string(l.max_discard) + " cards, not " +
-                                          std::to_string(n));
+    if (draw && !(n == 0 && l.stand_pat) && (n < l.min_discard || n > l.max_discard))
+        return fail(Errc::bad_amount,
+                    "discard " +
+                        (l.min_discard == l.max_discard ? std::to_string(l.min_discard)
+                                                        : std::to_string(l.min_discard) + " to " +
+                                                              std::to_string(l.max_discard)) +
+                        " cards" + (l.stand_pat ? ", or none to stand pat," : "") + " not " +
+                        std::to_string(n));
     if (!draw && n != l.rollover)
         return fail(Errc::bad_amount,
                     "turn up " + std::to_string(l.rollover) + " card(s), not " + std::to_string(n));
@@ -951,6 +974,16 @@ std::string_view open_pair_name(OpenPair rule) {
 std::optional<OpenPair> parse_open_pair(std::string_view name) {
     for (OpenPair r : {OpenPair::off, OpenPair::big_bet, OpenPair::choice})
         if (open_pair_name(r) == name) return r;
+    return std::nullopt;
+}
+
+std::string_view big_bet_from_name(BigBetFrom rule) {
+    return rule == BigBetFrom::last ? "seventh" : "fifth";
+}
+
+std::optional<BigBetFrom> parse_big_bet_from(std::string_view name) {
+    for (BigBetFrom r : {BigBetFrom::marked, BigBetFrom::last})
+        if (big_bet_from_name(r) == name) return r;
     return std::nullopt;
 }
 

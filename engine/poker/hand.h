@@ -33,6 +33,14 @@ enum class OpenPair : unsigned char { off, big_bet, choice };
 std::string_view open_pair_name(OpenPair rule); // "off", "big_bet", "choice"
 std::optional<OpenPair> parse_open_pair(std::string_view name);
 
+// Fixed limit: the streets that bet the big bet. `marked`: those the variant marks (stud: from
+// fifth street, as card rooms play it); `last`: the final betting interval only (stud's older
+// custom: "twice as much in the final betting interval as in previous betting intervals").
+enum class BigBetFrom : unsigned char { marked, last };
+// As tables and histories name them for stud: "fifth", "seventh".
+std::string_view big_bet_from_name(BigBetFrom rule);
+std::optional<BigBetFrom> parse_big_bet_from(std::string_view name);
+
 struct Stakes {
     Chips ante{};                  // every player, unless seat_antes is set
     std::vector<Chips> seat_antes; // per seat (a big-blind ante); overrides `ante`
@@ -69,6 +77,12 @@ struct HandConfig {
     std::vector<Card> deck; // dealt from the front
     std::uint64_t reshuffle_seed = 0;
     OpenPair open_pair = OpenPair::big_bet;
+    // Fixed limit: from which street the big bet is bet (BigBetFrom); stud's custom is asked only
+    // of the variants whose streets mark an open pair (stud, Mexican stud).
+    BigBetFrom big_bet_from = BigBetFrom::marked;
+    // Draw streets played (shrinking draw's table option): the hand ends after the last of them;
+    // 0: every one the variant has.
+    int draws = 0;
     // Bit per seat: a hand whose cards nobody knows (a replayed history that never showed them;
     // the deck holds stand-ins). At showdown it shows nothing, loses to every other hand and ties
     // with the other unknown ones.
@@ -145,7 +159,8 @@ struct Legal {
     bool two_sizes = false;   // min_to or max_to, nothing between: the open pair's choice
     Chips bring_in_amount{};
     int min_discard = 0, max_discard = 0;
-    int rollover = 0; // cards to turn up
+    bool stand_pat = false; // drawing: discarding nothing is allowed too, whatever min_discard
+    int rollover = 0;       // cards to turn up
 };
 
 struct SeatState {
@@ -220,6 +235,10 @@ std::optional<Error> apply_in_place(HandState& state, const Action& action,
 // Every chip of the hand: stacks, chips committed and not yet paid out, and the rake. It never
 // changes from the start of the hand to its end.
 Chips chips_in_play(const HandState& state);
+
+// The index of the hand's last street: the variant's last, or with HandConfig::draws the one that
+// holds that draw.
+int final_street(const HandConfig& c);
 
 // A seat's ante as configured (its own, or everyone's).
 Chips ante_of(const HandConfig& c, int seat);

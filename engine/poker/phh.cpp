@@ -230,8 +230,11 @@ std::string to_phh(const HandConfig& c, std::span<const Event> events, const Han
     t.insert("_felt_structure", structure_name(c.structure));
     t.insert("_felt_ranking", std::string(r.name()));
     if (c.variant->name == "draw") t.insert("_felt_max_discard", c.max_discard);
-    if (c.structure == Structure::fixed_limit && c.variant->has_open_pair())
+    if (c.variant->name == "shrinking") t.insert("_felt_draws", c.draws > 0 ? c.draws : 4);
+    if (c.structure == Structure::fixed_limit && c.variant->has_open_pair()) {
         t.insert("_felt_open_pair", std::string(open_pair_name(c.open_pair)));
+        t.insert("_felt_big_bet_from", std::string(big_bet_from_name(c.big_bet_from)));
+    }
     // A string: TOML integers are signed 64-bit.
     t.insert("_felt_reshuffle_seed", std::to_string(c.reshuffle_seed));
     if (c.rake.percent > 0) {
@@ -596,6 +599,24 @@ Result<Replay> replay_table(const toml::table& t) {
         c.open_pair = *rule;
     else
         return bad("_felt_open_pair: off, big_bet or choice, not \"" + open_pair + "\"");
+    // Shrinking draw: the draws played; a history without them is of the earlier rules (three
+    // draws of exactly two, as Felt wrote them before it wrote `_felt_draws`).
+    if (c.variant->name == "shrinking") {
+        const auto draws = t["_felt_draws"];
+        if (!draws) {
+            c.variant = builtin_variant("shrinking-3");
+        } else if (auto k = draws.value_exact<std::int64_t>(); k && *k >= 1 && *k <= 4) {
+            c.draws = static_cast<int>(*k);
+        } else {
+            return bad("_felt_draws: 1 to 4");
+        }
+    }
+    // From which street stud bets the big bet: card rooms' fifth unless the history says.
+    const std::string big_from = t["_felt_big_bet_from"].value<std::string>().value_or("fifth");
+    if (auto rule = parse_big_bet_from(big_from))
+        c.big_bet_from = *rule;
+    else
+        return bad("_felt_big_bet_from: fifth or seventh, not \"" + big_from + "\"");
 
     // Every dealt card, in the order the history deals it, known or not; and what each player
     // last showed.

@@ -21,8 +21,8 @@ Step rollover() {
     return {K::rollover, 1};
 }
 
-const std::array<Variant, 6>& variants() {
-    static const std::array<Variant, 6> all = {
+const std::array<Variant, 7>& variants() {
+    static const std::array<Variant, 7> all = {
         Variant{"straight", {Street{{down(5)}}}, Opener::position, 9},
         Variant{"draw",
                 {Street{{down(5)}}, Street{{Step{K::draw, 0, 0, -1, -1}}, true, true}},
@@ -47,8 +47,18 @@ const std::array<Variant, 6>& variants() {
                  Street{{down(1), rollover()}, true, true}},
                 Opener::showing,
                 8},
-        // Nine each; three draws of exactly two discarded for one received.
+        // Nine each; four draws, each optional: a player who draws discards exactly two and
+        // receives one (HandConfig::draws plays fewer).
         Variant{"shrinking",
+                {Street{{down(9)}}, Street{{Step{K::draw, 0, 2, 2, 1, 0, true}}},
+                 Street{{Step{K::draw, 0, 2, 2, 1, 0, true}}, true, true},
+                 Street{{Step{K::draw, 0, 2, 2, 1, 0, true}}, true, true},
+                 Street{{Step{K::draw, 0, 2, 2, 1, 0, true}}, true, true}},
+                Opener::position,
+                5},
+        // Shrinking draw as Felt played it to its rules' edition 2: three draws, each of exactly
+        // two discarded for one received. Not offered to tables; its stored hands replay under it.
+        Variant{"shrinking-3",
                 {Street{{down(9)}}, Street{{Step{K::draw, 0, 2, 2, 1}}},
                  Street{{Step{K::draw, 0, 2, 2, 1}}, true, true},
                  Street{{Step{K::draw, 0, 2, 2, 1}}, true, true}},
@@ -68,7 +78,8 @@ const Variant* builtin_variant(std::string_view name) {
 
 std::vector<std::string_view> builtin_variant_names() {
     std::vector<std::string_view> out;
-    for (const Variant& v : variants()) out.push_back(v.name);
+    for (const Variant& v : variants())
+        if (v.name != "shrinking-3") out.push_back(v.name);
     return out;
 }
 

@@ -21,9 +21,10 @@ struct Step {
     Kind kind;
     int count = 1;
     int min_discard = 0;
-    int max_discard = -1; // -1: the table's draw option
-    int receive = -1;     // -1: as many as discarded
-    unsigned up = 0;      // deal_down: bit i set when the step's card i is dealt face up
+    int max_discard = -1;   // -1: the table's draw option
+    int receive = -1;       // -1: as many as discarded
+    unsigned up = 0;        // deal_down: bit i set when the step's card i is dealt face up
+    bool stand_pat = false; // draw: a player may also discard nothing, whatever min_discard
 };
 // Dealing is player by player: each player gets all of a step's cards before the next player,
 // starting left of the button (the order of a PHH hand history's dealing actions).
@@ -64,6 +65,8 @@ struct Variant {
 };
 
 // "straight", "draw", "stud", "holdem", "mexican", "shrinking"; nullptr for any other name.
+// "shrinking-3" too, shrinking draw's earlier rules (three draws of exactly two), for the hands
+// stored under them: builtin_variant_names() leaves it out.
 const Variant* builtin_variant(std::string_view name);
 std::vector<std::string_view> builtin_variant_names();
 

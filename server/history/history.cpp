@@ -201,6 +201,17 @@ Result<PokerReplay> replay_poker(const HandRecord& h, const json& cfg, Before&& 
                                : poker::parse_open_pair(cfg.value("open_pair", "big_bet"));
     if (!open_pair) return mismatch("its open_pair rule is unknown");
     c.open_pair = *open_pair;
+    const auto big_bet_from = poker::parse_big_bet_from(cfg.value("big_bet_from", "fifth"));
+    if (!big_bet_from) return mismatch("its big_bet_from rule is unknown");
+    c.big_bet_from = *big_bet_from;
+    // Shrinking draw: four optional draws (the table's `draws`) since edition 3; before it, three
+    // of exactly two.
+    if (cfg.value("variant", "") == "shrinking") {
+        if (protocol::rules_of(cfg) < 3)
+            c.variant = poker::builtin_variant("shrinking-3");
+        else
+            c.draws = cfg.value("draws", 4);
+    }
     for (int i = 0; i < c.seats && i < static_cast<int>(cfg["stacks"].size()); ++i)
         c.stacks[static_cast<std::size_t>(i)] = cfg["stacks"][static_cast<std::size_t>(i)];
     auto deck = c.ranking->parse_cards(h.deck);

@@ -213,6 +213,22 @@ TEST_CASE("table configurations: refusals across fields name the field to change
     CHECK(decode_poker_config(
               {{"variant", "stud"}, {"structure", "fixed-limit"}, {"open_pair", "sometimes"}})
               .refusal.field == "open_pair");
+    // The big bet from fifth street unless told seventh; stud's and Mexican stud's only.
+    CHECK(stud.value->second.big_bet_from == felt::poker::BigBetFrom::marked);
+    CHECK(stud.value->first.to_json()["big_bet_from"] == "fifth");
+    const auto seventh = decode_poker_config(
+        {{"variant", "mexican"}, {"structure", "fixed-limit"}, {"big_bet_from", "seventh"}});
+    REQUIRE(seventh.ok());
+    CHECK(seventh.value->second.big_bet_from == felt::poker::BigBetFrom::last);
+    CHECK(seventh.value->first.to_json()["big_bet_from"] == "seventh");
+    CHECK(decode_poker_config(
+              {{"variant", "stud"}, {"structure", "fixed-limit"}, {"big_bet_from", "sixth"}})
+              .refusal.field == "big_bet_from");
+    CHECK(decode_poker_config({{"variant", "stud"}, {"big_bet_from", "seventh"}}).refusal.field ==
+          "big_bet_from"); // no limit: no big bet
+    CHECK_FALSE(decode_poker_config({{"variant", "holdem"}})
+                    .value->first.to_json()
+                    .contains("big_bet_from"));
     const auto holdem = decode_poker_config({{"structure", "fixed-limit"}, {"open_pair", "off"}});
     CHECK(holdem.refusal.field == "open_pair");
     CHECK(holdem.refusal.message ==

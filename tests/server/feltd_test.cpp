@@ -893,7 +893,8 @@ std::string some(std::vector<std::string> from, int n, std::mt19937& rng) {
 json random_action(const json& legal, const Sight& sight, std::mt19937& rng) {
     if (legal["phase"] == "drawing") {
         const int lo = legal["min_discard"].get<int>(), hi = legal["max_discard"].get<int>();
-        const int n = lo + static_cast<int>(rng() % static_cast<unsigned>(hi - lo + 1));
+        int n = lo + static_cast<int>(rng() % static_cast<unsigned>(hi - lo + 1));
+        if (legal["stand_pat"] == true && rng() % 3 == 0) n = 0; // shrinking draw: stands pat
         return {{"action", "discard"}, {"cards", some(sight.own, n, rng)}};
     }
     if (legal["phase"] == "rollover")

@@ -38,6 +38,7 @@ Action choose(const HandState& s, const Legal& l, Rng& rng) {
         int n = l.phase == Phase::drawing
                     ? l.min_discard + rng.below(l.max_discard - l.min_discard + 1)
                     : l.rollover;
+        if (l.phase == Phase::drawing && l.stand_pat && rng.below(4) == 0) n = 0; // stands pat
         std::array<int, 16> order{};
         int m = 0;
         for (int j = 0; j < p.count; ++j)

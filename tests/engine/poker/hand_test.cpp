@@ -543,6 +543,7 @@ TEST_CASE("vertical showdown: every card a player holds is the hand") {
         if (l.phase == Phase::drawing) {
             CHECK(l.min_discard == 2);
             CHECK(l.max_discard == 2);
+            CHECK(l.stand_pat);
             const SeatState& p = t.state.seats[static_cast<std::size_t>(l.seat)];
             const std::string two =
                 Deck::standard().to_string(std::span<const Card>(p.cards.data(), 2));
@@ -552,8 +553,61 @@ TEST_CASE("vertical showdown: every card a player holds is the hand") {
         }
     }
     CHECK(t.of(EventType::show).size() == 2);
-    CHECK(t.state.seats[0].count == 6); // 9, then three draws of two for one
+    CHECK(t.state.seats[0].count == 5); // 9, then four draws of two for one
     CHECK(t.stack(0) + t.stack(1) == Chips(200));
+}
+
+TEST_CASE("shrinking draw: drawing is optional, four draws unless the table plays fewer, the big "
+          "bet from the second") {
+    // Seat 0 draws at every chance, seat 1 stands pat at its first and third; on every street
+    // the first to act bets the smallest bet and the other calls. The cards each ends with, and
+    // each street's bet after the first.
+    auto play = [](int draws) {
+        Table t("shrinking", Structure::fixed_limit, {100, 100}, 0, "vertical");
+        t.config.stakes.small_bet = Chips(2);
+        t.config.stakes.big_bet = Chips(4);
+        t.config.draws = draws;
+        t.start();
+        int drawn_by_1 = 0;
+        std::vector<std::int64_t> bets;
+        while (t.state.phase != Phase::done) {
+            const Legal l = t.legal();
+            const SeatState& p = t.state.seats[static_cast<std::size_t>(l.seat)];
+            if (l.phase != Phase::drawing) {
+                if (l.bet) bets.push_back(l.min_to.value());
+                if (l.bet)
+                    t.act(l.seat, ActionType::bet, l.min_to.value());
+                else
+                    t.act(l.seat, l.check ? ActionType::check : ActionType::call);
+                continue;
+            }
+            const auto cards = [&](std::size_t n) {
+                return Deck::standard().to_string(std::span<const Card>(p.cards.data(), n));
+            };
+            if (l.seat == 1 && drawn_by_1++ % 2 == 0) {
+                // One card is neither a draw nor standing pat.
+                t.refuse(1, ActionType::discard, 0, Errc::bad_amount, cards(1).c_str());
+                t.act(1, ActionType::discard, 0, ""); // stands pat
+            } else {
+                t.act(l.seat, ActionType::discard, 0, cards(2).c_str());
+            }
+        }
+        return std::tuple{t.state.seats[0].count, t.state.seats[1].count, bets};
+    };
+    const auto [a4, b4, bets4] = play(0);
+    CHECK(a4 == 5); // four draws
+    CHECK(b4 == 7); // two of them
+    CHECK(bets4 == std::vector<std::int64_t>{2, 4, 4, 4});
+    const auto [a1, b1, bets1] = play(1);
+    CHECK(a1 == 8);
+    CHECK(b1 == 9);
+    CHECK(bets1 == std::vector<std::int64_t>{2});
+    const auto [a2, b2, bets2] = play(2);
+    CHECK(a2 == 7);
+    CHECK(bets2 == std::vector<std::int64_t>{2, 4});
+    HandConfig c = Table("shrinking", Structure::fixed_limit, {100, 100}, 0, "vertical").config;
+    c.draws = 5;
+    CHECK(start_hand(std::make_shared<const HandConfig>(c)).error().code == Errc::bad_config);
 }
 
 TEST_CASE("properties over random hands: every variant and structure") {
@@ -609,4 +663,46 @@ TEST_CASE("simulate: the signature of a fixed run is pinned") {
     auto r = sim::simulate(o);
     REQUIRE(r.ok());
     CHECK(sim::hex(r.value().signature) == "fd6b47d1ecf2c2bf");
+}
+
+TEST_CASE("fixed-limit stud: the big bet from fifth street, or in the final interval only") {
+    // Three players check every street to the end; the size each street would bet is read from
+    // its first player's legal bet.
+    auto sizes = [](BigBetFrom rule, OpenPair pair, const char* variant) {
+        Table t(variant, Structure::fixed_limit, {100, 100, 100}, 0);
+        t.config.stakes = Stakes{};
+        t.config.stakes.ante = Chips(1);
+        t.config.stakes.bring_in = Chips(1);
+        t.config.stakes.small_bet = Chips(4);
+        t.config.stakes.big_bet = Chips(8);
+        t.config.open_pair = pair;
+        t.config.big_bet_from = rule;
+        // Seat 0 pairs its kings on fourth street (an open pair).
+        t.deck("2s 2h 3h  4s 4h 3c  5s 5h Ks  9c Qh Kd  7c 8d 6h  Jc Jd Js  Tc Td Ts  2c 2d 3s");
+        t.start();
+        std::vector<std::int64_t> out;
+        t.act(2, ActionType::bring_in);
+        t.act(0, ActionType::call);
+        t.act(1, ActionType::call);
+        while (t.state.phase != Phase::done) {
+            const int street = t.state.street;
+            out.push_back(t.legal().min_to.value());
+            while (t.state.phase != Phase::done && t.state.street == street)
+                t.act(t.legal().seat, ActionType::check);
+        }
+        return out;
+    };
+    CHECK(HandConfig{}.big_bet_from == BigBetFrom::marked);
+    // Fourth to seventh street.
+    CHECK(sizes(BigBetFrom::marked, OpenPair::off, "stud") ==
+          std::vector<std::int64_t>{4, 8, 8, 8});
+    CHECK(sizes(BigBetFrom::last, OpenPair::off, "stud") == std::vector<std::int64_t>{4, 4, 4, 8});
+    // The open pair keeps working under both.
+    CHECK(sizes(BigBetFrom::last, OpenPair::big_bet, "stud") ==
+          std::vector<std::int64_t>{8, 4, 4, 8});
+    CHECK(sizes(BigBetFrom::marked, OpenPair::big_bet, "stud") ==
+          std::vector<std::int64_t>{8, 8, 8, 8});
+    CHECK(big_bet_from_name(BigBetFrom::last) == "seventh");
+    CHECK(parse_big_bet_from("fifth") == BigBetFrom::marked);
+    CHECK_FALSE(parse_big_bet_from("sixth").has_value());
 }

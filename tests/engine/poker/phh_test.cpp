@@ -711,3 +711,72 @@ TEST_CASE("PHH: a deal the variant cannot place is refused with the action and t
     no_fold.erase(no_fold.begin() + 10); // "p3 f": p4 acts in p3's turn
     CHECK(refused(no_fold).find("action 11 \"p4 f\": it is seat 2's turn") == 0);
 }
+
+TEST_CASE("PHH: _felt_big_bet_from says from which street stud bets the big bet") {
+    std::string text = read("stud_f7s.phh");
+    text.erase(text.find("finishing_stacks"));
+    // Fifth street: p2 bets, p3 calls.
+    const std::string fifth_street = "\"d dh p3 6d\",\n  \"p2 cc\",";
+    REQUIRE(text.find(fifth_street) != std::string::npos);
+    auto bet = [&](const char* amount, const char* rule) {
+        std::string t = text;
+        t.replace(t.find(fifth_street), fifth_street.size(),
+                  std::string("\"d dh p3 6d\",\n  \"p2 cbr ") + amount + "\",");
+        if (rule) t = std::string("_felt_big_bet_from = \"") + rule + "\"\n" + t;
+        return replay_phh(t);
+    };
+    CHECK(bet("8", nullptr).ok()); // fifth unless told
+    CHECK(bet("8", "fifth").ok());
+    CHECK(bet("4", "fifth").error().code == Errc::bad_amount);
+    CHECK(bet("4", "seventh").ok());
+    CHECK(bet("8", "seventh").error().code == Errc::bad_amount);
+    CHECK(bet("4", "sixth").error().message ==
+          "_felt_big_bet_from: fifth or seventh, not \"sixth\"");
+    // Written back as played.
+    auto r = bet("4", "seventh");
+    REQUIRE(r.ok());
+    const std::string written = to_phh(*r.value().state.config, {}, r.value().state, -1);
+    CHECK(written.find("_felt_big_bet_from = 'seventh'") != std::string::npos);
+}
+
+TEST_CASE("PHH: _felt_draws says how many draws a shrinking draw hand plays; without it, the "
+          "earlier rules") {
+    sim::Options o;
+    o.variant = "shrinking";
+    o.structure = "fixed-limit";
+    o.players = 3;
+    auto base = sim::table_config(o);
+    REQUIRE(base.ok());
+    int written = 0, earlier = 0;
+    std::string last;
+    for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+        for (int draws : {1, 2, 4}) {
+            auto config = std::make_shared<HandConfig>(base.value());
+            config->draws = draws;
+            for (int i = 0; i < o.players; ++i)
+                config->stacks[static_cast<std::size_t>(i)] = Chips(60);
+            auto played = sim::play_random_hand(config, seed);
+            REQUIRE(played.ok());
+            const std::string text = to_phh(*config, played.value().events, played.value().state);
+            CHECK(text.find("_felt_draws = " + std::to_string(draws)) != std::string::npos);
+            last = text;
+            auto replayed = replay_phh(text);
+            REQUIRE_MESSAGE(replayed.ok(), (replayed.ok() ? "" : replayed.error().message));
+            CHECK(replayed.value().state.config->draws == draws);
+            ++written;
+            // Without the field it is a hand of the earlier rules: three draws, each of exactly
+            // two. A hand that stood pat, or drew other than three times to the end, is not one.
+            std::string old = text;
+            old.erase(old.find("_felt_draws"),
+                      old.find('\n', old.find("_felt_draws")) + 1 - old.find("_felt_draws"));
+            auto as_earlier = replay_phh(old);
+            earlier += as_earlier.ok();
+            if (as_earlier.ok())
+                CHECK(as_earlier.value().state.config->variant->name == "shrinking-3");
+        }
+    }
+    CHECK(written == 90);
+    CHECK(earlier < written);
+    last.replace(last.find("_felt_draws = 4"), 15, "_felt_draws = 5");
+    CHECK(replay_phh(last).error().message == "_felt_draws: 1 to 4");
+}

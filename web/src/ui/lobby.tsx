@@ -65,6 +65,8 @@ const kForms: Record<string, GameForm> = {
       ["ranking", "Ranking", ["standard", "vertical"]],
       ["wild", "Wild cards", ["none", "joker", "bug", "deuces", "one-eyes"]],
       ["open_pair", "A pair showing on 4th street", ["big_bet", "choice", "off"]],
+      ["big_bet_from", "The big bet from", ["fifth", "seventh"]],
+      ["draws", "Draws", ["4", "3", "2", "1"]],
     ],
     switches: [],
     numbers: [
@@ -134,10 +136,12 @@ function defaults(game: string): Record<string, string | boolean> {
   return Object.fromEntries([...f.choices.map(([k, , o]) => [k, o[0]!]), ...f.switches.map(([k, , on]) => [k, on])]);
 }
 
-// A choice that only some tables have: the open pair is a rule of fixed-limit stud and Mexican
-// stud (the server refuses it elsewhere).
+// A choice that only some tables have: the open pair and the street of the big bet are rules of
+// fixed-limit stud and Mexican stud, the number of draws shrinking draw's (the server refuses
+// them elsewhere).
 function applies(key: string, values: Record<string, string | boolean>): boolean {
-  if (key !== "open_pair") return true;
+  if (key === "draws") return values["variant"] === "shrinking";
+  if (key !== "open_pair" && key !== "big_bet_from") return true;
   return values["structure"] === "fixed-limit" && (values["variant"] === "stud" || values["variant"] === "mexican");
 }
 

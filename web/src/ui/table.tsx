@@ -137,12 +137,14 @@ function ActionBar(props: { c: Controller; view: TableView; legal: Legal }) {
     const n = picked.size;
     // A rollover turns up face-down cards: those already up are not offered.
     const choosable = (me?.cards ?? []).filter((card) => drawing || !me?.up.includes(card));
-    const ok = n >= need[0]! && n <= need[1]!;
+    // Shrinking draw: exactly two, or none to stand pat.
+    const standPat = drawing && legal.stand_pat === true;
+    const ok = (n >= need[0]! && n <= need[1]!) || (standPat && n === 0);
     return (
       <div class="action-bar" role="group" aria-label="your action">
         <div class="pick-hint">
           {drawing
-            ? `Click the cards to throw away (${need[0] === need[1] ? need[0] : `${need[0]} to ${need[1]}`})`
+            ? `Click the cards to throw away (${need[0] === need[1] ? need[0] : `${need[0]} to ${need[1]}`}${standPat ? ", or none to stand pat" : ""})`
             : `Click ${legal.rollover} card${legal.rollover === 1 ? "" : "s"} to turn face up`}
         </div>
         <Hand
@@ -396,7 +398,7 @@ export function PokerTable(props: { c: Controller; view: TableView; balance: num
   const pots = view.hand?.pots ?? [];
   const title = useMemo(() => {
     const cfg = view.config;
-    return `${cfg["structure"] ?? ""} ${cfg["variant"] ?? ""}, ${stakesText(cfg["stakes"] as Record<string, number> | undefined)}${kOpenPair[String(cfg["open_pair"])] ?? ""}`;
+    return `${cfg["structure"] ?? ""} ${cfg["variant"] ?? ""}, ${stakesText(cfg["stakes"] as Record<string, number> | undefined)}${kOpenPair[String(cfg["open_pair"])] ?? ""}${cfg["big_bet_from"] === "seventh" ? "; the big bet on 7th street only" : ""}`;
   }, [view.config]);
   return (
     <div class="table-screen">
