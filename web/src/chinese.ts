@@ -78,8 +78,8 @@ export function chineseSubmitted(v: ChineseView, seat: number): ChineseView {
   return v.submitted.includes(seat) ? v : { ...v, submitted: [...v.submitted, seat] };
 }
 
-// The reveal: every arrangement and payment, and the fairness check of every card dealt (all 13
-// of each seat are shown).
+// The reveal: every arrangement and payment, and the fairness check of every card shown (all 13
+// of each seat but a surrender's, whose rows are "" and whose cards only their owner sees).
 export function chineseEnd(v: ChineseView | null, m: ChineseDealEnd): ChineseView | null {
   const seen = new Set<string>();
   for (const a of m.arrangements) for (const row of kRows) for (const c of cardList(a[row])) seen.add(c);
