@@ -295,16 +295,26 @@ TEST_CASE("stud: antes, bring-in by the lowest up card, ties by suit, then the b
     CHECK(t.legal().seat == 2);
 }
 
+namespace {
+
+// Three players at fixed-limit stud (or Mexican stud): ante 1, bring-in 1, bets 4 and 8.
+Table fixed_limit_stud(const char* variant) {
+    Table t(variant, Structure::fixed_limit, {100, 100, 100}, 0);
+    t.config.stakes = Stakes{};
+    t.config.stakes.ante = Chips(1);
+    t.config.stakes.bring_in = Chips(1);
+    t.config.stakes.small_bet = Chips(4);
+    t.config.stakes.big_bet = Chips(8);
+    return t;
+}
+
+} // namespace
+
 TEST_CASE("fixed-limit stud: an open pair on fourth street, under each rule") {
     // Third street as in the test above; on fourth street seat 0 shows Ks and `fourth`'s last
     // card. With Kd, seat 0 shows a pair and bets first; with 2d, seat 2 (K-3) does.
     auto table = [](OpenPair rule, const char* fourth, const char* variant = "stud") {
-        Table t(variant, Structure::fixed_limit, {100, 100, 100}, 0);
-        t.config.stakes = Stakes{};
-        t.config.stakes.ante = Chips(1);
-        t.config.stakes.bring_in = Chips(1);
-        t.config.stakes.small_bet = Chips(4);
-        t.config.stakes.big_bet = Chips(8);
+        Table t = fixed_limit_stud(variant);
         t.config.open_pair = rule;
         t.deck((std::string("2s 2h 3h  4s 4h 3c  5s 5h Ks  ") + fourth).c_str());
         t.start();
@@ -669,12 +679,7 @@ TEST_CASE("fixed-limit stud: the big bet from fifth street, or in the final inte
     // Three players check every street to the end; the size each street would bet is read from
     // its first player's legal bet.
     auto sizes = [](BigBetFrom rule, OpenPair pair, const char* variant) {
-        Table t(variant, Structure::fixed_limit, {100, 100, 100}, 0);
-        t.config.stakes = Stakes{};
-        t.config.stakes.ante = Chips(1);
-        t.config.stakes.bring_in = Chips(1);
-        t.config.stakes.small_bet = Chips(4);
-        t.config.stakes.big_bet = Chips(8);
+        Table t = fixed_limit_stud(variant);
         t.config.open_pair = pair;
         t.config.big_bet_from = rule;
         // Seat 0 pairs its kings on fourth street (an open pair).
