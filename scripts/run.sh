@@ -5,6 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
-scripts/build.sh build -DCMAKE_BUILD_TYPE=Release
+# Only what it runs: feltd and the felt tool (scripts/test.sh builds the rest, tests, benchmarks
+# and fuzzers, in the same tree).
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build --target feltd felt
 scripts/web.sh build # the web client, into web/dist
 exec ./build/feltd "$@"
