@@ -1,16 +1,16 @@
 // Every table of the server and who sits where: for the lobby's list, for routing a request to its
 // table, and for giving players their seats back when they sign in again; and the connections
 // that watch the lobby, told as tables open, change and close; with several nodes, the other
-// nodes' tables too (their lines carry the `url` of their node). Thread-safe. And what a table uses
-// of the server (Services), so that tables know nothing of connections.
+// nodes' tables too (their lines carry the `url` of their node). Thread-safe. What a table uses of
+// the server is tables/services.h.
 #pragma once
 
 #include "io.h"
 #include "tables/recipient.h"
+#include "tables/services.h"
 
 #include <nlohmann/json.hpp>
 
-#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -24,7 +24,6 @@
 namespace felt::server {
 
 struct Metrics;
-class Storage;
 class Table;
 
 class Lobby {
@@ -81,17 +80,6 @@ class Lobby {
     std::string url_;                               // several nodes: where this one is
     std::function<void(nlohmann::json)> publish_;   // several nodes: tells the others
     std::map<std::int64_t, nlohmann::json> remote_; // the other nodes' lines
-};
-
-// What a table uses of the server.
-struct Services {
-    Storage& storage;
-    Metrics& metrics;
-    Lobby& lobby;
-    net::io_context& io;
-    net::thread_pool& workers;            // slow work off the event loop
-    std::chrono::seconds table_idle{600}; // a table nobody sits at closes after this long
-    bool chosen_decks = false;            // tests only: `choose_deck` is allowed
 };
 
 } // namespace felt::server

@@ -1,0 +1,26 @@
+// What a table uses of the server: storage, metrics, the lobby, the event loop and the workers,
+// and two settings. Tables see the server only through it, so that they know nothing of
+// connections.
+#pragma once
+
+#include "io.h"
+
+#include <chrono>
+
+namespace felt::server {
+
+struct Metrics;
+class Storage;
+class Lobby;
+
+struct Services {
+    Storage& storage;
+    Metrics& metrics;
+    Lobby& lobby;
+    net::io_context& io;
+    net::thread_pool& workers;            // slow work off the event loop
+    std::chrono::seconds table_idle{600}; // a table nobody sits at closes after this long
+    bool chosen_decks = false;            // tests only: `choose_deck` is allowed
+};
+
+} // namespace felt::server
