@@ -108,6 +108,9 @@ void SharedState::shed(const AddressShare* share) {
     const auto budget = static_cast<std::size_t>(share ? config_.write_queue_per_address
                                                        : config_.write_queue_total);
     if (kept <= budget) return;
+    spdlog::warn("{} bytes queued for clients{}, over the budget of {}: the clients with the most "
+                 "waiting are dropped",
+                 kept, share ? " of one address" : "", budget);
     std::sort(held.begin(), held.end(),
               [](const auto& a, const auto& b) { return a.first > b.first; });
     for (auto& [q, c] : held) {
@@ -115,9 +118,6 @@ void SharedState::shed(const AddressShare* share) {
         c->drop();
         kept -= q;
     }
-    spdlog::warn("{} bytes queued for clients{}, over the budget of {}: the clients with the most "
-                 "waiting dropped",
-                 kept, share ? " of one address" : "", budget);
 }
 
 void SharedState::release_memory_soon() {
