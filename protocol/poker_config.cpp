@@ -52,10 +52,12 @@ Outcome<std::pair<PokerConfig, poker::HandConfig>> decode_poker_config(const jso
     json body = request;
     if (auto stakes = request.find("stakes"); request.is_object() && stakes != request.end()) {
         if (!stakes->is_object())
-            return D{std::nullopt, {"stakes", "\"stakes\" must be an object of chip amounts"}};
+            return D{std::nullopt,
+                     {"bad_config", "\"stakes\" must be an object of chip amounts", "stakes"}};
         body.erase("stakes");
         for (const auto& [key, value] : stakes->items()) {
-            if (body.contains(key)) return D{std::nullopt, {key, "\"" + key + "\" is given twice"}};
+            if (body.contains(key))
+                return D{std::nullopt, {"bad_config", "\"" + key + "\" is given twice", key}};
             body[key] = value;
         }
     }

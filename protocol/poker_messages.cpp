@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 
 namespace felt::protocol {
 
@@ -111,8 +113,11 @@ Outcome<poker::Action> parse_poker_action(const json& body, int seat, const Rank
     act.type = *type;
     act.seat = seat;
     if (auto amount = body.find("amount"); amount != body.end()) {
-        if (!amount->is_number_integer())
-            return refuse("bad_request", "\"amount\" must be an integer");
+        if (!amount->is_number_integer() ||
+            (amount->is_number_unsigned() &&
+             amount->get<std::uint64_t>() >
+                 static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())))
+            return refuse("bad_request", "\"amount\" must be an integer of chips, below 2^63");
         act.amount = amount->get<poker::Chips>();
     }
     if (auto cards = body.find("cards"); cards != body.end()) {

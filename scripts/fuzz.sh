@@ -14,12 +14,19 @@ mkdir -p build-fuzz/crashes
 for name in request config phh poker leap settle settings; do
     mkdir -p "build-fuzz/corpus/$name"
     echo "fuzz: $name for ${seconds} s"
+    log="build-fuzz/crashes/$name.log"
     build-fuzz/tests/fuzz/fuzz_$name -max_total_time="$seconds" -print_final_stats=0 \
         -artifact_prefix="build-fuzz/crashes/$name-" "build-fuzz/corpus/$name" \
-        "tests/fuzz/corpus/$name" 2>&1 | grep -E "^(Done|==|SUMMARY)|ERROR" || true
-    # libFuzzer exits non-zero on a crash; grep hides that, so look for the artifact.
+        "tests/fuzz/corpus/$name" >"$log" 2>&1 || true
+    grep -E "^(Done|==|SUMMARY)|ERROR" "$log" || true
+    # libFuzzer exits non-zero on a crash, so look for the artifact; on a clean clone the input
+    # is gone with the machine, so the report (its stack and the input, in hex and base64) is
+    # printed in full.
     if compgen -G "build-fuzz/crashes/$name-*" >/dev/null; then
+        sed -n '/ERROR: libFuzzer\|ERROR: AddressSanitizer\|runtime error\|terminate called/,$p' \
+            "$log" | head -80 >&2
         echo "fuzz: $name crashed; the input is in build-fuzz/crashes/" >&2
         exit 1
     fi
+    rm -f "$log"
 done

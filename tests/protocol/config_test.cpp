@@ -198,6 +198,16 @@ TEST_CASE("table configurations: refusals across fields name the field to change
     CHECK(decode_poker_config({{"min_buy_in", 500}, {"max_buy_in", 400}}).refusal.field ==
           "max_buy_in");
     CHECK(decode_poker_config({{"variant", "shrinking"}, {"seats", 7}}).refusal.field == "seats");
+    // The stakes as one object (a written configuration): a key given twice, or stakes that are
+    // not an object, is a bad_config naming the field, even the empty key.
+    for (const char* key : {"big_blind", ""}) {
+        const auto twice = decode_poker_config({{key, 2}, {"stakes", {{key, 2}}}});
+        CHECK(twice.refusal.code == "bad_config");
+        CHECK(twice.refusal.field == key);
+    }
+    const auto flat = decode_poker_config({{"stakes", 2}});
+    CHECK(flat.refusal.code == "bad_config");
+    CHECK(flat.refusal.field == "stakes");
     CHECK(decode_poker_config({{"ranking", "vertical"}, {"wild", "joker"}}).ok() ==
           decode_poker_config({{"ranking", "vertical"}}).ok()); // wild is the standard's only
     CHECK(decode_chinese_config({{"surrender", true}}).refusal.field == "surrender");

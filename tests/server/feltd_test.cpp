@@ -1564,6 +1564,9 @@ TEST_CASE("feltd: refused actions change nothing") {
     CHECK(act(actor, {{"action", "dance"}})["code"] == "bad_request");
     CHECK(act(actor, {{"action", "raise"}, {"amount", 1}})["code"] == "bad_amount");
     CHECK(act(actor, {{"action", "raise"}, {"amount", "lots"}})["code"] == "bad_request");
+    CHECK(act(actor, {{"action", "raise"},
+                      {"amount", std::numeric_limits<std::uint64_t>::max()}})["code"] ==
+          "bad_request");                                               // past 2^63 - 1
     CHECK(act(actor, {{"action", "check"}})["code"] == "cannot_check"); // the small blind owes
     CHECK(act(actor, {{"action", "fold"}})["ok"] == true);
     (void)to_act;
