@@ -1,29 +1,22 @@
-// One WebSocket connection: framing, limits, the write queue, and the protocol's requests.
+// One WebSocket connection: framing, the write queue, idle pings and the rate limit. What a
+// request asks is the request layer's (requests/router.h), to which the connection is a Peer.
 #pragma once
 
 #include "messages.h"
 #include "net/net.h"
 #include "net/ordered_stream.h"
-#include "state.h"
-#include "storage/accounts.h"
-#include "tables/recipient.h"
+#include "requests/peer.h"
 
 #include <atomic>
 #include <chrono>
-#include <functional>
-#include <map>
 #include <memory>
 #include <mutex>
-#include <optional>
-#include <set>
 #include <string>
 #include <variant>
 
 namespace felt::server {
 
-class WsSession : public std::enable_shared_from_this<WsSession>,
-                  public Recipient,
-                  public Connection {
+class WsSession : public std::enable_shared_from_this<WsSession>, public Peer {
   public:
     // Over plain TCP or TLS (after its handshake): the protocol is the same.
     WsSession(PlainStream&& stream, std::shared_ptr<SharedState> state, std::string address);
@@ -69,6 +62,13 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
     bool dropping() const override { return dropping_.load(std::memory_order_relaxed); }
     void drop() override;
 
+    // What the request layer needs of the connection (requests/peer.h).
+    std::shared_ptr<Peer> keep() override { return shared_from_this(); }
+    const net::any_io_executor& strand() const override { return executor_; }
+    const std::string& address() const override { return address_; }
+    SharedState& state() override { return *state_; }
+    void answer(Message message) override { queue(std::move(message)); }
+
   private:
     void on_accept(beast::error_code ec);
     void do_read();
@@ -99,58 +99,14 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
     void close_after_writes(websocket::close_code code);
     void do_close();
 
-    // The protocol: one text frame in, replies queued.
+    // One text frame in: to the request layer, within the rate limit.
     void handle(std::string_view text);
-    void dispatch(const protocol::Request& r);
-    enum class Needs;
-    struct Handler {
-        Needs needs;
-        std::function<void(WsSession& session, const protocol::Request& r)> run;
-    };
-    static const std::map<std::string, Handler, std::less<>>& handlers();
-    void on_hello(const protocol::Request& r);
-    void on_guest(const protocol::Request& r);
-    void on_resume(const protocol::Request& r);
-    void on_me(const protocol::Request& r);
-    void on_logout(const protocol::Request& r);
-    void on_change_password(const protocol::Request& r);
-    // Signed out (by this connection's request or another's): its tables stop telling it
-    // anything, its seats are held as for a closed connection.
-    void drop_account();
-    void on_tables(const protocol::Request& r);
-    void on_watch_lobby(const protocol::Request& r);
-    void on_create_table(const protocol::Request& r);
-    void table_request(const protocol::Request& r,
-                       void (Table::*f)(std::shared_ptr<Recipient>, Account, protocol::Request));
-    void reply(const protocol::Request& r, protocol::json fields = protocol::json::object());
-    void refuse(const protocol::json& id, std::string code, std::string message);
     void refuse(const protocol::json& id, const protocol::Refusal& why);
-    void signed_in(const protocol::Request& r, const Account& a, const std::string& token);
-    // The sign-in's reply (with the seats held on other nodes), then the seats held here.
-    void welcome(const protocol::Request& r, const Account& a, const std::string& token,
-                 const std::vector<SeatElsewhere>& elsewhere);
-    void log_in(const protocol::Request& r, bool create);
-    bool may_sign_in(const protocol::Request& r);
-    // Password checks (sign-in, registration, a new password): each is counted by address
-    // (refused, too_many_attempts, over the limit) and by account name (over the limit, it waits
-    // kAccountPause first), then runs in this address's turn on the workers (refused, busy, when
-    // the address has too many waiting). On the strand.
-    bool may_check_password(const protocol::Request& r);
-    void after_account_pause(const std::string& name, std::function<void()> then);
-    void hash_in_turn(const protocol::Request& r, std::function<void()> job);
-    // Refuses (too_many_accounts) when this address has made its new accounts for the hour.
-    bool may_make_account(const protocol::Request& r);
-    // How a request uses storage: reading, writing, or a sign-in (which ends `busy_`).
-    enum class Access { read, write, sign_in };
-    template <class Job, class Done>
-    void stored(const protocol::Request& r, Access access, Job job, Done done);
-    void history_request(const protocol::Request& r);
     bool rate_ok();
 
     using Stream = std::variant<websocket::stream<OrderedStream<PlainStream>>,
                                 websocket::stream<OrderedStream<TlsStream>>>;
     WsSession(Stream&& ws, std::shared_ptr<SharedState> state, std::string address);
-    const net::any_io_executor& executor() const { return executor_; }
     bool is_open() const;
 
     Stream ws_;
@@ -173,12 +129,7 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
     std::atomic<bool> closing_{false}; // set under out_
     websocket::close_code close_code_ = websocket::close_code::normal;
 
-    // Protocol state.
-    bool hello_ = false;
-    std::optional<Account> account_;
-    std::string token_;
-    bool busy_ = false; // a sign-in is being checked
-    double tokens_;     // rate limiter: messages allowed now
+    double tokens_; // rate limiter: messages allowed now
     std::chrono::steady_clock::time_point refilled_;
     int strikes_ = 0;   // rate-limited messages since the last accepted one
     int malformed_ = 0; // frames in a row that were not JSON
@@ -188,7 +139,6 @@ class WsSession : public std::enable_shared_from_this<WsSession>,
     std::chrono::steady_clock::time_point ping_sent_;
     net::steady_timer idle_;
     std::shared_ptr<AddressShare> share_; // with the other connections of its address
-    std::set<std::int64_t> tables_; // joined or watched, to tell them when this connection ends
 };
 
 } // namespace felt::server
