@@ -1,6 +1,6 @@
 // feltd: the Felt game server. Every setting comes from a flag, a config file (--config) or a
 // FELT_* environment variable, in that order of precedence; the defaults work on a fresh machine.
-#include "net/server.h"
+#include "server.h"
 #include "settings.h"
 
 #include <CLI/CLI.hpp>

@@ -123,7 +123,7 @@ void SharedState::shed(const AddressShare* share) {
 void SharedState::release_memory_soon() {
     if (!ioc_ || releasing_.exchange(true)) return;
     auto t = std::make_shared<net::steady_timer>(*ioc_, std::chrono::milliseconds(100));
-    t->async_wait([this, t](beast::error_code) {
+    t->async_wait([this, t](error_code) {
         releasing_ = false;
         return_free_memory();
     });

@@ -6,8 +6,8 @@
 #include "config.h"
 #include "messages.h"
 #include "metrics.h"
-#include "net/fair_pool.h"
-#include "net/limits.h"
+#include "limits/fair_pool.h"
+#include "limits/limits.h"
 #include "storage/accounts.h"
 #include "storage/bulletin.h"
 #include "storage/storage.h"
@@ -34,7 +34,7 @@ struct SignOut {
     std::string reason = "logout"; // told to each connection signed out: logout, password_changed
 };
 
-// What the connections of one address (net/limits.h, address_key) share.
+// What the connections of one address (limits/limits.h, address_key) share.
 struct AddressShare {
     int connections = 0;                // open now (SharedState::admit)
     std::atomic<std::size_t> queued{0}; // bytes queued for them to read
@@ -110,7 +110,7 @@ class SharedState {
     Services& services() { return *services_; }
 
     // Password checks (hashing, on workers()): each address in its turn, one at a time, with at
-    // most kMostWaitingChecks more waiting (net/fair_pool.h).
+    // most kMostWaitingChecks more waiting (limits/fair_pool.h).
     static constexpr std::size_t kMostWaitingChecks = 8;
     FairPool& password_checks() { return password_checks_; }
     // Every password check, failed or not, by address (over the limit: refused) and by account

@@ -1,7 +1,7 @@
-// The password checks' order (net/fair_pool.h) without a clock, and the key an address counts
-// under (net/limits.h).
-#include "net/fair_pool.h"
-#include "net/limits.h"
+// The password checks' order (limits/fair_pool.h) without a clock, and the key an address counts
+// under (limits/limits.h).
+#include "limits/fair_pool.h"
+#include "limits/limits.h"
 
 #include <doctest/doctest.h>
 

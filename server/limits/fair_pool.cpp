@@ -1,4 +1,4 @@
-#include "net/fair_pool.h"
+#include "limits/fair_pool.h"
 
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>

@@ -1,4 +1,4 @@
-#include "net/limits.h"
+#include "limits/limits.h"
 
 #include <algorithm>
 

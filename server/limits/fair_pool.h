@@ -4,7 +4,7 @@
 // turns (round-robin). One address flooding the pool then delays only itself.
 #pragma once
 
-#include "net/net.h"
+#include "io.h"
 
 #include <cstddef>
 #include <deque>
