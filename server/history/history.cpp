@@ -11,6 +11,8 @@
 #include "poker/phh.h"
 #include "poker_messages.h"
 
+#include <algorithm>
+
 namespace felt::server::history {
 
 namespace {
@@ -401,6 +403,46 @@ Outcome<std::string> hand_phh(Store& store, std::int64_t hand_id, std::int64_t a
     return R{poker::to_phh(replayed->config, replayed->events, replayed->state,
                            my_seat >= 0 ? my_seat : poker::kNoSeat),
              {}};
+}
+
+Outcome<Query> read_query(const protocol::Request& r) {
+    using R = Outcome<Query>;
+    Query q;
+    q.type = r.type;
+    const auto limit = protocol::integer_field(r, "limit", 20);
+    if (!limit.ok()) return R{std::nullopt, limit.refusal};
+    // Clamped before it is narrowed: past 100 it is 100, below 1 the default (clamp_limit).
+    q.limit = static_cast<int>(std::clamp<std::int64_t>(*limit.value, 0, 101));
+    if (q.type == "my_hands") {
+        const auto before = protocol::integer_field(r, "before", 0);
+        if (!before.ok()) return R{std::nullopt, before.refusal};
+        q.before = *before.value;
+    } else if (q.type == "hand" || q.type == "hand_phh" || q.type == "table_hands") {
+        const auto id =
+            protocol::integer_field(r, q.type == "table_hands" ? "table" : "hand", std::nullopt, 0);
+        if (!id.ok()) return R{std::nullopt, id.refusal};
+        q.id = *id.value;
+    } else if (auto it = r.body.find("name"); it != r.body.end()) {
+        if (!it->is_string())
+            return R{std::nullopt, {"bad_request", "\"name\" must be a string", "name"}};
+        q.name = it->get<std::string>();
+    }
+    return {std::move(q), {}};
+}
+
+Outcome<json> answer(Store& store, const Query& q, std::int64_t asker) {
+    if (q.type == "my_hands") {
+        if (!asker) return {std::nullopt, {"unauthorized", "sign in to see your own hands"}};
+        return {my_hands(store, asker, q.before, q.limit), {}};
+    }
+    if (q.type == "hand") return hand(store, q.id, asker);
+    if (q.type == "hand_phh") {
+        auto phh = hand_phh(store, q.id, asker);
+        if (!phh.ok()) return {std::nullopt, phh.refusal};
+        return {json{{"hand", q.id}, {"phh", std::move(*phh.value)}}, {}};
+    }
+    if (q.type == "table_hands") return table_hands(store, q.id, q.limit);
+    return totals(store, q.name.value_or(""));
 }
 
 } // namespace felt::server::history

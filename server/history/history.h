@@ -7,10 +7,31 @@
 #include "storage/store.h"
 
 #include <cstdint>
+#include <optional>
+#include <string>
 
 namespace felt::server::history {
 
 using protocol::json;
+
+// What a history request asks, over WebSocket and HTTP alike.
+struct Query {
+    std::string type;        // my_hands, hand, hand_phh, table_hands or totals
+    std::int64_t id = 0;     // the hand (hand, hand_phh) or the table (table_hands)
+    std::int64_t before = 0; // my_hands: hands below this id (0: from the newest)
+    int limit = 20;          // my_hands, table_hands: 1 to 100 (out of it: the nearest, 0 the 20)
+    std::optional<std::string> name; // totals: whose (none: the asker's)
+};
+
+// The one reader of a history request's parameters: a WebSocket request as it came, or an HTTP
+// GET made into one (net/http_session.cpp): `hand` and `table` (the id, required by the types that
+// take it), `limit` and `before` integers, `name` a string. Refusals: bad_request naming the field.
+Outcome<Query> read_query(const protocol::Request& r);
+
+// The query's answer, read in one unit of work; `asker` (0: nobody) sees their own hidden cards.
+// hand_phh answers {"hand": id, "phh": text}. Refusals: those of the functions below, and
+// unauthorized for my_hands without an asker.
+Outcome<json> answer(Store& store, const Query& q, std::int64_t asker);
 
 // The asker's hands, newest first: `limit` (1..100) hands with an id below `before` (0: from
 // the newest). {"hands": [...], "next": id to pass as `before`, or null at the end}

@@ -5,6 +5,7 @@
 #include "net/static_files.h"
 #include "net/ws_session.h"
 
+#include <charconv>
 #include <filesystem>
 
 namespace felt::server {
@@ -87,26 +88,30 @@ http::message_generator static_file(SharedState& state,
     return make<http::file_body>(req, http::status::ok, mime_type(*relative), std::move(body));
 }
 
-// "key=value&..." after the '?', for the few integer parameters the API takes.
-std::int64_t query_int(std::string_view target, std::string_view key, std::int64_t fallback) {
+// "key=value&..." after the '?', as the fields of a request: an integer where the value is one
+// (history::read_query refuses anything else where it wants one), else the text.
+protocol::json query_fields(std::string_view target) {
+    protocol::json fields = protocol::json::object();
     auto q = target.find('?');
-    if (q == std::string_view::npos) return fallback;
+    if (q == std::string_view::npos) return fields;
     std::string_view rest = target.substr(q + 1);
     while (!rest.empty()) {
         auto amp = rest.find('&');
         std::string_view pair = rest.substr(0, amp);
-        if (pair.size() > key.size() && pair.substr(0, key.size()) == key &&
-            pair[key.size()] == '=') {
-            try {
-                return std::stoll(std::string(pair.substr(key.size() + 1)));
-            } catch (const std::exception&) {
-                return fallback;
-            }
+        if (auto eq = pair.find('='); eq != std::string_view::npos) {
+            const std::string key(pair.substr(0, eq)), value(pair.substr(eq + 1));
+            std::int64_t n = 0;
+            auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+            if (!fields.contains(key))
+                fields[key] =
+                    ec == std::errc() && end == value.data() + value.size() && !value.empty()
+                        ? protocol::json(n)
+                        : protocol::json(value);
         }
         if (amp == std::string_view::npos) break;
         rest = rest.substr(amp + 1);
     }
-    return fallback;
+    return fields;
 }
 
 // An answer from storage, made into a response back on the connection's strand.
@@ -133,10 +138,6 @@ Answer api(Store& store, const std::string& target, const std::optional<std::str
             return json_answer(http::status::unauthorized, "unauthorized", who.refusal.message);
         asker = who.value->id;
     }
-    auto answer = [&](const Outcome<protocol::json>& o) {
-        if (!o.ok()) return json_answer(http::status::not_found, o.refusal.code, o.refusal.message);
-        return Answer{http::status::ok, "application/json", o.value->dump() + "\n"};
-    };
     auto id_between = [](std::string_view p, std::string_view head,
                          std::string_view tail) -> std::optional<std::int64_t> {
         if (p.size() <= head.size() + tail.size() || p.substr(0, head.size()) != head ||
@@ -148,30 +149,43 @@ Answer api(Store& store, const std::string& target, const std::optional<std::str
             return std::nullopt;
         return std::stoll(digits);
     };
-    const int limit = static_cast<int>(query_int(target, "limit", 20));
-    if (path == "/api/me/hands") {
-        if (!asker)
-            return json_answer(http::status::unauthorized, "unauthorized",
-                               "send your session token as \"Authorization: Bearer TOKEN\"");
-        return answer({history::my_hands(store, asker, query_int(target, "before", 0), limit), {}});
-    }
-    if (auto id = id_between(path, "/api/hands/", "/phh")) {
-        auto phh = history::hand_phh(store, *id, asker);
-        if (!phh.ok())
-            return json_answer(http::status::not_found, phh.refusal.code, phh.refusal.message);
-        return {http::status::ok, "application/toml", *phh.value};
-    }
-    if (auto id = id_between(path, "/api/hands/", ""))
-        return answer(history::hand(store, *id, asker));
-    if (auto id = id_between(path, "/api/tables/", "/hands"))
-        return answer(history::table_hands(store, *id, limit));
+    // The path names the request, as its WebSocket twin; history::read_query reads both.
+    protocol::Request r{"", nullptr, query_fields(target)};
     const std::string_view players = "/api/players/", tot = "/totals";
-    if (path.size() > players.size() + tot.size() && path.substr(0, players.size()) == players &&
-        path.substr(path.size() - tot.size()) == tot) {
-        std::string name(path.substr(players.size(), path.size() - players.size() - tot.size()));
-        return answer(history::totals(store, name));
+    if (path == "/api/me/hands") {
+        r.type = "my_hands";
+    } else if (auto phh = id_between(path, "/api/hands/", "/phh")) {
+        r.type = "hand_phh";
+        r.body["hand"] = *phh;
+    } else if (auto hand = id_between(path, "/api/hands/", "")) {
+        r.type = "hand";
+        r.body["hand"] = *hand;
+    } else if (auto table = id_between(path, "/api/tables/", "/hands")) {
+        r.type = "table_hands";
+        r.body["table"] = *table;
+    } else if (path.size() > players.size() + tot.size() &&
+               path.substr(0, players.size()) == players &&
+               path.substr(path.size() - tot.size()) == tot) {
+        r.type = "totals";
+        r.body["name"] =
+            std::string(path.substr(players.size(), path.size() - players.size() - tot.size()));
     }
-    return json_answer(http::status::not_found, "not_found", "no such API: " + std::string(path));
+    if (r.type.empty())
+        return json_answer(http::status::not_found, "not_found",
+                           "no such API: " + std::string(path));
+    if (r.type == "my_hands" && !asker)
+        return json_answer(http::status::unauthorized, "unauthorized",
+                           "send your session token as \"Authorization: Bearer TOKEN\"");
+    auto query = history::read_query(r);
+    if (!query.ok())
+        return json_answer(http::status::bad_request, query.refusal.code, query.refusal.message);
+    auto answered = history::answer(store, *query.value, asker);
+    if (!answered.ok())
+        return json_answer(http::status::not_found, answered.refusal.code,
+                           answered.refusal.message);
+    if (r.type == "hand_phh")
+        return {http::status::ok, "application/toml", (*answered.value)["phh"].get<std::string>()};
+    return {http::status::ok, "application/json", answered.value->dump() + "\n"};
 }
 
 // /healthz: 200 "ok" while feltd serves and storage works. While storage fails, a check tries a

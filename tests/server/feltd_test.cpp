@@ -1701,6 +1701,14 @@ TEST_CASE("feltd: history over WebSocket and HTTP shows each asker only their ow
     CHECK(http_get(d.port(), "/api/me/hands").status == 401);
     auto me = json::parse(http_get(d.port(), "/api/me/hands?limit=100", token_a).body);
     CHECK(me["hands"].size() == page["hands"].size() + rest["hands"].size());
+    // One reader of the parameters for both: a limit that is not an integer is bad_request,
+    // naming it, over HTTP (400) as over WebSocket.
+    const auto bad_limit = http_get(d.port(), "/api/me/hands?limit=ten", token_a);
+    CHECK(bad_limit.status == 400);
+    CHECK(json::parse(bad_limit.body)["code"] == "bad_request");
+    CHECK(a.call({{"type", "my_hands"}, {"limit", "ten"}})["field"] == "limit");
+    CHECK(json::parse(http_get(d.port(), "/api/me/hands?limit=1", token_a).body)["hands"].size() ==
+          1);
     auto recent =
         json::parse(http_get(d.port(), "/api/tables/" + std::to_string(table) + "/hands").body);
     CHECK(recent["hands"].size() >= kHands);
