@@ -1,4 +1,4 @@
-#include "chat.h"
+#include "protocol/chat.h"
 
 #include <utf8proc.h>
 

@@ -5,7 +5,7 @@
 // and text that is only whitespace.
 #pragma once
 
-#include "refusal.h"
+#include "protocol/refusal.h"
 
 #include <string>
 #include <string_view>

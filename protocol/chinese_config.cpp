@@ -1,4 +1,4 @@
-#include "chinese_config.h"
+#include "protocol/chinese_config.h"
 
 namespace felt::protocol {
 

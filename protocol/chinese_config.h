@@ -3,7 +3,7 @@
 #pragma once
 
 #include "chinese/chinese.h"
-#include "config_reader.h"
+#include "protocol/config_reader.h"
 
 #include <string>
 

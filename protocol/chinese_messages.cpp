@@ -1,4 +1,4 @@
-#include "chinese_messages.h"
+#include "protocol/chinese_messages.h"
 
 #include "rankings/evaluator.h"
 #include "rankings/hand_class.h"

@@ -4,7 +4,7 @@
 
 #include "cards/deck.h"
 #include "chinese/chinese.h"
-#include "refusal.h"
+#include "protocol/refusal.h"
 
 #include <nlohmann/json.hpp>
 

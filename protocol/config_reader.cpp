@@ -1,4 +1,4 @@
-#include "config_reader.h"
+#include "protocol/config_reader.h"
 
 #include <limits>
 

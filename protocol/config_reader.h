@@ -1,7 +1,7 @@
 // Reading a table configuration strictly, field by field, for every game's decoder.
 #pragma once
 
-#include "refusal.h"
+#include "protocol/refusal.h"
 
 #include <nlohmann/json.hpp>
 

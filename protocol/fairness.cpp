@@ -1,4 +1,4 @@
-#include "fairness.h"
+#include "protocol/fairness.h"
 
 #include <sodium.h>
 

@@ -1,4 +1,4 @@
-#include "leap_config.h"
+#include "protocol/leap_config.h"
 
 #include <algorithm>
 

@@ -2,8 +2,8 @@
 // and writing it for the lobby and the database.
 #pragma once
 
-#include "config_reader.h"
 #include "leap/leap_game.h"
+#include "protocol/config_reader.h"
 
 namespace felt::protocol {
 

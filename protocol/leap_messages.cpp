@@ -1,6 +1,6 @@
-#include "leap_messages.h"
+#include "protocol/leap_messages.h"
 
-#include "messages.h"
+#include "protocol/messages.h"
 
 #include <algorithm>
 #include <optional>

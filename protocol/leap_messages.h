@@ -3,7 +3,7 @@
 #pragma once
 
 #include "leap/leap_game.h"
-#include "refusal.h"
+#include "protocol/refusal.h"
 
 #include <nlohmann/json.hpp>
 

@@ -2,7 +2,7 @@
 // and the shape of replies, errors and pushed events. No I/O here.
 #pragma once
 
-#include "refusal.h"
+#include "protocol/refusal.h"
 
 #include <nlohmann/json.hpp>
 

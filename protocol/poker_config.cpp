@@ -1,4 +1,4 @@
-#include "poker_config.h"
+#include "protocol/poker_config.h"
 
 #include <array>
 

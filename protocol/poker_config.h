@@ -2,8 +2,8 @@
 // strictly, and writing it for the lobby and the database.
 #pragma once
 
-#include "config_reader.h"
 #include "poker/hand.h"
+#include "protocol/config_reader.h"
 
 #include <string>
 #include <utility>

@@ -1,6 +1,6 @@
-#include "poker_messages.h"
+#include "protocol/poker_messages.h"
 
-#include "messages.h"
+#include "protocol/messages.h"
 
 #include "poker/pots.h"
 

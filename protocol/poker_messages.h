@@ -4,8 +4,8 @@
 
 #include "poker/draw_advice.h"
 #include "poker/hand.h"
+#include "protocol/refusal.h"
 #include "rankings/ranking.h"
-#include "refusal.h"
 
 #include <nlohmann/json.hpp>
 

@@ -4,7 +4,7 @@
 // (engine/result.h) become one through refusal().
 #pragma once
 
-#include "chips_json.h"
+#include "protocol/chips_json.h"
 #include "result.h"
 
 #include <optional>

@@ -1,4 +1,4 @@
-#include "table_messages.h"
+#include "protocol/table_messages.h"
 
 namespace felt::protocol {
 

@@ -3,8 +3,8 @@
 #pragma once
 
 #include "chips.h"
-#include "fairness.h"
-#include "refusal.h"
+#include "protocol/fairness.h"
+#include "protocol/refusal.h"
 
 #include <nlohmann/json.hpp>
 

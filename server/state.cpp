@@ -1,8 +1,8 @@
 #include "state.h"
 
+#include "protocol/table_messages.h"
 #include "storage/pg_store.h"
 #include "storage/sqlite_store.h"
-#include "table_messages.h"
 
 #include <spdlog/spdlog.h>
 

@@ -4,10 +4,10 @@
 #pragma once
 
 #include "config.h"
-#include "messages.h"
-#include "metrics.h"
 #include "limits/fair_pool.h"
 #include "limits/limits.h"
+#include "metrics.h"
+#include "protocol/messages.h"
 #include "storage/accounts.h"
 #include "storage/bulletin.h"
 #include "storage/storage.h"

@@ -2,14 +2,14 @@
 
 #include "cards/deck.h"
 #include "chinese/chinese.h"
-#include "chinese_config.h"
-#include "chinese_messages.h"
-#include "fairness.h"
-#include "leap_config.h"
-#include "leap_messages.h"
 #include "poker/draw_advice.h"
 #include "poker/phh.h"
-#include "poker_messages.h"
+#include "protocol/chinese_config.h"
+#include "protocol/chinese_messages.h"
+#include "protocol/fairness.h"
+#include "protocol/leap_config.h"
+#include "protocol/leap_messages.h"
+#include "protocol/poker_messages.h"
 
 #include <algorithm>
 

@@ -3,7 +3,7 @@
 // them; cards shown at showdown are public.
 #pragma once
 
-#include "messages.h"
+#include "protocol/messages.h"
 #include "storage/store.h"
 
 #include <cstdint>

@@ -16,7 +16,7 @@
 #pragma once
 
 #include "net/net.h"
-#include "ws_frame.h"
+#include "protocol/ws_frame.h"
 
 #include <boost/asio/any_completion_handler.hpp>
 

@@ -2,9 +2,9 @@
 // request asks is the request layer's (requests/router.h), to which the connection is a Peer.
 #pragma once
 
-#include "messages.h"
 #include "net/net.h"
 #include "net/ordered_stream.h"
+#include "protocol/messages.h"
 #include "requests/peer.h"
 
 #include <atomic>

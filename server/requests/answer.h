@@ -2,7 +2,7 @@
 // connection's strand (requests/peer.h).
 #pragma once
 
-#include "messages.h"
+#include "protocol/messages.h"
 #include "requests/peer.h"
 
 #include <string>

@@ -3,7 +3,7 @@
 // one is that file and one line in router.cpp.
 #pragma once
 
-#include "messages.h"
+#include "protocol/messages.h"
 #include "requests/peer.h"
 
 #include <functional>

@@ -5,7 +5,7 @@
 // A session token is 32 random bytes in hex, shown once; the database keeps its BLAKE2b hash.
 #pragma once
 
-#include "refusal.h"
+#include "protocol/refusal.h"
 #include "storage/sqlite.h"
 
 #include <fmt/format.h>

@@ -7,7 +7,7 @@
 // a time: storage/storage.h owns the threads. SQLite is the one engine today (sqlite_store.h).
 #pragma once
 
-#include "messages.h"
+#include "protocol/messages.h"
 #include "storage/accounts.h"
 
 #include <chrono>

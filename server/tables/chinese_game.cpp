@@ -1,7 +1,7 @@
 #include "tables/chinese_game.h"
 
 #include "chinese/chinese.h"
-#include "chinese_messages.h"
+#include "protocol/chinese_messages.h"
 #include "rankings/evaluator.h"
 
 #include <algorithm>

@@ -4,7 +4,7 @@
 // reach nobody else until the reveal.
 #pragma once
 
-#include "chinese_config.h"
+#include "protocol/chinese_config.h"
 #include "tables/game.h"
 
 #include <memory>

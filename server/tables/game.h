@@ -11,10 +11,10 @@
 
 #include "cards/deck.h"
 #include "cards/types.h"
-#include "fairness.h"
-#include "messages.h"
-#include "poker_messages.h"
-#include "refusal.h"
+#include "protocol/fairness.h"
+#include "protocol/messages.h"
+#include "protocol/poker_messages.h"
+#include "protocol/refusal.h"
 #include "storage/accounts.h"
 
 #include <nlohmann/json.hpp>

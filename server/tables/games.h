@@ -3,7 +3,7 @@
 // here.
 #pragma once
 
-#include "config_reader.h"
+#include "protocol/config_reader.h"
 #include "tables/table.h"
 
 #include <functional>

@@ -1,7 +1,7 @@
 #include "tables/leap_game.h"
 
 #include "leap/leap_game.h"
-#include "leap_messages.h"
+#include "protocol/leap_messages.h"
 
 #include <algorithm>
 #include <cctype>

@@ -5,7 +5,7 @@
 // row, or leaving, retire them. With chips at stake the final scores settle through the ledger.
 #pragma once
 
-#include "leap_config.h"
+#include "protocol/leap_config.h"
 #include "tables/game.h"
 
 #include <memory>

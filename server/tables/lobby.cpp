@@ -1,7 +1,7 @@
 #include "tables/lobby.h"
 
 #include "metrics.h"
-#include "table_messages.h"
+#include "protocol/table_messages.h"
 #include "tables/table.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "tables/poker_game.h"
 
-#include "poker_messages.h"
+#include "protocol/poker_messages.h"
 
 #include <algorithm>
 #include <cassert>

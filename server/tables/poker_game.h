@@ -4,7 +4,7 @@
 #pragma once
 
 #include "poker/hand.h"
-#include "poker_config.h"
+#include "protocol/poker_config.h"
 #include "tables/game.h"
 
 #include <memory>

@@ -1,10 +1,10 @@
 #include "tables/table.h"
 
-#include "chat.h"
-#include "config_reader.h"
 #include "metrics.h"
+#include "protocol/chat.h"
+#include "protocol/config_reader.h"
+#include "protocol/table_messages.h"
 #include "storage/storage.h"
-#include "table_messages.h"
 
 #include <spdlog/spdlog.h>
 

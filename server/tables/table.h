@@ -7,7 +7,7 @@
 
 #include "cards/types.h"
 #include "io.h"
-#include "messages.h"
+#include "protocol/messages.h"
 #include "storage/accounts.h"
 #include "tables/game.h"
 #include "tables/lobby.h"

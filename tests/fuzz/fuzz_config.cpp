@@ -1,12 +1,12 @@
 // libFuzzer: a `create_table` body for each game, then actions at the table it describes. A bad
 // configuration or action is a refusal that names a code, never a crash.
-#include "chinese_config.h"
-#include "chinese_messages.h"
 #include "leap/leap_game.h"
-#include "leap_config.h"
-#include "leap_messages.h"
-#include "poker_config.h"
-#include "poker_messages.h"
+#include "protocol/chinese_config.h"
+#include "protocol/chinese_messages.h"
+#include "protocol/leap_config.h"
+#include "protocol/leap_messages.h"
+#include "protocol/poker_config.h"
+#include "protocol/poker_messages.h"
 
 #include <cstddef>
 #include <cstdint>

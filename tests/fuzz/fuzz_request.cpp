@@ -1,7 +1,7 @@
 // libFuzzer: a WebSocket frame as feltd reads it. Decoding the request, its fields, and a chat
 // line never crash, and a refusal always names a code.
-#include "chat.h"
-#include "messages.h"
+#include "protocol/chat.h"
+#include "protocol/messages.h"
 
 #include <cstddef>
 #include <cstdint>

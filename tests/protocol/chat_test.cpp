@@ -1,6 +1,6 @@
 // Chat lines (protocol/chat.h): normalised to NFC, refused where they could hide or disguise
 // what they say. The characters are named by their code points in the Unicode standard.
-#include "chat.h"
+#include "protocol/chat.h"
 
 #include <doctest/doctest.h>
 

@@ -1,9 +1,9 @@
 // Table configurations of every game (protocol/*_config.*): every field refused, with its name,
 // when it has the wrong type, lies just outside its range or past a 32-bit int, and any unknown
 // field refused; a written configuration reads back the same.
-#include "chinese_config.h"
-#include "leap_config.h"
-#include "poker_config.h"
+#include "protocol/chinese_config.h"
+#include "protocol/leap_config.h"
+#include "protocol/poker_config.h"
 
 #include <doctest/doctest.h>
 

@@ -1,8 +1,8 @@
 // Fairness (protocol/fairness.h): the leaves and the commitment against values computed outside
 // Felt with coreutils (the worked example of docs/protocol.md), and what a reveal opens to whom.
-#include "fairness.h"
-#include "messages.h"
-#include "table_messages.h"
+#include "protocol/fairness.h"
+#include "protocol/messages.h"
+#include "protocol/table_messages.h"
 
 #include <doctest/doctest.h>
 

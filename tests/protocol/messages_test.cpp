@@ -1,9 +1,9 @@
 // The games' message codecs in protocol/: what a table writes reads back the same, over many
 // random values, and every malformed field is refused with the code the protocol documents.
-#include "chinese_messages.h"
-#include "leap_messages.h"
-#include "messages.h"
-#include "poker_messages.h"
+#include "protocol/chinese_messages.h"
+#include "protocol/leap_messages.h"
+#include "protocol/messages.h"
+#include "protocol/poker_messages.h"
 #include "rankings/ranking.h"
 
 #include <doctest/doctest.h>

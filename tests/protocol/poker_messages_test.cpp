@@ -1,5 +1,5 @@
 // protocol/poker_messages: the pots a client is shown, against the chips each seat put in.
-#include "poker_messages.h"
+#include "protocol/poker_messages.h"
 
 #include <doctest/doctest.h>
 

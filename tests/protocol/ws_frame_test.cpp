@@ -1,5 +1,5 @@
 // WebSocket frame headers against the examples of RFC 6455, 5.7.
-#include "ws_frame.h"
+#include "protocol/ws_frame.h"
 
 #include <doctest/doctest.h>
 

@@ -2,7 +2,7 @@
 // port, an HTTP getter and a WebSocket client speaking JSON, as a bot would.
 #pragma once
 
-#include "messages.h"
+#include "protocol/messages.h"
 #include "storage/accounts.h"
 #include "storage/sqlite.h"
 

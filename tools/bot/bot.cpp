@@ -1,5 +1,5 @@
 #include "bot.h"
-#include "ws_frame.h"
+#include "protocol/ws_frame.h"
 
 #include <boost/asio.hpp>
 #include <boost/beast.hpp>

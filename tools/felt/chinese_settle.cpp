@@ -2,8 +2,8 @@
 #include "chinese_settle.h"
 
 #include "chinese/chinese.h"
-#include "chips_json.h"
 #include "cli.h"
+#include "protocol/chips_json.h"
 #include "rankings/wild.h"
 
 #include <algorithm>

@@ -3,7 +3,7 @@
 // card or split shows before the reveal, and every deal's settlement is recomputed with the engine.
 #include "cards/deck.h"
 #include "chinese/chinese.h"
-#include "config_reader.h"
+#include "protocol/config_reader.h"
 #include "rankings/evaluator.h"
 #include "server/fairness_check.h"
 #include "server/feltd_harness.h"

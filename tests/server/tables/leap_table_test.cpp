@@ -4,8 +4,8 @@
 // every player's hand is tracked from what the server told it and checked against the public
 // hand sizes, and every finished game is replayed by the engine from the record.
 #include "leap/leap_game.h"
-#include "leap_config.h"
-#include "leap_messages.h"
+#include "protocol/leap_config.h"
+#include "protocol/leap_messages.h"
 #include "server/fairness_check.h"
 #include "server/feltd_harness.h"
 #include "storage/store.h"
