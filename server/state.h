@@ -3,12 +3,12 @@
 // hashing).
 #pragma once
 
+#include "accounts/account.h"
 #include "config.h"
 #include "limits/fair_pool.h"
 #include "limits/limits.h"
 #include "metrics.h"
 #include "protocol/messages.h"
-#include "storage/accounts.h"
 #include "storage/bulletin.h"
 #include "storage/storage.h"
 #include "tables/lobby.h"
@@ -25,7 +25,7 @@
 namespace felt::server {
 
 // Which connections of an account a sign-out reaches: those signed in with the token whose hash
-// (storage/accounts.h, token_hash) is `token_hash`, or (with `other_tokens`) those signed in with
+// (accounts/account.h, token_hash) is `token_hash`, or (with `other_tokens`) those signed in with
 // any other token ("": every one of the account's). A hash, so that other nodes may be told.
 struct SignOut {
     std::int64_t account = 0;

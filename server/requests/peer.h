@@ -3,9 +3,9 @@
 // WebSocket session (net/ws_session.h) is one; the request layer knows nothing of WebSocket.
 #pragma once
 
+#include "accounts/account.h"
 #include "io.h"
 #include "state.h"
-#include "storage/accounts.h"
 #include "tables/recipient.h"
 
 #include <boost/asio/any_io_executor.hpp>

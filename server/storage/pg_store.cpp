@@ -237,15 +237,10 @@ Account PgStore::insert_account(std::string_view name, const std::string* hash, 
         db_.query("INSERT INTO accounts (name, password_hash, guest) VALUES ($1, $2, $3) "
                   "RETURNING id",
                   {name, hash ? pg::Param(*hash) : pg::Param(std::nullopt), guest ? 1 : 0});
-    Account a;
-    a.id = r.integer(0, 0);
-    a.name = std::string(name);
-    a.guest = guest;
-    if (grant_ > 0) {
-        move_chips(a.id, grant_, "grant");
-        a.balance = grant_;
-    }
-    return a;
+    return granted(r.integer(0, 0), name, guest, grant_,
+                   [this](std::int64_t id, Chips amount, std::string_view reason) {
+                       move_chips(id, amount, reason);
+                   });
 }
 
 Outcome<Account> PgStore::create_account(std::string_view name, const std::string& hash) {

@@ -4,7 +4,7 @@
 // the same guarantees; the ledger is safe under concurrent writers by row locks (move_chips).
 #pragma once
 
-#include "storage/accounts.h"
+#include "accounts/account.h"
 #include "storage/postgres.h"
 #include "storage/store.h"
 

@@ -7,8 +7,8 @@
 // a time: storage/storage.h owns the threads. SQLite is the one engine today (sqlite_store.h).
 #pragma once
 
+#include "accounts/account.h"
 #include "protocol/messages.h"
-#include "storage/accounts.h"
 
 #include <chrono>
 #include <cstdint>

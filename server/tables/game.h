@@ -9,13 +9,13 @@
 // A new game is a Game, a Hand, its codec in protocol/ and a line in tables/games.cpp.
 #pragma once
 
+#include "accounts/account.h"
 #include "cards/deck.h"
 #include "cards/types.h"
 #include "protocol/fairness.h"
 #include "protocol/messages.h"
 #include "protocol/poker_messages.h"
 #include "protocol/refusal.h"
-#include "storage/accounts.h"
 
 #include <nlohmann/json.hpp>
 

@@ -5,10 +5,10 @@
 // each seat its own copy only where the game says so.
 #pragma once
 
+#include "accounts/account.h"
 #include "cards/types.h"
 #include "io.h"
 #include "protocol/messages.h"
-#include "storage/accounts.h"
 #include "tables/game.h"
 #include "tables/lobby.h"
 #include "tables/recipient.h"
