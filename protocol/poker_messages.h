@@ -5,6 +5,7 @@
 #include "poker/draw_advice.h"
 #include "poker/hand.h"
 #include "protocol/refusal.h"
+#include "protocol/told.h"
 #include "rankings/ranking.h"
 
 #include <nlohmann/json.hpp>
@@ -59,28 +60,22 @@ json own_update(std::span<const poker::Event> batch, const poker::Legal* turn, c
                 int seat);
 json hand_end_json(int hand, std::int64_t hand_id, std::span<const Chips> net);
 
-// The envelope a table puts on each message it publishes: the table, the message's number, and
-// with a turn, the clock of the seat to act (Table::publish).
-struct Stamp {
-    std::int64_t table = 0;
-    std::int64_t seq = 0;
-    std::int64_t deadline_ms = 0;
-    std::int64_t time_bank_ms = 0;
-};
-
 // An update written straight to text, for everyone (seat -1) and for each seat: the text that
 // json::dump() writes for update_json(batch, turn, r, -1) with `pots` and the categories of the
 // hands shown at a showdown (add_show_categories), the stamp's members and, for a seat, its
 // own_update merged in (dump_over). Built once a batch; each text then costs one pass, with no
 // tree built, serialised and freed for every message.
-class UpdateText {
+class UpdateText final : public Told {
   public:
     // `pots`: the pots after a betting round, as pots_json; `s` the hand after the batch.
     UpdateText(std::span<const poker::Event> batch, const poker::Legal* turn, const Ranking& r,
                const poker::HandState& s, std::optional<json> pots);
     // Whether the seat's copy differs from everyone's: own_update is not null.
-    bool own(int seat) const;
+    bool own(int seat) const override;
     std::string write(const Stamp& stamp, int seat) const;
+
+    void stamp(const Stamp& s) override { stamp_ = s; }
+    std::string write(int seat) const override { return write(stamp_, seat); }
 
   private:
     struct Shown {
@@ -94,6 +89,7 @@ class UpdateText {
     std::optional<int> turn_seat_; // whose turn it is, when it is someone's
     std::string legal_;            // what the seat to act may do, as text
     std::optional<std::string> pots_;
+    Stamp stamp_;
 };
 
 // The answer to five-card draw's `hint`: the first `count` exchanges, best first, each the cards

@@ -162,13 +162,10 @@ Step ChineseHand::deal(std::int64_t hand_id, const std::string& commitment) {
     std::vector<Chips> stacks;
     for (Seat s : seats_of(game_.settings().seats))
         stacks.push_back(dealt(s) ? dealt(s)->start : 0);
-    Told t{protocol::chinese_deal_json(deal_.number, hand_id, deal_.dealer.index(),
-                                       indices(deal_.seats), stacks, commitment,
-                                       game_.settings().decision_ms),
-           {},
-           std::nullopt,
-           nullptr};
-    for (Seat s : deal_.seats) t.own.emplace_back(s, protocol::chinese_cards_json(entry(s).cards));
+    auto t = std::make_unique<protocol::JsonTold>(protocol::chinese_deal_json(
+        deal_.number, hand_id, deal_.dealer.index(), indices(deal_.seats), stacks, commitment,
+        game_.settings().decision_ms));
+    for (Seat s : deal_.seats) t->with_own(s.index(), protocol::chinese_cards_json(entry(s).cards));
     Step step;
     step.told.push_back(std::move(t));
     return step;

@@ -14,8 +14,8 @@
 #include "cards/types.h"
 #include "protocol/fairness.h"
 #include "protocol/messages.h"
-#include "protocol/poker_messages.h"
 #include "protocol/refusal.h"
+#include "protocol/told.h"
 
 #include <nlohmann/json.hpp>
 
@@ -78,20 +78,10 @@ struct Limits {
     int time_bank_ms = 0;      // a seat's time bank when it sits down (0: none)
 };
 
-// One message to everyone watching a table. Everyone gets `message`, except that a seat named in
-// `own` gets its part merged into it (protocol::dump_over): a field of the part replaces the
-// message's, except that an object merges into the message's object under the same key (its own
-// cards; `turn.legal`, what it may do; `fairness.yours`). `clock`, when set,
-// is where the table writes the running clock: deadline_ms (time left) and time_bank_ms (the
-// bank of the seat on the clock). Or, instead of `message` and `own`, `text`: the message written
-// straight to text, everyone's copy and each seat's (poker's update, the message sent most), with
-// the clock in its `turn` when it has one.
-struct Told {
-    json message;
-    std::vector<std::pair<Seat, json>> own;
-    std::optional<json::json_pointer> clock;
-    std::shared_ptr<const protocol::UpdateText> text;
-};
+// One message to everyone watching a table, written once for everyone and once for each seat whose
+// copy differs (protocol/told.h): a JSON message with seats' own parts merged in
+// (protocol::JsonTold), or poker's update written straight to text (protocol::UpdateText).
+using Told = std::unique_ptr<protocol::Told>;
 
 // A seat's part in a finished hand: its stack before and after.
 struct SeatResult {
@@ -126,7 +116,9 @@ struct Step {
     std::vector<Seat> missed; // seats the clock played for
     std::optional<End> end;
 
-    void tell(json message) { told.push_back({std::move(message), {}, std::nullopt, nullptr}); }
+    void tell(json message) {
+        told.push_back(std::make_unique<protocol::JsonTold>(std::move(message)));
+    }
     void append(Step&& later);
 };
 

@@ -222,13 +222,10 @@ Step LeapHand::deal(std::int64_t hand_id, const std::string& commitment) {
     std::vector<Chips> stacks;
     for (Seat s : seats_of(game_.settings().seats))
         stacks.push_back(in(s) ? deal_.stacks[s.at()] : 0);
-    Told t{protocol::leap_deal_json(deal_.number, hand_id, deal_.dealer.index(),
-                                    indices(deal_.seats), stacks, game_.settings().rules.hand_size,
-                                    static_cast<int>(state_.stock.size()), commitment),
-           {},
-           std::nullopt,
-           nullptr};
-    for (Seat s : deal_.seats) t.own.emplace_back(s, protocol::leap_cards_json(hands_[s.at()]));
+    auto t = std::make_unique<protocol::JsonTold>(protocol::leap_deal_json(
+        deal_.number, hand_id, deal_.dealer.index(), indices(deal_.seats), stacks,
+        game_.settings().rules.hand_size, static_cast<int>(state_.stock.size()), commitment));
+    for (Seat s : deal_.seats) t->with_own(s.index(), protocol::leap_cards_json(hands_[s.at()]));
     Step step;
     step.told.push_back(std::move(t));
     next_turn(step);
@@ -280,11 +277,11 @@ void LeapHand::tell(const leap::Event& e, Step& step) const {
     if (!protocol::leap_event_told(e)) return;
     const leap::Table& t = *state_.table;
     const Seat owner = seat_of_player(e.seat);
-    Told told{
-        protocol::leap_event_json(t, e, owner.index(), deal_.number), {}, std::nullopt, nullptr};
+    auto told = std::make_unique<protocol::JsonTold>(
+        protocol::leap_event_json(t, e, owner.index(), deal_.number));
     // Drawn and discarded cards: the owner's copy alone names them.
     if (json own = protocol::leap_event_own(t, e); !own.is_null())
-        told.own.emplace_back(owner, std::move(own));
+        told->with_own(owner.index(), std::move(own));
     step.told.push_back(std::move(told));
 }
 
@@ -309,11 +306,10 @@ void LeapHand::next_turn(Step& step) {
     const Seat seat = seat_of_player(state_.to_act);
     if (leaving_[seat.at()]) // the player has left: their turns end their game
         return play_for(auto_action(true), "server", step);
-    step.told.push_back({protocol::leap_turn_json(state_, indices(deal_.seats),
-                                                  game_.settings().seats, deal_.number),
-                         {},
-                         json::json_pointer(""),
-                         nullptr});
+    step.told.push_back(std::make_unique<protocol::JsonTold>(
+        protocol::leap_turn_json(state_, indices(deal_.seats), game_.settings().seats,
+                                 deal_.number),
+        json::json_pointer("")));
 }
 
 Clock LeapHand::clock() const {

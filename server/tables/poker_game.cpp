@@ -224,10 +224,8 @@ Told PokerHand::update(const std::vector<poker::Event>& batch, const poker::Lega
     if (std::ranges::any_of(
             batch, [](const poker::Event& e) { return e.type == poker::EventType::street; }))
         pots = protocol::pots_json(state_, game_.settings().seats);
-    Told t;
-    t.text = std::make_shared<const protocol::UpdateText>(batch, turn, game_.ranking(), state_,
-                                                          std::move(pots));
-    return t;
+    return std::make_unique<protocol::UpdateText>(batch, turn, game_.ranking(), state_,
+                                                  std::move(pots));
 }
 
 void PokerHand::apply(const poker::Action& a, Step& step) {

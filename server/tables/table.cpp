@@ -177,40 +177,20 @@ void Table::refuse(const std::shared_ptr<Recipient>& s, const protocol::Request&
 
 void Table::publish(std::vector<Told>& told) {
     for (Told& t : told) {
-        if (t.text) {
-            protocol::Stamp stamp{id_, ++seq_};
-            tell_clock(stamp); // written in `turn`, when the update has one
-            auto shared = std::make_shared<const std::string>(t.text->write(stamp, -1));
-            for_each_watcher([&](const std::shared_ptr<Recipient>& s, int seat) {
-                if (!t.text->own(seat)) return deliver(s, shared);
-                send(s, t.text->write(stamp, seat));
-            });
-            continue;
-        }
-        json& m = t.message;
-        m["type"] = "table";
-        m["table"] = id_;
-        m["seq"] = ++seq_;
-        if (t.clock) tell_clock(m[*t.clock]);
-        // A seat's own copy is its own part merged into everyone's, written without building it:
-        // everyone's members are serialised once, for everyone's text and every seat's copy.
-        // The clock told in m stays in the copy: a part of the seat's own merges into `turn`.
-        std::vector<protocol::DumpedMember> members;
-        if (!t.own.empty()) members = protocol::dump_members(m);
-        auto shared = std::make_shared<const std::string>(
-            t.own.empty() ? m.dump() : protocol::dump_object(members));
+        protocol::Stamp stamp{id_, ++seq_};
+        tell_clock(stamp); // written where the message has a turn
+        t->stamp(stamp);
+        auto shared = std::make_shared<const std::string>(t->write(-1));
         for_each_watcher([&](const std::shared_ptr<Recipient>& s, int seat) {
-            auto own = seat < 0
-                           ? t.own.end()
-                           : std::ranges::find(t.own, Seat(seat), &std::pair<Seat, json>::first);
-            if (own == t.own.end()) return deliver(s, shared);
-            send(s, protocol::dump_over(own->second, members));
+            if (!t->own(seat)) return deliver(s, shared);
+            send(s, t->write(seat));
         });
     }
 }
 
 void Table::broadcast(json m) {
-    std::vector<Told> told{{std::move(m), {}, std::nullopt, nullptr}};
+    std::vector<Told> told;
+    told.push_back(std::make_unique<protocol::JsonTold>(std::move(m)));
     publish(told);
 }
 
@@ -794,13 +774,6 @@ void Table::on_clock(long key) {
     run(hand_->time_out());
 }
 
-void Table::tell_clock(json& j) const {
-    protocol::Stamp stamp;
-    tell_clock(stamp);
-    j["deadline_ms"] = stamp.deadline_ms;
-    j["time_bank_ms"] = stamp.time_bank_ms;
-}
-
 void Table::tell_clock(protocol::Stamp& stamp) const {
     const auto left = std::chrono::ceil<std::chrono::milliseconds>(
         clock_due_ - net::steady_timer::clock_type::now());
@@ -910,9 +883,11 @@ void Table::end_hand(End end) {
             // about 6 KB for the whole hand, to save 0.7 % of feltd's time.)
             const std::vector<std::string> leaves = sealed.leaves();
             protocol::add_reveal(message, stacks, sealed, leaves, seen, seed_used);
-            std::vector<Told> told{{std::move(message), {}, std::nullopt, nullptr}};
+            auto end = std::make_unique<protocol::JsonTold>(std::move(message));
             for (const HandSeat& r : seats)
-                told[0].own.emplace_back(Seat(r.seat), protocol::own_reveal(sealed, seen, r.seat));
+                end->with_own(r.seat, protocol::own_reveal(sealed, seen, r.seat));
+            std::vector<Told> told;
+            told.push_back(std::move(end));
             self->publish(told);
             self->after_hand();
         });

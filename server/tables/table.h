@@ -191,9 +191,7 @@ class Table : public std::enable_shared_from_this<Table> {
     void run(Step step);
     // The running clock expired: the seat's time bank, if any is left, else the hand's time-out.
     void on_clock(long key);
-    // The time left on the running clock, and the bank of the seat on it, into `j`.
-    void tell_clock(protocol::json& j) const;
-    // The same, into a stamp.
+    // The time left on the running clock, and the bank of the seat on it, into the stamp.
     void tell_clock(protocol::Stamp& stamp) const;
     // A hand's end, with its seats and its log, is one write. The table is settling (no hand
     // starts, a seat that leaves waits) until storage has committed it. Then the stacks are set,

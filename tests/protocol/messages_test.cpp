@@ -4,6 +4,7 @@
 #include "protocol/leap_messages.h"
 #include "protocol/messages.h"
 #include "protocol/poker_messages.h"
+#include "protocol/told.h"
 #include "rankings/ranking.h"
 
 #include <doctest/doctest.h>
@@ -457,7 +458,8 @@ TEST_CASE("poker update as text: everyone's copy and each seat's are what json::
         }
         const auto members = protocol::dump_members(m);
 
-        const protocol::UpdateText text(batch, t, *ranking, s, pots);
+        protocol::UpdateText text(batch, t, *ranking, s, pots);
+        text.stamp(stamp); // as Table::publish writes it, through protocol::Told
         CHECK(text.write(stamp, -1) == m.dump());
         for (int seat = 0; seat < 6; ++seat) {
             CAPTURE(seat);
@@ -465,12 +467,35 @@ TEST_CASE("poker update as text: everyone's copy and each seat's are what json::
             CHECK(text.own(seat) == !o.is_null());
             const std::string expected = o.is_null() ? m.dump() : protocol::dump_over(o, members);
             CHECK(text.write(stamp, seat) == expected);
+            if (seat % 3 == 0) CHECK(text.write(seat) == expected);
             merged += !o.is_null();
         }
     }
     // The cases that matter were met: seats with parts of their own, and hands shown.
     CHECK(merged > 5000);
     CHECK(showdowns > 300);
+}
+
+TEST_CASE("told: a JSON message is stamped, its clock goes where it says, and a seat's part merges "
+          "into its copy alone") {
+    protocol::JsonTold t(json{{"kind", "turn"}, {"turn", {{"seat", 1}}}},
+                         json::json_pointer("/turn"));
+    t.with_own(1, json{{"turn", {{"legal", {{"fold", true}}}}}, {"cards", "Ah Kd"}});
+    t.stamp({7, 42, 1500, 9000});
+    const json everyone = json::parse(t.write(-1));
+    CHECK(everyone == json{{"type", "table"},
+                           {"table", 7},
+                           {"seq", 42},
+                           {"kind", "turn"},
+                           {"turn", {{"seat", 1}, {"deadline_ms", 1500}, {"time_bank_ms", 9000}}}});
+    CHECK_FALSE(t.own(-1));
+    CHECK_FALSE(t.own(0));
+    CHECK(t.own(1));
+    CHECK(t.write(0) == t.write(-1));
+    json mine = everyone;
+    mine["turn"]["legal"] = {{"fold", true}};
+    mine["cards"] = "Ah Kd";
+    CHECK(t.write(1) == mine.dump());
 }
 
 TEST_CASE("requests: a key twice in one object, at any depth, is refused with the key named") {

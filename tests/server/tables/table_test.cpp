@@ -56,14 +56,11 @@ class HighCardHand final : public Hand {
 
     Step deal(std::int64_t hand_id, const std::string& commitment) override {
         hand_id_ = hand_id;
-        Told t{{{"kind", "round_start"},
-                {"hand", deal_.number},
-                {"seats", deal_.seats},
-                {"commitment", commitment}},
-               {},
-               std::nullopt,
-               nullptr};
-        for (Seat s : deal_.seats) t.own.emplace_back(s, json{{"card", card(s)}});
+        auto t = std::make_unique<protocol::JsonTold>(json{{"kind", "round_start"},
+                                                           {"hand", deal_.number},
+                                                           {"seats", deal_.seats},
+                                                           {"commitment", commitment}});
+        for (Seat s : deal_.seats) t->with_own(s.index(), json{{"card", card(s)}});
         Step step;
         step.told.push_back(std::move(t));
         return step;
