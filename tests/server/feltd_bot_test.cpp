@@ -1,0 +1,358 @@
+// Integration, `felt bot` and `felt health` against a real feltd, and the bot's WebSocket client
+// against Beast. A real feltd on a free loopback port, driven through its WebSocket protocol and
+// HTTP endpoints by the harness's client, as a bot would.
+#include "bot.h"
+#include "phh_cards.h"
+#include "server/fairness_check.h"
+#include "server/feltd_harness.h"
+#include "storage/accounts.h"
+#include "storage/sqlite.h"
+
+#include <sodium.h>
+
+#include <boost/asio.hpp>
+#include <boost/beast.hpp>
+#include <nlohmann/json.hpp>
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace feltd_test;
+
+// Bots for the feltd `d`: `tables` tables of `seats`, each playing `hands` hands.
+felt::bot::Options bot_options(const Feltd& d, int tables, int seats, int hands) {
+    felt::bot::Options o;
+    o.port = std::to_string(d.port());
+    o.tables = tables;
+    o.seats = seats;
+    o.hands = hands;
+    return o;
+}
+
+TEST_CASE("felt bot: bots play whole tables through the real protocol") {
+    Feltd d;
+    felt::bot::Options o = bot_options(d, 3, 3, 4);
+    const felt::bot::Report r = felt::bot::run(o);
+    CHECK(r.connected == 9);
+    CHECK_MESSAGE(r.errors.empty(), (r.errors.empty() ? "" : r.errors.front()));
+    CHECK(r.hands >= 3 * 4);
+    // Each hand counted once (an update's hand_end event is not one): as many as feltd played,
+    // less at most one a table that started as its bots were leaving.
+    const int played = metric(d.port(), "felt_hands_played_total");
+    CHECK(r.hands <= played);
+    CHECK(r.hands + 3 >= played);
+    CHECK(r.latencies_ms.size() == static_cast<std::size_t>(r.actions));
+    CHECK(r.percentile(99) >= r.percentile(50));
+}
+
+TEST_CASE("felt bot: bots join an open table of somebody else's and play at it") {
+    Feltd d;
+    auto people = guests(d.port(), 1);
+    Client& host = *people[0];
+    const std::int64_t table = host.call({{"type", "create_table"},
+                                          {"seats", 3},
+                                          {"hand_delay_ms", 0},
+                                          {"min_buy_in", 60},
+                                          {"max_buy_in", 100}})["table"];
+    REQUIRE(host.call({{"type", "spectate"}, {"table", table}})["ok"] == true);
+    felt::bot::Options o;
+    o.port = std::to_string(d.port());
+    o.join = table;
+    o.seats = 2;
+    o.hands = 3;
+    const felt::bot::Report r = felt::bot::run(o);
+    CHECK(r.connected == 2);
+    CHECK_MESSAGE(r.errors.empty(), (r.errors.empty() ? "" : r.errors.front()));
+    CHECK(r.hands >= 3);
+    // Each bot bought in for the table's maximum, since twice its minimum is more.
+    for (int seated = 0; seated < 2;) {
+        const json m = next_kind(host, "seated");
+        CHECK(m["stack"] == 100);
+        ++seated;
+    }
+}
+
+TEST_CASE("felt bot: bots pace themselves under feltd's default rate, and leave when broke") {
+    Feltd d({"--rate", "50", "--burst", "100"}); // feltd's defaults, said out loud
+    felt::bot::Options o;
+    o.port = std::to_string(d.port());
+    SUBCASE("pacing") {
+        // Unpaced, a bot at a table of three acts far faster than 50 messages a second.
+        o.tables = 2;
+        o.seats = 3;
+        o.hands = 40;
+        const felt::bot::Report r = felt::bot::run(o);
+        CHECK_MESSAGE(r.errors.empty(), (r.errors.empty() ? "" : r.errors.front()));
+        CHECK(r.hands >= 40);
+    }
+    SUBCASE("broke") {
+        o.tables = 1;
+        o.seats = 3;
+        o.hands = 1'000'000; // never reached: all in every time, two of three soon go broke
+        o.shove = true;
+        const felt::bot::Report r = felt::bot::run(o);
+        CHECK_MESSAGE(r.errors.empty(), (r.errors.empty() ? "" : r.errors.front()));
+        CHECK(r.broke >= 1);
+        CHECK(r.hands < 1'000'000);
+    }
+}
+
+TEST_CASE("felt bot: a person's pace, from several source addresses, and a fleet that grows") {
+    SUBCASE("thinking: every decision waits at least the shortest think time") {
+        Feltd d;
+        felt::bot::Options o = bot_options(d, 1, 3, 2);
+        o.think_min_ms = 40;
+        o.think_max_ms = 60;
+        const felt::bot::Report r = felt::bot::run(o);
+        CHECK_MESSAGE(r.errors.empty(), (r.errors.empty() ? "" : r.errors.front()));
+        REQUIRE(r.actions > 0);
+        // One table: its actions follow one another, each after its bot's thinking.
+        CHECK(r.seconds >= 0.040 * static_cast<double>(r.actions));
+    }
+    SUBCASE("sources: six bots from one address are refused where two addresses are not") {
+        Feltd d({"--per-address", "4"});
+        felt::bot::Options o = bot_options(d, 1, 6, 1);
+        const felt::bot::Report one = felt::bot::run(o);
+        CHECK_FALSE(one.errors.empty()); // the fifth connection from 127.0.0.1 is refused
+        // The stopped run's connections close at feltd's pace: wait until it has none left.
+        for (int i = 0; i < 200; ++i) {
+            const auto m =
+                felt::bot::http_get("127.0.0.1", std::to_string(d.port()), "/metrics", 5);
+            if (m.body.find("\nfelt_connections 0\n") != std::string::npos) break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(25));
+        }
+        o.sources = 2; // 127.0.0.1 and 127.0.0.2: three each
+        const felt::bot::Report two = felt::bot::run(o);
+        CHECK_MESSAGE(two.errors.empty(), (two.errors.empty() ? "" : two.errors.front()));
+        CHECK(two.connected == 6);
+        CHECK(two.hands >= 1);
+    }
+    SUBCASE("a fleet: tables added while others play, figures taken window by window") {
+        Feltd d;
+        felt::bot::Fleet fleet(bot_options(d, 1, 3, 1));
+        auto wait_seated = [&](int n) {
+            for (int i = 0; i < 400 && fleet.seated() < n; ++i)
+                std::this_thread::sleep_for(std::chrono::milliseconds(25));
+            return fleet.seated();
+        };
+        fleet.add_tables(2);
+        CHECK(wait_seated(6) == 6);
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        const felt::bot::Report first = fleet.take();
+        fleet.add_tables(1);
+        CHECK(wait_seated(9) == 9);
+        felt::bot::Report second; // at least one hand ended in it (sanitizer builds are slow)
+        for (int i = 0; i < 100 && second.hands == 0; ++i) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            second = fleet.take();
+        }
+        CHECK_MESSAGE(first.errors.empty(), (first.errors.empty() ? "" : first.errors.front()));
+        CHECK_MESSAGE(second.errors.empty(), (second.errors.empty() ? "" : second.errors.front()));
+        CHECK(first.bots == 6);
+        CHECK(second.bots == 9);
+        CHECK(second.connected == 9);
+        CHECK(first.actions > 0);
+        CHECK(second.actions > 0);
+        CHECK(second.hands > 0);
+        // A take empties the window: what the first counted is not counted again.
+        const felt::bot::Report empty_after = fleet.take();
+        CHECK(empty_after.latencies_ms.size() < second.latencies_ms.size());
+    }
+}
+
+// A one-connection WebSocket server made with Beast, for testing the bots' own client against an
+// independent implementation: it accepts one connection, runs `serve` on it, and reads on until
+// the bot goes, recording the pongs it gets. `refuse` answers the upgrade with a plain 404.
+struct BeastPeer {
+    boost::asio::io_context ioc;
+    boost::asio::ip::tcp::acceptor acceptor{ioc, {boost::asio::ip::make_address("127.0.0.1"), 0}};
+    std::vector<std::string> pongs;
+    std::string hello; // the bot's first message, as Beast read it
+    std::thread thread;
+
+    template <class Serve>
+    explicit BeastPeer(Serve serve, bool refuse = false) {
+        thread = std::thread([this, serve, refuse] {
+            namespace beast = boost::beast;
+            namespace websocket = beast::websocket;
+            beast::error_code ec;
+            boost::asio::ip::tcp::socket socket = acceptor.accept();
+            if (refuse) {
+                const std::string no = "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n";
+                boost::asio::write(socket, boost::asio::buffer(no), ec);
+                return;
+            }
+            websocket::stream<boost::asio::ip::tcp::socket> ws(std::move(socket));
+            ws.control_callback([this](websocket::frame_type kind, beast::string_view payload) {
+                if (kind == websocket::frame_type::pong) pongs.emplace_back(payload);
+            });
+            ws.accept(ec);
+            if (ec) return;
+            beast::flat_buffer buffer;
+            ws.read(buffer, ec);
+            hello = beast::buffers_to_string(buffer.data());
+            serve(ws);
+            for (;;) { // until the bot closes or its connection ends
+                buffer.clear();
+                ws.read(buffer, ec);
+                if (ec) return;
+            }
+        });
+    }
+    ~BeastPeer() { join(); }
+    // Waits for the connection to end: only then may `pongs` and `hello` be read.
+    void join() {
+        if (thread.joinable()) thread.join();
+    }
+    std::string port() const { return std::to_string(acceptor.local_endpoint().port()); }
+};
+
+felt::bot::Report bot_against(const BeastPeer& peer) {
+    felt::bot::Options o;
+    o.port = peer.port();
+    o.tables = 1;
+    o.seats = 1;
+    return felt::bot::run(o);
+}
+
+TEST_CASE("felt bot: its WebSocket client against Beast's server: masked frames, pings, "
+          "fragments, long lengths, a close and a refused upgrade") {
+    namespace net = boost::asio;
+    using Ws = boost::beast::websocket::stream<net::ip::tcp::socket>;
+    // A message of 70,000 bytes (a 64-bit length, longer than the bot's first buffer), sent in
+    // two fragments after a ping: the bot answers the ping and reads the message whole.
+    const std::string code(70000, 'x');
+    const std::string text = R"({"type":"error","code":")" + code + R"(","message":"too long"})";
+    {
+        BeastPeer peer([&](Ws& ws) {
+            ws.ping("are you there");
+            ws.text(true);
+            ws.write_some(false, net::buffer(text.substr(0, 100)));
+            ws.write_some(true, net::buffer(text.substr(100)));
+        });
+        const felt::bot::Report r = bot_against(peer);
+        peer.join();
+        REQUIRE(r.errors.size() == 1); // the bot reports an error message as an error
+        CHECK(r.errors[0] == nlohmann::json::parse(text).dump());
+        CHECK(r.connected == 1);
+        CHECK(nlohmann::json::parse(peer.hello)["type"] == "hello"); // unmasked by Beast
+        CHECK(peer.pongs == std::vector<std::string>{"are you there"});
+    }
+    { // the server closes: an error that says so, with the server's reason
+        BeastPeer peer([](Ws& ws) {
+            ws.close({boost::beast::websocket::close_code::going_away, "shutting down"});
+        });
+        const felt::bot::Report r = bot_against(peer);
+        REQUIRE(r.errors.size() == 1);
+        CHECK(r.errors[0] == "read: the server closed the connection: shutting down");
+    }
+    { // no upgrade: the bot says what it got
+        BeastPeer peer([](Ws&) {}, true);
+        const felt::bot::Report r = bot_against(peer);
+        REQUIRE(r.errors.size() == 1);
+        CHECK(r.errors[0] == "handshake: the server did not upgrade: HTTP/1.1 404 Not Found");
+        CHECK(r.connected == 0);
+    }
+}
+
+// A one-connection server that answers whatever the bot sends first with `answer`, byte for byte,
+// and then reads until the bot goes: for answers no correct server gives.
+struct RawPeer {
+    boost::asio::io_context ioc;
+    boost::asio::ip::tcp::acceptor acceptor{ioc, {boost::asio::ip::make_address("127.0.0.1"), 0}};
+    std::thread thread;
+
+    explicit RawPeer(std::string answer) {
+        thread = std::thread([this, answer = std::move(answer)] {
+            boost::system::error_code ec;
+            boost::asio::ip::tcp::socket socket = acceptor.accept();
+            std::string request;
+            boost::asio::read_until(socket, boost::asio::dynamic_buffer(request), "\r\n\r\n", ec);
+            boost::asio::write(socket, boost::asio::buffer(answer), ec);
+            char sink[4096];
+            while (!ec) socket.read_some(boost::asio::buffer(sink), ec);
+        });
+    }
+    ~RawPeer() { thread.join(); }
+    std::string port() const { return std::to_string(acceptor.local_endpoint().port()); }
+};
+
+TEST_CASE("felt bot: a server that breaks the protocol gets an error that names how") {
+    // RFC 6455, 1.3: the accept value for the key the bots send.
+    const std::string upgraded = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
+                                 "Connection: Upgrade\r\n"
+                                 "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n";
+    auto bot_on = [](const RawPeer& peer) {
+        felt::bot::Options o;
+        o.port = peer.port();
+        o.tables = 1;
+        o.seats = 1;
+        return felt::bot::run(o);
+    };
+    // The RFC's own example of a masked "Hello" (5.7), which only a client may send.
+    const std::string masked = "\x81\x85\x37\xfa\x21\x3d\x7f\x9f\x4d\x51\x58";
+    // A header announcing 16 MiB and one byte, over what a bot holds.
+    const std::string huge = std::string("\x81\x7f\x00\x00\x00\x00\x01\x00\x00\x01", 10);
+    // An answer whose headers never end.
+    std::string endless = "HTTP/1.1 101 Switching Protocols\r\n";
+    while (endless.size() < 20000) endless += "X-Padding: aaaaaaaaaaaaaaaaaaaaaaaa\r\n";
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {upgraded + masked, "read: the server masked a frame"},
+        {upgraded + huge, "read: a message longer than a bot accepts"},
+        {endless, "handshake: the server's answer to the upgrade has no end"},
+        {"HTTP/1.1 101 Switching Protocols\r\nSec-WebSocket-Accept: wrong\r\n\r\n",
+         "handshake: the server did not upgrade: HTTP/1.1 101 Switching Protocols"}};
+    for (const auto& [answer, error] : cases) {
+        CAPTURE(error);
+        RawPeer peer(answer);
+        const felt::bot::Report r = bot_on(peer);
+        REQUIRE(r.errors.size() == 1);
+        CHECK(r.errors[0] == error);
+    }
+}
+
+TEST_CASE("felt bot: think times read as MIN-MAX or one number, and nothing else") {
+    felt::bot::Options o;
+    CHECK(felt::bot::parse_think("1000-4000", o));
+    CHECK((o.think_min_ms == 1000 && o.think_max_ms == 4000));
+    CHECK(felt::bot::parse_think("250", o));
+    CHECK((o.think_min_ms == 250 && o.think_max_ms == 250));
+    for (const char* bad :
+         {"", "-", "5-", "-5", "5-x", "x", "4000-1000", "1-2-3", "0-600001", " 5"}) {
+        CAPTURE(bad);
+        CHECK_FALSE(felt::bot::parse_think(bad, o));
+        CHECK((o.think_min_ms == 250 && o.think_max_ms == 250)); // unchanged
+    }
+}
+
+TEST_CASE("felt health: the GET behind it reads feltd's /healthz, and other answers as they are") {
+    Feltd d;
+    const std::string port = std::to_string(d.port());
+    const felt::bot::HttpAnswer ok = felt::bot::http_get("127.0.0.1", port, "/healthz", 5);
+    CHECK(ok.status == 200);
+    CHECK(ok.body == "ok\n");
+    CHECK(ok.error.empty());
+    const felt::bot::HttpAnswer missing = felt::bot::http_get("127.0.0.1", port, "/nope", 5);
+    CHECK(missing.status == 404);
+    // Nobody listening: no status, and the reason.
+    const felt::bot::HttpAnswer none = felt::bot::http_get("127.0.0.1", "1", "/healthz", 5);
+    CHECK(none.status == 0);
+    CHECK(none.error.find("connect") != std::string::npos);
+}
