@@ -286,7 +286,6 @@ TEST_CASE("feltd: abuse closes the connection, not the server") {
 // The attacks of docs/security.md ("Figures"): timing and memory checks, so in the release build
 // only (the sanitizers' builds are slower and their allocators their own).
 #ifdef NDEBUG
-
 TEST_CASE("feltd: clients that never read hold at most the write-queue budgets, and the memory "
           "goes back to the system after they are dropped") {
     Feltd d({"--per-address", "100"});
