@@ -2,6 +2,7 @@
 // port, an HTTP getter and a WebSocket client speaking JSON, as a bot would.
 #pragma once
 
+#include "paths.h"
 #include "protocol/messages.h"
 #include "storage/accounts.h"
 #include "storage/sqlite.h"
@@ -89,8 +90,13 @@ class Feltd {
     void start(std::vector<std::string> extra) {
         const std::string port_file = dir_ + "/port";
         std::filesystem::remove(port_file);
-        std::vector<std::string> args = {FELTD_PATH, "--port",      "0",   "--port-file",
-                                         port_file,  "--log-level", "warn"};
+        std::vector<std::string> args = {felt::test::feltd_path(),
+                                         "--port",
+                                         "0",
+                                         "--port-file",
+                                         port_file,
+                                         "--log-level",
+                                         "warn"};
         if (std::find(extra.begin(), extra.end(), "--db") == extra.end())
             args.insert(args.end(), {"--db", dir_ + "/data/felt.db"});
         if (std::find(extra.begin(), extra.end(), "--static") == extra.end())
@@ -218,7 +224,7 @@ class Client {
 
 // Runs feltd with these arguments to its end: its exit status (-1 if it did not exit).
 inline int exit_status(std::vector<std::string> args) {
-    args.insert(args.begin(), FELTD_PATH);
+    args.insert(args.begin(), felt::test::feltd_path());
     const pid_t pid = spawn(std::move(args));
     int status = 0;
     waitpid(pid, &status, 0);
@@ -232,7 +238,7 @@ inline std::pair<int, std::string> run_feltd(std::vector<std::string> args, int 
     const int out = mkstemp(tmpl);
     REQUIRE(out >= 0);
     close(out);
-    args.insert(args.begin(), FELTD_PATH);
+    args.insert(args.begin(), felt::test::feltd_path());
     const pid_t pid = spawn(std::move(args), 0, tmpl);
     int status = 0;
     bool exited = false;

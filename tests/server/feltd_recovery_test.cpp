@@ -11,8 +11,6 @@
 
 #include <sodium.h>
 
-#include <boost/asio.hpp>
-#include <boost/beast.hpp>
 #include <nlohmann/json.hpp>
 
 #include <doctest/doctest.h>

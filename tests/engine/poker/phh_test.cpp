@@ -1,4 +1,5 @@
 // Hand histories (engine/poker/phh.*): hands written by hand, and round trips of simulated hands.
+#include "paths.h"
 #include "phh_cards.h"
 #include "poker/phh.h"
 #include "simulate.h"
@@ -18,7 +19,7 @@ using namespace felt::poker;
 namespace {
 
 std::string read(const std::string& name) {
-    std::ifstream in(std::string(FELT_TEST_DATA) + "/phh/" + name);
+    std::ifstream in(felt::test::test_file("phh/" + name));
     REQUIRE_MESSAGE(in.good(), name);
     std::ostringstream s;
     s << in.rdbuf();

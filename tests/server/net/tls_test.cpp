@@ -24,8 +24,8 @@ namespace websocket = beast::websocket;
 using tcp = net::ip::tcp;
 
 TEST_CASE("feltd: TLS with --tls-cert and --tls-key: https and wss, plain clients turned away") {
-    const std::string cert = FELT_TEST_DATA "/tls_test_cert.pem";
-    const std::string key = FELT_TEST_DATA "/tls_test_key.pem";
+    const std::string cert = felt::test::test_file("data/tls_test_cert.pem");
+    const std::string key = felt::test::test_file("data/tls_test_key.pem");
     Feltd d({"--tls-cert", cert, "--tls-key", key});
     net::io_context ioc;
     // The client trusts only the test certificate: a handshake proves the server presents it.
@@ -107,8 +107,8 @@ TEST_CASE("feltd: TLS settings that cannot work stop it at start, touching nothi
     char tmpl[] = "/tmp/feltd_test_XXXXXX";
     REQUIRE(mkdtemp(tmpl) != nullptr);
     const std::string dir = tmpl;
-    const std::string cert = FELT_TEST_DATA "/tls_test_cert.pem";
-    const std::string key = FELT_TEST_DATA "/tls_test_key.pem";
+    const std::string cert = felt::test::test_file("data/tls_test_cert.pem");
+    const std::string key = felt::test::test_file("data/tls_test_key.pem");
     const std::string db = dir + "/data/felt.db";
     const std::vector<std::string> base = {"--port", "0", "--db", db, "--log-level", "off"};
     auto with = [&](std::vector<std::string> extra) {

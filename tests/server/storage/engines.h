@@ -4,6 +4,7 @@
 // say they were skipped: the sanitizer build runs them not at all, the release build always.
 #pragma once
 
+#include "paths.h"
 #include "storage/accounts.h"
 #include "storage/pg_store.h"
 #include "storage/postgres.h"
@@ -39,7 +40,7 @@ inline std::optional<std::string> pg_server() {
 inline bool pg_server_control(const std::string& what) {
     const char* dir = std::getenv("FELT_TEST_PG_DIR");
     if (!dir || !*dir) return false;
-    const std::string cmd = std::string(FELT_SOURCE_DIR) + "/scripts/pg.sh " + what + " " + dir;
+    const std::string cmd = felt::test::source_dir() + "/scripts/pg.sh " + what + " " + dir;
     return std::system(cmd.c_str()) == 0;
 }
 
