@@ -8,6 +8,7 @@ packages=(
     libjemalloc-dev # feltd's allocator
     clang libfuzzer-14-dev # the fuzzers (tests/fuzz, scripts/fuzz.sh)
     sqlite3 # the tests read the live database from outside, as a backup would
+    ccache # a compiler cache for the next build, in ~/.cache/ccache (used when present)
 )
 missing=()
 for p in "${packages[@]}"; do
