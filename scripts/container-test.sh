@@ -13,10 +13,14 @@
 # too). Base images that cannot be pulled are made by scripts/container-base.sh, and postgres:15
 # by tests/container/postgres. Skips with one line when no engine can run, and the compose checks
 # when neither `docker compose` nor podman-compose can be had.
-# Usage: scripts/container-test.sh   (needs build/felt: scripts/build.sh build first)
+# Usage: scripts/container-test.sh [build|check]   (needs build/felt: scripts/build.sh build first)
+#   build: only builds the image (scripts/test.sh builds it in the background); check: only the
+#   checks, on the image `build` made; neither: both.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
+mode=${1:-all}
+case $mode in all | build | check) ;; *) echo "usage: container-test.sh [build|check]" >&2; exit 2 ;; esac
 felt=build/felt
 [ -x "$felt" ] || { echo "container-test: build/felt is missing (scripts/build.sh build)" >&2; exit 1; }
 
@@ -67,23 +71,31 @@ check() { # check NAME STATUS DETAIL: STATUS 0 passes
     fi
 }
 
-scripts/container-base.sh "$engine"
-# This machine's extra CAs (a TLS-intercepting proxy before npm's registry) for the build stage.
-for c in /usr/local/share/ca-certificates/*.crt; do
-    if [ -f "$c" ]; then
-        cp "$c" docker/extra-ca/
-        extra+=("docker/extra-ca/$(basename "$c")")
-    fi
-done
+if [ "$mode" != check ]; then
+    scripts/container-base.sh "$engine"
+    # This machine's extra CAs (a TLS-intercepting proxy before npm's registry) for the build stage.
+    for c in /usr/local/share/ca-certificates/*.crt; do
+        if [ -f "$c" ]; then
+            cp "$c" docker/extra-ca/
+            extra+=("docker/extra-ca/$(basename "$c")")
+        fi
+    done
+fi
 "$engine" run "${run_args[@]}" --rm --network host debian:12-slim true >/dev/null 2>&1 ||
     skip "$engine cannot run a container here"
-start=$(date +%s)
-"$engine" build "${build_args[@]}" -f docker/Dockerfile -t "$image" . >/tmp/felt-image-build.log 2>&1 || {
-    tail -30 /tmp/felt-image-build.log
-    echo "container-test: the image did not build" >&2
+if [ "$mode" != check ]; then
+    start=$(date +%s)
+    "$engine" build "${build_args[@]}" -f docker/Dockerfile -t "$image" . >/tmp/felt-image-build.log 2>&1 || {
+        tail -30 /tmp/felt-image-build.log
+        echo "container-test: the image did not build" >&2
+        exit 1
+    }
+    echo "container-test: image built in $(($(date +%s) - start)) s"
+    [ "$mode" = build ] && exit 0
+elif ! "$engine" image inspect "$image" >/dev/null 2>&1; then
+    echo "container-test: no image $image: scripts/container-test.sh build first" >&2
     exit 1
-}
-echo "container-test: image built in $(($(date +%s) - start)) s"
+fi
 size=$("$engine" image inspect "$image" --format '{{.Size}}')
 echo "container-test: image size $((size / 1024 / 1024)) MiB ($size bytes)"
 

@@ -3,12 +3,14 @@
 # its corpus in tests/fuzz/corpus/NAME. New inputs go to build-fuzz/corpus/NAME, crashes to
 # build-fuzz/crashes/; the corpus in the repository is only read. Exits non-zero on a crash.
 # Longer: FUZZ_SECONDS=600 scripts/fuzz.sh, or run one harness by hand (docs/security.md).
+# `scripts/fuzz.sh build` only builds them (scripts/test.sh builds them in the background).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-6}
 CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFELT_FUZZ=ON \
     -DFELT_BENCH=OFF -DFELT_WERROR=OFF >/dev/null
 cmake --build build-fuzz --target fuzzers
+[ "${1:-}" = build ] && exit 0
 rm -rf build-fuzz/crashes # what an earlier run found is not this run's
 mkdir -p build-fuzz/crashes
 for name in request config phh poker leap settle settings; do

@@ -22,13 +22,19 @@ print_phases() {
     echo "| --- | --- | --- |"
     for row in "${phases[@]}"; do
         IFS='|' read -r name seconds status <<<"$row"
-        [ "$status" = 0 ] && status=ok || status="failed ($status)"
+        case $status in
+        0) status=ok ;;
+        background) status="ok, in the background" ;;
+        *) status="failed ($status)" ;;
+        esac
         printf '| %s | %d min %02d s | %s |\n' "$name" $((seconds / 60)) $((seconds % 60)) "$status"
     done
     printf '| total | %d min %02d s | |\n' $((SECONDS / 60)) $((SECONDS % 60))
 }
 pg_dir=""
+background_pid=""
 finish() {
+    if [ -n "$background_pid" ]; then kill -- "-$background_pid" 2>/dev/null || true; fi
     if [ -n "$pg_dir" ]; then scripts/pg.sh stop "$pg_dir"; fi
     print_phases
 }
@@ -36,6 +42,54 @@ trap finish EXIT
 
 phase "packages" scripts/deps.sh
 phase "release build" scripts/build.sh build -DCMAKE_BUILD_TYPE=Release
+
+# The other builds run in the background, one after another, while the tests run: the sanitizer
+# build, the container image, the fuzzers. They run in the idle scheduling class (chrt --idle): a
+# core runs them only when no test wants it, so they slow no test and fill the time the tests
+# leave the CPU unused (docs/benchmarks.md, "The test command's time"). Each writes its output to
+# build/background/NAME.log, printed if it fails, and its end to build/background/done.
+# The sanitizer build: -g1, line tables only, is enough for the sanitizers' reports to name files,
+# lines and functions, and compiles about a fifth faster than -g.
+containers=${FELT_CONTAINER_TESTS:-1}
+rm -rf build/background
+mkdir -p build/background
+export containers
+setsid chrt --idle 0 bash -c '
+    set -uo pipefail
+    trap "echo \"end||\" >>build/background/done" EXIT
+    step() { # step NAME COMMAND...
+        local name=$1 start=$SECONDS status=0
+        shift
+        "$@" >"build/background/$name.log" 2>&1 || status=$?
+        echo "$name|$((SECONDS - start))|$status" >>build/background/done
+        [ "$status" = 0 ] || exit "$status"
+    }
+    step sanitizer-build scripts/build.sh build-sanitize -DCMAKE_BUILD_TYPE=Debug \
+        -DCMAKE_CXX_FLAGS_DEBUG="-g1 -O1" -DFELT_SANITIZE=ON -DFELT_BENCH=OFF
+    if [ "$containers" != 0 ]; then step container-image scripts/container-test.sh build; fi
+    step fuzzers-build scripts/fuzz.sh build
+' &
+background_pid=$!
+after() { # after NAME: waits for the background step NAME; its output if it failed
+    local name seconds status
+    while :; do
+        if [ -f build/background/done ] && grep -q "^$1|" build/background/done; then
+            IFS='|' read -r name seconds status < <(grep "^$1|" build/background/done)
+            phases+=("${name//-/ } (in the background)|$seconds|$([ "$status" = 0 ] && echo background || echo "$status")")
+            if [ "$status" != 0 ]; then
+                tail -60 "build/background/$1.log"
+                echo "the background step $1 failed: build/background/$1.log" >&2
+            fi
+            return "$status"
+        fi
+        if grep -q "^end|" build/background/done 2>/dev/null; then
+            echo "the background steps ended before $1" >&2
+            return 1
+        fi
+        sleep 1
+    done
+}
+
 # A private PostgreSQL server (scripts/pg.sh) for the release build's PostgreSQL tests and the
 # browser cluster test, stopped however the run ends; the sanitizer build runs without it (its
 # PostgreSQL cases say skipped).
@@ -50,16 +104,17 @@ phase "release tests" env FELT_TEST_PG="$pg_url" FELT_TEST_PG_DIR="$pg_dir" \
 phase "web client (unit and Chromium)" env FELT_TEST_PG="$pg_url" scripts/web.sh test
 scripts/pg.sh stop "$pg_dir"
 pg_dir=""
-phase "fuzzers (build and runs)" scripts/fuzz.sh # each libFuzzer harness for a few seconds, under clang's sanitizers
-# The container image (docker/Dockerfile), built and run with docker or podman: about 5 minutes
-# (docs/benchmarks.md, "The container image"). FELT_CONTAINER_TESTS=0 leaves it out.
-if [ "${FELT_CONTAINER_TESTS:-1}" != 0 ]; then
-    phase "container image (build and checks)" scripts/container-test.sh
+phase "waiting for the sanitizer build" after sanitizer-build
+phase "sanitizer tests" ctest --test-dir build-sanitize --output-on-failure -j2
+# The container image (docker/Dockerfile), built and run with docker or podman.
+# FELT_CONTAINER_TESTS=0 leaves it out.
+if [ "$containers" != 0 ]; then
+    phase "waiting for the container image" after container-image
+    phase "container checks" scripts/container-test.sh check
 else
     echo "container test: skipped (FELT_CONTAINER_TESTS=0)"
 fi
-# -g1: line tables only, enough for the sanitizers' reports to name files, lines and functions; it
-# compiles about a fifth faster than -g (docs/benchmarks.md, "The test command's time").
-phase "sanitizer build" scripts/build.sh build-sanitize -DCMAKE_BUILD_TYPE=Debug \
-    -DCMAKE_CXX_FLAGS_DEBUG="-g1 -O1" -DFELT_SANITIZE=ON -DFELT_BENCH=OFF
-phase "sanitizer tests" ctest --test-dir build-sanitize --output-on-failure -j2
+phase "waiting for the fuzzers' build" after fuzzers-build
+background_pid=""
+# Each libFuzzer harness for a few seconds, under clang's sanitizers.
+phase "fuzzers" scripts/fuzz.sh
