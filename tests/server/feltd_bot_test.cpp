@@ -22,6 +22,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <map>
 #include <optional>
 #include <random>
@@ -87,6 +88,32 @@ TEST_CASE("felt bot: bots join an open table of somebody else's and play at it")
         CHECK(m["stack"] == 100);
         ++seated;
     }
+}
+
+TEST_CASE("felt bot: a bot at an open table leaves once it is alone there, though it wants more "
+          "hands (it hung waiting for a deal when the others left with theirs played)") {
+    Feltd d;
+    auto people = guests(d.port(), 1);
+    const std::int64_t table =
+        people[0]->call({{"type", "create_table"}, {"seats", 3}, {"hand_delay_ms", 0}})["table"];
+    felt::bot::Options few;
+    few.port = std::to_string(d.port());
+    few.join = table;
+    few.seats = 2;
+    few.hands = 3;
+    felt::bot::Options many = few;
+    many.seats = 1;
+    many.hands = 1'000'000;
+    many.seed = 2;
+    auto lone = std::async(std::launch::async, [&] { return felt::bot::run(many); });
+    const felt::bot::Report r = felt::bot::run(few);
+    CHECK_MESSAGE(r.errors.empty(), (r.errors.empty() ? "" : r.errors.front()));
+    const bool left = lone.wait_for(std::chrono::seconds(30)) == std::future_status::ready;
+    if (!left) d.stop(SIGKILL); // its connection ends, so that it returns
+    const felt::bot::Report alone = lone.get();
+    CHECK(left);
+    CHECK(alone.connected == 1);
+    CHECK_MESSAGE(alone.errors.empty(), (alone.errors.empty() ? "" : alone.errors.front()));
 }
 
 TEST_CASE("felt bot: bots pace themselves under feltd's default rate, and leave when broke") {

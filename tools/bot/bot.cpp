@@ -16,6 +16,7 @@
 #include <mutex>
 #include <optional>
 #include <random>
+#include <set>
 #include <string_view>
 #include <thread>
 #include <utility>
@@ -495,14 +496,26 @@ class Bot : public std::enable_shared_from_this<Bot> {
             }
             return close();
         }
-        // Alone at the table, with nobody to play: leave too.
-        if (kind == "left" && !shared_->options.join && ++gone_ >= shared_->options.seats - 1 &&
-            !leaving_) {
+        if (kind == "seated" && m.value("seat", -1) != seat_) others_.insert(m.value("seat", -1));
+        if (kind == "left") others_.erase(m.value("seat", -1));
+        // Alone at the table, with nobody to play: leave too. At a table of its own group, once
+        // the others have left; at an open table it joined, once no other seat is taken (it may
+        // have sat down after the others began, and they may leave with their hands played
+        // while it still wants more, which no one would deal).
+        if (kind == "left" && !leaving_ &&
+            (shared_->options.join ? seat_ >= 0 && others_.empty()
+                                   : ++gone_ >= shared_->options.seats - 1)) {
             leaving_ = true;
             return send({{"type", "leave"}, {"id", 6}, {"table", table_}});
         }
         if (kind == "snapshot" && m.contains("your_seat") && m["your_seat"].is_number())
             seat_ = m["your_seat"];
+        if (kind == "snapshot" && m.contains("seats") && m["seats"].is_array()) {
+            others_.clear();
+            for (const json& s : m["seats"])
+                if (s.is_object() && s.value("seat", -1) >= 0 && s.value("seat", -1) != seat_)
+                    others_.insert(s.value("seat", -1));
+        }
         if (kind == "snapshot" && shared_->options.join && !asked_seat_) {
             asked_seat_ = true;
             const json& c = m["config"];
@@ -619,7 +632,8 @@ class Bot : public std::enable_shared_from_this<Bot> {
     std::int64_t table_ = 0, buy_in_ = 400;
     int seat_ = -1;
     int hands_ = 0;
-    int gone_ = 0; // other seats that left the table
+    int gone_ = 0;         // other seats that left the table
+    std::set<int> others_; // the other seats taken, as this bot last saw them
     double tokens_;
     Clock::time_point refilled_;
     Clock::time_point sent_;
