@@ -1,7 +1,7 @@
 // The lobby family: the tables open (a page at a time, or watched from now on), and a new table.
+#include "games/games.h"
 #include "requests/answer.h"
 #include "requests/router.h"
-#include "tables/games.h"
 #include "tables/table.h"
 
 #include <spdlog/spdlog.h>
@@ -31,7 +31,7 @@ void on_unwatch_lobby(Peer& p, const protocol::Request& r) {
     reply(p, r);
 }
 
-// A new table of the game the request names ("poker" when it names none), through the registry
+// A new table of the game the request names (the default, poker, when none), through the registry
 // (games.h); a configuration the game does not accept is refused with the field at fault.
 void on_create_table(Peer& p, const protocol::Request& r) {
     SharedState& state = p.state();
@@ -39,12 +39,13 @@ void on_create_table(Peer& p, const protocol::Request& r) {
     auto name = r.body.find("game");
     if (name != r.body.end() && !name->is_string())
         return refuse(p, r.id, {"bad_config", "\"game\" must be a string", "game"});
-    const std::string game_name = name == r.body.end() ? "poker" : name->get<std::string>();
-    const GameEntry* game = find_game(game_name);
+    const GameEntry* game =
+        name == r.body.end() ? &default_game() : find_game(name->get_ref<const std::string&>());
     if (!game)
-        return refuse(
-            p, r.id,
-            {"bad_config", "no game \"" + game_name + "\" (" + game_names() + ")", "game"});
+        return refuse(p, r.id,
+                      {"bad_config",
+                       "no game \"" + name->get<std::string>() + "\" (" + game_names() + ")",
+                       "game"});
     auto decoded = game->decode(r.body, state.services());
     if (!decoded.ok()) return refuse(p, r.id, decoded.refusal);
     if (const int quota = state.config().tables_per_account;

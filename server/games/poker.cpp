@@ -1,0 +1,173 @@
+// Poker, every variant: its configuration, its table, and in its history the best draw of a
+// five-card draw hand and the hand as PHH, both by replaying the record through the engine.
+#include "games/games.h"
+#include "poker/draw_advice.h"
+#include "poker/phh.h"
+#include "protocol/poker_config.h"
+#include "protocol/poker_messages.h"
+#include "tables/poker_game.h"
+
+#include <algorithm>
+
+namespace felt::server {
+
+namespace {
+
+using protocol::json;
+
+Outcome<NewTable> decode(const json& request, Services& services) {
+    auto d = protocol::decode_poker_config(request);
+    if (!d.ok()) return {std::nullopt, std::move(d.refusal)};
+    auto [config, base] = std::move(*d.value);
+    return {table_of(std::move(config), services,
+                     [base](const protocol::PokerConfig& c) { return poker_game(c, base); }),
+            {}};
+}
+
+// A stored poker hand played again through the engine from its revealed deck.
+struct PokerReplay {
+    poker::HandConfig config;
+    poker::HandState state;
+    std::vector<poker::Event> events;
+};
+
+// Replays a finished poker hand's record; `before` sees the state before each recorded action.
+// The error is why it does not replay (its end must be the recorded stacks).
+template <class Before>
+Result<PokerReplay> replay_poker(const HandRecord& h, const json& cfg, Before&& before) {
+    auto mismatch = [](std::string why) { return make_error(Errc::bad_config, std::move(why)); };
+    if (cfg.is_discarded() || !cfg.contains("stacks")) return mismatch("its record is incomplete");
+    auto named =
+        poker::named_config(cfg.value("variant", ""), cfg.value("structure", ""),
+                            cfg.value("ranking", ""), cfg.value("wild", ""), cfg.value("seats", 0));
+    if (!named) return mismatch(named.error().message);
+    PokerReplay out;
+    poker::HandConfig& c = out.config;
+    c = std::move(named).value();
+    const json& st = cfg["stakes"];
+    c.stakes.ante = st.value("ante", Chips());
+    c.stakes.small_blind = st.value("small_blind", Chips());
+    c.stakes.big_blind = st.value("big_blind", Chips());
+    c.stakes.bring_in = st.value("bring_in", Chips());
+    c.stakes.small_bet = st.value("small_bet", Chips());
+    c.stakes.big_bet = st.value("big_bet", Chips());
+    c.button = cfg.value("button", 0);
+    // Edition 1 had no open-pair rule: its stud hands bet the small bet on fourth street.
+    const auto open_pair = protocol::rules_of(cfg) < 2
+                               ? std::optional(poker::OpenPair::off)
+                               : poker::parse_open_pair(cfg.value("open_pair", "big_bet"));
+    if (!open_pair) return mismatch("its open_pair rule is unknown");
+    c.open_pair = *open_pair;
+    const auto big_bet_from = poker::parse_big_bet_from(cfg.value("big_bet_from", "fifth"));
+    if (!big_bet_from) return mismatch("its big_bet_from rule is unknown");
+    c.big_bet_from = *big_bet_from;
+    // Shrinking draw: four optional draws (the table's `draws`) since edition 3; before it, three
+    // of exactly two.
+    if (cfg.value("variant", "") == "shrinking") {
+        if (protocol::rules_of(cfg) < 3)
+            c.variant = poker::builtin_variant("shrinking-3");
+        else
+            c.draws = cfg.value("draws", 4);
+    }
+    for (int i = 0; i < c.seats && i < static_cast<int>(cfg["stacks"].size()); ++i)
+        c.stacks[static_cast<std::size_t>(i)] = cfg["stacks"][static_cast<std::size_t>(i)];
+    auto deck = c.ranking->parse_cards(h.deck);
+    if (!deck) return mismatch(deck.error().message);
+    c.deck = std::move(deck).value();
+    try { // a variant that never draws has no seed
+        c.reshuffle_seed = h.seed.empty() ? 0 : std::stoull(h.seed);
+    } catch (const std::exception&) {
+        return mismatch("its reshuffle seed is unreadable");
+    }
+    auto config = std::make_shared<const poker::HandConfig>(c);
+    auto started = poker::start_hand(config);
+    if (!started) return mismatch(started.error().message);
+    out.state = std::move(started.value().state);
+    out.events = started.value().events;
+    for (const std::string& body : h.events) {
+        json ev = json::parse(body, nullptr, false);
+        if (ev.is_discarded() || ev.value("kind", "") != "action") continue;
+        poker::Action a;
+        a.seat = ev.value("seat", -1);
+        auto type = protocol::parse_action_type(ev.value("action", ""));
+        if (!type) return mismatch("an unknown action");
+        a.type = *type;
+        a.amount = ev.value("amount", poker::Chips());
+        if (ev.contains("cards")) {
+            auto cards = c.ranking->parse_cards(ev["cards"].get<std::string>());
+            if (!cards) return mismatch(cards.error().message);
+            a.cards = std::move(cards).value();
+        }
+        before(out.state, a);
+        if (auto err = poker::apply_in_place(out.state, a, out.events))
+            return mismatch(err->message);
+    }
+    if (out.state.phase != poker::Phase::done) return mismatch("it does not reach its end");
+    for (const HandRecord::Seat& s : h.seats) {
+        const auto seat = static_cast<std::size_t>(s.seat);
+        if (seat >= out.state.seats.size() || out.state.seats[seat].stack != s.end)
+            return mismatch("seat " + std::to_string(seat) + " ends with " +
+                            (seat < out.state.seats.size() ? to_string(out.state.seats[seat].stack)
+                                                           : std::string("nothing")) +
+                            ", recorded " + to_string(s.end));
+    }
+    return out;
+}
+
+// Five-card draw, for the asker's seat: the cards held before the draw, the cards that came to
+// it, and the best exchange those cards allowed (throwing at most as many as it did: any more
+// would take cards the seat never saw), beside the exchange made. Null when the seat did not
+// draw or the hand does not replay.
+json best_draw(const HandRecord& h, const json& cfg, int seat) {
+    std::vector<Card> held, thrown;
+    bool drew = false;
+    auto replayed = replay_poker(h, cfg, [&](const poker::HandState& s, const poker::Action& a) {
+        if (drew || a.seat != seat || a.type != poker::ActionType::discard) return;
+        drew = true;
+        const poker::SeatState& p = s.seats[static_cast<std::size_t>(seat)];
+        held.assign(p.cards.begin(), p.cards.begin() + p.count);
+        thrown = a.cards;
+    });
+    if (!replayed || !drew || held.size() != 5) return nullptr;
+    std::vector<Card> came;
+    for (const poker::Event& e : replayed->events)
+        if (e.type == poker::EventType::receive && e.seat == seat) {
+            came.assign(e.cards.begin(), e.cards.begin() + e.count);
+            break;
+        }
+    const Ranking& r = *replayed->config.ranking;
+    auto best = poker::best_exchange(r, held, came, static_cast<int>(came.size()));
+    if (!best) return nullptr;
+    std::vector<Card> made;
+    for (Card c : held)
+        if (std::find(thrown.begin(), thrown.end(), c) == thrown.end()) made.push_back(c);
+    made.insert(made.end(), came.begin(), came.end());
+    auto judged = r.judge(made);
+    return json{{"seat", seat},
+                {"held", r.to_string(held)},
+                {"came", r.to_string(came)},
+                {"best", protocol::best_exchange_json(r, held, best.value())},
+                {"made",
+                 {{"discard", r.to_string(thrown)},
+                  {"count", thrown.size()},
+                  {"hand", r.to_string(made)},
+                  {"category", judged ? judged->category : std::string()}}}};
+}
+
+void review(const HandRecord& h, const json&, int seat, json& out) {
+    if (seat >= 0 && out["config"].is_object() && out["config"].value("variant", "") == "draw")
+        out["best_draw"] = best_draw(h, out["config"], seat);
+}
+
+Result<std::string> phh(const HandRecord& h, const json& config, int seat) {
+    auto replayed = replay_poker(h, config, [](const poker::HandState&, const poker::Action&) {});
+    if (!replayed) return make_error(Errc::bad_config, replayed.error().message);
+    return poker::to_phh(replayed->config, replayed->events, replayed->state,
+                         seat >= 0 ? seat : poker::kNoSeat);
+}
+
+} // namespace
+
+const GameEntry kPokerGame = {"poker", decode, review, phh};
+
+} // namespace felt::server
