@@ -36,8 +36,15 @@ using json = nlohmann::json;
 
 // Starts a program (args[0]) with these arguments; its process id. `max_files` (if not 0) limits
 // the file descriptors it may open; `output` (if not empty) is the file its output goes to.
+//
+// The child of a process with threads may run only what is safe in a signal handler until it
+// execs: another thread may have held the allocator's lock at the fork, and a child that allocates
+// waits for it forever (and its parent's waitpid with it). Everything is made before the fork.
 inline pid_t spawn(std::vector<std::string> args, rlim_t max_files = 0,
                    const std::string& output = "") {
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
     const pid_t pid = fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
@@ -54,9 +61,6 @@ inline pid_t spawn(std::vector<std::string> args, rlim_t max_files = 0,
             const rlimit limit{max_files, max_files};
             setrlimit(RLIMIT_NOFILE, &limit);
         }
-        std::vector<char*> argv;
-        for (auto& a : args) argv.push_back(a.data());
-        argv.push_back(nullptr);
         execv(argv[0], argv.data());
         _exit(127);
     }
