@@ -1,7 +1,7 @@
 // The Chinese poker table's view and the split in progress, without a browser.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { complete, emptySplit, loadSplit, place, reasonWords, saveSplit, sortCards, take, targetRow, unplaced } from "../src/chinese";
+import { complete, emptySplit, loadSplit, place, reasonWords, saveSplit, sortCards, take, targetRow, unplaced } from "../src/games/chinese";
 import type { Snapshot, TableMessage } from "../src/gen/protocol";
 import { applyTable, fromSnapshot } from "../src/tableview";
 

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Snapshot, TableMessage } from "../src/gen/protocol";
-import { alongLeap, leapCount, leapReplay, meldsByLeap } from "../src/leap";
+import { alongLeap, leapCount, leapReplay, meldsByLeap } from "../src/games/leap";
 import { applyTable, fromSnapshot } from "../src/tableview";
 
 const msg = (seq: number, m: object) => ({ type: "table", table: 3, seq, ...m }) as TableMessage;

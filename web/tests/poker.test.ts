@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Legal } from "../src/gen/protocol";
-import { clampTo, fromPreAction, preActionHolds, presets, seatPlace } from "../src/poker";
+import { clampTo, fromPreAction, preActionHolds, presets, seatPlace } from "../src/games/poker";
 
 function legal(over: Partial<Legal>): Legal {
   return {

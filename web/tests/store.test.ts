@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { backoff, Connection, RequestError, type SocketLike } from "../src/connection";
 import type { Snapshot, TableMessage } from "../src/gen/protocol";
-import { applyTable, betLevel, fromSnapshot, potTotal, replayViews } from "../src/tableview";
+import { betLevel, potTotal, replayViews } from "../src/games/poker";
+import { applyTable, fromSnapshot } from "../src/tableview";
 
 const snap: Snapshot = {
   type: "table", table: 1, seq: 10, kind: "snapshot",
@@ -84,6 +85,22 @@ test("stud: cards dealt face up are known as up; the rest of the player's own ar
   const r = applyTable(v, { type: "table", table: 1, seq: 13, kind: "update", events: [{ kind: "rollover", seat: 0, amount: 1, cards: "Kd" }] }, 0);
   assert.deepEqual(r.seats[0]!.up, ["7c", "Kd"]);
   assert.deepEqual(r.seats[0]!.cards, ["As", "Kd", "7c"]);
+});
+
+test("a table passes its game's own messages to the game and no other: a poker table keeps a Chinese deal and a leap draw out of its view", () => {
+  const v = play([
+    { kind: "deal", hand: 1, hand_id: 5, dealer: 0, seats: [0, 2], stacks: [100, 0, 100], commitment: "ab", deadline_ms: 1000 },
+    { kind: "drew", seat: 0, count: 1 },
+  ] as unknown as Omit<TableMessage, "type" | "table" | "seq">[]);
+  assert.equal(v.seq, snap.seq + 2); // taken in order, not a gap
+  assert.equal(v.chinese, null);
+  assert.equal(v.leap, null);
+  assert.deepEqual(v.log, []);
+  // The same deal at a Chinese poker table is its deal, with its line.
+  let c = fromSnapshot({ ...snap, config: { ...snap.config, game: "chinese" } }, 0);
+  c = applyTable(c, { type: "table", table: 1, seq: snap.seq + 1, kind: "deal", hand: 1, hand_id: 5, dealer: 0, seats: [0, 2], stacks: [100, 0, 100], commitment: "ab", deadline_ms: 1000 } as unknown as TableMessage, 0);
+  assert.equal(c.chinese?.hand, 1);
+  assert.deepEqual(c.log, ["Deal 1 begins"]);
 });
 
 test("a gap in seq makes the view stale until a snapshot comes", () => {

@@ -2,9 +2,10 @@
 // deal, who has submitted, and the reveal; and the player's split in progress, kept in the page's
 // storage so that a reload does not lose it. The engine judges every split (`preview`); nothing
 // here knows the rules beyond a row's size.
-import type { ChineseArrangement, ChineseDeal, ChineseDealEnd, ChineseDealView, ChinesePairSettled, ChinesePayment, Fairness } from "./gen/protocol";
-import { verifyDeal, type Verdict } from "./fairness";
-import { cardList } from "./poker";
+import type { ChineseArrangement, ChineseDeal, ChineseDealEnd, ChineseDealView, ChinesePairSettled, ChinesePayment, Fairness } from "../gen/protocol";
+import { verifyDeal, type Verdict } from "../fairness";
+import { cardList, endLine, nameOf } from "../view";
+import type { TableGame } from "./game";
 
 export type Row = "front" | "middle" | "back";
 export const kRows: Row[] = ["front", "middle", "back"];
@@ -98,6 +99,48 @@ export function chineseEnd(v: ChineseView | null, m: ChineseDealEnd): ChineseVie
   if (!v) return null;
   return { ...v, deadline: 0, end };
 }
+
+// The table's part: the deal, from a snapshot, and the deal's messages (the deal, a seat's split
+// in, the reveal).
+export const chineseGame: TableGame = {
+  fromSnapshot(m, now, previous) {
+    const chinese = m.deal
+      ? chineseFromSnapshot(m.deal, m.seats.filter((s) => s.submitted).map((s) => s.seat), now)
+      : previous?.chinese?.end
+        ? previous.chinese
+        : null;
+    return { hand: null, chinese, leap: null };
+  },
+  apply(v, next, m, now) {
+    switch (m.kind) {
+      case "deal": {
+        if (!("seats" in m)) return { view: next, lines: [] };
+        for (const s of next.seats)
+          if (s) {
+            s.inHand = m.seats.includes(s.seat);
+            if (s.inHand) s.stack = m.stacks[s.seat] ?? s.stack;
+          }
+        return { view: { ...next, chinese: chineseDeal(m, now, v.chinese) }, lines: [`Deal ${m.hand} begins`] };
+      }
+      case "submitted":
+        if (!v.chinese) return { view: next, lines: [] };
+        return {
+          view: { ...next, chinese: chineseSubmitted(v.chinese, m.seat) },
+          lines: [`${nameOf(v, m.seat)} ${m.by === "server" ? "is arranged by the server" : "has set their rows"}`],
+        };
+      case "deal_end": {
+        for (const [i, st] of m.stacks.entries()) {
+          const s = next.seats[i];
+          if (s) s.stack = st;
+        }
+        const chinese = chineseEnd(v.chinese, m);
+        return { view: { ...next, chinese }, lines: [endLine("Deal", m.hand, chinese?.end?.verdict)] };
+      }
+      default:
+        return { view: next, lines: [] };
+    }
+  },
+};
 
 // ---- the split in progress ------------------------------------------------------------------
 

@@ -2,9 +2,10 @@
 // and its phase, the stock, every meld and leaptoken, live scores, the player's own hand, and the
 // game's end with its fairness check. The engine judges every meld (`preview`); nothing here knows
 // the rules.
-import type { Fairness, LeapGameView, LeapMeldView, TableMessage } from "./gen/protocol";
-import { verifyDeal, type Verdict } from "./fairness";
-import { cardList } from "./poker";
+import type { Fairness, LeapGameView, LeapMeldView, TableMessage } from "../gen/protocol";
+import { verifyDeal, type Verdict } from "../fairness";
+import { cardList, nameOf, type TableView } from "../view";
+import type { TableGame } from "./game";
 
 export interface LeapEnd {
   hand: number;
@@ -206,6 +207,45 @@ export function applyLeap<V extends { leap: LeapView | null; mySeat: number | nu
       return v;
   }
 }
+
+// What a leap rummy message says, in words for the log.
+function leapLine(v: TableView, m: TableMessage): string | null {
+  const who = "seat" in m && typeof m.seat === "number" ? nameOf(v, m.seat) : "";
+  switch (m.kind) {
+    case "deal":
+      return `Game ${m.hand} begins`;
+    case "drew":
+      return `${who} draws ${m.count}`;
+    case "melded":
+      return `${who} melds ${m.cards} in leap ${m.leap} (${m.points} point${m.points === 1 ? "" : "s"})`;
+    case "took_token":
+      return `${who} takes the token of leap ${m.leap}`;
+    case "extended":
+      return `${who} extends meld #${m.meld} to ${m.cards} (${m.points} points)`;
+    case "joined":
+      return `${who} joins meld #${m.other} into #${m.meld}: ${m.cards} (${m.points} points)`;
+    case "discarded":
+      return `${who} discards${m.card ? ` ${m.card}` : ""}`;
+    case "retired":
+      return `${who} retires with ${m.score} (${m.cards_left} card${m.cards_left === 1 ? "" : "s"} left in hand)`;
+    case "game_end":
+      return `Game ${m.hand} ends`;
+    default:
+      return null;
+  }
+}
+
+// The table's part: the game, from a snapshot, and the game's messages.
+export const leapGame: TableGame = {
+  fromSnapshot(m, now, previous) {
+    const leap = m.game ? leapFromSnapshot(m.game, now) : previous?.leap?.end ? previous.leap : null;
+    return { hand: null, chinese: null, leap };
+  },
+  apply(v, next, m, now) {
+    const line = leapLine(v, m);
+    return { view: applyLeap(next, m, now), lines: line ? [line] : [] };
+  },
+};
 
 // A finished game from the history, step by step: before the first action, then after each, as
 // the server's replay says everyone saw it (`replay.steps`). Public only: no hand's cards.

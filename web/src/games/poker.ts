@@ -1,6 +1,11 @@
-// The poker table's pure logic: bet sizes inside what `legal` allows, pre-actions, and where the
-// seats sit around the oval. The server judges every action; this only offers what it allows.
-import type { Legal } from "./gen/protocol";
+// The poker table's pure logic: its hand from a snapshot and its messages (the hand's start, each
+// update's betting-engine events, its end with the fairness check), a finished hand replayed from
+// the history, bet sizes inside what `legal` allows, pre-actions, and where the seats sit around
+// the oval. The server judges every action; this only offers what it allows.
+import type { Fairness, Legal, PokerEvent, Snapshot } from "../gen/protocol";
+import { verifyDeal } from "../fairness";
+import { cardList, categoryWords, endLine, nameOf, newSeat, withLog, type HandView, type SeatView, type TableView } from "../view";
+import type { TableGame } from "./game";
 
 export type Structure = "no-limit" | "pot-limit" | "fixed-limit";
 
@@ -75,6 +80,234 @@ export function seatPlace(seat: number, seats: number, mine: number): { x: numbe
   return { x: 50 + 44 * Math.cos(angle), y: 50 + 40 * Math.sin(angle) };
 }
 
-export function cardList(text: string | undefined): string[] {
-  return text ? text.split(" ").filter((c) => c.length > 0) : [];
+// Every chip in the middle and in front of the seats: what a pot-sized bet is measured against.
+export function potTotal(v: TableView): number {
+  const middle = (v.hand?.pots ?? []).reduce((n, p) => n + p.amount, 0);
+  return middle + v.seats.reduce((n, s) => n + (s?.bet ?? 0), 0);
+}
+
+// The highest bet of the round: what a call matches.
+export function betLevel(v: TableView): number {
+  return v.seats.reduce((n, s) => Math.max(n, s?.bet ?? 0), 0);
+}
+
+// A hand with nothing dealt yet.
+function newHand(number: number, handId: number, button: number, commitment: string): HandView {
+  return { number, handId, button, board: [], pots: [], toAct: null, deadline: 0, bankMs: 0, commitment, seen: new Set(), won: [] };
+}
+
+// One betting-engine event applied to seats and hand (in place, on copies made by the caller):
+// what it says in words, if anything.
+function applyEvent(v: TableView, seats: (SeatView | null)[], hand: HandView, e: PokerEvent): string | null {
+  const s = e.seat !== undefined && e.seat >= 0 ? seats[e.seat] : null;
+  const amount = e.amount ?? 0;
+  const cards = cardList(e.cards);
+  for (const c of cards) hand.seen.add(c);
+  const who = nameOf(v, e.seat);
+  switch (e.kind) {
+    case "ante":
+      if (s) s.stack -= amount;
+      return `${who} antes ${amount}`;
+    case "blind":
+    case "bring_in":
+    case "call":
+      if (s) {
+        s.stack -= amount;
+        s.bet += amount;
+      }
+      return `${who} ${e.kind === "call" ? "calls" : e.kind === "blind" ? "posts" : "brings in for"} ${amount}`;
+    case "bet":
+    case "raise":
+      if (s) {
+        s.stack -= amount - s.bet;
+        s.bet = amount;
+      }
+      return `${who} ${e.kind === "bet" ? "bets" : "raises to"} ${amount}`;
+    case "fold":
+      if (s) s.folded = true;
+      return `${who} folds`;
+    case "check":
+      return `${who} checks`;
+    case "all_in":
+      return `${who} is all in`;
+    case "deal_down":
+    case "deal_up":
+    case "receive":
+      if (s) {
+        s.cardCount += e.count ?? 0;
+        s.cards.push(...cards);
+        if (e.kind === "deal_up") s.up.push(...cards);
+      }
+      return null;
+    case "deal_board":
+      hand.board.push(...cards);
+      return cards.length ? `Board: ${hand.board.join(" ")}` : null;
+    case "discard":
+      if (s) {
+        s.cardCount -= amount;
+        s.cards = s.cards.filter((c) => !cards.includes(c));
+      }
+      return `${who} discards ${amount}`;
+    case "rollover":
+      if (s) {
+        s.up.push(...cards.filter((c) => !s.up.includes(c)));
+        for (const c of cards) if (!s.cards.includes(c)) s.cards.push(c);
+      }
+      return `${who} turns up ${cards.join(" ")}`;
+    case "reshuffle":
+      return "The discards are shuffled into a new stock";
+    case "street": // street 0 begins with the forced bets still in front of the seats
+      if (amount > 0) for (const x of seats) if (x) x.bet = 0;
+      return null;
+    case "uncalled":
+      if (s) {
+        s.stack += amount;
+        s.bet = Math.max(0, s.bet - amount);
+      }
+      return `${amount} returned to ${who}`;
+    case "show":
+      if (s) {
+        s.cards = cards;
+        s.shown = true;
+        s.made = categoryWords(e.category);
+      }
+      return `${who} shows ${cards.join(" ")}${e.category ? `: ${categoryWords(e.category)}` : ""}`;
+    case "rake":
+      return `Rake ${amount}`;
+    case "win":
+      if (s) s.stack += amount;
+      if (e.seat !== undefined) {
+        const w = hand.won.find((x) => x.seat === e.seat);
+        if (w) w.amount += amount;
+        else hand.won.push({ seat: e.seat, amount });
+      }
+      return `${who} wins ${amount}`;
+    case "hand_end": // every bet has gone to the pots and their winners
+      for (const x of seats) if (x) x.bet = 0;
+      return null;
+  }
+}
+
+// The running hand, from a snapshot.
+function handFromSnapshot(m: Snapshot, previous: TableView | undefined): HandView | null {
+  if (!m.hand) return null;
+  const same = previous?.hand?.number === m.hand.number;
+  const hand = newHand(m.hand.number, same ? previous!.hand!.handId : 0, m.hand.button, same ? previous!.hand!.commitment : "");
+  hand.board = cardList(m.hand.board);
+  hand.pots = m.hand.pots;
+  hand.toAct = m.hand.to_act >= 0 ? m.hand.to_act : null;
+  for (const c of hand.board) hand.seen.add(c);
+  for (const s of m.seats) for (const c of cardList(s.cards)) hand.seen.add(c);
+  return hand;
+}
+
+export const pokerGame: TableGame = {
+  fromSnapshot(m, _now, previous) {
+    return { hand: handFromSnapshot(m, previous), chinese: null, leap: null };
+  },
+  apply(v, next, m, now) {
+    const seats = next.seats;
+    switch (m.kind) {
+      case "hand_start":
+        for (const s of seats)
+          if (s) {
+            const inHand = (m.stacks[s.seat] ?? 0) > 0;
+            Object.assign(s, { bet: 0, inHand, folded: false, cards: [], up: [], cardCount: 0, shown: false, made: "" });
+            if (inHand) s.stack = m.stacks[s.seat]!;
+          }
+        return {
+          view: { ...next, legal: null, lastEnd: null, hand: newHand(m.hand, m.hand_id, m.button, m.commitment) },
+          lines: [`Hand ${m.hand} begins`],
+        };
+      case "update": {
+        if (!v.hand) return { view: { ...next, stale: true }, lines: [] };
+        const hand: HandView = { ...v.hand, board: [...v.hand.board], seen: new Set(v.hand.seen), won: v.hand.won.map((w) => ({ ...w })) };
+        const lines: string[] = [];
+        for (const e of m.events) {
+          const line = applyEvent(v, seats, hand, e);
+          if (line) lines.push(line);
+        }
+        if (m.pots) hand.pots = m.pots;
+        if (m.turn) {
+          hand.toAct = m.turn.seat;
+          hand.deadline = now + m.turn.deadline_ms;
+          hand.bankMs = 0;
+        } else {
+          hand.toAct = null;
+          hand.deadline = 0;
+        }
+        return { view: { ...next, hand, legal: m.turn?.legal ?? null, legalSeq: m.seq }, lines };
+      }
+      case "hand_end": {
+        for (const [i, st] of m.stacks.entries()) {
+          const s = seats[i];
+          if (s) Object.assign(s, { stack: st, bet: 0 });
+        }
+        const verdict = v.hand?.commitment ? verifyDeal(v.hand.commitment, m.fairness as Fairness, v.hand.seen) : null;
+        const won = v.hand?.won.length ? v.hand.won : m.net.flatMap((n, seat) => (n > 0 ? [{ seat, amount: n }] : []));
+        const winners = won.map((w) => {
+          const s = seats[w.seat];
+          return { ...w, cards: s?.shown ? s.cards : [], made: s?.shown ? s.made : "" };
+        });
+        return {
+          view: {
+            ...next,
+            legal: null,
+            hand: v.hand ? { ...v.hand, toAct: null, deadline: 0, pots: [] } : null,
+            lastEnd: { hand: m.hand, handId: m.hand_id, net: m.net, stacks: m.stacks, winners, verdict },
+          },
+          lines: [endLine("Hand", m.hand, verdict)],
+        };
+      }
+      default:
+        return { view: next, lines: [] };
+    }
+  },
+};
+
+// A finished hand from the history (the `hand` reply), as the table looked before its first event
+// and after each: the pictures a replay steps through. Only the cards the server gave the asker
+// appear. Recorded actions (`"kind": "action"`) are what the events already show, so they are
+// skipped.
+export function replayViews(record: {
+  hand: number;
+  table: number;
+  number: number;
+  config: Record<string, unknown>;
+  your_seat: number | null;
+  events: { kind: string }[];
+}): TableView[] {
+  const names = (record.config["names"] as (string | null)[] | undefined) ?? [];
+  const stacks = (record.config["stacks"] as number[] | undefined) ?? [];
+  const seats: (SeatView | null)[] = names.map((name, seat) =>
+    name === null || name === undefined ? null : newSeat(seat, name, stacks[seat] ?? 0, true),
+  );
+  let view: TableView = {
+    id: record.table,
+    game: "poker",
+    config: record.config,
+    seq: 0,
+    stale: false,
+    mySeat: record.your_seat,
+    seats,
+    hand: newHand(record.number, record.hand, Number(record.config["button"] ?? 0), ""),
+    legal: null,
+    legalSeq: 0,
+    lastEnd: null,
+    chinese: null,
+    leap: null,
+    chat: [],
+    log: [],
+    closed: false,
+  };
+  const out = [view];
+  for (const e of record.events) {
+    if (e.kind === "action") continue;
+    const next = view.seats.map((s) => (s ? { ...s, cards: [...s.cards], up: [...s.up] } : null));
+    const hand = { ...view.hand!, board: [...view.hand!.board], won: [...view.hand!.won] };
+    const line = applyEvent(view, next, hand, e as PokerEvent);
+    view = { ...view, seats: next, hand, log: line ? withLog(view, line) : view.log };
+    out.push(view);
+  }
+  return out;
 }

@@ -7,7 +7,7 @@ import { History, Replay } from "./history";
 import { Lobby } from "./lobby";
 import { ChineseTable } from "./chinese";
 import { LeapTable } from "./leap";
-import { PokerTable } from "./table";
+import { PokerTable } from "./poker";
 
 export function useStore(c: Controller): State {
   const [state, setState] = useState(c.store.get());

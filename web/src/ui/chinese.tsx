@@ -22,14 +22,14 @@ import {
   type ChineseView,
   type Row,
   type Split,
-} from "../chinese";
+} from "../games/chinese";
 import { RequestError } from "../connection";
 import type { Controller } from "../controller";
 import type { ChineseHint, ChinesePreviewReply } from "../gen/protocol";
-import { cardList } from "../poker";
+import { cardList, nameOf } from "../view";
 import type { TableView } from "../tableview";
 import { Card, Hand } from "./cards";
-import { FairnessLine, TableSide, useNow } from "./table";
+import { FairnessLine, NetCell, NetsTable, TableSide, useNow } from "./shared";
 
 const kRowNames: Record<Row, string> = { front: "Front", middle: "Middle", back: "Back" };
 
@@ -39,10 +39,6 @@ function storage(): Storage | null {
   } catch {
     return null;
   }
-}
-
-function nameOf(view: TableView, seat: number): string {
-  return view.seats[seat]?.name ?? `seat ${seat + 1}`;
 }
 
 function words(s: string): string {
@@ -318,29 +314,16 @@ export function Reveal(props: { name: (seat: number) => string; end: ChineseEnd;
           </ol>
         </>
       )}
-      <table class="nets">
-        <thead>
-          <tr>
-            <th>Player</th>
-            <th>Net</th>
-            <th>Rake</th>
-            <th>Stack now</th>
-          </tr>
-        </thead>
-        <tbody>
-          {end.arrangements.map((a) => (
-            <tr data-seat={a.seat} data-net={end.net[a.seat]} data-stack={end.stacks[a.seat]}>
-              <td>{name(a.seat)}</td>
-              <td class={end.net[a.seat]! > 0 ? "won" : end.net[a.seat]! < 0 ? "lost" : ""}>
-                {end.net[a.seat]! > 0 ? "+" : ""}
-                {end.net[a.seat]}
-              </td>
-              <td>{end.rake[a.seat]}</td>
-              <td>{end.stacks[a.seat]}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <NetsTable
+        seats={end.arrangements.map((a) => a.seat)}
+        name={name}
+        columns={[
+          { head: "Net", cell: (seat) => <NetCell net={end.net[seat]!} /> },
+          { head: "Rake", cell: (seat) => <td>{end.rake[seat]}</td> },
+          { head: "Stack now", cell: (seat) => <td>{end.stacks[seat]}</td> },
+        ]}
+        data={(seat) => ({ "data-net": end.net[seat], "data-stack": end.stacks[seat] })}
+      />
       <FairnessLine verdict={end.verdict} />
     </section>
   );

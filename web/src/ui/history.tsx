@@ -5,12 +5,12 @@ import { useEffect, useMemo, useState } from "preact/hooks";
 import type { Controller } from "../controller";
 import type { HandReply, PlayerHand, TotalsReply } from "../gen/protocol";
 import type { ChineseArrangement, ChinesePairSettled, ChinesePayment } from "../gen/protocol";
-import { replayViews } from "../tableview";
+import { replayViews } from "../games/poker";
 import { Hand } from "./cards";
-import { leapCount, leapReplay } from "../leap";
+import { leapCount, leapReplay } from "../games/leap";
 import { Reveal } from "./chinese";
 import { Melds } from "./leap";
-import { Seat } from "./table";
+import { Seat } from "./poker";
 
 function Chart(props: { hands: PlayerHand[] }) {
   // Oldest first: the running total of nets.

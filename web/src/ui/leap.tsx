@@ -7,15 +7,14 @@ import { useEffect, useState } from "preact/hooks";
 import { RequestError } from "../connection";
 import type { Controller } from "../controller";
 import type { LeapMeldView, LeapPreviewReply } from "../gen/protocol";
-import { alongLeap, leapCount, meldsByLeap, type LeapEnd, type LeapView } from "../leap";
-import { cardList } from "../poker";
+import { alongLeap, leapCount, meldsByLeap, type LeapEnd, type LeapView } from "../games/leap";
+import { cardList, nameOf as seatName } from "../view";
 import type { TableView } from "../tableview";
 import { Card, Hand } from "./cards";
-import { FairnessLine, TableSide, useNow } from "./table";
+import { FairnessLine, NetCell, NetsTable, TableSide, useNow } from "./shared";
 
 function nameOf(view: TableView, seat: number | null | undefined): string {
-  if (seat === null || seat === undefined) return "nobody";
-  return view.seats[seat]?.name ?? `seat ${seat + 1}`;
+  return seatName(view, seat, "nobody");
 }
 
 export function Melds(props: { g: Pick<LeapView, "melds" | "tokens" | "openLeaps" | "seat">; name: (seat: number | null) => string; me: number | null; target?: number | null; onPick?: (m: LeapMeldView) => void; leaps: number }) {
@@ -232,33 +231,20 @@ export function LeapEndPanel(props: { name: (seat: number) => string; end: LeapE
   return (
     <section class={`reveal leap-end${props.last ? " last" : ""}`} aria-label={props.last ? "the last game's end" : "the game's end"}>
       <h3>{props.last ? `The last game (${end.hand}): final scores` : `Game ${end.hand}: final scores`}</h3>
-      <table class="nets">
-        <thead>
-          <tr>
-            <th>Player</th>
-            <th>Score</th>
-            {props.chips && <th>Chips</th>}
-            {props.chips && <th>Stack now</th>}
-          </tr>
-        </thead>
-        <tbody>
-          {end.scores.map((score, seat) =>
-            score === null ? null : (
-              <tr data-seat={seat} data-score={score} data-net={end.net[seat]}>
-                <td>{name(seat)}</td>
-                <td>{score}</td>
-                {props.chips && (
-                  <td class={end.net[seat]! > 0 ? "won" : end.net[seat]! < 0 ? "lost" : ""}>
-                    {end.net[seat]! > 0 ? "+" : ""}
-                    {end.net[seat]}
-                  </td>
-                )}
-                {props.chips && <td>{end.stacks[seat]}</td>}
-              </tr>
-            ),
-          )}
-        </tbody>
-      </table>
+      <NetsTable
+        seats={end.scores.flatMap((score, seat) => (score === null ? [] : [seat]))}
+        name={name}
+        columns={[
+          { head: "Score", cell: (seat) => <td>{end.scores[seat]}</td> },
+          ...(props.chips
+            ? [
+                { head: "Chips", cell: (seat: number) => <NetCell net={end.net[seat]!} /> },
+                { head: "Stack now", cell: (seat: number) => <td>{end.stacks[seat]}</td> },
+              ]
+            : []),
+        ]}
+        data={(seat) => ({ "data-score": end.scores[seat] ?? undefined, "data-net": end.net[seat] })}
+      />
       <FairnessLine verdict={end.verdict} />
     </section>
   );

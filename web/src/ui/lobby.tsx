@@ -3,7 +3,7 @@
 import { useState } from "preact/hooks";
 import type { Controller } from "../controller";
 import type { LobbyLine } from "../gen/protocol";
-import { stakesText } from "./table";
+import { stakesText } from "./poker";
 
 function stakesOf(t: LobbyLine): string {
   return stakesText(t["stakes"] as Record<string, number> | undefined);

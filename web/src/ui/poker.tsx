@@ -4,21 +4,11 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { Controller } from "../controller";
 import type { Legal, PokerAct } from "../gen/protocol";
-import { clampTo, fromPreAction, preActionHolds, presets, seatPlace, type PreAction, type Structure } from "../poker";
-import { betLevel, potTotal, type SeatView, type TableView } from "../tableview";
-import type { Verdict } from "../fairness";
+import { clampTo, fromPreAction, preActionHolds, presets, seatPlace, type PreAction, type Structure } from "../games/poker";
+import { betLevel, potTotal } from "../games/poker";
+import type { SeatView, TableView } from "../tableview";
 import { Hand } from "./cards";
-
-// The time now, drawn again four times a second while a clock runs.
-export function useNow(active: boolean): number {
-  const [, setTick] = useState(0);
-  useEffect(() => {
-    if (!active) return;
-    const t = setInterval(() => setTick((n) => n + 1), 250);
-    return () => clearInterval(t);
-  }, [active]);
-  return Date.now();
-}
+import { FairnessLine, TableSide, useNow } from "./shared";
 
 // Games in which some cards are dealt face up: the player's own face-down cards are marked.
 function upCards(view: TableView): boolean {
@@ -288,94 +278,6 @@ function PreActions(props: { c: Controller; view: TableView }) {
       {choice("check_fold", "Check/Fold")}
       {choice("check", "Check")}
       {choice("call_any", "Call any")}
-    </div>
-  );
-}
-
-function Chat(props: { c: Controller; view: TableView }) {
-  const [text, setText] = useState("");
-  const end = useRef<HTMLDivElement>(null);
-  useEffect(() => end.current?.scrollIntoView({ block: "nearest" }), [props.view.chat.length]);
-  return (
-    <section class="chat" aria-label="chat">
-      <div class="lines">
-        {props.view.chat.map((l) => (
-          <div>
-            <b>{l.name}:</b> {l.text}
-          </div>
-        ))}
-        <div ref={end} />
-      </div>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (!text.trim()) return;
-          void props.c.ask("chat", { table: props.view.id, text }).then((r) => r && setText(""));
-        }}
-      >
-        <input aria-label="chat message" maxLength={200} value={text} onInput={(e) => setText((e.target as HTMLInputElement).value)} />
-        <button type="submit">Send</button>
-      </form>
-    </section>
-  );
-}
-
-function SeatControls(props: { c: Controller; view: TableView; balance: number }) {
-  const { c, view } = props;
-  const me = view.mySeat !== null ? view.seats[view.mySeat] : null;
-  const max = Number(view.config["max_buy_in"] ?? 0);
-  const room = Math.max(0, Math.min(max - (me?.stack ?? 0), props.balance));
-  const [amount, setAmount] = useState(room);
-  useEffect(() => setAmount(room), [room]);
-  return (
-    <div class="seat-controls">
-      <button type="button" onClick={() => void c.leaveTable(view.id).then(() => c.go({ name: "lobby" }))}>
-        {me ? "Leave table" : "Stop watching"}
-      </button>
-      {me && (
-        <button type="button" onClick={() => void c.ask(me.sittingOut ? "sit_in" : "sit_out", { table: view.id })}>
-          {me.sittingOut ? "Sit back in" : "Sit out"}
-        </button>
-      )}
-      {me && room > 0 && (
-        <form
-          class="top-up"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void c.ask("top_up", { table: view.id, amount }).then((r) => r && c.notify("info", `Topped up to ${r.stack}`));
-          }}
-        >
-          <input type="number" aria-label="top-up amount" min={1} max={room} value={amount} onInput={(e) => setAmount(Number((e.target as HTMLInputElement).value))} />
-          <button type="submit">Top up</button>
-        </form>
-      )}
-    </div>
-  );
-}
-
-// The fairness check's result, at the end of a hand, a deal or a game.
-export function FairnessLine(props: { verdict: Verdict | null }) {
-  const v = props.verdict;
-  if (!v) return null;
-  return (
-    <div class={`fairness ${v.ok ? "ok" : "bad"}`} title={v.problems.join("; ")}>
-      {v.ok ? `Deal verified ✓ (${v.opened} cards checked)` : `Deal NOT verified: ${v.problems[0]}`}
-    </div>
-  );
-}
-
-// Below every table: the seat's own controls, the chat and the last lines of the log.
-export function TableSide(props: { c: Controller; view: TableView; balance: number; noun: string }) {
-  const { c, view } = props;
-  return (
-    <div class="table-side">
-      <SeatControls c={c} view={view} balance={props.balance} />
-      <Chat c={c} view={view} />
-      <section class="log" aria-label={`${props.noun} log`}>
-        {view.log.slice(-8).map((l) => (
-          <div>{l}</div>
-        ))}
-      </section>
     </div>
   );
 }

@@ -1,0 +1,137 @@
+// A table as the client shows it, whatever its game: the seats, the running hand's common part,
+// the chat and the log, and the helpers every game's logic (games/) and the table's common
+// messages (tableview.ts) share. Pure, so that it is tested without a browser.
+import type { Legal, Pot, SnapshotSeat } from "./gen/protocol";
+import type { Verdict } from "./fairness";
+import type { ChineseView } from "./games/chinese";
+import type { LeapView } from "./games/leap";
+
+export interface SeatView {
+  seat: number;
+  name: string;
+  stack: number;
+  bet: number; // in front of the seat, this round
+  inHand: boolean; // dealt into the running hand
+  folded: boolean;
+  cards: string[]; // the cards this viewer can see, face up for them
+  up: string[]; // those of them dealt or turned face up, which everyone sees
+  cardCount: number; // every card the seat holds, seen or not
+  sittingOut: boolean;
+  connected: boolean;
+  timeBankMs: number;
+  shown: boolean; // showed at showdown
+  made: string; // what the shown hand makes, in words ("full house")
+}
+
+export interface HandView {
+  number: number;
+  handId: number;
+  button: number;
+  board: string[];
+  pots: Pot[];
+  toAct: number | null;
+  deadline: number; // the clock's end, in the client's Date.now() time; 0: none
+  bankMs: number; // time bank of the seat to act, when it runs
+  commitment: string;
+  seen: Set<string>; // every card this viewer saw in the hand, for the fairness check
+  won: { seat: number; amount: number }[]; // the pots awarded, as the win events say
+}
+
+export interface EndView {
+  hand: number;
+  handId: number;
+  net: number[];
+  stacks: number[];
+  winners: { seat: number; amount: number; cards: string[]; made: string }[]; // what each took, and showed
+  verdict: Verdict | null; // the fairness check; null for a hand whose start was not seen
+}
+
+export interface ChatLine {
+  seat: number | null;
+  name: string;
+  text: string;
+}
+
+export interface TableView {
+  id: number;
+  game: string;
+  config: Record<string, unknown>;
+  seq: number;
+  stale: boolean; // a message was missed: waiting for a snapshot
+  mySeat: number | null;
+  seats: (SeatView | null)[];
+  hand: HandView | null;
+  legal: Legal | null; // when it is this viewer's turn
+  legalSeq: number; // the seq of the message that gave it: a new decision each time
+  lastEnd: EndView | null;
+  chinese: ChineseView | null; // a Chinese poker table's deal
+  leap: LeapView | null; // a leap rummy table's game
+  chat: ChatLine[];
+  log: string[]; // what happened, in words, newest last
+  closed: boolean;
+}
+
+const kLogKept = 200;
+
+export function seatCount(config: Record<string, unknown>): number {
+  return typeof config["seats"] === "number" ? config["seats"] : 9;
+}
+
+export function cardList(text: string | undefined): string[] {
+  return text ? text.split(" ").filter((c) => c.length > 0) : [];
+}
+
+// A seat just taken (or, in a replay, dealt in) with nothing in front of it and no cards yet.
+export function newSeat(seat: number, name: string, stack: number, inHand: boolean): SeatView {
+  return {
+    seat,
+    name,
+    stack,
+    bet: 0,
+    inHand,
+    folded: false,
+    cards: [],
+    up: [],
+    cardCount: 0,
+    sittingOut: false,
+    connected: true,
+    timeBankMs: 0,
+    shown: false,
+    made: "",
+  };
+}
+
+export function seatFrom(s: SnapshotSeat): SeatView {
+  return {
+    ...newSeat(s.seat, s.name, s.stack, s.in_hand !== undefined || s.in_deal === true || s.in_game === true),
+    bet: s.bet ?? 0,
+    folded: s.folded ?? false,
+    cards: cardList(s.cards),
+    cardCount: s.card_count ?? 0,
+    sittingOut: s.sitting_out,
+    connected: s.connected,
+    timeBankMs: s.time_bank_ms,
+  };
+}
+
+// A seat's player by name, or `none` for no seat.
+export function nameOf(v: Pick<TableView, "seats">, seat: number | null | undefined, none = "the table"): string {
+  if (seat === undefined || seat === null || seat < 0) return none;
+  return v.seats[seat]?.name ?? `seat ${seat + 1}`;
+}
+
+// The log with one more line, the oldest dropped past its length.
+export function withLog(v: Pick<TableView, "log">, line: string): string[] {
+  const log = [...v.log, line];
+  return log.length > kLogKept ? log.slice(-kLogKept) : log;
+}
+
+// The end of a hand, a deal or a game in the log, with the fairness check's verdict.
+export function endLine(noun: string, hand: number, verdict: Verdict | null | undefined): string {
+  return `${noun} ${hand} ends` + (verdict ? (verdict.ok ? " (deal verified)" : " (deal NOT verified)") : "");
+}
+
+// A ranking's category as people say it: "full_house" is "full house"; melds ("v41") stay.
+export function categoryWords(category: string | undefined): string {
+  return (category ?? "").replaceAll("_", " ");
+}
