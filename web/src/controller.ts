@@ -17,7 +17,8 @@ export class Controller {
     this.conn = makeConnection({
       status: (status, attempt) => store.update(() => ({ status, attempt })),
       signedIn: (account, resumed, elsewhere) => {
-        store.update(() => ({ account, ready: true }));
+        // A refusal from before (a wrong password) is over once signed in.
+        store.update((s) => ({ account, ready: true, notice: s.notice?.kind === "error" ? null : s.notice }));
         void this.afterSignIn(resumed);
         // Seats held on other nodes come back there: say so, and where to find them.
         if (elsewhere?.length)

@@ -33,9 +33,10 @@ if (process.argv.includes("--tests")) {
   });
   await build({ entryPoints: [join(src, "style.css")], outfile: join(out, "app.css"), bundle: true, minify: true, logLevel: "warning" });
   await copyFile(join(src, "index.html"), join(out, "index.html"));
+  await copyFile(join(src, "favicon.svg"), join(out, "favicon.svg"));
   // What a player downloads, as served: gzip level 9.
   let total = 0;
-  for (const f of ["index.html", "app.js", "app.css"]) {
+  for (const f of ["index.html", "app.js", "app.css", "favicon.svg"]) {
     const bytes = await readFile(join(out, f));
     const gz = gzipSync(bytes, { level: 9 }).length;
     total += gz;

@@ -99,7 +99,20 @@ function ActionBar(props: { c: Controller; view: TableView; legal: Legal }) {
   const [advice, setAdvice] = useState<string | null>(null);
   const hintsOn = view.config["variant"] === "draw" && view.config["hints"] !== false;
   const me = view.mySeat !== null ? view.seats[view.mySeat] : null;
-  const act = (body: { action: PokerAct["action"]; amount?: number; cards?: string }) => void c.ask("act", { table: view.id, ...body });
+  // One action a decision: a second click (a double-click, a key held down) sends nothing more,
+  // and the buttons are off until the table answers; a refusal gives the decision back.
+  const sent = useRef(false);
+  const [waiting, setWaiting] = useState(false);
+  const act = (body: { action: PokerAct["action"]; amount?: number; cards?: string }) => {
+    if (sent.current) return;
+    sent.current = true;
+    setWaiting(true);
+    void c.ask("act", { table: view.id, ...body }).then((r) => {
+      if (r) return;
+      sent.current = false;
+      setWaiting(false);
+    });
+  };
   const betting = legal.phase === "betting";
   const canSize = (legal.bet || legal.raise) && betting;
   const sized = canSize ? clampTo(legal, to) : 0;
@@ -163,7 +176,7 @@ function ActionBar(props: { c: Controller; view: TableView; legal: Legal }) {
             Hint
           </button>
         )}
-        <button type="button" class="primary" disabled={!ok} onClick={() => act({ action: legal.phase === "drawing" ? "discard" : "rollover", cards: [...picked].join(" ") })}>
+        <button type="button" class="primary" disabled={!ok || waiting} onClick={() => act({ action: legal.phase === "drawing" ? "discard" : "rollover", cards: [...picked].join(" ") })}>
           {drawing ? (n === 0 ? "Stand pat" : `Discard ${n}`) : "Turn up"}
         </button>
         {advice && (
@@ -177,22 +190,22 @@ function ActionBar(props: { c: Controller; view: TableView; legal: Legal }) {
   return (
     <div class="action-bar" role="group" aria-label="your action">
       {legal.fold && (
-        <button type="button" class="fold" onClick={() => act({ action: "fold" })} aria-keyshortcuts="f">
+        <button type="button" class="fold" disabled={waiting} onClick={() => act({ action: "fold" })} aria-keyshortcuts="f">
           Fold
         </button>
       )}
       {legal.check && (
-        <button type="button" onClick={() => act({ action: "check" })} aria-keyshortcuts="c">
+        <button type="button" disabled={waiting} onClick={() => act({ action: "check" })} aria-keyshortcuts="c">
           Check
         </button>
       )}
       {legal.call && (
-        <button type="button" onClick={() => act({ action: "call" })} aria-keyshortcuts="c">
+        <button type="button" disabled={waiting} onClick={() => act({ action: "call" })} aria-keyshortcuts="c">
           Call {legal.call_amount}
         </button>
       )}
       {legal.bring_in && (
-        <button type="button" onClick={() => act({ action: "bring_in" })}>
+        <button type="button" disabled={waiting} onClick={() => act({ action: "bring_in" })}>
           Bring in {legal.bring_in_amount}
         </button>
       )}
@@ -200,7 +213,7 @@ function ActionBar(props: { c: Controller; view: TableView; legal: Legal }) {
         // A pair showing on fourth street, the casino custom: the small or the big bet.
         <div class="sizing two-sizes">
           {[legal.min_to, legal.max_to].map((amount) => (
-            <button type="button" class="primary" onClick={() => act({ action: legal.raise ? "raise" : "bet", amount })}>
+            <button type="button" class="primary" disabled={waiting} onClick={() => act({ action: legal.raise ? "raise" : "bet", amount })}>
               {betWord} {amount}
             </button>
           ))}
@@ -240,7 +253,7 @@ function ActionBar(props: { c: Controller; view: TableView; legal: Legal }) {
               onKeyDown={(e) => e.key === "Enter" && act({ action: legal.raise ? "raise" : "bet", amount: sized })}
             />
           )}
-          <button type="button" class="primary" onClick={() => act({ action: legal.raise ? "raise" : "bet", amount: sized })} aria-keyshortcuts="r">
+          <button type="button" class="primary" disabled={waiting} onClick={() => act({ action: legal.raise ? "raise" : "bet", amount: sized })} aria-keyshortcuts="r">
             {betWord} {sized}
           </button>
         </div>
