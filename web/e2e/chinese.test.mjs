@@ -4,22 +4,12 @@
 // the reveal's payments and nets on screen are the server's deal_end. Then a scoop table with a
 // surrender. Then the deal in the history, with the server's replay verdict.
 import assert from "node:assert/strict";
-import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
-import { chooseDeck, failures, guestPage, launch, screenshots, startFeltd, until } from "./harness.mjs";
+import { test } from "node:test";
+import { chooseDeck, failures, guestPage, room, screenshots, until } from "./harness.mjs";
 
 let server, browser;
-before(async () => {
-  server = await startFeltd(["--chosen-decks"]);
-  browser = await launch();
-  await mkdir(screenshots, { recursive: true });
-  await mkdir(failures, { recursive: true });
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+room(["--chosen-decks"], (s, b) => ([server, browser] = [s, b]));
 
 // A plain hand (a pair of aces, no special hand) and another, dealt one card at a time.
 const kPlain = "As Ah Kd Qc Js 9h 8d 7c 5s 4h 3d 2c 6s".split(" ");

@@ -1,6 +1,7 @@
 // What the browser tests share: a real feltd on a free port with a fresh database and the built
 // client, Debian's chromium driven by playwright-core, and a recorder that checks every WebSocket
 // frame a page sends or receives against protocol/schema/felt.schema.json.
+import { after, before } from "node:test";
 import Ajv from "ajv";
 import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
@@ -153,4 +154,22 @@ export async function chooseDeck(page, table, cards) {
     },
     { table, cards },
   );
+}
+
+// A feltd (started with `args`) and a browser for one test file: started before its tests, with
+// the folders for screenshots and failures made, and stopped after them. `started(server,
+// browser)` hands them to the file.
+export function room(args, started) {
+  let server, browser;
+  before(async () => {
+    server = await startFeltd(args);
+    browser = await launch();
+    await mkdir(screenshots, { recursive: true });
+    await mkdir(failures, { recursive: true });
+    started(server, browser);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
 }

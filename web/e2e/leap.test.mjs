@@ -4,22 +4,12 @@
 // (the cost shown first), the scores on screen are the server's, and the game replays from the
 // history with its melds and tokens as they were.
 import assert from "node:assert/strict";
-import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
-import { chooseDeck, failures, guestPage, launch, screenshots, startFeltd, until } from "./harness.mjs";
+import { test } from "node:test";
+import { chooseDeck, failures, guestPage, room, screenshots, until } from "./harness.mjs";
 
 let server, browser;
-before(async () => {
-  server = await startFeltd(["--chosen-decks"]);
-  browser = await launch();
-  await mkdir(screenshots, { recursive: true });
-  await mkdir(failures, { recursive: true });
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+room(["--chosen-decks"], (s, b) => ([server, browser] = [s, b]));
 
 // Dealt one at a time from the dealer's left: the first to act holds hearts along leap 2, the
 // other diamonds along leap 2. Then the stock, top first: two cards for each pursuit.

@@ -2,21 +2,11 @@
 // failed request; a wrong password's message gone once signed in; a double-clicked action sent
 // once. Each check failed before its fix.
 import assert from "node:assert/strict";
-import { mkdir } from "node:fs/promises";
-import { after, before, test } from "node:test";
-import { failures, guestPage, launch, screenshots, startFeltd, until } from "./harness.mjs";
+import { test } from "node:test";
+import { guestPage, room, until } from "./harness.mjs";
 
 let server, browser;
-before(async () => {
-  server = await startFeltd();
-  browser = await launch();
-  await mkdir(screenshots, { recursive: true });
-  await mkdir(failures, { recursive: true });
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+room([], (s, b) => ([server, browser] = [s, b]));
 
 test("the page has its icon, and loading it and signing in fails no request", async () => {
   const context = await browser.newContext();

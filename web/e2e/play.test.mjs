@@ -5,22 +5,13 @@
 // reload mid-hand, a refused request shown and changing nothing, the history with a replay and a
 // PHH download that `felt replay` plays to the same stacks, and every frame against the schema.
 import assert from "node:assert/strict";
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
-import { failures, guestPage, launch, runFelt, screenshots, sleep, startFeltd, until } from "./harness.mjs";
+import { test } from "node:test";
+import { failures, guestPage, room, runFelt, screenshots, sleep, until } from "./harness.mjs";
 
 let server, browser;
-before(async () => {
-  server = await startFeltd();
-  browser = await launch();
-  await mkdir(screenshots, { recursive: true });
-  await mkdir(failures, { recursive: true });
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+room([], (s, b) => ([server, browser] = [s, b]));
 
 const person = (name) => guestPage(browser, server, name);
 
