@@ -10,8 +10,6 @@ namespace {
 
 // Frames in a row that are not JSON at all before the connection is closed as abuse.
 constexpr int kMalformedLimit = 10;
-// A connection that closes with this much still queued for it has its memory given back at once.
-constexpr std::size_t kReleaseAfterBytes = std::size_t{1} << 20;
 
 } // namespace
 
@@ -52,12 +50,9 @@ WsSession::~WsSession() {
     const std::string who = client.account ? " (" + client.account->name + ")" : std::string();
     requests::closed(*this);
     state_->leave(this);
-    // What was queued for a dropped client, or for any that leaves much unread, is freed by now:
-    // the allocator gives it back (a client closing with a megabyte waiting is as good as dropped).
-    const bool held_much = queued_bytes_ >= kReleaseAfterBytes;
     unqueue(queued_bytes_);
     state_->release(address_);
-    if (dropping_ || held_much) state_->release_memory_soon();
+    if (dropping_) state_->release_memory_soon(); // what was queued for it is freed by now
     if (open_) {
         --state_->metrics().connections;
         spdlog::info("connection from {} closed{}", address_, who);
