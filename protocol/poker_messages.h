@@ -76,6 +76,8 @@ class UpdateText final : public Told {
 
     void stamp(const Stamp& s) override { stamp_ = s; }
     std::string write(int seat) const override { return write(stamp_, seat); }
+    // The events as `seat` (-1: a spectator) sees them: a JSON array.
+    std::string events(int seat) const;
 
   private:
     struct Shown {
@@ -83,8 +85,6 @@ class UpdateText final : public Told {
         std::string cards;                   // when its cards may be shown
         std::optional<std::string> category; // a hand shown at the showdown: what it makes
     };
-    std::string events(int seat) const;
-
     std::vector<Shown> events_;
     std::optional<int> turn_seat_; // whose turn it is, when it is someone's
     std::string legal_;            // what the seat to act may do, as text

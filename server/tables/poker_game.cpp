@@ -88,7 +88,9 @@ class PokerHand final : public Hand {
     const PokerGame& game_;
     const int number_, button_;
     std::int64_t hand_id_ = 0;
+    std::string commitment_;
     poker::HandState state_;
+    std::vector<poker::Event> told_;    // every event told so far: a snapshot's log of the hand
     std::vector<poker::Event> opening_; // the deal's events, told once the row is written
     std::array<Chips, poker::kMaxSeats> start_{};
     std::array<bool, poker::kMaxSeats> leaving_{};
@@ -141,6 +143,7 @@ Outcome<json> PokerGame::hint(const Hand* hand, Seat seat, const protocol::Reque
 
 Step PokerHand::deal(std::int64_t hand_id, const std::string& commitment) {
     hand_id_ = hand_id;
+    commitment_ = commitment;
     const auto seats = static_cast<std::size_t>(game_.settings().seats);
     Step step;
     step.tell(protocol::hand_start_json(number_, hand_id, button_, std::span(start_).first(seats),
@@ -202,6 +205,7 @@ void PokerHand::after(const std::vector<poker::Event>& events, Step& step) {
         log_.push_back(protocol::event_record(e, game_.ranking()));
         note_seen(e);
     }
+    told_.insert(told_.end(), events.begin(), events.end());
     if (state_.phase == poker::Phase::done) {
         step.told.push_back(update(events, nullptr));
         step.end = finish();
@@ -302,8 +306,14 @@ void PokerHand::seat_view(Seat seat, std::optional<Seat> viewer, json& j) const 
 }
 
 void PokerHand::view(std::optional<Seat> viewer, int, json& out) const {
-    out["hand"] = protocol::hand_view_json(number_, button_, state_, game_.ranking());
-    out["hand"]["pots"] = protocol::pots_json(state_, game_.settings().seats);
+    json& hand = out["hand"] = protocol::hand_view_json(number_, button_, state_, game_.ranking());
+    hand["pots"] = protocol::pots_json(state_, game_.settings().seats);
+    hand["hand_id"] = hand_id_;
+    hand["commitment"] = commitment_;
+    // The hand so far as the viewer was told it, for a client that resumes: its log, and the
+    // cards it saw for the fairness check at the end.
+    const protocol::UpdateText so_far(told_, nullptr, game_.ranking(), state_, std::nullopt);
+    hand["events"] = json::parse(so_far.events(viewer ? viewer->index() : -1));
     if (viewer && state_.legal.seat == viewer->index())
         out["legal"] = protocol::legal_json(state_.legal);
 }

@@ -141,7 +141,10 @@ std::string Table::snapshot(std::optional<Seat> viewer) const {
     }
     json out = protocol::snapshot_json(id_, publisher_.seq(), config_json(), std::move(seats),
                                        viewer ? viewer->index() : -1);
-    if (hand_) hand_->view(viewer, static_cast<int>(clock_.left_ms()), out);
+    if (hand_) {
+        hand_->view(viewer, static_cast<int>(clock_.left_ms()), out);
+        if (json clock = clock_.view(); !clock.is_null()) out["clock"] = std::move(clock);
+    }
     return out.dump();
 }
 

@@ -70,6 +70,14 @@ long TableClock::left_ms() const {
     return std::max<long>(0, left.count());
 }
 
+protocol::json TableClock::view() const {
+    if (key_ == 0) return nullptr;
+    return {{"seat", seat_ ? seat_->index() : -1},
+            {"deadline_ms", left_ms()},
+            {"time_bank_ms", seat_ ? bank(*seat_) : 0},
+            {"banking", banking_}};
+}
+
 void TableClock::tell(protocol::Stamp& stamp) const {
     stamp.deadline_ms = left_ms();
     stamp.time_bank_ms = seat_ ? bank(*seat_) : 0;

@@ -50,6 +50,11 @@ class TableClock {
     std::optional<Seat> seat() const { return seat_; }
     // The time left, in ms, never below 0.
     long left_ms() const;
+    // The clock runs on its seat's time bank.
+    bool banking() const { return banking_; }
+    // For a snapshot: the running clock (its seat, the time left, the seat's bank and whether
+    // the clock runs on it); null when no clock runs.
+    protocol::json view() const;
     // The time left, and the bank of the seat on the clock, into a message's stamp.
     void tell(protocol::Stamp& stamp) const;
 

@@ -353,7 +353,9 @@ TEST_CASE("feltd: reconnecting mid-hand with the token gives the seat back") {
     const int seat = a->call({{"type", "join"}, {"table", table}, {"buy_in", 100}})["seat"];
     b.call({{"type", "join"}, {"table", table}, {"buy_in", 100}});
     std::string hole; // a's cards, as dealt
+    json start;       // the hand's start: its id and commitment
     for (auto m = a->read(); m; m = a->read()) {
+        if ((*m)["kind"] == "hand_start") start = *m;
         if ((*m)["kind"] != "update") continue;
         for (const json& e : (*m)["events"])
             if (e["kind"] == "deal_down" && e["seat"] == seat)
@@ -376,7 +378,29 @@ TEST_CASE("feltd: reconnecting mid-hand with the token gives the seat back") {
         else
             CHECK(s["cards"] == ""); // never the other's
     }
-    const bool my_turn = (*snap)["hand"]["to_act"] == seat;
+    // What a resumed player needs: the hand's id and commitment (to verify the deal at its end),
+    // the running clock, and the hand so far with its own cards and nobody else's.
+    const json& hand = (*snap)["hand"];
+    CHECK(hand["hand_id"] == start["hand_id"]);
+    CHECK(hand["commitment"] == start["commitment"]);
+    REQUIRE(snap->contains("clock"));
+    CHECK((*snap)["clock"]["seat"] == hand["to_act"]);
+    CHECK((*snap)["clock"]["deadline_ms"].get<int>() > 590'000);
+    CHECK((*snap)["clock"]["deadline_ms"].get<int>() <= 600'000);
+    CHECK((*snap)["clock"]["banking"] == false);
+    int downs = 0, blinds = 0;
+    for (const json& e : hand["events"]) {
+        blinds += e["kind"] == "blind";
+        if (e["kind"] != "deal_down") continue;
+        ++downs;
+        if (e["seat"] == seat)
+            CHECK(e["cards"] == hole);
+        else
+            CHECK_FALSE(e.contains("cards"));
+    }
+    CHECK(downs == 2);
+    CHECK(blinds == 2);
+    const bool my_turn = hand["to_act"] == seat;
     CHECK(snap->contains("legal") == my_turn);
     if (my_turn) {
         again.send(json{{"type", "act"}, {"id", 5}, {"table", table}, {"action", "fold"}});

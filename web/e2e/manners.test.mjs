@@ -1,9 +1,11 @@
 // The table as players expect it (issue 45), item by item as they land: the page's icon and no
 // failed request; a wrong password's message gone once signed in; a double-clicked action sent
-// once. Each check failed before its fix.
+// once; a reload during one's turn that keeps the clock, the log and the verification. Each check
+// failed before its fix.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { guestPage, room, until } from "./harness.mjs";
+import { join } from "node:path";
+import { guestPage, room, screenshots, until } from "./harness.mjs";
 
 let server, browser;
 room([], (s, b) => ([server, browser] = [s, b]));
@@ -49,14 +51,13 @@ test("a wrong password's message is gone once the player signs in", async () => 
   await context.close();
 });
 
-test("a double-clicked action is sent once, and nothing is refused", { timeout: 60_000 }, async () => {
-  const ann = await guestPage(browser, server, "ann");
-  const bob = await guestPage(browser, server, "bob");
+// Ann and Bob at a new two-seat no-limit hold'em table of `settings`; resolves with its id.
+async function twoAtTable(ann, bob, settings) {
   await ann.page.getByRole("button", { name: "New table" }).click();
   const form = ann.page.getByRole("form", { name: "create a table" });
   await form.locator('select[name="variant"]').selectOption("holdem");
   await form.locator('select[name="structure"]').selectOption("no-limit");
-  for (const [k, v] of Object.entries({ seats: 2, decision_ms: 60000 })) await form.locator(`input[name="${k}"]`).fill(String(v));
+  for (const [k, v] of Object.entries({ seats: 2, ...settings })) await form.locator(`input[name="${k}"]`).fill(String(v));
   await form.getByRole("button", { name: "Create table" }).click();
   const table = (await until("the table", () => ann.rec.received.find((m) => m.type === "create_table" && m.ok))).table;
   for (const p of [ann, bob]) {
@@ -65,11 +66,23 @@ test("a double-clicked action is sent once, and nothing is refused", { timeout: 
     await p.page.getByRole("button", { name: "Sit down" }).click();
     await until(`${p.name}'s seat`, () => p.rec.received.find((m) => m.type === "join" && m.ok));
   }
-  // Whoever is to act first double-clicks Call (or Check).
-  const who = await until("a turn", async () => {
-    for (const p of [ann, bob]) if (await p.page.locator(".action-bar").isVisible().catch(() => false)) return p;
+  return table;
+}
+
+// Whichever of the two has the action bar on screen.
+async function whoseTurn(players) {
+  return until("a turn", async () => {
+    for (const p of players) if (await p.page.locator(".action-bar").isVisible().catch(() => false)) return p;
     return null;
   });
+}
+
+test("a double-clicked action is sent once, and nothing is refused", { timeout: 60_000 }, async () => {
+  const ann = await guestPage(browser, server, "ann");
+  const bob = await guestPage(browser, server, "bob");
+  await twoAtTable(ann, bob, { decision_ms: 60000 });
+  // Whoever is to act first double-clicks Call (or Check).
+  const who = await whoseTurn([ann, bob]);
   const bar = who.page.locator(".action-bar");
   const button = bar.getByRole("button", { name: /^(Call \d+|Check)$/ });
   const acts = () => who.rec.sent.filter((m) => m.type === "act").length;
@@ -80,6 +93,27 @@ test("a double-clicked action is sent once, and nothing is refused", { timeout: 
   assert.equal(acts() - before, 1, "acts sent for one decision");
   const refused = who.rec.received.filter((m) => m.type === "error");
   assert.deepEqual(refused, [], "refusals");
+  assert.deepEqual([...ann.rec.bad, ...bob.rec.bad], []);
+  await ann.context.close();
+  await bob.context.close();
+});
+
+test("a reload during one's turn keeps the clock, the hand's log and the deal's verification", { timeout: 60_000 }, async () => {
+  const ann = await guestPage(browser, server, "cleo");
+  const bob = await guestPage(browser, server, "dave");
+  await twoAtTable(ann, bob, { decision_ms: 60000 });
+  const who = await whoseTurn([ann, bob]);
+  await who.page.reload();
+  const clock = who.page.getByRole("timer", { name: "time left" });
+  await clock.waitFor({ timeout: 10_000 });
+  const seconds = Number((await clock.innerText()).match(/^(\d+)s/)[1]);
+  assert.ok(seconds > 45 && seconds <= 60, `the clock reads ${seconds} s`);
+  const log = who.page.locator(`section[aria-label="hand log"]`);
+  await log.getByText(/Hand 1 begins/).waitFor({ timeout: 5000 });
+  await log.getByText(/posts 2/).waitFor({ timeout: 5000 });
+  await who.page.screenshot({ path: join(screenshots, "resumed-turn.png") });
+  await who.page.locator(".action-bar").getByRole("button", { name: "Fold" }).click();
+  await log.getByText("Hand 1 ends (deal verified)").waitFor({ timeout: 10_000 });
   assert.deepEqual([...ann.rec.bad, ...bob.rec.bad], []);
   await ann.context.close();
   await bob.context.close();

@@ -29,7 +29,7 @@ export function fromSnapshot(m: Snapshot, now: number, previous?: TableView): Ta
     seats[s.seat] = seat;
   }
   const game = typeof m.config["game"] === "string" ? m.config["game"] : "poker";
-  return {
+  const v: TableView = {
     id: m.table,
     game,
     config: m.config as Record<string, unknown>,
@@ -40,11 +40,15 @@ export function fromSnapshot(m: Snapshot, now: number, previous?: TableView): Ta
     legal: m.legal ?? null,
     legalSeq: m.seq,
     lastEnd: previous?.lastEnd ?? null,
-    ...gameOf(game).fromSnapshot(m, now, previous),
+    hand: null,
+    chinese: null,
+    leap: null,
     chat: previous?.chat ?? [],
     log: previous?.log ?? [],
     closed: false,
   };
+  const { lines, ...part } = gameOf(game).fromSnapshot(m, now, previous, v);
+  return { ...v, ...part, log: (lines ?? []).reduce((log, line) => withLog({ log }, line), v.log) };
 }
 
 export function applyTable(v: TableView, m: TableMessage, now: number): TableView {

@@ -73,3 +73,38 @@ test("the viewer's seat is at the bottom centre, the others clockwise, all insid
       if (n >= 3) assert.ok(seatPlace((mine + 1) % n, n, mine).x < 50); // the next seat is to the left
     }
 });
+
+test("a resumed snapshot gives the clock, the hand so far in the log, and every card seen", async () => {
+  const { fromSnapshot } = await import("../src/tableview");
+  const seat = (s: number, name: string, cards: string) => ({
+    seat: s, name, stack: 190, sitting_out: false, connected: true, time_bank_ms: 5000, bet: 0, in_hand: 10, folded: false, cards, card_count: 2,
+  });
+  const m = {
+    type: "table", table: 3, seq: 9, kind: "snapshot", your_seat: 0,
+    config: { game: "poker", variant: "holdem", structure: "no-limit", seats: 2 },
+    seats: [seat(0, "ann", "As Kd"), seat(1, "bob", "")],
+    hand: {
+      number: 4, hand_id: 77, commitment: "ab12", button: 1, board: "2c 3d 4h", to_act: 0, pots: [{ amount: 20, eligible: [0, 1] }],
+      events: [
+        { kind: "blind", seat: 1, amount: 1 }, { kind: "blind", seat: 0, amount: 2 },
+        { kind: "deal_down", seat: 0, count: 2, cards: "As Kd" }, { kind: "deal_down", seat: 1, count: 2 },
+        { kind: "call", seat: 1, amount: 1 }, { kind: "raise", seat: 0, amount: 10 }, { kind: "call", seat: 1, amount: 8 },
+        { kind: "street", amount: 1 }, { kind: "deal_board", count: 3, cards: "2c 3d 4h" },
+      ],
+    },
+    clock: { seat: 0, deadline_ms: 12_000, time_bank_ms: 5000, banking: false },
+  } as unknown as Parameters<typeof fromSnapshot>[0];
+  const v = fromSnapshot(m, 1000);
+  assert.equal(v.hand!.deadline, 13_000);
+  assert.equal(v.hand!.bankMs, 0);
+  assert.equal(v.hand!.commitment, "ab12");
+  assert.equal(v.hand!.handId, 77);
+  assert.deepEqual(v.log, ["Hand 4 begins", "bob posts 1", "ann posts 2", "bob calls 1", "ann raises to 10", "bob calls 8", "Board: 2c 3d 4h"]);
+  for (const c of ["As", "Kd", "2c", "3d", "4h"]) assert.ok(v.hand!.seen.has(c), c);
+  // On the time bank, the clock left is the bank's.
+  const banked = fromSnapshot({ ...m, clock: { seat: 0, deadline_ms: 4000, time_bank_ms: 5000, banking: true } } as typeof m, 0);
+  assert.equal(banked.hand!.bankMs, 4000);
+  // A snapshot of the hand the view already follows keeps its log rather than adding it twice.
+  const again = fromSnapshot(m, 2000, { ...v, log: ["kept"] });
+  assert.deepEqual(again.log, ["kept"]);
+});

@@ -5,13 +5,15 @@
 import type { Snapshot, TableMessage } from "../gen/protocol";
 import type { TableView } from "../view";
 
-// The parts of a view a game sets from a snapshot.
-export type GamePart = Pick<TableView, "hand" | "chinese" | "leap">;
+// The parts of a view a game sets from a snapshot, and the running hand so far in words, for a
+// client that did not see it (a reload): added to the log.
+export type GamePart = Pick<TableView, "hand" | "chinese" | "leap"> & { lines?: string[] };
 
 export interface TableGame {
   // The game's part of the table, from a snapshot; `previous`, the view before it, keeps what the
-  // snapshot does not say (the hand's id and commitment, the last deal's end on screen).
-  fromSnapshot(m: Snapshot, now: number, previous: TableView | undefined): GamePart;
+  // snapshot does not say (the last deal's end on screen). `v` is the table from the snapshot
+  // without the game's part (its seats and names).
+  fromSnapshot(m: Snapshot, now: number, previous: TableView | undefined, v: TableView): GamePart;
   // One of the game's own messages. `next` is `v` with `seq` moved on and its seats copied, to be
   // changed in place; the view after the message, and what it says in words, oldest first.
   apply(v: TableView, next: TableView, m: TableMessage, now: number): { view: TableView; lines: string[] };

@@ -188,22 +188,38 @@ function applyEvent(v: TableView, seats: (SeatView | null)[], hand: HandView, e:
   }
 }
 
-// The running hand, from a snapshot.
-function handFromSnapshot(m: Snapshot, previous: TableView | undefined): HandView | null {
-  if (!m.hand) return null;
-  const same = previous?.hand?.number === m.hand.number;
-  const hand = newHand(m.hand.number, same ? previous!.hand!.handId : 0, m.hand.button, same ? previous!.hand!.commitment : "");
+// The running hand, from a snapshot, and the hand so far in words: a resumed client sees the
+// clock, the log and (for the fairness check at the end) every card it was shown. `previous`, a
+// view of the same hand, keeps its own log.
+function handFromSnapshot(m: Snapshot, now: number, v: TableView): { hand: HandView | null; lines?: string[] } {
+  if (!m.hand) return { hand: null };
+  const hand = newHand(m.hand.number, m.hand.hand_id ?? 0, m.hand.button, m.hand.commitment ?? "");
   hand.board = cardList(m.hand.board);
   hand.pots = m.hand.pots;
   hand.toAct = m.hand.to_act >= 0 ? m.hand.to_act : null;
+  if (m.clock && hand.toAct !== null) {
+    hand.deadline = now + m.clock.deadline_ms;
+    hand.bankMs = m.clock.banking ? m.clock.deadline_ms : 0;
+  }
+  // The events replayed on scratch seats give the log's lines and the cards seen.
+  const scratch = v.seats.map((s) => (s ? { ...s, cards: [], up: [], bet: 0 } : null));
+  const replayed = { ...newHand(hand.number, hand.handId, hand.button, ""), seen: hand.seen };
+  const lines = [`Hand ${hand.number} begins`];
+  for (const e of m.hand.events ?? []) {
+    const line = applyEvent(v, scratch, replayed, e);
+    if (line) lines.push(line);
+  }
   for (const c of hand.board) hand.seen.add(c);
   for (const s of m.seats) for (const c of cardList(s.cards)) hand.seen.add(c);
-  return hand;
+  return { hand, lines };
 }
 
 export const pokerGame: TableGame = {
-  fromSnapshot(m, _now, previous) {
-    return { hand: handFromSnapshot(m, previous), chinese: null, leap: null };
+  fromSnapshot(m, now, previous, v) {
+    const { hand, lines } = handFromSnapshot(m, now, v);
+    // A snapshot of the hand this view already follows (after a gap) keeps its log.
+    const same = hand !== null && previous?.hand?.number === hand.number;
+    return { hand, chinese: null, leap: null, lines: same ? undefined : lines };
   },
   apply(v, next, m, now) {
     const seats = next.seats;
