@@ -36,7 +36,9 @@ json PokerConfig::to_json() const {
               {"decision_ms", decision_ms},
               {"time_bank_ms", time_bank_ms},
               {"sit_out_after", sit_out_after},
-              {"hand_delay_ms", hand_delay_ms}};
+              {"hand_delay_ms", hand_delay_ms},
+              {"showdown_delay_ms", showdown_delay_ms},
+              {"runout_ms", runout_ms}};
     if (open_pair_applies(variant, structure)) {
         j["open_pair"] = open_pair;
         j["big_bet_from"] = big_bet_from;
@@ -104,6 +106,10 @@ Outcome<std::pair<PokerConfig, poker::HandConfig>> decode_poker_config(const jso
     c.time_bank_ms = static_cast<int>(in.integer("time_bank_ms", c.time_bank_ms, 0, 3'600'000));
     c.sit_out_after = static_cast<int>(in.integer("sit_out_after", c.sit_out_after, 1, 1000));
     c.hand_delay_ms = static_cast<int>(in.integer("hand_delay_ms", c.hand_delay_ms, 0, 60'000));
+    c.showdown_delay_ms = static_cast<int>(
+        in.integer("showdown_delay_ms", std::min(4 * c.hand_delay_ms, 60'000), 0, 60'000));
+    c.runout_ms =
+        static_cast<int>(in.integer("runout_ms", std::min(c.hand_delay_ms, 10'000), 0, 10'000));
     c.open_pair = in.choice("open_pair", c.open_pair, {"big_bet", "choice", "off"});
     if (!open_pair_applies(c.variant, c.structure) && body.is_object() &&
         body.contains("open_pair"))

@@ -22,6 +22,12 @@ struct PokerConfig {
     int time_bank_ms = 0;      // extra time each seat may spend, in all, once decision_ms is up
     int sit_out_after = 3;     // hands a disconnected player misses before being sat out
     int hand_delay_ms = 1'000; // pause between hands
+    // The pause after a hand that ended in a showdown, to read it: by default four times
+    // hand_delay_ms.
+    int showdown_delay_ms = 4'000;
+    // After an all-in, the streets left are dealt one at a time, this far apart: by default
+    // hand_delay_ms.
+    int runout_ms = 1'000;
     // Fixed-limit stud and Mexican stud only (written only for them): a pair showing on fourth
     // street, "big_bet", "choice" or "off" (poker::OpenPair).
     std::string open_pair = "big_bet";

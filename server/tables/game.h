@@ -76,6 +76,7 @@ struct Limits {
     int sit_out_after = 3;     // deals a disconnected player misses before being sat out
     int hand_delay_ms = 1'000; // pause between hands
     int time_bank_ms = 0;      // a seat's time bank when it sits down (0: none)
+    int showdown_delay_ms = 0; // pause after a hand that ended in a showdown (End::showdown)
 };
 
 // One message to everyone watching a table, written once for everyone and once for each seat whose
@@ -101,6 +102,7 @@ struct End {
     const char* void_reason = nullptr;
     std::vector<protocol::Sight> seen; // by deck position; past its end: seen by nobody
     bool seed_used = false;            // the reshuffle seed reordered the discards
+    bool showdown = false; // hands were shown: the next hand waits Limits::showdown_delay_ms
 
     // A hand that cannot go on (a bug): void, and nobody loses a chip.
     static End voided(const char* reason) {
@@ -110,11 +112,19 @@ struct End {
     }
 };
 
+// Messages told after a pause, as the streets of an all-in's run-out.
+struct Paced {
+    int ms = 0;
+    std::vector<Told> told;
+};
+
 // What a step of a hand (its deal, an action, a time-out, a seat leaving) caused.
 struct Step {
     std::vector<Told> told;
     std::vector<Seat> missed; // seats the clock played for
     std::optional<End> end;
+    // With `end` only: told one after another after their pauses, then the hand ends.
+    std::vector<Paced> paced;
 
     void tell(json message) {
         told.push_back(std::make_unique<protocol::JsonTold>(std::move(message)));

@@ -22,8 +22,13 @@ class PokerGame final : public Game {
     json config() const override { return config_.to_json(); }
     std::string describe() const override { return config_.structure + " " + config_.variant; }
     Limits limits() const override {
-        return {config_.seats,         config_.min_buy_in,    config_.max_buy_in,
-                config_.sit_out_after, config_.hand_delay_ms, config_.time_bank_ms};
+        return {config_.seats,
+                config_.min_buy_in,
+                config_.max_buy_in,
+                config_.sit_out_after,
+                config_.hand_delay_ms,
+                config_.time_bank_ms,
+                config_.showdown_delay_ms};
     }
     std::vector<Card> deck(const Deal&) const override { return base_.deck; }
     Outcome<Started> start(const Deal& d, std::vector<Card> deck,
@@ -76,7 +81,10 @@ class PokerHand final : public Hand {
     void after(const std::vector<poker::Event>& events, Step& step);
     // The update for a batch of events: everyone sees it as a spectator would, except the seats
     // that see cards of their own and the seat to act (`turn`), which also sees what it may do.
-    Told update(const std::vector<poker::Event>& batch, const poker::Legal* turn) const;
+    Told update(std::span<const poker::Event> batch, const poker::Legal* turn) const;
+    // The last update: after an all-in the engine deals the streets left at once, and they are
+    // told one street at a time, runout_ms apart, as a dealer turns them.
+    void run_out(std::span<const poker::Event> events, Step& step) const;
     // An action by the server (for a clock or a leaving player); `step` gets what it caused.
     void apply(const poker::Action& a, Step& step);
     poker::Action stand_in(bool leaving) const;
@@ -207,7 +215,7 @@ void PokerHand::after(const std::vector<poker::Event>& events, Step& step) {
     }
     told_.insert(told_.end(), events.begin(), events.end());
     if (state_.phase == poker::Phase::done) {
-        step.told.push_back(update(events, nullptr));
+        run_out(events, step);
         step.end = finish();
         return;
     }
@@ -222,7 +230,7 @@ void PokerHand::after(const std::vector<poker::Event>& events, Step& step) {
 
 // One message for everything an action caused: its events and whose turn is next. Recipients who
 // see nothing of their own share the spectators' copy.
-Told PokerHand::update(const std::vector<poker::Event>& batch, const poker::Legal* turn) const {
+Told PokerHand::update(std::span<const poker::Event> batch, const poker::Legal* turn) const {
     // A betting round ended: the bets went to the middle.
     std::optional<json> pots;
     if (std::ranges::any_of(
@@ -230,6 +238,36 @@ Told PokerHand::update(const std::vector<poker::Event>& batch, const poker::Lega
         pots = protocol::pots_json(state_, game_.settings().seats);
     return std::make_unique<protocol::UpdateText>(batch, turn, game_.ranking(), state_,
                                                   std::move(pots));
+}
+
+void PokerHand::run_out(std::span<const poker::Event> events, Step& step) const {
+    // A street that deals a card begins a new part; a street event with nothing dealt (the
+    // showdown) stays with the part before it.
+    std::vector<std::size_t> cuts;
+    for (std::size_t i = 1; i < events.size(); ++i) {
+        if (events[i].type != poker::EventType::street) continue;
+        for (std::size_t j = i + 1; j < events.size(); ++j) {
+            const auto t = events[j].type;
+            if (t == poker::EventType::street) break;
+            if (t == poker::EventType::deal_board || t == poker::EventType::deal_up ||
+                t == poker::EventType::deal_down) {
+                cuts.push_back(i);
+                break;
+            }
+        }
+    }
+    const int ms = game_.settings().runout_ms;
+    if (cuts.empty() || ms == 0) {
+        step.told.push_back(update(events, nullptr));
+        return;
+    }
+    step.told.push_back(update(events.first(cuts[0]), nullptr));
+    cuts.push_back(events.size());
+    for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+        Paced& p = step.paced.emplace_back();
+        p.ms = ms;
+        p.told.push_back(update(events.subspan(cuts[k], cuts[k + 1] - cuts[k]), nullptr));
+    }
 }
 
 void PokerHand::apply(const poker::Action& a, Step& step) {
@@ -297,6 +335,8 @@ End PokerHand::finish() {
     end.message = protocol::hand_end_json(number_, hand_id_, net);
     end.seen = std::move(seen_);
     end.seed_used = seed_used_;
+    end.showdown = std::ranges::any_of(
+        told_, [](const poker::Event& e) { return e.type == poker::EventType::show; });
     return end;
 }
 

@@ -20,6 +20,7 @@ void Step::append(Step&& later) {
     for (Told& t : later.told) told.push_back(std::move(t));
     missed.insert(missed.end(), later.missed.begin(), later.missed.end());
     if (later.end) end = std::move(later.end);
+    for (Paced& p : later.paced) paced.push_back(std::move(p));
 }
 
 Table::Table(std::int64_t id, std::unique_ptr<Game> game, Services& services)
@@ -29,7 +30,7 @@ Table::Table(std::int64_t id, std::unique_ptr<Game> game, Services& services)
               [this] {
                   if (!busy()) after_hand(); // cash-outs left over, then the next hand
               }),
-      next_hand_(strand_), idle_(strand_) {}
+      pace_(strand_), next_hand_(strand_), idle_(strand_) {}
 
 void Table::open() {
     net::post(strand_, [self = shared_from_this()] {
@@ -274,10 +275,29 @@ void Table::run(Step step) {
     if (step.end) {
         clock_.stop();
         publish(step.told);
-        return end_hand(std::move(*step.end));
+        if (step.paced.empty()) return end_hand(std::move(*step.end));
+        paced_.assign(std::make_move_iterator(step.paced.begin()),
+                      std::make_move_iterator(step.paced.end()));
+        paced_end_ = std::move(step.end);
+        return tell_paced();
     }
     if (clock_.follow(hand_->clock())) wait_clock();
     publish(step.told);
+}
+
+void Table::tell_paced() {
+    pace_.expires_after(std::chrono::milliseconds(paced_.front().ms));
+    pace_.async_wait([self = shared_from_this()](error_code ec) {
+        if (ec || self->paced_.empty()) return; // the hand was voided meanwhile
+        Publisher::Batch batch(self->publisher_);
+        Paced p = std::move(self->paced_.front());
+        self->paced_.pop_front();
+        self->publish(p.told);
+        if (!self->paced_.empty()) return self->tell_paced();
+        End end = std::move(*self->paced_end_);
+        self->paced_end_.reset();
+        self->end_hand(std::move(end));
+    });
 }
 
 void Table::wait_clock() {
@@ -310,6 +330,9 @@ void Table::void_hand(std::int64_t hand_id, int number, const char* reason) {
 
 void Table::end_hand(End end) {
     hand_.reset();
+    rest_ =
+        std::chrono::milliseconds(end.showdown ? limits_.showdown_delay_ms : limits_.hand_delay_ms);
+    ended_ = std::chrono::steady_clock::now();
     const std::int64_t hand_id = hand_id_;
     if (end.void_reason) { // a bug, but nobody loses a chip
         spdlog::error("table {}: hand {} cannot go on ({}); it is void", id_, hand_id,
@@ -368,7 +391,10 @@ void Table::end_hand(End end) {
 void Table::maybe_start() {
     if (busy() || starting_ || stopping_ || ledger_.paused() || ready_count() < 2) return;
     starting_ = true;
-    next_hand_.expires_after(std::chrono::milliseconds(limits_.hand_delay_ms));
+    // The pause between hands, and after a showdown the time to read it from the hand's end.
+    next_hand_.expires_at(std::max(std::chrono::steady_clock::now() +
+                                       std::chrono::milliseconds(limits_.hand_delay_ms),
+                                   ended_ + rest_));
     next_hand_.async_wait([self = shared_from_this()](error_code ec) {
         self->starting_ = false;
         if (ec || self->busy() || self->stopping_ || self->ledger_.paused()) return;
@@ -409,6 +435,9 @@ void Table::void_and_close() {
             self->ledger_.record_void(self->hand_id_, self);
             spdlog::info("table {}: hand {} void at shutdown", self->id_, self->hand_id_);
             self->clock_.stop();
+            self->pace_.cancel();
+            self->paced_.clear();
+            self->paced_end_.reset();
             self->hand_.reset();
         }
         for (Seat i : seats_of(self->limits_.seats))

@@ -170,6 +170,8 @@ class Table : public std::enable_shared_from_this<Table> {
     // What a step of the hand caused: the seats the clock played for, the messages, then a new
     // clock if the hand wants one, or the hand's end.
     void run(Step step);
+    // Tells the next of `paced_` after its pause; the hand ends after the last.
+    void tell_paced();
     // Waits on the clock's timer, when the clock says to; its handler keeps the table alive.
     void wait_clock();
     // The wait fired: waits on, or the clock is out: the seat's time bank, if any is left, else
@@ -228,6 +230,14 @@ class Table : public std::enable_shared_from_this<Table> {
     std::int64_t hand_id_ = 0; // its row
     protocol::Sealed sealed_;  // its commitment; opened at its end
     ChosenCards chosen_;       // tests only: the next deal's first cards
+    // The running hand has ended and its last messages are told at a pace (an all-in's run-out)
+    // before the end is written.
+    std::deque<Paced> paced_;
+    std::optional<End> paced_end_;
+    net::steady_timer pace_;
+    // The last hand's end, and the rest after it before the next (longer after a showdown).
+    std::chrono::steady_clock::time_point ended_;
+    std::chrono::steady_clock::duration rest_{};
 
     net::steady_timer next_hand_;
     bool starting_ = false;

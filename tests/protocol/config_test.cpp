@@ -63,7 +63,9 @@ std::vector<Game> games() {
           {"decision_ms", 100, 3'600'000},
           {"time_bank_ms", 0, 3'600'000},
           {"sit_out_after", 1, 1000},
-          {"hand_delay_ms", 0, 60'000}},
+          {"hand_delay_ms", 0, 60'000},
+          {"showdown_delay_ms", 0, 60'000},
+          {"runout_ms", 0, 10'000}},
          {},
          {"variant", "structure", "ranking", "wild"}},
         {"chinese",
@@ -261,4 +263,31 @@ TEST_CASE("table configurations: refusals across fields name the field to change
     using felt::protocol::decode_stored_leap_config;
     CHECK(decode_stored_leap_config({{"ranks", 7}, {"seats", 4}}, 1).ok());
     CHECK_FALSE(decode_stored_leap_config({{"ranks", 7}, {"seats", 4}}, 2).ok());
+}
+
+TEST_CASE("poker: the pauses after a showdown and between an all-in's streets follow the pause "
+          "between hands unless set") {
+    const auto decoded = [](json body) {
+        auto d = felt::protocol::decode_poker_config(body);
+        REQUIRE(d.ok());
+        return d.value->first;
+    };
+    const auto plain = decoded(json::object());
+    CHECK(plain.hand_delay_ms == 1'000);
+    CHECK(plain.showdown_delay_ms == 4'000);
+    CHECK(plain.runout_ms == 1'000);
+    const auto quick = decoded({{"hand_delay_ms", 0}});
+    CHECK(quick.showdown_delay_ms == 0);
+    CHECK(quick.runout_ms == 0);
+    const auto slow = decoded({{"hand_delay_ms", 20'000}});
+    CHECK(slow.showdown_delay_ms == 60'000); // four times, within the range
+    CHECK(slow.runout_ms == 10'000);
+    const auto set =
+        decoded({{"hand_delay_ms", 0}, {"showdown_delay_ms", 2'500}, {"runout_ms", 700}});
+    CHECK(set.showdown_delay_ms == 2'500);
+    CHECK(set.runout_ms == 700);
+    // As written for the lobby and the database, and read back.
+    const json written = set.to_json();
+    CHECK(written["showdown_delay_ms"] == 2'500);
+    CHECK(decoded(written).runout_ms == 700);
 }

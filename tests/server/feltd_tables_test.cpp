@@ -412,6 +412,73 @@ TEST_CASE("feltd: reconnecting mid-hand with the token gives the seat back") {
     }
 }
 
+TEST_CASE("feltd: a showdown stays on the table before the next hand, and an all-in's streets "
+          "come one at a time") {
+    using Clock = std::chrono::steady_clock;
+    const auto since = [](Clock::time_point t) {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count();
+    };
+    Feltd d;
+    auto players = guests(d.port(), 3);
+    Client &a = *players[0], &b = *players[1], &watcher = *players[2];
+    const std::int64_t table = a.call({{"type", "create_table"},
+                                       {"seats", 2},
+                                       {"hand_delay_ms", 0},
+                                       {"showdown_delay_ms", 1500},
+                                       {"runout_ms", 300},
+                                       {"decision_ms", 600000}})["table"];
+    REQUIRE(watcher.call({{"type", "spectate"}, {"table", table}})["ok"] == true);
+    std::map<int, Client*> at;
+    at[a.call({{"type", "join"}, {"table", table}, {"buy_in", 100}})["seat"]] = &a;
+    at[b.call({{"type", "join"}, {"table", table}, {"buy_in", 150}})["seat"]] = &b;
+    const auto act = [&](int seat, json fields) {
+        fields["type"] = "act";
+        fields["table"] = table;
+        return at.at(seat)->call(fields);
+    };
+    // Hand 1: called and checked down to a showdown.
+    json start = next_kind(watcher, "hand_start");
+    for (;;) {
+        const json m = next_kind(watcher, "update");
+        if (!m.contains("turn")) break;
+        const int seat = m["turn"]["seat"];
+        if (act(seat, {{"action", "call"}})["ok"] != true)
+            REQUIRE(act(seat, {{"action", "check"}})["ok"] == true);
+    }
+    next_kind(watcher, "hand_end");
+    const auto ended = Clock::now();
+    start = next_kind(watcher, "hand_start");
+    CHECK(since(ended) >= 1200); // hand_delay_ms alone would be 0
+    // Hand 2: the first to act goes all in and is called; the board comes a street at a time.
+    json turn = next_kind(watcher, "update")["turn"];
+    const int first = turn["seat"];
+    REQUIRE(act(first, {{"action", "raise"}, {"amount", start["stacks"][first]}})["ok"] == true);
+    turn = next_kind(watcher, "update")["turn"];
+    REQUIRE(act(turn["seat"], {{"action", "call"}})["ok"] == true);
+    std::vector<int> boards; // cards dealt to the board by each update after the call
+    std::vector<long> apart; // ms between those updates
+    bool shown_with_river = false;
+    auto last = Clock::now();
+    for (;;) {
+        const json m = watcher.read().value();
+        if (m["kind"] == "hand_end") break;
+        if (m["kind"] != "update") continue;
+        int cards = 0;
+        bool shows = false;
+        for (const json& e : m["events"]) {
+            if (e["kind"] == "deal_board") cards += e["count"].get<int>();
+            shows |= e["kind"] == "show";
+        }
+        if (!boards.empty()) apart.push_back(since(last));
+        last = Clock::now();
+        boards.push_back(cards);
+        shown_with_river = shows;
+    }
+    CHECK(boards == std::vector<int>{0, 3, 1, 1}); // the call, the flop, the turn, the river
+    for (long ms : apart) CHECK(ms >= 250);
+    CHECK(shown_with_river);
+}
+
 TEST_CASE("feltd: a disconnected player is sat out after missing hands, and sits in on return") {
     char tmpl[] = "/tmp/feltd_test_XXXXXX";
     REQUIRE(mkdtemp(tmpl) != nullptr);

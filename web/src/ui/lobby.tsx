@@ -82,6 +82,8 @@ const kForms: Record<string, GameForm> = {
       ["decision_ms", "Clock (ms)"],
       ["time_bank_ms", "Time bank (ms)"],
       ["hand_delay_ms", "Pause between hands (ms)"],
+      ["showdown_delay_ms", "Pause after a showdown (ms)"],
+      ["runout_ms", "Pause between an all-in's streets (ms)"],
       ["sit_out_after", "Missed hands before sitting out"],
     ],
   },
