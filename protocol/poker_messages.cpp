@@ -221,15 +221,16 @@ json update_json(std::span<const poker::Event> batch, const poker::Legal* turn, 
 
 namespace {
 
-// What a `show` event's cards make with the board; nothing for another event.
-std::optional<std::string> show_category(const poker::Event& e, const poker::HandState& s,
-                                         const Ranking& r) {
+// What a `show` event's cards make with the board, as a category and in words (empty where the
+// ranking has none); nothing for another event.
+std::optional<std::pair<std::string, std::string>>
+show_category(const poker::Event& e, const poker::HandState& s, const Ranking& r) {
     if (e.type != poker::EventType::show) return std::nullopt;
     std::vector<Card> hand(e.cards.begin(), e.cards.begin() + e.count);
     hand.insert(hand.end(), s.board.begin(), s.board.begin() + s.board_count);
     auto judged = r.judge(hand);
     if (!judged) return std::nullopt;
-    return std::move(judged->category);
+    return std::pair{std::move(judged->category), r.words(hand)};
 }
 
 // Whether the event deals `seat` cards that only it may see.
@@ -248,7 +249,10 @@ void add_show_categories(json& update, std::span<const poker::Event> batch,
                          const poker::HandState& s, const Ranking& r) {
     json& events = update["events"];
     for (std::size_t i = 0; i < batch.size() && i < events.size(); ++i)
-        if (auto category = show_category(batch[i], s, r)) events[i]["category"] = *category;
+        if (auto shown = show_category(batch[i], s, r)) {
+            events[i]["category"] = shown->first;
+            if (!shown->second.empty()) events[i]["made"] = shown->second;
+        }
 }
 
 json own_update(std::span<const poker::Event> batch, const poker::Legal* turn, const Ranking& r,
@@ -264,9 +268,13 @@ UpdateText::UpdateText(std::span<const poker::Event> batch, const poker::Legal* 
     const bool showdown = s.phase == poker::Phase::done;
     events_.reserve(batch.size());
     for (const poker::Event& e : batch) {
-        Shown& x = events_.emplace_back(Shown{e, {}, std::nullopt});
+        Shown& x = events_.emplace_back(Shown{e, {}, std::nullopt, std::nullopt});
         if (e.count) x.cards = r.to_string(std::span(e.cards.data(), e.count));
-        if (showdown) x.category = show_category(e, s, r);
+        if (!showdown) continue;
+        if (auto shown = show_category(e, s, r)) {
+            x.category = std::move(shown->first);
+            if (!shown->second.empty()) x.made = std::move(shown->second);
+        }
     }
     if (turn) {
         turn_seat_ = turn->seat;
@@ -299,6 +307,7 @@ std::string UpdateText::events(int seat) const {
         if (x.category) o.member("category", *x.category);
         if (e.count) o.member("count", e.count);
         o.member("kind", event_name(e.type));
+        if (x.made) o.member("made", *x.made);
         if (e.pot >= 0) o.member("pot", e.pot);
         if (e.seat >= 0) o.member("seat", e.seat);
         if (out.size() > 1) out += ',';

@@ -84,6 +84,7 @@ class UpdateText final : public Told {
         poker::Event event;
         std::string cards;                   // when its cards may be shown
         std::optional<std::string> category; // a hand shown at the showdown: what it makes
+        std::optional<std::string> made;     // ... in words, where the ranking has them
     };
     std::vector<Shown> events_;
     std::optional<int> turn_seat_; // whose turn it is, when it is someone's

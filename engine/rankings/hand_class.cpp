@@ -49,4 +49,22 @@ std::string words(std::uint32_t key) {
     return "?";
 }
 
+std::string with_kicker(std::uint32_t key) {
+    int at = 1; // where the first kicker is listed
+    switch (category(key)) {
+    case Category::high_card:
+    case Category::one_pair:
+    case Category::three_of_a_kind:
+    case Category::four_of_a_kind:
+        break;
+    case Category::two_pair:
+        at = 2;
+        break;
+    default:
+        return words(key);
+    }
+    const int kicker = rank_at(key, at);
+    return kicker < 0 ? words(key) : words(key) + ", " + name(kicker) + " kicker";
+}
+
 } // namespace felt::hand_class

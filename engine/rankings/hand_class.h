@@ -85,6 +85,10 @@ constexpr int rank_at(std::uint32_t key, int i) {
 // nines", "straight flush, king high", "royal flush", "five aces". A five-high straight is
 // "straight, five high".
 std::string words(std::uint32_t key);
+// The class as a showdown names it: words(), and the first kicker where a kicker can decide
+// (high card, one pair, two pair, three and four of a kind): "two pair, kings and sevens, ace
+// kicker", "a pair of nines, queen kicker", "ace high, jack kicker".
+std::string with_kicker(std::uint32_t key);
 
 } // namespace hand_class
 } // namespace felt

@@ -51,6 +51,11 @@ class StandardRanking final : public DeckRanking {
         return j;
     }
 
+    std::string words(std::span<const Card> cards) const override {
+        auto v = cards.size() > 7 ? best_five(cards) : evaluate_hand(cards, wild_);
+        return v ? hand_class::with_kicker(v->hand_class()) : std::string();
+    }
+
     Strength strength(std::span<const Card> cards) const override {
         Strength out;
         const std::size_t n = cards.size();

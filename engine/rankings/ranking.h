@@ -71,6 +71,11 @@ class Ranking {
         return j ? j->strength : Strength{};
     }
 
+    // A hand judge() accepts, in a player's words with its deciding kicker, where the ranking has
+    // words (standard: "two pair, kings and sevens, ace kicker"); empty otherwise. For a showdown:
+    // a string is made each time.
+    virtual std::string words(std::span<const Card>) const { return {}; }
+
   protected:
     std::array<std::uint8_t, 256> copies_{}; // by card code; filled by each ranking
 };

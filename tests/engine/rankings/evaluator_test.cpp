@@ -232,3 +232,42 @@ TEST_CASE("hand classes in words: the examples, and distinct words for classes t
     CHECK(by_words.size() == by_class.size());
     CHECK(by_words.size() > 300);
 }
+
+TEST_CASE("hand classes as a showdown names them: the first kicker where one can decide, and "
+          "hands that differ in it read differently") {
+    auto said = [](std::string_view text) {
+        return hand_class::with_kicker(eval(text).hand_class());
+    };
+    CHECK(said("Ks Kd 7c 7h As") == "two pair, kings and sevens, ace kicker");
+    CHECK(said("Qs 9s 7s 4s 2s") == "flush, queen high");
+    CHECK(said("9s 9d Qc 7h 4s") == "a pair of nines, queen kicker");
+    CHECK(said("As Jd 9c 7h 4s") == "ace high, jack kicker");
+    CHECK(said("7s 7d 7c Kh 4s") == "three sevens, king kicker");
+    CHECK(said("9s 9d 9c 9h 4s") == "four nines, four kicker");
+    CHECK(said("Ks Kd Kc 4h 4s") == "full house, kings over fours");
+    CHECK(said("Ts 9d 8c 7h 6s") == "straight, ten high");
+    CHECK(said("Qs Qd 4c") == "a pair of queens, four kicker"); // a front
+    CHECK(said("7s 7d 7c") == "three sevens");                  // a front's trips: no kicker
+    // Over every class: the words with the kicker start with the words, and two classes that
+    // differ in the category, the ranks the words name or the first kicker read differently.
+    std::map<std::string, std::uint32_t> seen;
+    for (std::size_t raw = 1; raw < std::size(tables::kClassKey); ++raw) {
+        const std::uint32_t key = tables::kClassKey[raw];
+        const std::string w = hand_class::with_kicker(key);
+        CHECK(w.starts_with(hand_class::words(key)));
+        CHECK(w.find('?') == std::string::npos);
+        const Category c = hand_class::category(key);
+        const int kicker_at = c == Category::two_pair ? 2 : 1;
+        const bool kicks = c == Category::high_card || c == Category::one_pair ||
+                           c == Category::two_pair || c == Category::three_of_a_kind ||
+                           c == Category::four_of_a_kind;
+        const std::uint32_t named =
+            static_cast<std::uint32_t>(c) << 16 | (hand_class::rank_at(key, 0) + 1) << 8 |
+            (c == Category::two_pair || c == Category::full_house ? hand_class::rank_at(key, 1) + 1
+                                                                  : 0)
+                << 4 |
+            (kicks ? hand_class::rank_at(key, kicker_at) + 1 : 0);
+        auto [at, fresh] = seen.emplace(w, named);
+        CHECK_MESSAGE(at->second == named, w);
+    }
+}
