@@ -61,13 +61,19 @@ export function applyTable(v: TableView, m: TableMessage, now: number): TableVie
     case "seated":
       seats[m.seat] = newSeat(m.seat, m.name, m.stack, false);
       return { ...next, log: withLog(v, `${m.name} sits down with ${m.stack}`) };
-    case "left":
-      seats[m.seat] = null;
+    case "left": {
+      // A player who leaves as a poker hand ends (busted, or cashed out) stays on screen, marked,
+      // while its results are shown: until the next hand starts.
+      const s = seats[m.seat];
+      const over = v.hand !== null && v.lastEnd?.hand === v.hand.number;
+      if (s && over && s.inHand && m.seat !== v.mySeat) Object.assign(s, { gone: true, stack: m.stack });
+      else seats[m.seat] = null;
       return {
         ...next,
         mySeat: v.mySeat === m.seat ? null : v.mySeat,
         log: withLog(v, `${m.name} leaves with ${m.stack}`),
       };
+    }
     case "chat": {
       const chat = [...v.chat, { seat: m.seat, name: m.name, text: m.text }];
       return { ...next, chat: chat.length > kChatKept ? chat.slice(-kChatKept) : chat };

@@ -20,7 +20,10 @@ export interface SeatView {
   connected: boolean;
   timeBankMs: number;
   shown: boolean; // showed at showdown
-  made: string; // what the shown hand makes, in words ("full house")
+  made: string; // what the shown hand makes, in words ("two pair, kings and sevens, ace kicker")
+  lastAction: string; // what the seat last did this street ("raise to 40", "check"), as on the big sites
+  blind: string; // "SB" or "BB": the blind the seat posted this hand
+  gone: boolean; // left after the hand (busted): kept on screen until the next hand
 }
 
 export interface HandView {
@@ -34,7 +37,14 @@ export interface HandView {
   bankMs: number; // time bank of the seat to act, when it runs
   commitment: string;
   seen: Set<string>; // every card this viewer saw in the hand, for the fairness check
-  won: { seat: number; amount: number }[]; // the pots awarded, as the win events say
+  won: { seat: number; amount: number; pot: number }[]; // the pots awarded, as the win events say
+}
+
+// A pot at the hand's end and who took it (several: a split pot).
+export interface PotResult {
+  pot: number; // 0: the main pot; 1 on: the side pots
+  amount: number;
+  winners: { seat: number; amount: number; cards: string[]; made: string }[]; // what each took, and showed
 }
 
 export interface EndView {
@@ -42,7 +52,7 @@ export interface EndView {
   handId: number;
   net: number[];
   stacks: number[];
-  winners: { seat: number; amount: number; cards: string[]; made: string }[]; // what each took, and showed
+  pots: PotResult[]; // each pot with its winners, the main pot first
   verdict: Verdict | null; // the fairness check; null for a hand whose start was not seen
 }
 
@@ -98,6 +108,9 @@ export function newSeat(seat: number, name: string, stack: number, inHand: boole
     timeBankMs: 0,
     shown: false,
     made: "",
+    lastAction: "",
+    blind: "",
+    gone: false,
   };
 }
 
@@ -124,6 +137,25 @@ export function nameOf(v: Pick<TableView, "seats">, seat: number | null | undefi
 export function withLog(v: Pick<TableView, "log">, line: string): string[] {
   const log = [...v.log, line];
   return log.length > kLogKept ? log.slice(-kLogKept) : log;
+}
+
+// A finished poker hand's pots in words, one line each: "ann wins 64 with a flush, queen high";
+// with side pots, "Main pot: …" and "Side pot 1: …"; a split pot, "Pot of 64 split: ann 32 (…), bob 32
+// (…)". With no pot won (a hand whose end came without its events), `hand N is over`.
+export function potLines(v: Pick<TableView, "seats">, end: Pick<EndView, "hand" | "pots">): string[] {
+  const several = end.pots.length > 1;
+  const label = (pot: number) => (pot === 0 ? "Main pot" : `Side pot ${pot}`);
+  const with_ = (w: { made: string; cards: string[] }) =>
+    (w.made ? ` with ${w.made}` : "") + (w.cards.length ? ` (${w.cards.join(" ")})` : "");
+  const lines = end.pots.map((p) => {
+    if (p.winners.length === 1) {
+      const w = p.winners[0]!;
+      return `${several ? `${label(p.pot)}: ` : ""}${nameOf(v, w.seat)} wins ${w.amount}${with_(w)}`;
+    }
+    const shares = p.winners.map((w) => `${nameOf(v, w.seat)} ${w.amount}${w.made ? ` (${w.made})` : ""}`);
+    return `${several ? label(p.pot) : "Pot"} of ${p.amount} split: ${shares.join(", ")}`;
+  });
+  return lines.length ? lines : [`Hand ${end.hand} is over`];
 }
 
 // The end of a hand, a deal or a game in the log, with the fairness check's verdict.

@@ -59,11 +59,11 @@ test("a hand moves the seats, bets, board and pots as the messages say; the end 
   assert.equal(w.legal, null); // not this viewer's turn
   const end = applyTable(w, { type: "table", table: 1, seq: 14, kind: "hand_end", hand: 1, hand_id: 5, net: [-6, 0, 6], stacks: [94, 0, 106], fairness: { leaves: [], shown: [] } }, 0);
   assert.equal(end.seats[2]!.stack, 106);
-  assert.deepEqual(end.lastEnd!.winners, [{ seat: 2, amount: 6, cards: [], made: "" }]); // from the nets: no win event
+  assert.deepEqual(end.lastEnd!.pots, [{ pot: 0, amount: 6, winners: [{ seat: 2, amount: 6, cards: [], made: "" }] }]); // from the nets: no win event
   // With a showdown: what each winner took from the pots, and the cards they showed.
   const shown = applyTable(w, { type: "table", table: 1, seq: 14, kind: "update", events: [{ kind: "show", seat: 0, count: 2, cards: "As Kd", category: "two_pair" }, { kind: "show", seat: 2, count: 2, cards: "7h 7d", category: "one_pair" }, { kind: "win", seat: 0, pot: 0, amount: 12 }, { kind: "hand_end" }] }, 0);
   const won = applyTable(shown, { type: "table", table: 1, seq: 15, kind: "hand_end", hand: 1, hand_id: 5, net: [6, 0, -6], stacks: [106, 0, 94], fairness: { leaves: [], shown: [] } }, 0);
-  assert.deepEqual(won.lastEnd!.winners, [{ seat: 0, amount: 12, cards: ["As", "Kd"], made: "two pair" }]);
+  assert.deepEqual(won.lastEnd!.pots, [{ pot: 0, amount: 12, winners: [{ seat: 0, amount: 12, cards: ["As", "Kd"], made: "two pair" }] }]);
   assert.equal(won.seats[2]!.made, "one pair");
   assert.deepEqual(won.seats[2]!.cards, ["7h", "7d"]);
   assert.equal(end.lastEnd!.verdict!.ok, false); // "ab" is no commitment of these leaves
@@ -317,4 +317,46 @@ test("a join answered moved connects to that node, resumes with the token and jo
   await assert.rejects(again, (e: RequestError) => e.code === "moved" && e.url === "ws://b/ws");
   assert.equal(sockets.length, 3);
   conn.stop();
+});
+
+test("results: each pot with its own winners, a split said as split, hand names with kickers, and the results kept into the next hand", async () => {
+  const { potLines } = await import("../src/view");
+  const three: Snapshot = {
+    ...snap,
+    config: { ...snap.config, stakes: { small_blind: 1, big_blind: 2 } },
+    seats: [0, 1, 2].map((seat) => ({ seat, name: ["ann", "bob", "cy"][seat]!, stack: 100, sitting_out: false, connected: true, time_bank_ms: 0 })),
+    your_seat: 1,
+  };
+  let seq = three.seq;
+  const step = (v: ReturnType<typeof fromSnapshot>, m: object) => applyTable(v, { type: "table", table: 1, seq: ++seq, ...m } as TableMessage, 0);
+  let v = fromSnapshot(three, 0);
+  v = step(v, { kind: "hand_start", hand: 1, hand_id: 5, button: 0, stacks: [20, 100, 100], commitment: "ab" });
+  v = step(v, { kind: "update", events: [{ kind: "blind", seat: 1, amount: 1 }, { kind: "blind", seat: 2, amount: 2 }, { kind: "raise", seat: 0, amount: 20 }, { kind: "all_in", seat: 0 }] });
+  // The blinds are marked, and each seat's last action shows until the street ends.
+  assert.deepEqual(v.seats.map((s) => s!.blind), ["", "SB", "BB"]);
+  assert.equal(v.seats[0]!.lastAction, "raise to 20, all in");
+  v = step(v, { kind: "update", events: [{ kind: "call", seat: 1, amount: 19 }, { kind: "call", seat: 2, amount: 18 }, { kind: "street", amount: 1 }, { kind: "check", seat: 1 }] });
+  assert.deepEqual(v.seats.map((s) => s!.lastAction), ["", "check", ""]);
+  v = step(v, { kind: "update", events: [
+    { kind: "bet", seat: 2, amount: 50 }, { kind: "call", seat: 1, amount: 50 }, { kind: "street", amount: 4 },
+    { kind: "show", seat: 0, count: 2, cards: "Qs Qd", category: "one_pair", made: "a pair of queens, ace kicker" },
+    { kind: "show", seat: 1, count: 2, cards: "Kc 7c", category: "flush", made: "flush, king high" },
+    { kind: "show", seat: 2, count: 2, cards: "Kh 7h", category: "flush", made: "flush, king high" },
+    { kind: "win", seat: 1, pot: 0, amount: 30 }, { kind: "win", seat: 2, pot: 0, amount: 30 }, { kind: "win", seat: 1, pot: 1, amount: 100 },
+    { kind: "hand_end" },
+  ] });
+  v = step(v, { kind: "hand_end", hand: 1, hand_id: 5, net: [-20, 60, -40], stacks: [0, 160, 60], fairness: { leaves: [], shown: [] } });
+  assert.deepEqual(potLines(v, v.lastEnd!), [
+    "Main pot of 60 split: bob 30 (flush, king high), cy 30 (flush, king high)",
+    "Side pot 1: bob wins 100 with flush, king high (Kc 7c)",
+  ]);
+  // Ann busted: cashed out, she stays on screen, marked, until the next hand starts.
+  v = step(v, { kind: "left", seat: 0, name: "ann", stack: 0 });
+  assert.equal(v.seats[0]!.gone, true);
+  v = step(v, { kind: "hand_start", hand: 2, hand_id: 6, button: 1, stacks: [0, 160, 60], commitment: "cd" });
+  assert.equal(v.seats[0], null);
+  assert.equal(v.lastEnd!.hand, 1); // still on screen, as the last hand
+  assert.deepEqual(v.seats.map((s) => s?.lastAction ?? null), [null, "", ""]);
+  // One winner of one pot: no pot named.
+  assert.deepEqual(potLines(v, { hand: 2, pots: [{ pot: 0, amount: 3, winners: [{ seat: 1, amount: 3, cards: [], made: "" }] }] }), ["bob wins 3"]);
 });

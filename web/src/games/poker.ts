@@ -4,7 +4,7 @@
 // the oval. The server judges every action; this only offers what it allows.
 import type { Fairness, Legal, PokerEvent, Snapshot } from "../gen/protocol";
 import { verifyDeal } from "../fairness";
-import { cardList, categoryWords, endLine, nameOf, newSeat, withLog, type HandView, type SeatView, type TableView } from "../view";
+import { cardList, categoryWords, endLine, nameOf, newSeat, withLog, type HandView, type PotResult, type SeatView, type TableView } from "../view";
 import type { TableGame } from "./game";
 
 export type Structure = "no-limit" | "pot-limit" | "fixed-limit";
@@ -91,6 +91,26 @@ export function betLevel(v: TableView): number {
   return v.seats.reduce((n, s) => Math.max(n, s?.bet ?? 0), 0);
 }
 
+function smallBlind(v: Pick<TableView, "config">): number {
+  const stakes = v.config["stakes"] as Record<string, number> | undefined;
+  return stakes?.["small_blind"] ?? 0;
+}
+
+// The pots of a finished hand with their winners, from the win events (by pot); without them (a
+// hand whose start was not seen), one pot from the nets.
+export function potResults(seats: (SeatView | null)[], won: HandView["won"], net: number[]): PotResult[] {
+  const wins = won.length ? won : net.flatMap((n, seat) => (n > 0 ? [{ seat, amount: n, pot: 0 }] : []));
+  const pots: PotResult[] = [];
+  for (const w of wins) {
+    let p = pots.find((x) => x.pot === w.pot);
+    if (!p) pots.push((p = { pot: w.pot, amount: 0, winners: [] }));
+    const s = seats[w.seat];
+    p.amount += w.amount;
+    p.winners.push({ seat: w.seat, amount: w.amount, cards: s?.shown ? s.cards : [], made: s?.shown ? s.made : "" });
+  }
+  return pots.sort((a, b) => a.pot - b.pot);
+}
+
 // A hand with nothing dealt yet.
 function newHand(number: number, handId: number, button: number, commitment: string): HandView {
   return { number, handId, button, board: [], pots: [], toAct: null, deadline: 0, bankMs: 0, commitment, seen: new Set(), won: [] };
@@ -114,6 +134,10 @@ function applyEvent(v: TableView, seats: (SeatView | null)[], hand: HandView, e:
       if (s) {
         s.stack -= amount;
         s.bet += amount;
+        if (e.kind === "call") s.lastAction = `call ${amount}`;
+        else if (e.kind === "bring_in") s.lastAction = `bring in ${amount}`;
+        // The first blind of a table with a small blind is the small blind.
+        else s.blind = smallBlind(v) > 0 && !seats.some((x) => x?.blind) ? "SB" : "BB";
       }
       return `${who} ${e.kind === "call" ? "calls" : e.kind === "blind" ? "posts" : "brings in for"} ${amount}`;
     case "bet":
@@ -121,14 +145,17 @@ function applyEvent(v: TableView, seats: (SeatView | null)[], hand: HandView, e:
       if (s) {
         s.stack -= amount - s.bet;
         s.bet = amount;
+        s.lastAction = `${e.kind === "bet" ? "bet" : "raise to"} ${amount}`;
       }
       return `${who} ${e.kind === "bet" ? "bets" : "raises to"} ${amount}`;
     case "fold":
-      if (s) s.folded = true;
+      if (s) Object.assign(s, { folded: true, lastAction: "fold" });
       return `${who} folds`;
     case "check":
+      if (s) s.lastAction = "check";
       return `${who} checks`;
     case "all_in":
+      if (s) s.lastAction = s.lastAction ? `${s.lastAction}, all in` : "all in";
       return `${who} is all in`;
     case "deal_down":
     case "deal_up":
@@ -146,6 +173,7 @@ function applyEvent(v: TableView, seats: (SeatView | null)[], hand: HandView, e:
       if (s) {
         s.cardCount -= amount;
         s.cards = s.cards.filter((c) => !cards.includes(c));
+        s.lastAction = amount ? `draw ${amount}` : "stand pat";
       }
       return `${who} discards ${amount}`;
     case "rollover":
@@ -157,7 +185,7 @@ function applyEvent(v: TableView, seats: (SeatView | null)[], hand: HandView, e:
     case "reshuffle":
       return "The discards are shuffled into a new stock";
     case "street": // street 0 begins with the forced bets still in front of the seats
-      if (amount > 0) for (const x of seats) if (x) x.bet = 0;
+      if (amount > 0) for (const x of seats) if (x) Object.assign(x, { bet: 0, lastAction: "" });
       return null;
     case "uncalled":
       if (s) {
@@ -169,17 +197,18 @@ function applyEvent(v: TableView, seats: (SeatView | null)[], hand: HandView, e:
       if (s) {
         s.cards = cards;
         s.shown = true;
-        s.made = categoryWords(e.category);
+        s.made = e.made ?? categoryWords(e.category);
       }
-      return `${who} shows ${cards.join(" ")}${e.category ? `: ${categoryWords(e.category)}` : ""}`;
+      return `${who} shows ${cards.join(" ")}${e.category ? `: ${e.made ?? categoryWords(e.category)}` : ""}`;
     case "rake":
       return `Rake ${amount}`;
     case "win":
       if (s) s.stack += amount;
       if (e.seat !== undefined) {
-        const w = hand.won.find((x) => x.seat === e.seat);
+        const pot = e.pot ?? 0;
+        const w = hand.won.find((x) => x.seat === e.seat && x.pot === pot);
         if (w) w.amount += amount;
-        else hand.won.push({ seat: e.seat, amount });
+        else hand.won.push({ seat: e.seat, amount, pot });
       }
       return `${who} wins ${amount}`;
     case "hand_end": // every bet has gone to the pots and their winners
@@ -225,14 +254,19 @@ export const pokerGame: TableGame = {
     const seats = next.seats;
     switch (m.kind) {
       case "hand_start":
-        for (const s of seats)
-          if (s) {
-            const inHand = (m.stacks[s.seat] ?? 0) > 0;
-            Object.assign(s, { bet: 0, inHand, folded: false, cards: [], up: [], cardCount: 0, shown: false, made: "" });
-            if (inHand) s.stack = m.stacks[s.seat]!;
+        for (const [i, s] of seats.entries()) {
+          if (!s) continue;
+          if (s.gone) { // left after the last hand: shown until now
+            seats[i] = null;
+            continue;
           }
+          const inHand = (m.stacks[s.seat] ?? 0) > 0;
+          Object.assign(s, { bet: 0, inHand, folded: false, cards: [], up: [], cardCount: 0, shown: false, made: "", lastAction: "", blind: "" });
+          if (inHand) s.stack = m.stacks[s.seat]!;
+        }
+        // The last hand's results stay on screen (as "the last hand") until dismissed or replaced.
         return {
-          view: { ...next, legal: null, lastEnd: null, hand: newHand(m.hand, m.hand_id, m.button, m.commitment) },
+          view: { ...next, legal: null, hand: newHand(m.hand, m.hand_id, m.button, m.commitment) },
           lines: [`Hand ${m.hand} begins`],
         };
       case "update": {
@@ -260,17 +294,13 @@ export const pokerGame: TableGame = {
           if (s) Object.assign(s, { stack: st, bet: 0 });
         }
         const verdict = v.hand?.commitment ? verifyDeal(v.hand.commitment, m.fairness as Fairness, v.hand.seen) : null;
-        const won = v.hand?.won.length ? v.hand.won : m.net.flatMap((n, seat) => (n > 0 ? [{ seat, amount: n }] : []));
-        const winners = won.map((w) => {
-          const s = seats[w.seat];
-          return { ...w, cards: s?.shown ? s.cards : [], made: s?.shown ? s.made : "" };
-        });
+        const pots = potResults(seats, v.hand?.won ?? [], m.net);
         return {
           view: {
             ...next,
             legal: null,
             hand: v.hand ? { ...v.hand, toAct: null, deadline: 0, pots: [] } : null,
-            lastEnd: { hand: m.hand, handId: m.hand_id, net: m.net, stacks: m.stacks, winners, verdict },
+            lastEnd: { hand: m.hand, handId: m.hand_id, net: m.net, stacks: m.stacks, pots, verdict },
           },
           lines: [endLine("Hand", m.hand, verdict)],
         };

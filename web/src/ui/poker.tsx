@@ -7,6 +7,7 @@ import type { Legal, PokerAct } from "../gen/protocol";
 import { clampTo, fromPreAction, preActionHolds, presets, seatPlace, type PreAction, type Structure } from "../games/poker";
 import { betLevel, potTotal } from "../games/poker";
 import type { SeatView, TableView } from "../tableview";
+import { potLines } from "../view";
 import { Hand } from "./cards";
 import { FairnessLine, TableSide, useNow } from "./shared";
 
@@ -40,7 +41,9 @@ export function Seat(props: { view: TableView; seat: SeatView; now: number }) {
   const place = seatPlace(seat.seat, view.seats.length, view.mySeat ?? 0);
   const mine = seat.seat === view.mySeat;
   const acting = hand?.toAct === seat.seat;
-  const status = !seat.connected
+  const status = seat.gone
+    ? "left"
+    : !seat.connected
     ? "disconnected"
     : seat.sittingOut
       ? "sitting out"
@@ -50,7 +53,7 @@ export function Seat(props: { view: TableView; seat: SeatView; now: number }) {
           ? "all in"
           : "";
   const left = acting && hand && hand.deadline ? Math.max(0, hand.deadline - now) : 0;
-  const net = view.lastEnd?.net[seat.seat];
+  const net = handOver(view) ? view.lastEnd?.net[seat.seat] : undefined;
   return (
     <div
       class={`seat${mine ? " mine" : ""}${acting ? " acting" : ""}${seat.folded ? " folded" : ""}`}
@@ -68,6 +71,7 @@ export function Seat(props: { view: TableView; seat: SeatView; now: number }) {
         </div>
         {status && <div class="status">{status}</div>}
         {seat.shown && seat.made && <div class="made">{seat.made}</div>}
+        {!seat.shown && seat.lastAction && <div class="last-action">{seat.lastAction}</div>}
         {net !== undefined && net !== 0 && <div class={`net ${net > 0 ? "won" : "lost"}`}>{net > 0 ? `+${net}` : net}</div>}
         {acting && hand?.deadline ? (
           <div class={`clock${hand.bankMs ? " bank" : ""}`} role="timer" aria-label="time left">
@@ -76,6 +80,11 @@ export function Seat(props: { view: TableView; seat: SeatView; now: number }) {
         ) : null}
       </div>
       {hand && hand.button === seat.seat && <div class="dealer" title="dealer button">D</div>}
+      {hand && seat.blind && (
+        <div class="blind-mark" title={seat.blind === "SB" ? "small blind" : "big blind"}>
+          {seat.blind}
+        </div>
+      )}
       {seat.bet > 0 && (
         // Pushed from the seat toward the middle of the table, where bets lie.
         <div class="bet" data-bet={seat.bet} style={{ left: `${50 + (50 - place.x) * 2}%`, top: `${50 + (50 - place.y) * 1.6}%` }}>
@@ -295,14 +304,25 @@ function PreActions(props: { c: Controller; view: TableView }) {
   );
 }
 
-function EndBanner(props: { view: TableView }) {
-  const end = props.view.lastEnd;
-  if (!end) return null;
-  const names = end.winners.map((w) => `${props.view.seats[w.seat]?.name ?? `seat ${w.seat + 1}`} wins ${w.amount}${w.made ? ` with ${w.made}` : ""}${w.cards.length ? ` (${w.cards.join(" ")})` : ""}`);
+// The running hand is the one whose results are on screen.
+function handOver(view: TableView): boolean {
+  return view.lastEnd !== null && view.lastEnd.hand === view.hand?.number;
+}
+
+// The hand's results: in the middle of the table once it ends, then, once the next hand has
+// begun, as "the last hand" above the table, until the player closes them or the next hand ends.
+function Results(props: { view: TableView; onClose: () => void; last: boolean }) {
+  const end = props.view.lastEnd!;
   return (
-    <div class="end-banner" role="status">
-      <div>{names.length ? names.join(", ") : `Hand ${end.hand} is over`}</div>
+    <div class={props.last ? "last-hand" : "end-banner"} role="status" aria-label={props.last ? "the last hand" : "results"}>
+      {props.last && <span class="label">Last hand ({end.hand}):</span>}
+      {potLines(props.view, end).map((line) => (
+        <div class="pot-line">{line}</div>
+      ))}
       <FairnessLine verdict={end.verdict} />
+      <button type="button" class="close" aria-label="close the results" title="close" onClick={props.onClose}>
+        ×
+      </button>
     </div>
   );
 }
@@ -310,6 +330,10 @@ function EndBanner(props: { view: TableView }) {
 export function PokerTable(props: { c: Controller; view: TableView; balance: number }) {
   const { c, view } = props;
   const now = useNow(!!view.hand?.deadline);
+  // The hand whose results the player closed.
+  const [closed, setClosed] = useState(-1);
+  const results = view.lastEnd && view.lastEnd.hand !== closed ? view.lastEnd : null;
+  const over = handOver(view);
   const pots = view.hand?.pots ?? [];
   const title = useMemo(() => {
     const cfg = view.config;
@@ -321,12 +345,13 @@ export function PokerTable(props: { c: Controller; view: TableView; balance: num
         Table {view.id} <span class="sub">{title}</span>
       </h2>
       {view.closed && <p class="notice info">This table has closed.</p>}
+      {results && !over && <Results view={view} last onClose={() => setClosed(results.hand)} />}
       <div class="felt" aria-label="poker table">
         <div class="middle">
           <div class="board" aria-label="board">
             <Hand cards={view.hand?.board ?? []} count={view.hand?.board.length ?? 0} />
           </div>
-          {view.hand && !view.lastEnd && betLevel(view) > 0 && (
+          {view.hand && !over && betLevel(view) > 0 && (
             <div class="pot-total" data-total={potTotal(view)}>
               Total pot {potTotal(view)}
             </div>
@@ -340,7 +365,7 @@ export function PokerTable(props: { c: Controller; view: TableView; balance: num
               ))}
             </div>
           )}
-          <EndBanner view={view} />
+          {results && over && <Results view={view} last={false} onClose={() => setClosed(results.hand)} />}
         </div>
         {view.seats.map((s) => (s ? <Seat view={view} seat={s} now={now} /> : null))}
       </div>
