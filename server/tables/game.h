@@ -21,6 +21,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -68,6 +69,13 @@ inline std::vector<Seat> seats_of(int count) {
     for (int i = 0; i < count; ++i) out.emplace_back(i);
     return out;
 }
+
+// An engine's message in a player's words: each "seat N" in it (the engine's player N, which
+// `seat_of` maps to a table seat, or not) becomes the player's name and seat as people count
+// them, from 1: "it is seat 1's turn" at a poker table reads "it is ann (seat 2)'s turn".
+std::string seat_words(const std::string& message,
+                       const std::function<std::optional<Seat>(int player)>& seat_of,
+                       std::span<const std::string> names);
 
 // What a table's game fixes about its seats and pace.
 struct Limits {

@@ -186,27 +186,13 @@ int LeapHand::player_of(Seat seat) const {
 }
 
 std::string LeapHand::table_words(const std::string& message) const {
-    std::string out;
-    for (std::size_t i = 0; i < message.size();) {
-        const bool named = message.compare(i, 5, "seat ") == 0 && i + 5 < message.size() &&
-                           std::isdigit(static_cast<unsigned char>(message[i + 5]));
-        if (!named) {
-            out += message[i++];
-            continue;
-        }
-        std::size_t end = i + 5;
-        while (end < message.size() && std::isdigit(static_cast<unsigned char>(message[end])))
-            ++end;
-        const int player = end - i - 5 > 2 ? -1 : std::stoi(message.substr(i + 5, end - i - 5));
-        if (player < 0 || player >= static_cast<int>(deal_.seats.size())) {
-            out += message.substr(i, end - i);
-        } else {
-            const Seat at = seat_of_player(player);
-            out += deal_.names[at.at()] + " (seat " + std::to_string(at.index()) + ")";
-        }
-        i = end;
-    }
-    return out;
+    return seat_words(
+        message,
+        [this](int player) -> std::optional<Seat> {
+            if (player < 0 || player >= static_cast<int>(deal_.seats.size())) return std::nullopt;
+            return seat_of_player(player);
+        },
+        deal_.names);
 }
 
 void LeapHand::view(std::optional<Seat> viewer, int deadline_ms, json& out) const {

@@ -46,7 +46,7 @@ class PokerGame final : public Game {
 class PokerHand final : public Hand {
   public:
     PokerHand(const PokerGame& game, const Deal& d, poker::Applied started)
-        : game_(game), number_(d.number), button_(d.dealer.index()),
+        : game_(game), number_(d.number), button_(d.dealer.index()), names_(d.names),
           state_(std::move(started.state)), opening_(std::move(started.events)),
           seen_(state_.config->deck.size()) {
         for (int i = 0; i < kMaxTableSeats && i < poker::kMaxSeats; ++i)
@@ -95,6 +95,7 @@ class PokerHand final : public Hand {
 
     const PokerGame& game_;
     const int number_, button_;
+    const std::array<std::string, kMaxTableSeats> names_; // by table seat, for refusals
     std::int64_t hand_id_ = 0;
     std::string commitment_;
     poker::HandState state_;
@@ -165,8 +166,17 @@ Outcome<Step> PokerHand::act(Seat seat, const json& body) {
     auto action = protocol::parse_poker_action(body, seat.index(), game_.ranking());
     if (!action.ok()) return {std::nullopt, std::move(action.refusal)};
     std::vector<poker::Event> events;
-    if (auto err = poker::apply_in_place(state_, *action.value, events))
-        return {std::nullopt, protocol::refusal(*err)};
+    if (auto err = poker::apply_in_place(state_, *action.value, events)) {
+        Refusal why = protocol::refusal(*err);
+        why.message = seat_words(
+            why.message,
+            [this](int seat) -> std::optional<Seat> {
+                if (seat < 0 || seat >= game_.settings().seats) return std::nullopt;
+                return Seat(seat);
+            },
+            names_);
+        return {std::nullopt, std::move(why)};
+    }
     log_action(*action.value, "player");
     Step step;
     after(events, step);

@@ -11,6 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cctype>
 
 namespace felt::server {
 
@@ -21,6 +22,31 @@ void Step::append(Step&& later) {
     missed.insert(missed.end(), later.missed.begin(), later.missed.end());
     if (later.end) end = std::move(later.end);
     for (Paced& p : later.paced) paced.push_back(std::move(p));
+}
+
+std::string seat_words(const std::string& message,
+                       const std::function<std::optional<Seat>(int player)>& seat_of,
+                       std::span<const std::string> names) {
+    std::string out;
+    const auto digit = [&](std::size_t i) {
+        return i < message.size() && std::isdigit(static_cast<unsigned char>(message[i]));
+    };
+    for (std::size_t i = 0; i < message.size();) {
+        if (message.compare(i, 5, "seat ") != 0 || !digit(i + 5)) {
+            out += message[i++];
+            continue;
+        }
+        std::size_t end = i + 5;
+        while (digit(end)) ++end;
+        const std::optional<Seat> at =
+            end - i - 5 > 2 ? std::nullopt : seat_of(std::stoi(message.substr(i + 5, end - i - 5)));
+        if (at && at->at() < names.size())
+            out += names[at->at()] + " (seat " + std::to_string(at->index() + 1) + ")";
+        else
+            out += message.substr(i, end - i);
+        i = end;
+    }
+    return out;
 }
 
 Table::Table(std::int64_t id, std::unique_ptr<Game> game, Services& services)

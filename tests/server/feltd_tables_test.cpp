@@ -317,7 +317,14 @@ TEST_CASE("feltd: refused actions change nothing") {
             if ((*m).contains("id") && (*m)["id"] == 77) return *m;
         return json();
     };
-    CHECK(act(other, {{"action", "call"}})["code"] == "not_your_turn");
+    const json early = act(other, {{"action", "call"}});
+    CHECK(early["code"] == "not_your_turn");
+    // In a player's words: seats counted from 1, with the players' names.
+    const std::string said = early["message"];
+    CAPTURE(said);
+    CHECK(said.find("(seat " + std::to_string(to_act + 1) + ")'s turn, not ") != std::string::npos);
+    CHECK(said.find("(seat " + std::to_string(2 - to_act) + ")'s") != std::string::npos);
+    CHECK(said.find("guest-") != std::string::npos);
     CHECK(act(actor, {{"action", "dance"}})["code"] == "bad_request");
     CHECK(act(actor, {{"action", "raise"}, {"amount", 1}})["code"] == "bad_amount");
     CHECK(act(actor, {{"action", "raise"}, {"amount", "lots"}})["code"] == "bad_request");
@@ -326,7 +333,6 @@ TEST_CASE("feltd: refused actions change nothing") {
           "bad_request");                                               // past 2^63 - 1
     CHECK(act(actor, {{"action", "check"}})["code"] == "cannot_check"); // the small blind owes
     CHECK(act(actor, {{"action", "fold"}})["ok"] == true);
-    (void)to_act;
     // The fold ends the hand: 1 chip moved, nothing else.
     json end;
     for (auto m = actor.read(); m; m = actor.read())

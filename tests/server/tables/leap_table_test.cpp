@@ -666,8 +666,10 @@ TEST_CASE("feltd leap: bad configurations and actions change nothing; reconnecti
         CHECK(act(first, {{"action", "extend"}, {"extensions", 3}})["code"] == "bad_request");
         const json wrong = act(second, {{"action", "pursue"}});
         CHECK(wrong["code"] == "not_your_turn");
-        // The engine's "seat N" is the table's seat, with the player's name.
-        CHECK(wrong["message"].get<std::string>().find("(seat " + turn["seat"].dump() + ")") !=
+        // The engine's "seat N" is the table's seat as people count it (from 1), with the
+        // player's name.
+        CHECK(wrong["message"].get<std::string>().find(
+                  "(seat " + std::to_string(turn["seat"].get<int>() + 1) + ")") !=
               std::string::npos);
         CHECK(game_of(snapshot_of(watcher, table)) == before);
 
@@ -832,7 +834,7 @@ TEST_CASE("feltd leap: preview gives the engine's verdict on a meld or an extens
     CHECK(p["valid"] == false);
     CHECK(p["refusal"]["code"] == "leap_taken");
     CHECK(p["refusal"]["message"].get<std::string>().find(
-              "(seat " + std::to_string(turn["seat"].get<int>()) + ")") != std::string::npos);
+              "(seat " + std::to_string(turn["seat"].get<int>() + 1) + ")") != std::string::npos);
     // An extension of the new meld: 9h after 7h.
     const int id = melded["meld"];
     p = ask(first, "preview",
