@@ -1,5 +1,6 @@
 #include "server.h"
 
+#include "games/games.h"
 #include "net/listener.h"
 #include "state.h"
 #include "storage/owner_lock.h"
@@ -78,6 +79,27 @@ struct Server::Impl {
         });
     }
 
+    // Each table left open by the last run, listed again with its id and settings; one whose
+    // stored configuration no longer decodes is closed instead.
+    void reopen(const std::vector<OpenTable>& open) {
+        for (const OpenTable& o : open) {
+            auto table = reopened(o, state->services());
+            if (table.ok()) {
+                state->lobby().add(*table.value, o.creator);
+                spdlog::info("table {} opened again ({}), as the last run left it", o.id,
+                             (*table.value)->describe());
+                continue;
+            }
+            spdlog::warn("table {} cannot open again ({}): closed", o.id, table.refusal.message);
+            state->storage().write(
+                [id = o.id](Store& st) {
+                    st.close_table(id);
+                    return true;
+                },
+                ioc.get_executor(), [](std::optional<bool>) {});
+        }
+    }
+
     // Every third of the lease: renews this node's lease and recovers the tables of nodes whose
     // leases lapsed (storage/store.h, tend). A node whose lease was taken over stops.
     void tend() {
@@ -129,7 +151,13 @@ void Server::run() {
         s.shutdown();
     });
     s.state->set_io(&s.ioc);
-    s.listener->run(s.state);
+    // The tables the last run left open are opened again (their seats were cashed out), before
+    // the first connection is taken.
+    s.state->storage().write([](Store& st) { return st.left_open(); }, s.ioc.get_executor(),
+                             [&s](std::optional<std::vector<OpenTable>> open) {
+                                 if (open) s.reopen(*open);
+                                 s.listener->run(s.state);
+                             });
     if (c.chosen_decks)
         spdlog::warn("--chosen-decks: players may choose the cards dealt; for tests only");
     spdlog::info("feltd listening on {}:{} (database {}, static files {})", c.bind, port(),

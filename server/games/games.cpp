@@ -18,6 +18,22 @@ const GameEntry& default_game() {
     return kPokerGame;
 }
 
+protocol::Outcome<std::shared_ptr<Table>> reopened(const OpenTable& open, Services& services) {
+    using Out = protocol::Outcome<std::shared_ptr<Table>>;
+    const protocol::json config = protocol::json::parse(open.config, nullptr, false);
+    if (!config.is_object()) return Out{std::nullopt, {"bad_config", "not a JSON object"}};
+    if (config.contains("game") && !config["game"].is_string())
+        return Out{std::nullopt, {"bad_config", "\"game\" is not a string"}};
+    const auto name = config.value("game", std::string(default_game().name));
+    const GameEntry* game = find_game(name);
+    if (!game) return Out{std::nullopt, {"bad_config", "no game \"" + name + "\""}};
+    auto decoded = game->decode(config, services);
+    if (!decoded.ok()) return Out{std::nullopt, decoded.refusal};
+    auto table = decoded.value->make(open.id);
+    table->continue_from(open.hands);
+    return Out{std::move(table), {}};
+}
+
 std::string game_names() {
     std::string out;
     for (const GameEntry* g : kGames) {

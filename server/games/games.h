@@ -42,6 +42,10 @@ const GameEntry& default_game();
 // "poker, chinese, leap": for messages.
 std::string game_names();
 
+// A table the last run left open (Store::left_open), made again with its id and settings, its
+// hands numbered on from where they stopped; or why its stored configuration does not decode.
+protocol::Outcome<std::shared_ptr<Table>> reopened(const OpenTable& open, Services& services);
+
 // The entries, one file each.
 extern const GameEntry kPokerGame, kChineseGame, kLeapGame;
 

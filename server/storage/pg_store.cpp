@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <thread>
 
 namespace felt::server {
@@ -63,11 +64,11 @@ PgStore::PgStore(const std::string& conninfo, Chips grant, Role role, TokenLife 
     if (node_.incarnation.empty()) node_.incarnation = new_token().substr(0, 16);
     take_lease();
     pg::Transaction t(db_);
-    const int recovered = recover_tables(node_.id);
+    const int recovered = recover_tables(node_.id, true);
     t.commit();
     if (recovered)
-        spdlog::warn("node {}: recovered {} table(s) left open by its previous run", node_.id,
-                     recovered);
+        spdlog::warn("node {}: recovered {} table(s) left open by its previous run, to open again",
+                     node_.id, recovered);
 }
 
 pg::Connection& PgStore::db() {
@@ -101,7 +102,7 @@ void PgStore::take_lease() {
     }
 }
 
-int PgStore::recover_tables(const std::string& node) {
+int PgStore::recover_tables(const std::string& node, bool keep) {
     // The node's tables: every chip seated at them and every hand running, closed or not (a
     // table closes only once empty, but nothing is left behind if one did not); then the open
     // ones are closed.
@@ -121,6 +122,24 @@ int PgStore::recover_tables(const std::string& node) {
                                      .c_str(),
                                  {node})
                            .affected();
+    if (keep) {
+        const pg::Result open =
+            db_.query(("UPDATE tables t SET node_id = $1 WHERE t.closed_at IS NULL AND " + of_node +
+                       " RETURNING t.id, t.config, COALESCE(t.created_by, 0), (SELECT "
+                       "COALESCE(MAX(h.number), "
+                       "0) FROM hands h WHERE h.table_id = t.id)")
+                          .c_str(),
+                      {node});
+        for (int i = 0; i < open.rows(); ++i)
+            left_open_.push_back({open.integer(i, 0), open.text(i, 1), open.integer(i, 2),
+                                  static_cast<int>(open.integer(i, 3))});
+        std::ranges::sort(left_open_, {}, &OpenTable::id);
+        if (seats.rows() || voided)
+            spdlog::warn("recovered the tables of node {}: {} seat(s) of chips returned, {} "
+                         "hand(s) void, {} table(s) to open again",
+                         node, seats.rows(), voided, open.rows());
+        return open.rows();
+    }
     // Each table closed is told to every node's lobby, once the recovery commits.
     const int tables =
         db_.query(("WITH closed AS (UPDATE tables t SET closed_at = now() WHERE t.closed_at IS "

@@ -10,6 +10,8 @@
 
 #include <chrono>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace felt::server {
 
@@ -42,6 +44,7 @@ class PgStore final : public Store {
 
     std::int64_t create_table(const std::string& config, std::int64_t creator) override;
     void close_table(std::int64_t table) override;
+    std::vector<OpenTable> left_open() override { return std::exchange(left_open_, {}); }
     std::optional<Refusal> buy_in(std::int64_t table, int seat, std::int64_t account,
                                   Chips amount) override;
     std::optional<Refusal> top_up(std::int64_t table, int seat, std::int64_t account,
@@ -84,9 +87,10 @@ class PgStore final : public Store {
     // Takes this node's lease, waiting up to one lease for another run's to lapse.
     void take_lease();
     // Returns the stacks on the open tables of `node` (and on any open table from before nodes
-    // existed) to their owners, voids their running hands and closes them, in the caller's
-    // transaction. The tables closed.
-    int recover_tables(const std::string& node);
+    // existed) to their owners and voids their running hands, in the caller's transaction. Then
+    // the open tables are closed (another node's, whose lease lapsed), or with `keep` become this
+    // node's again, kept for left_open() (this node's own, at its start). The tables recovered.
+    int recover_tables(const std::string& node, bool keep = false);
     // Throws unless the table is open on this node: a node whose lease was taken writes nothing.
     void check_table(std::int64_t table);
     Account insert_account(std::string_view name, const std::string* hash, bool guest);
@@ -96,6 +100,7 @@ class PgStore final : public Store {
     Chips grant_;
     TokenLife life_;
     const bool writer_;
+    std::vector<OpenTable> left_open_; // this node's tables from its last run
     NodeIdentity node_;
     // Since when this node has reached the database without a failed renewal: it judges other
     // nodes' leases only after a whole lease of this, so that after an outage every node has had

@@ -65,8 +65,14 @@ void SqliteStore::recover() {
     db_.exec("UPDATE hands SET status = 'void', ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
              "WHERE status = 'running'");
     const int voided = db_.changes();
-    db_.exec("UPDATE tables SET closed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
-             "WHERE closed_at IS NULL");
+    {
+        db::Statement q(db_, "SELECT t.id, t.config, COALESCE(t.created_by, 0), "
+                             "(SELECT COALESCE(MAX(number), 0) FROM hands h WHERE h.table_id = "
+                             "t.id) FROM tables t WHERE t.closed_at IS NULL ORDER BY t.id");
+        while (q.step())
+            left_open_.push_back({q.column_int(0), q.column_text(1), q.column_int(2),
+                                  static_cast<int>(q.column_int(3))});
+    }
     t.commit();
     if (seats || voided)
         spdlog::warn("recovered from an unclean stop: {} seat(s) of chips returned, {} hand(s) "

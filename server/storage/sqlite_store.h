@@ -7,6 +7,8 @@
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace felt::server {
 
@@ -32,6 +34,7 @@ class SqliteStore final : public Store {
 
     std::int64_t create_table(const std::string& config, std::int64_t creator) override;
     void close_table(std::int64_t table) override;
+    std::vector<OpenTable> left_open() override { return std::exchange(left_open_, {}); }
     std::optional<Refusal> buy_in(std::int64_t table, int seat, std::int64_t account,
                                   Chips amount) override;
     std::optional<Refusal> top_up(std::int64_t table, int seat, std::int64_t account,
@@ -67,8 +70,9 @@ class SqliteStore final : public Store {
     void abandon_group() noexcept override;
 
   private:
-    // After a crash: chips left on tables go back to their owners, unfinished hands are void, and
-    // the tables are closed. Nothing is created or lost. One transaction.
+    // After a stop, clean or not: chips left on tables go back to their owners and unfinished
+    // hands are void, in one transaction; nothing is created or lost. The tables left open stay
+    // open, for left_open().
     void recover();
 
     db::Database db_;
@@ -76,6 +80,7 @@ class SqliteStore final : public Store {
     const bool writer_;
     std::int64_t next_hand_id_ = 0;      // the next block's first id (0: not read yet)
     std::optional<std::string> unready_; // recovery waits for space: why
+    std::vector<OpenTable> left_open_;
 };
 
 } // namespace felt::server

@@ -98,6 +98,16 @@ struct SeatElsewhere {
     std::string url;
 };
 
+// A table this node's last run left open (at a graceful stop or not), which this run opens again:
+// the recovery cashed its seats out and voided its running hand. `hands`: the hands it dealt, so
+// that their numbers go on.
+struct OpenTable {
+    std::int64_t id = 0;
+    std::string config;
+    std::int64_t creator = 0;
+    int hands = 0;
+};
+
 // What tending this node's place among the nodes did (Store::tend).
 struct Tending {
     bool lease_held = true; // false: another node recovered this node's tables; it must stop
@@ -141,6 +151,9 @@ class Store {
     virtual std::int64_t create_table(const std::string& config, std::int64_t creator) = 0;
     // The table closed (idle, nobody seated): its row gets closed_at.
     virtual void close_table(std::int64_t table) = 0;
+    // The tables this node's last run left open, as the recovery at opening found them; the
+    // server opens each again. Given once: a second call returns none.
+    virtual std::vector<OpenTable> left_open() = 0;
     // Moves `amount` from the account's balance to a seat. Refusals: insufficient_chips.
     virtual std::optional<Refusal> buy_in(std::int64_t table, int seat, std::int64_t account,
                                           Chips amount) = 0;

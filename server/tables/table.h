@@ -96,6 +96,8 @@ class Table : public std::enable_shared_from_this<Table> {
     void disconnected(Recipient* s);
     // Listed in the lobby: from now on, a table nobody sits at for the idle time closes.
     void open();
+    // A table opened again after a restart: its hands are numbered on from `hands`. Before open().
+    void continue_from(int hands) { hands_ = hands; }
     // Shutdown: no new hands; cash everyone out once the running hand ends.
     void stop();
     // Grace period over: a running hand is void (stacks as before it), everyone cashed out.

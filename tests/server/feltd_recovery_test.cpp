@@ -309,3 +309,64 @@ TEST_CASE("feltd: a hand cut short by SIGKILL or by the end of the grace period 
             std::filesystem::remove_all(dir);
         }
 }
+
+TEST_CASE("feltd: tables open at a stop, graceful or not, open again after the restart with their "
+          "ids and settings; their seats are cashed out and their hands numbered on") {
+    char tmpl[] = "/tmp/feltd_test_XXXXXX";
+    REQUIRE(mkdtemp(tmpl) != nullptr);
+    const std::string dir = tmpl;
+    std::string token_a, token_b;
+    std::int64_t table = 0;
+    json config;
+    std::int64_t balance_a = 0;
+    for (const int signal : {SIGTERM, SIGKILL}) {
+        CAPTURE(signal);
+        Feltd d({}, dir);
+        Client a(d.port()), b(d.port());
+        a.hello();
+        b.hello();
+        if (table == 0) { // the first run makes the table
+            token_a = a.call({{"type", "guest"}})["token"];
+            token_b = b.call({{"type", "guest"}})["token"];
+            const json made = a.call({{"type", "create_table"},
+                                      {"seats", 3},
+                                      {"small_blind", 5},
+                                      {"big_blind", 10},
+                                      {"hand_delay_ms", 0},
+                                      {"decision_ms", 600000}});
+            table = made["table"];
+            config = made["config"];
+        } else { // the table is back, as it was, and nobody sits at it
+            balance_a = a.call({{"type", "resume"}, {"token", token_a}})["account"]["balance"]
+                            .get<std::int64_t>();
+            b.call({{"type", "resume"}, {"token", token_b}});
+            const json lobby = a.call({{"type", "tables"}});
+            REQUIRE(lobby["tables"].size() == 1);
+            json line = lobby["tables"][0];
+            CHECK(line["id"] == table);
+            CHECK(line["taken"] == 0);
+            for (const char* k : {"id", "taken", "watching"}) line.erase(k);
+            CHECK(line == config);
+        }
+        REQUIRE(a.call({{"type", "join"}, {"table", table}, {"buy_in", 500}})["ok"] == true);
+        REQUIRE(b.call({{"type", "join"}, {"table", table}, {"buy_in", 500}})["ok"] == true);
+        const json start = next_kind(a, "hand_start");
+        // Hands go on from the last run's: hand 1, then hand 2 after the restart.
+        CHECK(start["hand"] == (signal == SIGTERM ? 1 : 2));
+        if (signal == SIGTERM) {
+            CHECK(d.stop(SIGTERM) == 0);
+        } else {
+            d.stop(SIGKILL);
+        }
+    }
+    // After the crash: the seats were cashed out (the hand void, so nobody lost a chip).
+    Feltd d({}, dir);
+    Client a(d.port());
+    a.hello();
+    const json me = a.call({{"type", "resume"}, {"token", token_a}});
+    CHECK(me["account"]["balance"].get<std::int64_t>() == balance_a);
+    const json lobby = a.call({{"type", "tables"}});
+    REQUIRE(lobby["tables"].size() == 1);
+    CHECK(lobby["tables"][0]["id"] == table);
+    std::filesystem::remove_all(dir);
+}

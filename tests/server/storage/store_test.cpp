@@ -2,6 +2,8 @@
 // does, PostgreSQL does the same, to the refusal's code, the chip and the event's last byte.
 #include "server/storage/engines.h"
 
+#include <nlohmann/json.hpp>
+
 #include <doctest/doctest.h>
 
 #include <cctype>
@@ -220,7 +222,16 @@ void tables_and_hands(const Engine& e) {
     CHECK(again->find_account(bob.id)->balance == Chips(950));
     CHECK(e.scalar("SELECT COUNT(*) FROM table_seats") == 0);
     CHECK(e.scalar("SELECT COUNT(*) FROM hands WHERE status = 'running'") == 0);
-    CHECK(e.scalar("SELECT COUNT(*) FROM tables WHERE closed_at IS NULL") == 0);
+    // The table stays open, for the server to open again, its hands numbered on from hand 4;
+    // once.
+    CHECK(e.scalar("SELECT COUNT(*) FROM tables WHERE closed_at IS NULL") == 1);
+    const std::vector<OpenTable> open = again->left_open();
+    REQUIRE(open.size() == 1);
+    CHECK(open[0].id == table);
+    CHECK(open[0].hands == 4);
+    CHECK(open[0].creator == ann.id);
+    CHECK(nlohmann::json::parse(open[0].config).is_object());
+    CHECK(again->left_open().empty());
     CHECK(e.scalar("SELECT COUNT(*) FROM ledger WHERE reason = 'recovered'") == 2);
     CHECK(again->last_hand_id() == 10);
     ledger_balances(e);
