@@ -24,35 +24,44 @@ const validateServer = ajv.getSchema(`${schema.$id}#/definitions/ServerFrame`);
 const validateRequest = ajv.getSchema(`${schema.$id}#/definitions/Request`);
 
 // `db`: a database of its own (a PostgreSQL URL, for several nodes on one); by default a fresh
-// SQLite file.
+// SQLite file. `restart()` stops it (SIGTERM, a graceful stop) and starts it again on the same
+// port and database, as an operator's restart would.
 export async function startFeltd(args = [], { db } = {}) {
   const dir = await mkdtemp(join(tmpdir(), "felt-e2e-"));
   const portFile = join(dir, "port");
-  const proc = spawn(
-    feltdPath,
-    ["--port", "0", "--port-file", portFile, "--db", db ?? join(dir, "felt.db"), "--static", join(web, "dist"),
-     "--log-level", "warn", "--accounts-per-hour", "1000", ...args],
-    { stdio: ["ignore", "inherit", "inherit"] },
-  );
-  for (let i = 0; i < 200; ++i) {
-    const port = await readFile(portFile, "utf8").catch(() => "");
-    if (port.trim()) {
-      const url = `http://127.0.0.1:${port.trim()}`;
-      return {
-        url,
-        ws: `ws://127.0.0.1:${port.trim()}/ws`,
-        dir,
-        async stop() {
-          proc.kill("SIGTERM");
-          await new Promise((r) => proc.once("exit", r));
-          await rm(dir, { recursive: true, force: true });
-        },
-      };
+  const run = async (port) => {
+    await rm(portFile, { force: true });
+    const proc = spawn(
+      feltdPath,
+      ["--port", String(port), "--port-file", portFile, "--db", db ?? join(dir, "felt.db"), "--static", join(web, "dist"),
+       "--log-level", "warn", "--accounts-per-hour", "1000", ...args],
+      { stdio: ["ignore", "inherit", "inherit"] },
+    );
+    for (let i = 0; i < 200; ++i) {
+      const got = await readFile(portFile, "utf8").catch(() => "");
+      if (got.trim()) return { proc, port: got.trim() };
+      await new Promise((r) => setTimeout(r, 50));
     }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  proc.kill("SIGKILL");
-  throw new Error("feltd did not start");
+    proc.kill("SIGKILL");
+    throw new Error("feltd did not start");
+  };
+  const stopped = (proc) => new Promise((r) => (proc.exitCode !== null ? r() : proc.once("exit", r)));
+  let { proc, port } = await run(0);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    ws: `ws://127.0.0.1:${port}/ws`,
+    dir,
+    async restart() {
+      proc.kill("SIGTERM");
+      await stopped(proc);
+      ({ proc } = await run(port));
+    },
+    async stop() {
+      proc.kill("SIGTERM");
+      await stopped(proc);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 export async function launch() {
@@ -171,5 +180,31 @@ export function room(args, started) {
   after(async () => {
     await browser?.close();
     await server?.stop();
+  });
+}
+
+// Ann and Bob at a new two-seat no-limit hold'em table of `settings`; resolves with its id.
+export async function twoAtTable(ann, bob, settings) {
+  await ann.page.getByRole("button", { name: "New table" }).click();
+  const form = ann.page.getByRole("form", { name: "create a table" });
+  await form.locator('select[name="variant"]').selectOption("holdem");
+  await form.locator('select[name="structure"]').selectOption("no-limit");
+  for (const [k, v] of Object.entries({ seats: 2, ...settings })) await form.locator(`input[name="${k}"]`).fill(String(v));
+  await form.getByRole("button", { name: "Create table" }).click();
+  const table = (await until("the table", () => ann.rec.received.find((m) => m.type === "create_table" && m.ok))).table;
+  for (const p of [ann, bob]) {
+    const row = p.page.locator(`tr[data-table="${table}"]`);
+    await row.getByRole("button", { name: "Join" }).click();
+    await p.page.getByRole("button", { name: "Sit down" }).click();
+    await until(`${p.name}'s seat`, () => p.rec.received.find((m) => m.type === "join" && m.ok));
+  }
+  return table;
+}
+
+// Whichever of the two has the action bar on screen.
+export async function whoseTurn(players) {
+  return until("a turn", async () => {
+    for (const p of players) if (await p.page.locator(".action-bar").isVisible().catch(() => false)) return p;
+    return null;
   });
 }

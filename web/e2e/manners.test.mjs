@@ -1,11 +1,11 @@
 // The table as players expect it (issue 45), item by item as they land: the page's icon and no
 // failed request; a wrong password's message gone once signed in; a double-clicked action sent
-// once; a reload during one's turn that keeps the clock, the log and the verification. Each check
-// failed before its fix.
+// once; a reload during one's turn that keeps the clock, the log and the verification; a buy-in
+// that says what is wrong with it. Each check failed before its fix.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { join } from "node:path";
-import { guestPage, room, screenshots, until } from "./harness.mjs";
+import { guestPage, room, screenshots, twoAtTable, until, whoseTurn } from "./harness.mjs";
 
 let server, browser;
 room([], (s, b) => ([server, browser] = [s, b]));
@@ -51,32 +51,6 @@ test("a wrong password's message is gone once the player signs in", async () => 
   await context.close();
 });
 
-// Ann and Bob at a new two-seat no-limit hold'em table of `settings`; resolves with its id.
-async function twoAtTable(ann, bob, settings) {
-  await ann.page.getByRole("button", { name: "New table" }).click();
-  const form = ann.page.getByRole("form", { name: "create a table" });
-  await form.locator('select[name="variant"]').selectOption("holdem");
-  await form.locator('select[name="structure"]').selectOption("no-limit");
-  for (const [k, v] of Object.entries({ seats: 2, ...settings })) await form.locator(`input[name="${k}"]`).fill(String(v));
-  await form.getByRole("button", { name: "Create table" }).click();
-  const table = (await until("the table", () => ann.rec.received.find((m) => m.type === "create_table" && m.ok))).table;
-  for (const p of [ann, bob]) {
-    const row = p.page.locator(`tr[data-table="${table}"]`);
-    await row.getByRole("button", { name: "Join" }).click();
-    await p.page.getByRole("button", { name: "Sit down" }).click();
-    await until(`${p.name}'s seat`, () => p.rec.received.find((m) => m.type === "join" && m.ok));
-  }
-  return table;
-}
-
-// Whichever of the two has the action bar on screen.
-async function whoseTurn(players) {
-  return until("a turn", async () => {
-    for (const p of players) if (await p.page.locator(".action-bar").isVisible().catch(() => false)) return p;
-    return null;
-  });
-}
-
 test("a double-clicked action is sent once, and nothing is refused", { timeout: 60_000 }, async () => {
   const ann = await guestPage(browser, server, "ann");
   const bob = await guestPage(browser, server, "bob");
@@ -117,4 +91,40 @@ test("a reload during one's turn keeps the clock, the hand's log and the deal's 
   assert.deepEqual([...ann.rec.bad, ...bob.rec.bad], []);
   await ann.context.close();
   await bob.context.close();
+});
+
+test("the buy-in says what is wrong with it: too small, past the balance, or a balance below the minimum", { timeout: 60_000 }, async () => {
+  const ann = await guestPage(browser, server, "eve");
+  const create = async (settings) => {
+    await ann.page.getByRole("link", { name: "Lobby" }).click();
+    await ann.page.getByRole("button", { name: "New table" }).click();
+    const form = ann.page.getByRole("form", { name: "create a table" });
+    for (const [k, v] of Object.entries({ seats: 2, ...settings })) await form.locator(`input[name="${k}"]`).fill(String(v));
+    const before = ann.rec.received.filter((m) => m.type === "create_table").length;
+    await form.getByRole("button", { name: "Create table" }).click();
+    return (await until("the table", () => ann.rec.received.filter((m) => m.type === "create_table")[before])).table;
+  };
+  const balance = ann.rec.received.find((m) => m.type === "guest" && m.ok).account.balance;
+  const rich = await create({ min_buy_in: balance * 2, max_buy_in: balance * 4 });
+  await ann.page.getByRole("link", { name: "Lobby" }).click();
+  await ann.page.locator(`tr[data-table="${rich}"]`).getByRole("button", { name: "Join" }).click();
+  await ann.page.getByRole("alert").filter({ hasText: `Your balance, ${balance}, is below this table's minimum buy-in of ${balance * 2}.` }).waitFor({ timeout: 5000 });
+  assert.equal(await ann.page.getByRole("button", { name: "Sit down" }).count(), 0);
+  await ann.page.getByRole("button", { name: "Cancel" }).click();
+  const plain = await create({ min_buy_in: 80, max_buy_in: balance * 2 });
+  await ann.page.getByRole("link", { name: "Lobby" }).click();
+  await ann.page.locator(`tr[data-table="${plain}"]`).getByRole("button", { name: "Join" }).click();
+  const amount = ann.page.getByLabel("buy-in", { exact: true });
+  const sit = ann.page.getByRole("button", { name: "Sit down" });
+  for (const [typed, why] of [["5", "The buy-in is at least 80."], [String(balance + 1), `Your balance is ${balance}.`]]) {
+    await amount.fill(typed);
+    await ann.page.getByRole("alert").filter({ hasText: why }).waitFor({ timeout: 2000 });
+    assert.equal(await sit.isDisabled(), true, `${typed}: Sit down is off`);
+    if (typed === "5") await ann.page.screenshot({ path: join(screenshots, "join-form.png") });
+  }
+  await amount.fill("100");
+  assert.equal(await sit.isDisabled(), false);
+  assert.equal(await ann.page.locator(".join-form .why").count(), 0);
+  assert.deepEqual(ann.rec.bad, []);
+  await ann.context.close();
 });

@@ -54,8 +54,8 @@ export class Controller {
     if (me) this.store.update(() => ({ account: me.account }));
   }
 
-  notify(kind: "error" | "info", text: string): void {
-    this.store.update(() => ({ notice: { kind, text, at: this.now() } }));
+  notify(kind: "error" | "info", text: string, sticky = false): void {
+    this.store.update(() => ({ notice: { kind, text, at: this.now(), sticky } }));
   }
 
   go(screen: Screen): void {
@@ -66,15 +66,30 @@ export class Controller {
 
   // A table shown on screen: the player's own seat comes back by itself on sign-in; otherwise
   // ask for it as a spectator (there is no such table, or another node hosts it: spectate says).
-  async watchTable(id: number): Promise<void> {
-    if (this.store.get().tables.has(id) || !this.conn.isOnline()) return;
+  // What came of it: "watching" (as before: seated or spectating), "spectating" (newly), "gone"
+  // (no such table: back to the lobby, saying so) or "failed".
+  async watchTable(id: number): Promise<"watching" | "spectating" | "gone" | "failed"> {
+    if (this.store.get().tables.has(id) || !this.conn.isOnline()) return "watching";
     try {
       await this.conn.request("snapshot", { table: id });
+      return "watching";
     } catch (e) {
+      if (!(e instanceof RequestError)) return "failed";
       // Not watched yet; or on another node (several nodes), which spectate follows (moved).
-      if (e instanceof RequestError && (e.code === "not_watching" || e.code === "no_such_table"))
-        await this.ask("spectate", { table: id });
-      else if (e instanceof RequestError) this.notify("error", e.message);
+      if (e.code !== "not_watching" && e.code !== "no_such_table") {
+        this.notify("error", e.message);
+        return "failed";
+      }
+      try {
+        await this.conn.request("spectate", { table: id });
+        return "spectating";
+      } catch (e2) {
+        const gone = e2 instanceof RequestError && e2.code === "no_such_table";
+        this.notify("error", gone ? `Table ${id} has closed.` : e2 instanceof RequestError ? e2.message : String(e2));
+        const s = this.store.get();
+        if (gone && s.screen.name === "table" && s.screen.id === id) this.go({ name: "lobby" });
+        return gone ? "gone" : "failed";
+      }
     }
   }
 
@@ -96,13 +111,33 @@ export class Controller {
       for (const t of reply.tables) lobby.set(t.id, t);
       this.store.update(() => ({ lobby }));
     }
-    // After a reconnect, tables watched as a spectator are watched again.
+    // After a reconnect, the tables shown are asked for again: a seat still held comes back with
+    // its snapshot; a table watched as a spectator is watched again.
     const s = this.store.get();
     const again = new Set<number>();
-    for (const [id, v] of s.tables) if (resumed && v.mySeat === null && !v.closed) again.add(id);
+    const seated = new Set<number>();
+    for (const [id, v] of s.tables)
+      if (resumed && !v.closed) {
+        again.add(id);
+        if (v.mySeat !== null) seated.add(id);
+      }
     if (s.screen.name === "table") again.add(s.screen.id);
     if (again.size) this.store.update((st) => ({ tables: new Map([...st.tables].filter(([id]) => !again.has(id))) }));
-    for (const id of again) await this.watchTable(id);
+    for (const id of again) {
+      const came = await this.watchTable(id);
+      // A seat that is not held any more: the server restarted (seats are held through a lost
+      // connection), and cashed it out.
+      if (seated.has(id) && came !== "watching") {
+        const balance = this.store.get().account?.balance;
+        this.notify(
+          "info",
+          `The server restarted while you sat at table ${id}: your chips from it are back in your balance` +
+            (balance !== undefined ? ` (${balance})` : "") +
+            (came === "spectating" ? ". Sit down again to play on." : "."),
+          true,
+        );
+      }
+    }
   }
 
   private push(m: Push): void {

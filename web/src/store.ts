@@ -15,6 +15,7 @@ export interface Notice {
   kind: "error" | "info";
   text: string;
   at: number;
+  sticky?: boolean; // stays until the player closes it (what happened while they were away)
 }
 
 export interface State {

@@ -59,6 +59,31 @@ function SignIn(props: { c: Controller }) {
   );
 }
 
+// A table asked for and not shown yet: no wait is for ever. Past kOpeningMs the page says so and
+// offers the lobby, and asks again.
+const kOpeningMs = 10_000;
+
+function Opening(props: { c: Controller; id: number }) {
+  const [late, setLate] = useState(false);
+  useEffect(() => {
+    setLate(false);
+    const t = setTimeout(() => setLate(true), kOpeningMs);
+    return () => clearTimeout(t);
+  }, [props.id]);
+  if (!late) return <p class="connecting">Opening table {props.id}…</p>;
+  return (
+    <div class="notice error" role="alert">
+      <p>Table {props.id} is not answering. The server may have restarted, or the table closed.</p>
+      <button type="button" onClick={() => void props.c.watchTable(props.id)}>
+        Try again
+      </button>{" "}
+      <button type="button" onClick={() => props.c.go({ name: "lobby" })}>
+        Back to the lobby
+      </button>
+    </div>
+  );
+}
+
 export function App(props: { c: Controller }) {
   const { c } = props;
   const s = useStore(c);
@@ -66,7 +91,7 @@ export function App(props: { c: Controller }) {
     document.body.classList.toggle("four-colour", s.fourColour);
   }, [s.fourColour]);
   useEffect(() => {
-    if (!s.notice) return;
+    if (!s.notice || s.notice.sticky) return;
     const t = setTimeout(() => c.store.update((st) => (st.notice === s.notice ? { notice: null } : {})), 5000);
     return () => clearTimeout(t);
   }, [s.notice]);
@@ -76,7 +101,7 @@ export function App(props: { c: Controller }) {
   else if (s.screen.name === "table") {
     const view = s.tables.get(s.screen.id);
     const Table = view?.game === "chinese" ? ChineseTable : view?.game === "leap" ? LeapTable : PokerTable;
-    body = view ? <Table c={c} view={view} balance={s.account.balance} /> : <p>Opening table {s.screen.id}…</p>;
+    body = view ? <Table c={c} view={view} balance={s.account.balance} /> : <Opening c={c} id={s.screen.id} />;
   } else if (s.screen.name === "history") body = <History c={c} name={s.account.name} />;
   else if (s.screen.name === "hand") body = <Replay c={c} id={s.screen.id} />;
   else body = <Lobby c={c} lobby={s.lobby} balance={s.account.balance} />;
@@ -126,6 +151,11 @@ export function App(props: { c: Controller }) {
       {s.notice && (
         <div class={`notice ${s.notice.kind}`} role={s.notice.kind === "error" ? "alert" : "status"}>
           {s.notice.text}
+          {s.notice.sticky && (
+            <button type="button" class="close" aria-label="close the notice" onClick={() => c.store.update(() => ({ notice: null }))}>
+              ×
+            </button>
+          )}
         </div>
       )}
       <main>{body}</main>

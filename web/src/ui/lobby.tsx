@@ -4,49 +4,10 @@ import { useState } from "preact/hooks";
 import type { Controller } from "../controller";
 import type { LobbyLine } from "../gen/protocol";
 import { stakesText } from "./poker";
+import { JoinForm } from "./shared";
 
 function stakesOf(t: LobbyLine): string {
   return stakesText(t["stakes"] as Record<string, number> | undefined);
-}
-
-function JoinForm(props: { c: Controller; t: LobbyLine; balance: number; done: () => void }) {
-  const min = Number(props.t["min_buy_in"] ?? 0);
-  const max = Math.min(Number(props.t["max_buy_in"] ?? 0), props.balance);
-  const [buyIn, setBuyIn] = useState(Math.max(min, Math.min(max, min * 2 || max)));
-  const ok = buyIn >= min && buyIn <= max;
-  const free = Number(props.t["max_buy_in"] ?? 0) === 0; // a game for points alone: no buy-in
-  return (
-    <form
-      class="join-form"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        const r = await props.c.ask("join", free ? { table: props.t.id } : { table: props.t.id, buy_in: buyIn });
-        if (r) {
-          props.done();
-          props.c.go({ name: "table", id: props.t.id });
-        }
-      }}
-    >
-      {free ? (
-        <span>Played for points: no buy-in.</span>
-      ) : (
-        <>
-          <label>
-            Buy-in ({min} to {max})
-            <input type="number" aria-label="buy-in" min={min} max={max} value={buyIn} onInput={(e) => setBuyIn(Number((e.target as HTMLInputElement).value))} />
-          </label>
-          <input type="range" aria-label="buy-in slider" min={min} max={max} value={buyIn} onInput={(e) => setBuyIn(Number((e.target as HTMLInputElement).value))} />
-        </>
-      )}
-      <button type="submit" class="primary" disabled={!ok}>
-        Sit down
-      </button>
-      <button type="button" onClick={props.done}>
-        Cancel
-      </button>
-      {max < min && <p class="notice error">Your balance is below this table's minimum buy-in.</p>}
-    </form>
-  );
 }
 
 // The fields of create_table for each game (docs/protocol.md): choices, switches and numbers. A

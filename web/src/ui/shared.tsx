@@ -5,6 +5,7 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { Controller } from "../controller";
 import type { Verdict } from "../fairness";
+import type { LobbyLine } from "../gen/protocol";
 import type { TableView } from "../tableview";
 
 // The time now, drawn again four times a second while a clock runs.
@@ -46,9 +47,77 @@ function Chat(props: { c: Controller; view: TableView }) {
   );
 }
 
+// Sitting down at a table (a lobby line, or a table's configuration with its id): the buy-in,
+// inside the table's limits and the balance, with what is wrong with it said in words.
+export function JoinForm(props: { c: Controller; t: LobbyLine; balance: number; done: () => void }) {
+  const min = Number(props.t["min_buy_in"] ?? 0);
+  const tableMax = Number(props.t["max_buy_in"] ?? 0);
+  const max = Math.min(tableMax, props.balance);
+  const [buyIn, setBuyIn] = useState(Math.max(min, Math.min(max, min * 2 || max)));
+  const ok = Number.isInteger(buyIn) && buyIn >= min && buyIn <= max;
+  const free = tableMax === 0; // a game for points alone: no buy-in
+  const poor = !free && max < min;
+  const why = poor || ok ? "" : !Number.isInteger(buyIn) ? "The buy-in is a whole number of chips." : buyIn < min ? `The buy-in is at least ${min}.` : buyIn > props.balance ? `Your balance is ${props.balance}.` : `The buy-in is at most ${tableMax}.`;
+  return (
+    <form
+      class="join-form"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const r = await props.c.ask("join", free ? { table: props.t.id } : { table: props.t.id, buy_in: buyIn });
+        if (r) {
+          props.done();
+          props.c.go({ name: "table", id: props.t.id });
+        }
+      }}
+    >
+      {free ? (
+        <span>Played for points: no buy-in.</span>
+      ) : poor ? (
+        <p class="notice error" role="alert">
+          Your balance, {props.balance}, is below this table's minimum buy-in of {min}.
+        </p>
+      ) : (
+        <>
+          <label>
+            Buy-in ({min} to {max})
+            <input type="number" aria-label="buy-in" min={min} max={max} value={buyIn} onInput={(e) => setBuyIn(Number((e.target as HTMLInputElement).value))} />
+          </label>
+          <input type="range" aria-label="buy-in slider" min={min} max={max} value={buyIn} onInput={(e) => setBuyIn(Number((e.target as HTMLInputElement).value))} />
+        </>
+      )}
+      {!poor && (
+        <button type="submit" class="primary" disabled={!free && !ok}>
+          Sit down
+        </button>
+      )}
+      <button type="button" onClick={props.done}>
+        Cancel
+      </button>
+      {why && (
+        <p class="why" role="alert">
+          {why}
+        </p>
+      )}
+    </form>
+  );
+}
+
+// The player's seat is in a hand (a deal, a game) that has not ended: no top-up is offered.
+function playing(view: TableView): boolean {
+  const me = view.mySeat !== null ? view.seats[view.mySeat] : null;
+  if (!me?.inHand) return false;
+  if (view.hand) return view.lastEnd?.hand !== view.hand.number;
+  if (view.chinese) return view.chinese.end === null;
+  if (view.leap) return view.leap.end === null;
+  return false;
+}
+
 function SeatControls(props: { c: Controller; view: TableView; balance: number }) {
   const { c, view } = props;
   const me = view.mySeat !== null ? view.seats[view.mySeat] : null;
+  // A spectator may sit down where a seat is free (after a restart, at the table they sat at).
+  const [joining, setJoining] = useState(false);
+  const free = view.seats.some((s) => s === null);
   const max = Number(view.config["max_buy_in"] ?? 0);
   const room = Math.max(0, Math.min(max - (me?.stack ?? 0), props.balance));
   const [amount, setAmount] = useState(room);
@@ -58,12 +127,18 @@ function SeatControls(props: { c: Controller; view: TableView; balance: number }
       <button type="button" onClick={() => void c.leaveTable(view.id).then(() => c.go({ name: "lobby" }))}>
         {me ? "Leave table" : "Stop watching"}
       </button>
+      {!me && free && !view.closed && !joining && (
+        <button type="button" class="primary" onClick={() => setJoining(true)}>
+          Sit down
+        </button>
+      )}
+      {!me && joining && <JoinForm c={c} t={{ ...view.config, id: view.id } as LobbyLine} balance={props.balance} done={() => setJoining(false)} />}
       {me && (
         <button type="button" onClick={() => void c.ask(me.sittingOut ? "sit_in" : "sit_out", { table: view.id })}>
           {me.sittingOut ? "Sit back in" : "Sit out"}
         </button>
       )}
-      {me && room > 0 && (
+      {me && room > 0 && !playing(view) && (
         <form
           class="top-up"
           onSubmit={(e) => {
