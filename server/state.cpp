@@ -159,14 +159,26 @@ void SharedState::sign_out(const SignOut& which, const Connection* skip) {
              {"reason", which.reason}});
 }
 
-void SharedState::sign_out_here(const SignOut& which, const Connection* skip) {
+std::vector<std::shared_ptr<Connection>> SharedState::open_connections() {
     std::vector<std::shared_ptr<Connection>> open;
-    {
-        std::lock_guard lock(sessions_mutex_);
-        for (auto& [raw, weak] : sessions_)
-            if (auto s = weak.lock(); s && raw != skip) open.push_back(std::move(s));
-    }
-    for (auto& s : open) s->sign_out(which);
+    std::lock_guard lock(sessions_mutex_);
+    for (auto& [raw, weak] : sessions_)
+        if (auto s = weak.lock()) open.push_back(std::move(s));
+    return open;
+}
+
+void SharedState::sign_out_here(const SignOut& which, const Connection* skip) {
+    for (auto& s : open_connections())
+        if (s.get() != skip) s->sign_out(which);
+}
+
+void SharedState::balance_changed(std::int64_t account, Chips balance) {
+    balance_here(account, balance);
+    publish({{"kind", "balance"}, {"account", account}, {"balance", balance}});
+}
+
+void SharedState::balance_here(std::int64_t account, Chips balance) {
+    for (auto& s : open_connections()) s->balance(account, balance);
 }
 
 void SharedState::join_cluster(const std::string& url) {
@@ -222,6 +234,8 @@ void SharedState::heard(const std::string& text) {
         (*table)["id"].is_number_integer())
         return lobby_.remote_changed(*table);
     if (kind && *kind == "closed" && id) return lobby_.remote_closed(*id);
+    if (const auto balance = integer("balance"); kind && *kind == "balance" && account && balance)
+        return balance_here(*account, Chips(*balance));
     if (kind && *kind == "sign_out" && account && token && others && reason)
         return sign_out_here(
             {*account, token->get<std::string>(), others->get<bool>(), reason->get<std::string>()},

@@ -47,6 +47,8 @@ class Connection {
     virtual void close() = 0;
     // Signs the connection out, on its own strand, if the sign-out reaches it.
     virtual void sign_out(const SignOut& which) = 0;
+    // The account's balance is now `balance`: a connection signed in to it tells its client.
+    virtual void balance(std::int64_t, Chips) {}
     // Bytes queued for the client now, what it shares with its address, and whether it is being
     // dropped already (so that its bytes are on their way out).
     virtual std::size_t queued() const { return 0; }
@@ -90,6 +92,8 @@ class SharedState {
     int close_all();
     // Asks every open WebSocket but `skip` to sign out if `which` reaches it, on every node.
     void sign_out(const SignOut& which, const Connection* skip);
+    // Tells every connection of the account its new balance, on every node.
+    void balance_changed(std::int64_t account, Chips balance);
 
     // One node of several (PostgreSQL): listens to the other nodes (storage/bulletin.h), and
     // tells them of this node's lobby changes and sign-outs. `url`: how clients reach this node.
@@ -106,6 +110,9 @@ class SharedState {
         ioc_ = ioc;
         services_.emplace(*storage_, metrics_, lobby_, *ioc, workers_,
                           std::chrono::seconds(config_.table_idle_s), config_.chosen_decks);
+        services_->balance_changed = [this](std::int64_t account, Chips balance) {
+            balance_changed(account, balance);
+        };
     }
     Services& services() { return *services_; }
 
@@ -131,6 +138,9 @@ class SharedState {
 
   private:
     void sign_out_here(const SignOut& which, const Connection* skip);
+    void balance_here(std::int64_t account, Chips balance);
+    // Every open connection.
+    std::vector<std::shared_ptr<Connection>> open_connections();
     // Tells the other nodes, as this node.
     void publish(protocol::json message);
     // What another node told (a message of the bulletin).

@@ -362,4 +362,10 @@ void WsSession::sign_out(const SignOut& which) {
     net::post(executor_, [self = shared_from_this(), which] { requests::sign_out(*self, which); });
 }
 
+void WsSession::balance(std::int64_t account, Chips balance) {
+    net::post(executor_, [self = shared_from_this(), account, balance] {
+        requests::tell_balance(*self, account, balance);
+    });
+}
+
 } // namespace felt::server

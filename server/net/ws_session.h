@@ -57,6 +57,7 @@ class WsSession : public std::enable_shared_from_this<WsSession>, public Peer {
     // Closes the connection (going away); from any thread.
     void close() override;
     void sign_out(const SignOut& which) override;
+    void balance(std::int64_t account, Chips balance) override;
     std::size_t queued() const override { return queued_now_.load(std::memory_order_relaxed); }
     const AddressShare* share() const override { return share_.get(); }
     bool dropping() const override { return dropping_.load(std::memory_order_relaxed); }

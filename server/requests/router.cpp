@@ -58,6 +58,14 @@ void drop_account(Peer& p) {
     p.client.token.clear();
 }
 
+void tell_balance(Peer& p, std::int64_t account, Chips balance) {
+    ClientState& c = p.client;
+    if (!c.account || c.account->id != account) return;
+    c.account->balance = balance;
+    p.answer(std::make_shared<const std::string>(
+        protocol::json{{"type", "balance"}, {"balance", balance}}.dump()));
+}
+
 void sign_out(Peer& p, const SignOut& which) {
     ClientState& c = p.client;
     if (!c.account || c.account->id != which.account) return;

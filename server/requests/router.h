@@ -38,6 +38,8 @@ void closed(Peer& p);
 
 // A sign-out (SharedState::sign_out) has reached the connection; on its strand.
 void sign_out(Peer& p, const SignOut& which);
+// The account's balance changed: the client signed in to it is told (`balance`).
+void tell_balance(Peer& p, std::int64_t account, Chips balance);
 
 // Signed out: the tables stop telling the connection anything, its seats are held as for a
 // closed connection, and it may sign in again.

@@ -5,7 +5,11 @@
 
 #include "io.h"
 
+#include "chips.h"
+
 #include <chrono>
+#include <cstdint>
+#include <functional>
 
 namespace felt::server {
 
@@ -21,6 +25,9 @@ struct Services {
     net::thread_pool& workers;            // slow work off the event loop
     std::chrono::seconds table_idle{600}; // a table nobody sits at closes after this long
     bool chosen_decks = false;            // tests only: `choose_deck` is allowed
+    // An account's balance changed (a buy-in, a top-up, a cash-out): every connection of the
+    // account is told. Empty: nobody is told (tests of a table alone).
+    std::function<void(std::int64_t account, Chips balance)> balance_changed;
 };
 
 } // namespace felt::server

@@ -52,10 +52,12 @@ std::string seat_words(const std::string& message,
 Table::Table(std::int64_t id, std::unique_ptr<Game> game, Services& services)
     : id_(id), game_(std::move(game)), limits_(game_->limits()), services_(services),
       strand_(net::make_strand(services.io)), publisher_(id), clock_(strand_),
-      ledger_(id, services.storage, strand_,
-              [this] {
-                  if (!busy()) after_hand(); // cash-outs left over, then the next hand
-              }),
+      ledger_(
+          id, services.storage, strand_,
+          [this] {
+              if (!busy()) after_hand(); // cash-outs left over, then the next hand
+          },
+          services.balance_changed),
       pace_(strand_), next_hand_(strand_), idle_(strand_) {}
 
 void Table::open() {

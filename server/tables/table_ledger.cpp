@@ -5,30 +5,52 @@
 namespace felt::server {
 
 TableLedger::TableLedger(std::int64_t table, Storage& storage, const Strand& strand,
-                         std::function<void()> resumed)
+                         std::function<void()> resumed,
+                         std::function<void(std::int64_t account, Chips balance)> balance)
     : table_(table), storage_(storage), strand_(strand), resumed_(std::move(resumed)),
-      retry_(strand) {}
+      balance_(std::move(balance)), retry_(strand) {}
+
+void TableLedger::moved(std::function<std::optional<protocol::Refusal>(Store&)> write,
+                        std::int64_t account, Moved done) {
+    using Written = std::pair<std::optional<protocol::Refusal>, std::optional<Chips>>;
+    storage_.write(
+        [write = std::move(write), account](Store& store) {
+            Written w{write(store), std::nullopt};
+            if (!w.first)
+                if (auto a = store.find_account(account)) w.second = a->balance;
+            return w;
+        },
+        strand_,
+        [this, account, done = std::move(done)](std::optional<Written> w) {
+            if (!w) return done(std::nullopt);
+            done(w->first);
+            if (w->second && balance_) balance_(account, *w->second); // after the reply
+        });
+}
 
 void TableLedger::buy_in(int seat, std::int64_t account, Chips amount, Moved done) {
-    storage_.write([table = table_, seat, account,
-                    amount](Store& store) { return store.buy_in(table, seat, account, amount); },
-                   strand_, std::move(done));
+    moved([table = table_, seat, account,
+           amount](Store& store) { return store.buy_in(table, seat, account, amount); },
+          account, std::move(done));
 }
 
 void TableLedger::top_up(int seat, std::int64_t account, Chips amount, Moved done) {
-    storage_.write([table = table_, seat, account,
-                    amount](Store& store) { return store.top_up(table, seat, account, amount); },
-                   strand_, std::move(done));
+    moved([table = table_, seat, account,
+           amount](Store& store) { return store.top_up(table, seat, account, amount); },
+          account, std::move(done));
 }
 
 void TableLedger::cash_out(int seat, std::int64_t account, Chips stack, std::string reason,
                            std::function<void(bool ok)> done) {
-    storage_.write(
+    moved(
         [table = table_, seat, account, stack, reason = std::move(reason)](Store& store) {
             store.cash_out(table, seat, account, stack, reason);
-            return true;
+            return std::optional<protocol::Refusal>();
         },
-        strand_, [done = std::move(done)](std::optional<bool> ok) { done(ok.has_value()); });
+        account,
+        [done = std::move(done)](std::optional<std::optional<protocol::Refusal>> ok) {
+            done(ok.has_value());
+        });
 }
 
 void TableLedger::start_hand(HandStart h, std::function<void(std::optional<std::int64_t>)> done) {

@@ -23,6 +23,7 @@
 namespace felt::server {
 
 class Storage;
+class Store;
 struct HandStart;
 struct HandEnd;
 
@@ -31,8 +32,10 @@ class TableLedger {
     using Strand = net::strand<net::io_context::executor_type>;
     static constexpr std::chrono::seconds kRetry{1};
 
+    // `balance`: told an account's new balance after each buy-in, top-up and cash-out written.
     TableLedger(std::int64_t table, Storage& storage, const Strand& strand,
-                std::function<void()> resumed);
+                std::function<void()> resumed,
+                std::function<void(std::int64_t account, Chips balance)> balance = {});
 
     // Moves chips from the account's balance to its seat: done(no refusal), done(a refusal:
     // nothing moved), or done(nothing) when storage failed (rolled back: nothing moved).
@@ -64,6 +67,10 @@ class TableLedger {
     Storage& storage_;
     Strand strand_;
     std::function<void()> resumed_;
+    std::function<void(std::int64_t account, Chips balance)> balance_;
+    // A write that moved the account's chips, with its balance after it, then `done`.
+    void moved(std::function<std::optional<protocol::Refusal>(Store&)> write, std::int64_t account,
+               Moved done);
     net::steady_timer retry_;
     bool paused_ = false;
     bool retrying_ = false; // retry_ is armed

@@ -121,7 +121,7 @@ json Client::call(json req) {
     for (;;) {
         auto r = read();
         REQUIRE(r.has_value());
-        if ((*r)["type"] == "table" || (*r)["type"] == "lobby" ||
+        if ((*r)["type"] == "table" || (*r)["type"] == "lobby" || (*r)["type"] == "balance" ||
             ((*r).contains("id") && (*r)["id"] != id_ && !(*r)["id"].is_null()))
             continue;
         CHECK((*r)["id"] == id_);

@@ -215,8 +215,8 @@ class Client {
     // The next message, or nothing when the server closed the connection or sent nothing for a
     // minute (so that a server that stops answering fails a test instead of hanging it).
     std::optional<json> read();
-    // A request and its reply; table messages and late replies that arrive first are passed
-    // over.
+    // A request and its reply; table messages, balance pushes and late replies that arrive first
+    // are passed over.
     json call(json req);
     void hello();
 

@@ -947,3 +947,37 @@ TEST_CASE("feltd draw: hint gives the exchange with the best expected hand, unti
     CHECK(theirs["best_draw"]["best"]["count"].get<int>() <= 3);
     CHECK_FALSE(watcher.call({{"type", "hand"}, {"hand", hand_id}}).contains("best_draw"));
 }
+
+TEST_CASE("feltd: every connection of an account is told its balance when a buy-in, a top-up or "
+          "a cash-out moves it") {
+    Feltd d;
+    Client first(d.port()), second(d.port()), stranger(d.port());
+    for (Client* c : {&first, &second, &stranger}) c->hello();
+    const json guest = first.call({{"type", "guest"}});
+    const std::int64_t grant = guest["account"]["balance"];
+    REQUIRE(second.call({{"type", "resume"}, {"token", guest["token"]}})["ok"] == true);
+    stranger.call({{"type", "guest"}});
+    const std::int64_t table =
+        first.call({{"type", "create_table"}, {"seats", 2}, {"hand_delay_ms", 0}})["table"];
+    // `c` asks; the reply, then the balance told to `c` and to the other connection.
+    int id = 100;
+    const auto moved = [&](Client& c, json req, std::int64_t balance) {
+        req["id"] = ++id;
+        c.send(req);
+        json reply;
+        for (auto m = c.read(); m; m = c.read())
+            if ((*m)["id"] == id) {
+                reply = *m;
+                break;
+            }
+        CHECK(reply["ok"] == true);
+        for (Client* x : {&first, &second})
+            CHECK(next_of_type(*x, "balance")["balance"] == balance);
+    };
+    moved(first, {{"type", "join"}, {"table", table}, {"buy_in", 100}}, grant - 100);
+    moved(first, {{"type", "top_up"}, {"table", table}, {"amount", 50}}, grant - 150);
+    moved(second, {{"type", "leave"}, {"table", table}}, grant);
+    // And nobody else: the stranger's next message is the reply to its own request.
+    stranger.send(json{{"type", "ping"}, {"id", 41}});
+    CHECK(stranger.read().value()["id"] == 41);
+}

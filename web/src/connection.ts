@@ -3,6 +3,7 @@
 // call request() and read the store, which this module feeds through its events.
 import type {
   Account,
+  Balance,
   ErrorFrame,
   LobbyChanged,
   LobbyClosed,
@@ -19,7 +20,7 @@ export type RequestType = Request["type"];
 export type RequestOf<T extends RequestType> = Extract<Request, { type: T }>;
 export type ReplyOf<T extends RequestType> = Extract<Reply, { type: T }>;
 export type Body<T extends RequestType> = Omit<RequestOf<T>, "type" | "id">;
-export type Push = TableMessage | LobbyChanged | LobbyClosed | SignedOut;
+export type Push = TableMessage | LobbyChanged | LobbyClosed | SignedOut | Balance;
 export type Elsewhere = NonNullable<ReplyOf<"resume">["elsewhere"]>;
 
 export class RequestError extends Error {
@@ -217,7 +218,7 @@ export class Connection {
     } catch {
       return;
     }
-    if (frame.type === "table" || frame.type === "lobby") return this.events.push(frame);
+    if (frame.type === "table" || frame.type === "lobby" || frame.type === "balance") return this.events.push(frame);
     if (frame.type === "signed_out") {
       this.tokens.set(null);
       this.events.signedOut(frame.reason);

@@ -39,19 +39,12 @@ export class Controller {
   // A request from a screen: a refusal is shown as a notice and given back as null.
   async ask<T extends RequestType>(type: T, body: Body<T>): Promise<ReplyOf<T> | null> {
     try {
-      const reply = await this.conn.request(type, body);
-      if (type === "join" || type === "leave" || type === "top_up") void this.refreshBalance();
-      return reply;
+      // The balance a join, a top-up or a cash-out moves comes as the server's `balance` push.
+      return await this.conn.request(type, body);
     } catch (e) {
       this.notify("error", e instanceof RequestError ? e.message : String(e));
       return null;
     }
-  }
-
-  // The balance moves with every buy-in, top-up and cash-out.
-  async refreshBalance(): Promise<void> {
-    const me = await this.conn.request("me", {}).catch(() => null);
-    if (me) this.store.update(() => ({ account: me.account }));
   }
 
   notify(kind: "error" | "info", text: string, sticky = false): void {
@@ -141,6 +134,10 @@ export class Controller {
   }
 
   private push(m: Push): void {
+    // The account's balance changed here or in another tab (or on another node).
+    if (m.type === "balance") {
+      return this.store.update((s) => (s.account ? { account: { ...s.account, balance: m.balance } } : {}));
+    }
     if (m.type === "lobby") {
       return this.store.update((s) => {
         const lobby = new Map(s.lobby);
@@ -160,7 +157,6 @@ export class Controller {
       tables.set(m.table, view);
       return { tables };
     });
-    if (m.kind === "left" && before?.mySeat === m.seat) void this.refreshBalance();
     if (view.stale && !before?.stale) void this.conn.request("snapshot", { table: m.table }).catch(() => {});
   }
 }

@@ -214,7 +214,7 @@ struct Rig {
     net::io_context io;
     net::thread_pool workers{1};
     Lobby lobby{metrics}; // after the loop: its tables (and their timers) go first
-    Services services{storage, metrics, lobby, io, workers};
+    Services services{storage, metrics, lobby, io, workers, std::chrono::seconds(600), false, {}};
     boost::asio::executor_work_guard<net::io_context::executor_type> work =
         boost::asio::make_work_guard(io);
     std::thread loop{[this] { io.run(); }};
