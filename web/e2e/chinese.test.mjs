@@ -188,8 +188,10 @@ test("a scoop table: one surrenders, the other takes a hint; the reveal shows th
     await sitDown(ann, table);
     await sitDown(bob, table);
     await ann.page.locator(".arranger").waitFor();
-    ann.page.once("dialog", (d) => d.accept());
+    // Asked in the page's own dialog, never the browser's.
+    ann.page.once("dialog", () => assert.fail("a browser dialog"));
     await ann.page.getByRole("button", { name: "Surrender" }).click();
+    await ann.page.getByRole("alertdialog", { name: /^Surrender this deal\?/ }).getByRole("button", { name: "Surrender" }).click();
     await ann.page.locator(".waiting", { hasText: "Your rows are set" }).waitFor();
     await bob.page.getByRole("button", { name: "Hints" }).click();
     await bob.page.locator(".hint").first().getByRole("button", { name: "Use" }).click();

@@ -92,14 +92,13 @@ test("two people play leap rummy: a meld takes a token, a trespass is refused, a
     // Both retire, each told first what the cards in hand cost.
     for (const x of [q, p]) {
       await x.page.locator(".phase", { hasText: "Your turn: pursue" }).waitFor();
-      const dialog = new Promise((resolve) =>
-        x.page.once("dialog", async (d) => {
-          resolve(d.message());
-          await d.accept();
-        }),
-      );
+      // Asked in the page's own dialog, never the browser's.
+      x.page.once("dialog", () => assert.fail("a browser dialog"));
       await x.page.getByRole("button", { name: "Retire…" }).click();
-      assert.match(await dialog, /cost \d+/);
+      const dialog = x.page.getByRole("alertdialog", { name: /^Retire for the rest of the game\?/ });
+      assert.match(await dialog.innerText(), /cost \d+/);
+      if (x === q) await x.page.screenshot({ path: join(screenshots, "leap-retire.png") });
+      await dialog.getByRole("button", { name: "Retire" }).click();
     }
     const end = await until("game_end", () => ann.rec.received.find((m) => m.type === "table" && m.kind === "game_end"));
     for (const x of [p, q]) {

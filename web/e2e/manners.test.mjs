@@ -1,7 +1,7 @@
 // The table as players expect it (issue 45), item by item as they land: the page's icon and no
 // failed request; a wrong password's message gone once signed in; a double-clicked action sent
 // once; a reload during one's turn that keeps the clock, the log and the verification; a buy-in
-// that says what is wrong with it. Each check failed before its fix.
+// that says what is wrong with it; two tabs with one balance. Each check failed before its fix.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { join } from "node:path";
@@ -127,4 +127,57 @@ test("the buy-in says what is wrong with it: too small, past the balance, or a b
   assert.equal(await ann.page.locator(".join-form .why").count(), 0);
   assert.deepEqual(ann.rec.bad, []);
   await ann.context.close();
+});
+
+test("two tabs of one account show the same balance: a buy-in in one moves the other's at once", { timeout: 60_000 }, async () => {
+  const ann = await guestPage(browser, server, "fay");
+  const other = await ann.context.newPage(); // the same browser: signed in with the same token
+  await other.goto(server.url);
+  await other.getByRole("heading", { name: "Tables" }).waitFor();
+  const balance = ann.rec.received.find((m) => m.type === "guest" && m.ok).account.balance;
+  const shown = (page) => page.locator("header .balance").innerText();
+  assert.equal(await shown(other), `${balance} chips`);
+  await ann.page.getByRole("button", { name: "New table" }).click();
+  const form = ann.page.getByRole("form", { name: "create a table" });
+  await form.locator('input[name="seats"]').fill("2");
+  await form.getByRole("button", { name: "Create table" }).click();
+  const table = (await until("the table", () => ann.rec.received.find((m) => m.type === "create_table" && m.ok))).table;
+  await ann.page.locator(`tr[data-table="${table}"]`).getByRole("button", { name: "Join" }).click();
+  await ann.page.getByLabel("buy-in", { exact: true }).fill("100");
+  await ann.page.getByRole("button", { name: "Sit down" }).click();
+  await until("the other tab's balance", async () => (await shown(other)) === `${balance - 100} chips`, 5000);
+  await until("this tab's balance", async () => (await shown(ann.page)) === `${balance - 100} chips`, 5000);
+  assert.deepEqual(ann.rec.bad, []);
+  await ann.context.close();
+});
+
+test("a raise amount past the stack asks before going all in; a negative or non-numeric one says why", { timeout: 60_000 }, async () => {
+  const ann = await guestPage(browser, server, "gus");
+  const bob = await guestPage(browser, server, "hal");
+  await twoAtTable(ann, bob, { decision_ms: 60000 });
+  const who = await whoseTurn([ann, bob]);
+  const bar = who.page.locator(".action-bar");
+  const box = bar.getByLabel("bet amount");
+  const acts = () => who.rec.sent.filter((m) => m.type === "act").length;
+  const before = acts();
+  for (const [typed, why] of [["-5", "An amount cannot be negative."], ["lots", "Type the amount as a whole number of chips."]]) {
+    await box.fill(typed);
+    await bar.getByRole("alert").filter({ hasText: why }).waitFor({ timeout: 2000 });
+    assert.equal(await bar.getByRole("button", { name: /^Raise to/ }).isDisabled(), true);
+    await box.press("Enter");
+  }
+  await box.fill("99999999");
+  await box.press("Enter");
+  const ask = who.page.getByRole("alertdialog", { name: /^99999999 is more than you have: raise all in, \d+\?$/ });
+  await ask.waitFor({ timeout: 2000 });
+  await who.page.screenshot({ path: join(screenshots, "all-in-asked.png") });
+  assert.equal(acts(), before, "nothing sent before the answer");
+  await ask.getByRole("button", { name: /^All in, \d+$/ }).click();
+  await until("the all-in", () => who.rec.sent.filter((m) => m.type === "act").length === before + 1);
+  const sent = who.rec.sent.filter((m) => m.type === "act").at(-1);
+  assert.equal(sent.action, "raise");
+  await until("its reply", () => who.rec.received.findLast((m) => m.type === "act")?.ok === true);
+  assert.deepEqual([...ann.rec.bad, ...bob.rec.bad], []);
+  await ann.context.close();
+  await bob.context.close();
 });

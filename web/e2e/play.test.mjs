@@ -131,7 +131,7 @@ test("two people and a bot play no-limit hold'em from the lobby, watched by a th
       if (showed && !showdownShot) {
         showdownShot = true;
         // The winner's hand in words, from the server's category: "wins 54 with two pair (Ts 8c)".
-        assert.match(await ann.page.locator(".end-banner").innerText(), /wins \d+ with [a-z ]+ \(/);
+        assert.match(await ann.page.locator(".end-banner").innerText(), /wins \d+ with [a-z ,]+ \(/);
         await ann.page.screenshot({ path: join(screenshots, "showdown.png") });
       }
     }

@@ -108,3 +108,16 @@ test("a resumed snapshot gives the clock, the hand so far in the log, and every 
   const again = fromSnapshot(m, 2000, { ...v, log: ["kept"] });
   assert.deepEqual(again.log, ["kept"]);
 });
+
+test("an amount typed for a bet is judged in words: empty, negative, not a whole number, below the least", async () => {
+  const { amountProblem } = await import("../src/ui/poker");
+  const l = legal({ min_to: 4, max_to: 200 });
+  assert.equal(amountProblem("", l), "Type an amount.");
+  assert.equal(amountProblem("-5", l), "An amount cannot be negative.");
+  assert.equal(amountProblem("12.5", l), "Type the amount as a whole number of chips.");
+  assert.equal(amountProblem("lots", l), "Type the amount as a whole number of chips.");
+  assert.equal(amountProblem("3", l), "The least you may raise to is 4.");
+  assert.equal(amountProblem("3", legal({ raise: false, bet: true, min_to: 4 })), "The least you may bet is 4.");
+  assert.equal(amountProblem(" 40 ", l), null);
+  assert.equal(amountProblem("99999999", l), null); // past the stack: asked, not refused
+});

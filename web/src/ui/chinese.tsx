@@ -29,7 +29,7 @@ import type { ChineseHint, ChinesePreviewReply } from "../gen/protocol";
 import { cardList, nameOf } from "../view";
 import type { TableView } from "../tableview";
 import { Card, Hand } from "./cards";
-import { FairnessLine, NetCell, NetsTable, TableSide, useNow } from "./shared";
+import { Confirm, FairnessLine, NetCell, NetsTable, TableSide, useNow } from "./shared";
 
 const kRowNames: Record<Row, string> = { front: "Front", middle: "Middle", back: "Back" };
 
@@ -100,6 +100,7 @@ function Arranger(props: { c: Controller; view: TableView; ch: ChineseView }) {
   const [hints, setHints] = useState<ChineseHint[] | null>(null);
   const [refusal, setRefusal] = useState<string>("");
   const [sending, setSending] = useState(false);
+  const [surrendering, setSurrendering] = useState(false);
   const hintsOn = view.config["hints"] !== false;
   const surrenderOn = view.config["surrender"] === true;
 
@@ -206,7 +207,7 @@ function Arranger(props: { c: Controller; view: TableView; ch: ChineseView }) {
           </button>
         )}
         {surrenderOn && (
-          <button type="button" class="fold" disabled={sending} onClick={() => confirm("Surrender this deal? You pay the surrender and settle nothing else.") && void submit({ action: "surrender" })}>
+          <button type="button" class="fold" disabled={sending} onClick={() => setSurrendering(true)}>
             Surrender
           </button>
         )}
@@ -214,6 +215,18 @@ function Arranger(props: { c: Controller; view: TableView; ch: ChineseView }) {
           Set my rows
         </button>
       </div>
+      {surrendering && (
+        <Confirm
+          question="Surrender this deal? You pay the surrender and settle nothing else."
+          yes="Surrender"
+          no="Keep playing"
+          onYes={() => {
+            setSurrendering(false);
+            void submit({ action: "surrender" });
+          }}
+          onNo={() => setSurrendering(false)}
+        />
+      )}
       {hints && (
         <div class="hints" aria-label="hints">
           {hints.map((h, i) => (

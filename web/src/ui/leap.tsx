@@ -11,7 +11,7 @@ import { alongLeap, leapCount, meldsByLeap, type LeapEnd, type LeapView } from "
 import { cardList, nameOf as seatName } from "../view";
 import type { TableView } from "../tableview";
 import { Card, Hand } from "./cards";
-import { FairnessLine, NetCell, NetsTable, TableSide, useNow } from "./shared";
+import { Confirm, FairnessLine, NetCell, NetsTable, TableSide, useNow } from "./shared";
 
 function nameOf(view: TableView, seat: number | null | undefined): string {
   return seatName(view, seat, "nobody");
@@ -121,10 +121,12 @@ function Play(props: { c: Controller; view: TableView; g: LeapView }) {
       return false;
     }
   };
+  // The question before retiring, in the page's dialog; null: not asked.
+  const [retiring, setRetiring] = useState<string | null>(null);
   const retire = async () => {
     const p = await c.conn.request("preview", { table: view.id, action: "retire" }).catch(() => null);
     const cost = p && "valid" in p ? `Your score would go from ${p.points_before} to ${p.points_after}: the ${g.cards.length} card${g.cards.length === 1 ? "" : "s"} in your hand cost ${p.points_before - p.points_after}.` : "";
-    if (confirm(`Retire for the rest of the game? ${cost}`)) await send({ action: "retire" });
+    setRetiring(`Retire for the rest of the game? ${cost}`);
   };
   const clickCard = (card: string) => {
     // Once the turn's meld is made, a click discards: nothing else is left to do.
@@ -170,6 +172,18 @@ function Play(props: { c: Controller; view: TableView; g: LeapView }) {
             Retire…
           </button>
         </div>
+      )}
+      {myTurn && g.phase === "turn" && retiring && (
+        <Confirm
+          question={retiring}
+          yes="Retire"
+          no="Play on"
+          onYes={() => {
+            setRetiring(null);
+            void send({ action: "retire" });
+          }}
+          onNo={() => setRetiring(null)}
+        />
       )}
       {melding && g.mayMeld && (
         <>

@@ -9,7 +9,7 @@ import { betLevel, potTotal } from "../games/poker";
 import type { SeatView, TableView } from "../tableview";
 import { potLines } from "../view";
 import { Hand } from "./cards";
-import { FairnessLine, TableSide, useNow } from "./shared";
+import { Confirm, FairnessLine, TableSide, useNow } from "./shared";
 
 // Games in which some cards are dealt face up: the player's own face-down cards are marked.
 function upCards(view: TableView): boolean {
@@ -95,6 +95,17 @@ export function Seat(props: { view: TableView; seat: SeatView; now: number }) {
   );
 }
 
+// What is wrong with an amount typed for a bet or raise, in words; null when it is a whole number
+// from min_to on (past max_to, the page asks before going all in).
+export function amountProblem(text: string, legal: Legal): string | null {
+  const t = text.trim();
+  if (t === "") return "Type an amount.";
+  if (/^-\d+$/.test(t)) return "An amount cannot be negative.";
+  if (!/^\d+$/.test(t)) return "Type the amount as a whole number of chips.";
+  if (Number(t) < legal.min_to) return `The least you may ${legal.raise ? "raise to" : "bet"} is ${legal.min_to}.`;
+  return null;
+}
+
 function ActionBar(props: { c: Controller; view: TableView; legal: Legal }) {
   const { c, view, legal } = props;
   const structure = (view.config["structure"] as Structure) ?? "no-limit";
@@ -126,6 +137,19 @@ function ActionBar(props: { c: Controller; view: TableView; legal: Legal }) {
   const canSize = (legal.bet || legal.raise) && betting;
   const sized = canSize ? clampTo(legal, to) : 0;
   const betWord = legal.raise ? "Raise to" : legal.bring_in ? "Complete to" : "Bet";
+  // What the player typed in the amount box (null: it follows the slider and presets), what is
+  // wrong with it, and whether it is past the stack (then the page asks before going all in).
+  const [typed, setTyped] = useState<string | null>(null);
+  const problem = typed === null ? null : amountProblem(typed, legal);
+  const pastStack = typed !== null && problem === null && Number(typed.trim()) > legal.max_to;
+  const choose = (amount: number) => {
+    setTyped(null);
+    setTo(amount);
+  };
+  const bet = () => {
+    if (problem || pastStack) return;
+    act({ action: legal.raise ? "raise" : "bet", amount: sized });
+  };
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -233,7 +257,7 @@ function ActionBar(props: { c: Controller; view: TableView; legal: Legal }) {
           {sizes.length > 0 && (
             <div class="presets">
               {sizes.map((p) => (
-                <button type="button" class={p.to === sized ? "on" : ""} onClick={() => setTo(p.to)}>
+                <button type="button" class={p.to === sized && typed === null ? "on" : ""} onClick={() => choose(p.to)}>
                   {p.label}
                 </button>
               ))}
@@ -247,25 +271,43 @@ function ActionBar(props: { c: Controller; view: TableView; legal: Legal }) {
               max={legal.max_to}
               step={1}
               value={sized}
-              onInput={(e) => setTo(Number((e.target as HTMLInputElement).value))}
+              onInput={(e) => choose(Number((e.target as HTMLInputElement).value))}
             />
           )}
           {legal.min_to < legal.max_to && (
+            // Text, not a number box: the player's typing is kept as typed, and judged in words.
             <input
-              type="number"
+              type="text"
+              inputMode="numeric"
               class="amount"
               aria-label="bet amount"
-              min={legal.min_to}
-              max={legal.max_to}
-              value={sized}
-              onInput={(e) => setTo(Number((e.target as HTMLInputElement).value))}
-              onKeyDown={(e) => e.key === "Enter" && act({ action: legal.raise ? "raise" : "bet", amount: sized })}
+              aria-invalid={problem !== null}
+              value={typed ?? String(sized)}
+              onInput={(e) => {
+                const text = (e.target as HTMLInputElement).value;
+                setTyped(text);
+                if (amountProblem(text, legal) === null) setTo(Number(text.trim()));
+              }}
+              onKeyDown={(e) => e.key === "Enter" && bet()}
             />
           )}
-          <button type="button" class="primary" disabled={waiting} onClick={() => act({ action: legal.raise ? "raise" : "bet", amount: sized })} aria-keyshortcuts="r">
+          <button type="button" class="primary" disabled={waiting || problem !== null || pastStack} onClick={bet} aria-keyshortcuts="r">
             {betWord} {sized}
           </button>
+          {problem && (
+            <span class="amount-why" role="alert">
+              {problem}
+            </span>
+          )}
         </div>
+      )}
+      {canSize && pastStack && (
+        <Confirm
+          question={`${typed!.trim()} is more than you have: ${legal.raise ? "raise" : "bet"} all in, ${legal.max_to}?`}
+          yes={`All in, ${legal.max_to}`}
+          onYes={() => act({ action: legal.raise ? "raise" : "bet", amount: legal.max_to })}
+          onNo={() => choose(legal.min_to)}
+        />
       )}
     </div>
   );

@@ -8,6 +8,22 @@ import type { Verdict } from "../fairness";
 import type { LobbyLine } from "../gen/protocol";
 import type { TableView } from "../tableview";
 
+// A question in the page's own dialog (never the browser's confirm(), which stops the page and
+// cannot be styled or tested): what will happen, and the two answers.
+export function Confirm(props: { question: string; yes: string; no?: string; onYes: () => void; onNo: () => void }) {
+  return (
+    <div class="confirm" role="alertdialog" aria-label={props.question}>
+      <p>{props.question}</p>
+      <button type="button" class="primary" onClick={props.onYes}>
+        {props.yes}
+      </button>
+      <button type="button" onClick={props.onNo}>
+        {props.no ?? "Cancel"}
+      </button>
+    </div>
+  );
+}
+
 // The time now, drawn again four times a second while a clock runs.
 export function useNow(active: boolean): number {
   const [, setTick] = useState(0);
@@ -117,6 +133,8 @@ function SeatControls(props: { c: Controller; view: TableView; balance: number }
   const me = view.mySeat !== null ? view.seats[view.mySeat] : null;
   // A spectator may sit down where a seat is free (after a restart, at the table they sat at).
   const [joining, setJoining] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+  const leave = () => void c.leaveTable(view.id).then(() => c.go({ name: "lobby" }));
   const free = view.seats.some((s) => s === null);
   const max = Number(view.config["max_buy_in"] ?? 0);
   const room = Math.max(0, Math.min(max - (me?.stack ?? 0), props.balance));
@@ -124,9 +142,22 @@ function SeatControls(props: { c: Controller; view: TableView; balance: number }
   useEffect(() => setAmount(room), [room]);
   return (
     <div class="seat-controls">
-      <button type="button" onClick={() => void c.leaveTable(view.id).then(() => c.go({ name: "lobby" }))}>
+      {/* Leaving in a hand folds it (the server plays the seat's turns): ask first. */}
+      <button type="button" onClick={() => (me && playing(view) ? setLeaving(true) : leave())}>
         {me ? "Leave table" : "Stop watching"}
       </button>
+      {leaving && (
+        <Confirm
+          question="Leave during the hand? Your hand will be folded, and your stack goes back to your balance."
+          yes="Leave and fold"
+          no="Stay"
+          onYes={() => {
+            setLeaving(false);
+            leave();
+          }}
+          onNo={() => setLeaving(false)}
+        />
+      )}
       {!me && free && !view.closed && !joining && (
         <button type="button" class="primary" onClick={() => setJoining(true)}>
           Sit down
