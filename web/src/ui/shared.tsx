@@ -37,17 +37,19 @@ export function useNow(active: boolean): number {
 
 function Chat(props: { c: Controller; view: TableView }) {
   const [text, setText] = useState("");
-  const end = useRef<HTMLDivElement>(null);
-  useEffect(() => end.current?.scrollIntoView({ block: "nearest" }), [props.view.chat.length]);
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (box.current) box.current.scrollTop = box.current.scrollHeight;
+  }, [props.view.chat.length]);
   return (
     <section class="chat" aria-label="chat">
-      <div class="lines">
+      <h3>Chat</h3>
+      <div class="lines" ref={box}>
         {props.view.chat.map((l) => (
           <div>
             <b>{l.name}:</b> {l.text}
           </div>
         ))}
-        <div ref={end} />
       </div>
       <form
         onSubmit={(e) => {
@@ -197,17 +199,32 @@ export function FairnessLine(props: { verdict: Verdict | null }) {
 }
 
 // Below every table: the seat's own controls, the chat and the last lines of the log.
+// What happened at the table, newest last, kept scrolled to the newest line.
+function Log(props: { lines: string[]; noun: string }) {
+  // The box scrolls, never the page (scrollIntoView would pull a phone's page down to the log).
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (box.current) box.current.scrollTop = box.current.scrollHeight;
+  }, [props.lines.length, props.lines.at(-1)]);
+  return (
+    <section class="log" aria-label={`${props.noun} log`}>
+      <h3>{props.noun === "hand" ? "Hand log" : props.noun === "deal" ? "Deal log" : "Game log"}</h3>
+      <div class="lines" ref={box}>
+        {props.lines.slice(-60).map((l) => (
+          <div>{l}</div>
+        ))}
+      </div>
+    </section>
+  );
+}
+
 export function TableSide(props: { c: Controller; view: TableView; balance: number; noun: string }) {
   const { c, view } = props;
   return (
     <div class="table-side">
       <SeatControls c={c} view={view} balance={props.balance} />
+      <Log lines={view.log} noun={props.noun} />
       <Chat c={c} view={view} />
-      <section class="log" aria-label={`${props.noun} log`}>
-        {view.log.slice(-8).map((l) => (
-          <div>{l}</div>
-        ))}
-      </section>
     </div>
   );
 }
