@@ -1,7 +1,9 @@
 // The table as players expect it (issue 45), item by item as they land: the page's icon and no
 // failed request; a wrong password's message gone once signed in; a double-clicked action sent
 // once; a reload during one's turn that keeps the clock, the log and the verification; a buy-in
-// that says what is wrong with it; two tabs with one balance. Each check failed before its fix.
+// that says what is wrong with it; two tabs with one balance; a raise past the stack asked; the
+// title, the tone and the live region on one's turn; leaving mid-hand asked. Each check failed
+// before its fix.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { join } from "node:path";
@@ -177,6 +179,64 @@ test("a raise amount past the stack asks before going all in; a negative or non-
   const sent = who.rec.sent.filter((m) => m.type === "act").at(-1);
   assert.equal(sent.action, "raise");
   await until("its reply", () => who.rec.received.findLast((m) => m.type === "act")?.ok === true);
+  assert.deepEqual([...ann.rec.bad, ...bob.rec.bad], []);
+  await ann.context.close();
+  await bob.context.close();
+});
+
+test("one's turn with the tab hidden changes the title; the tone plays when turned on; a live region says it; leaving mid-hand asks first", { timeout: 60_000 }, async () => {
+  const ann = await guestPage(browser, server, "ida");
+  const bob = await guestPage(browser, server, "jon");
+  // Count the tones each page plays, and let a test hide the tab.
+  for (const p of [ann, bob])
+    await p.page.evaluate(() => {
+      window.__tones = 0;
+      const Real = window.AudioContext;
+      window.AudioContext = class extends Real {
+        createOscillator() {
+          const o = super.createOscillator();
+          const start = o.start.bind(o);
+          o.start = (...a) => (++window.__tones, start(...a));
+          return o;
+        }
+      };
+      Object.defineProperty(document, "hidden", { configurable: true, get: () => window.__hidden === true });
+    });
+  for (const p of [ann, bob]) {
+    await p.page.getByLabel("Sound on my turn").check();
+    await p.page.evaluate(() => {
+      window.__hidden = true;
+      document.dispatchEvent(new Event("visibilitychange"));
+    });
+  }
+  await twoAtTable(ann, bob, { decision_ms: 60000 });
+  const who = await whoseTurn([ann, bob]);
+  const other = who === ann ? bob : ann;
+  await until("the title", async () => (await who.page.title()) === "▶ Your turn · Felt", 5000);
+  assert.equal(await other.page.title(), "Felt");
+  assert.equal(await who.page.evaluate(() => window.__tones), 1);
+  assert.equal(await other.page.evaluate(() => window.__tones), 0);
+  assert.match(await who.page.locator('[aria-live="polite"][aria-label="announcements"]').innerText(), /^Your turn at table \d+\.$/);
+  // Back to the tab: the title is the page's own again.
+  await who.page.evaluate(() => {
+    window.__hidden = false;
+    document.dispatchEvent(new Event("visibilitychange"));
+  });
+  await until("the title back", async () => (await who.page.title()) === "Felt", 5000);
+  // Leaving during the hand asks first; "Stay" sends nothing.
+  const leaves = () => who.rec.sent.filter((m) => m.type === "leave").length;
+  await who.page.getByRole("button", { name: "Leave table" }).click();
+  const ask = who.page.getByRole("alertdialog", { name: /^Leave during the hand\? Your hand will be folded/ });
+  await ask.waitFor({ timeout: 2000 });
+  await who.page.screenshot({ path: join(screenshots, "leave-asked.png") });
+  await ask.getByRole("button", { name: "Stay" }).click();
+  assert.equal(leaves(), 0);
+  await who.page.getByRole("button", { name: "Leave table" }).click();
+  await ask.getByRole("button", { name: "Leave and fold" }).click();
+  await until("the leave", () => leaves() === 1);
+  await who.page.getByRole("heading", { name: "Tables" }).waitFor();
+  // The one left sees the hand's result announced.
+  await until("the result announced", async () => /^Hand 1: .* wins \d+/.test(await other.page.locator('[aria-label="announcements"]').innerText()), 10_000);
   assert.deepEqual([...ann.rec.bad, ...bob.rec.bad], []);
   await ann.context.close();
   await bob.context.close();

@@ -5,7 +5,8 @@ import { Controller } from "./controller";
 import { initialState, screenFromHash, Store } from "./store";
 import { App } from "./ui/app";
 
-const store = new Store(initialState(screenFromHash(location.hash)));
+// The sound setting is kept in the browser (ui/app.tsx writes it).
+const store = new Store({ ...initialState(screenFromHash(location.hash)), sound: localStorage.getItem("felt.sound") === "on" });
 const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
 const tokens = {
   get: () => localStorage.getItem("felt.token"),

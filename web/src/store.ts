@@ -28,6 +28,7 @@ export interface State {
   screen: Screen;
   notice: Notice | null;
   fourColour: boolean;
+  sound: boolean; // a short tone when the player's turn comes (off by default; kept in the browser)
 }
 
 export function initialState(screen: Screen = { name: "lobby" }): State {
@@ -41,6 +42,7 @@ export function initialState(screen: Screen = { name: "lobby" }): State {
     screen,
     notice: null,
     fourColour: false,
+    sound: false,
   };
 }
 

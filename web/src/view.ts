@@ -127,6 +127,16 @@ export function seatFrom(s: SnapshotSeat): SeatView {
   };
 }
 
+// Whether the viewer is to act now, at a table of any game: a poker decision, a Chinese poker
+// split not yet set, a leap rummy turn.
+export function myTurn(v: TableView): boolean {
+  if (v.legal) return true;
+  if (v.mySeat === null) return false;
+  if (v.chinese) return v.chinese.end === null && v.chinese.seats.includes(v.mySeat) && !v.chinese.submitted.includes(v.mySeat);
+  if (v.leap) return v.leap.end === null && v.leap.seat === v.mySeat;
+  return false;
+}
+
 // A seat's player by name, or `none` for no seat.
 export function nameOf(v: Pick<TableView, "seats">, seat: number | null | undefined, none = "the table"): string {
   if (seat === undefined || seat === null || seat < 0) return none;

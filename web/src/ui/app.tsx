@@ -1,8 +1,9 @@
 // The page: a header with the balance, the connection's state and the navigation; the sign-in
 // when nobody is signed in; otherwise the lobby, a table, the history or a replayed hand.
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { Controller } from "../controller";
 import type { State } from "../store";
+import { myTurn, potLines } from "../view";
 import { History, Replay } from "./history";
 import { Lobby } from "./lobby";
 import { ChineseTable } from "./chinese";
@@ -59,6 +60,26 @@ function SignIn(props: { c: Controller }) {
   );
 }
 
+const kSoundKey = "felt.sound";
+
+// A short soft tone (Web Audio: nothing to download).
+function tone(): void {
+  try {
+    const audio = new AudioContext();
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.35);
+    osc.onended = () => void audio.close();
+  } catch {
+    // No audio here: the title still says it.
+  }
+}
+
 // A table asked for and not shown yet: no wait is for ever. Past kOpeningMs the page says so and
 // offers the lobby, and asks again.
 const kOpeningMs = 10_000;
@@ -90,6 +111,29 @@ export function App(props: { c: Controller }) {
   useEffect(() => {
     document.body.classList.toggle("four-colour", s.fourColour);
   }, [s.fourColour]);
+  // The player's turn at any table: the title says so while the tab is hidden, and the tone plays
+  // as the turn comes, when the player turned it on.
+  const turn = [...s.tables.values()].some(myTurn);
+  useEffect(() => {
+    const title = () => (document.title = turn && document.hidden ? "▶ Your turn · Felt" : "Felt");
+    title();
+    document.addEventListener("visibilitychange", title);
+    return () => document.removeEventListener("visibilitychange", title);
+  }, [turn]);
+  // For screen readers, a live region: the player's turn, and the results of the shown table's
+  // last poker hand.
+  const shown = s.screen.name === "table" ? s.tables.get(s.screen.id) : undefined;
+  const turnAt = [...s.tables.values()].find(myTurn);
+  const said = turnAt
+    ? `Your turn at table ${turnAt.id}.`
+    : shown?.lastEnd && shown.hand?.number === shown.lastEnd.hand
+      ? `Hand ${shown.lastEnd.hand}: ${potLines(shown, shown.lastEnd).join(". ")}.`
+      : "";
+  const wasTurn = useRef(false);
+  useEffect(() => {
+    if (turn && !wasTurn.current && s.sound) tone();
+    wasTurn.current = turn;
+  }, [turn]);
   useEffect(() => {
     if (!s.notice || s.notice.sticky) return;
     const t = setTimeout(() => c.store.update((st) => (st.notice === s.notice ? { notice: null } : {})), 5000);
@@ -141,6 +185,18 @@ export function App(props: { c: Controller }) {
             <input type="checkbox" checked={s.fourColour} onChange={(e) => c.store.update(() => ({ fourColour: (e.target as HTMLInputElement).checked }))} />
             4-colour deck
           </label>
+          <label class="toggle">
+            <input
+              type="checkbox"
+              checked={s.sound}
+              onChange={(e) => {
+                const sound = (e.target as HTMLInputElement).checked;
+                c.store.update(() => ({ sound }));
+                localStorage.setItem(kSoundKey, sound ? "on" : "off");
+              }}
+            />
+            Sound on my turn
+          </label>
           {s.account && (
             <button type="button" onClick={() => void c.conn.signOut().catch(() => {})}>
               Log out
@@ -158,6 +214,9 @@ export function App(props: { c: Controller }) {
           )}
         </div>
       )}
+      <div class="sr-only" aria-live="polite" aria-label="announcements">
+        {said}
+      </div>
       <main>{body}</main>
     </>
   );
