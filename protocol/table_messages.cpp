@@ -48,6 +48,10 @@ json time_bank_json(int hand, int seat, int bank_ms) {
     return {{"kind", "time_bank"}, {"hand", hand}, {"seat", seat}, {"bank_ms", bank_ms}};
 }
 
+json timed_out_json(int hand, int seat) {
+    return {{"kind", "timed_out"}, {"hand", hand}, {"seat", seat}};
+}
+
 json hand_void_json(int hand, std::int64_t hand_id, const char* reason,
                     std::span<const Chips> stacks) {
     return {{"kind", "hand_void"},

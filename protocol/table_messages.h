@@ -30,6 +30,8 @@ json connection_json(int seat, bool connected);
 // The seat's player added `amount` chips from their balance between hands.
 json topped_up_json(int seat, const std::string& name, Chips amount, Chips stack);
 json time_bank_json(int hand, int seat, int bank_ms);
+// The seat's time (and time bank) ran out: the server acts for it next (poker: check, else fold).
+json timed_out_json(int hand, int seat);
 // The table closed (reason "idle": nobody sat at it for the idle time).
 json closed_json(const char* reason);
 json hand_void_json(int hand, std::int64_t hand_id, const char* reason,

@@ -345,6 +345,8 @@ void Table::on_clock_timer() {
     }
     spdlog::info("table {}: time is up in hand {} (seat {})", id_, deal_.number,
                  clock_.seat() ? clock_.seat()->index() : -1);
+    Publisher::Batch batch(publisher_);
+    if (clock_.seat()) broadcast(protocol::timed_out_json(deal_.number, clock_.seat()->index()));
     run(hand_->time_out());
 }
 

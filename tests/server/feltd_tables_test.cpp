@@ -647,9 +647,15 @@ TEST_CASE("feltd: a decision's clock runs its whole time, however many clocks ra
         // The slow seat's turn again, and it does nothing: the server acts for it only after
         // the whole 800 ms (less what the update took to arrive).
         CHECK(m["turn"]["deadline_ms"] > 700);
+        bool told = false; // everyone is told the seat timed out, before the server's action
         for (;;) {
             auto next = a.read();
             REQUIRE(next.has_value());
+            if ((*next)["kind"] == "timed_out") {
+                CHECK((*next)["seat"] == slow);
+                CHECK((*next)["hand"].get<int>() >= 1);
+                told = true;
+            }
             if ((*next)["kind"] != "update") continue;
             bool acted = false;
             for (const json& e : (*next)["events"]) acted |= e.value("seat", -1) == slow;
@@ -658,6 +664,7 @@ TEST_CASE("feltd: a decision's clock runs its whole time, however many clocks ra
                 std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - at).count();
             CHECK(waited >= 700);
             CHECK(waited < 5000);
+            CHECK(told);
             break;
         }
         break;

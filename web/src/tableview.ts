@@ -7,7 +7,7 @@ import { chineseGame } from "./games/chinese";
 import type { TableGame } from "./games/game";
 import { leapGame } from "./games/leap";
 import { pokerGame } from "./games/poker";
-import { newSeat, seatCount, seatFrom, withLog, type SeatView, type TableView } from "./view";
+import { nameOf, newSeat, seatCount, seatFrom, withLog, type SeatView, type TableView } from "./view";
 
 export type { ChatLine, EndView, HandView, SeatView, TableView } from "./view";
 export { categoryWords, seatCount } from "./view";
@@ -46,6 +46,7 @@ export function fromSnapshot(m: Snapshot, now: number, previous?: TableView): Ta
     chat: previous?.chat ?? [],
     log: previous?.log ?? [],
     closed: false,
+    timedOut: null,
   };
   const { lines, ...part } = gameOf(game).fromSnapshot(m, now, previous, v);
   return { ...v, ...part, log: (lines ?? []).reduce((log, line) => withLog({ log }, line), v.log) };
@@ -56,7 +57,7 @@ export function applyTable(v: TableView, m: TableMessage, now: number): TableVie
   if (v.stale) return v;
   if (m.seq !== v.seq + 1) return { ...v, stale: true };
   const seats = v.seats.map((s) => (s ? { ...s, cards: [...s.cards], up: [...s.up] } : null));
-  const next: TableView = { ...v, seq: m.seq, seats };
+  const next: TableView = { ...v, seq: m.seq, seats, timedOut: null };
   switch (m.kind) {
     case "seated":
       seats[m.seat] = newSeat(m.seat, m.name, m.stack, false);
@@ -94,6 +95,9 @@ export function applyTable(v: TableView, m: TableMessage, now: number): TableVie
       if (s) s.stack = m.stack;
       return { ...next, log: withLog(v, `${m.name} tops up by ${m.amount} to ${m.stack}`) };
     }
+    case "timed_out":
+      // Poker says it with the action that follows ("timed out, folds"); the other games here.
+      return v.game === "poker" ? { ...next, timedOut: m.seat } : { ...next, log: withLog(v, `${nameOf(v, m.seat)}'s time is up`) };
     case "time_bank":
       return next.hand ? { ...next, hand: { ...next.hand, bankMs: m.bank_ms, deadline: now + m.bank_ms } } : next;
     case "closed":

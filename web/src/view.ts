@@ -79,12 +79,19 @@ export interface TableView {
   chat: ChatLine[];
   log: string[]; // what happened, in words, newest last
   closed: boolean;
+  timedOut: number | null; // the seat whose time just ran out, until the server's action for it
 }
 
 const kLogKept = 200;
 
 export function seatCount(config: Record<string, unknown>): number {
   return typeof config["seats"] === "number" ? config["seats"] : 9;
+}
+
+// Cards as people read them in words: "A♠ 10♦", not "As Td".
+const kSuits: Record<string, string> = { s: "♠", h: "♥", d: "♦", c: "♣" };
+export function suited(cards: string[]): string {
+  return cards.map((c) => (c.length === 2 && kSuits[c.charAt(1)] ? (c.charAt(0) === "T" ? "10" : c.charAt(0)) + kSuits[c.charAt(1)] : c)).join(" ");
 }
 
 export function cardList(text: string | undefined): string[] {
@@ -156,7 +163,7 @@ export function potLines(v: Pick<TableView, "seats">, end: Pick<EndView, "hand" 
   const several = end.pots.length > 1;
   const label = (pot: number) => (pot === 0 ? "Main pot" : `Side pot ${pot}`);
   const with_ = (w: { made: string; cards: string[] }) =>
-    (w.made ? ` with ${w.made}` : "") + (w.cards.length ? ` (${w.cards.join(" ")})` : "");
+    (w.made ? ` with ${w.made}` : "") + (w.cards.length ? ` (${suited(w.cards)})` : "");
   const lines = end.pots.map((p) => {
     if (p.winners.length === 1) {
       const w = p.winners[0]!;

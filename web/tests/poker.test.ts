@@ -99,7 +99,7 @@ test("a resumed snapshot gives the clock, the hand so far in the log, and every 
   assert.equal(v.hand!.bankMs, 0);
   assert.equal(v.hand!.commitment, "ab12");
   assert.equal(v.hand!.handId, 77);
-  assert.deepEqual(v.log, ["Hand 4 begins", "bob posts 1", "ann posts 2", "bob calls 1", "ann raises to 10", "bob calls 8", "Board: 2c 3d 4h"]);
+  assert.deepEqual(v.log, ["Hand 4 begins", "bob posts 1", "ann posts 2", "bob calls 1", "ann raises to 10", "bob calls 8", "Board: 2♣ 3♦ 4♥"]);
   for (const c of ["As", "Kd", "2c", "3d", "4h"]) assert.ok(v.hand!.seen.has(c), c);
   // On the time bank, the clock left is the bank's.
   const banked = fromSnapshot({ ...m, clock: { seat: 0, deadline_ms: 4000, time_bank_ms: 5000, banking: true } } as typeof m, 0);

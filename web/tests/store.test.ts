@@ -348,7 +348,7 @@ test("results: each pot with its own winners, a split said as split, hand names 
   v = step(v, { kind: "hand_end", hand: 1, hand_id: 5, net: [-20, 60, -40], stacks: [0, 160, 60], fairness: { leaves: [], shown: [] } });
   assert.deepEqual(potLines(v, v.lastEnd!), [
     "Main pot of 60 split: bob 30 (flush, king high), cy 30 (flush, king high)",
-    "Side pot 1: bob wins 100 with flush, king high (Kc 7c)",
+    "Side pot 1: bob wins 100 with flush, king high (K♣ 7♣)",
   ]);
   // Ann busted: cashed out, she stays on screen, marked, until the next hand starts.
   v = step(v, { kind: "left", seat: 0, name: "ann", stack: 0 });
@@ -359,4 +359,20 @@ test("results: each pot with its own winners, a split said as split, hand names 
   assert.deepEqual(v.seats.map((s) => s?.lastAction ?? null), [null, "", ""]);
   // One winner of one pot: no pot named.
   assert.deepEqual(potLines(v, { hand: 2, pots: [{ pot: 0, amount: 3, winners: [{ seat: 1, amount: 3, cards: [], made: "" }] }] }), ["bob wins 3"]);
+});
+
+test("a time-out: poker says it with the server's action; another game says the time is up", () => {
+  let v = play([
+    { kind: "hand_start", hand: 1, hand_id: 5, button: 0, stacks: [100, 0, 100], commitment: "ab" },
+    { kind: "update", events: [{ kind: "blind", seat: 0, amount: 1 }, { kind: "blind", seat: 2, amount: 2 }] },
+    { kind: "timed_out", hand: 1, seat: 0 },
+    { kind: "update", events: [{ kind: "fold", seat: 0 }] },
+  ] as never);
+  assert.equal(v.log.at(-1), "ann timed out, folds");
+  assert.equal(v.timedOut, null);
+  v = applyTable(v, { type: "table", table: 1, seq: v.seq + 1, kind: "update", events: [{ kind: "check", seat: 2 }] } as TableMessage, 0);
+  assert.equal(v.log.at(-1), "bob checks");
+  const leap = { ...fromSnapshot(snap, 0), game: "leap" };
+  const told = applyTable(leap, { type: "table", table: 1, seq: snap.seq + 1, kind: "timed_out", hand: 1, seat: 2 } as TableMessage, 0);
+  assert.equal(told.log.at(-1), "bob's time is up");
 });

@@ -4,7 +4,7 @@
 // the oval. The server judges every action; this only offers what it allows.
 import type { Fairness, Legal, PokerEvent, Snapshot } from "../gen/protocol";
 import { verifyDeal } from "../fairness";
-import { cardList, categoryWords, endLine, nameOf, newSeat, withLog, type HandView, type PotResult, type SeatView, type TableView } from "../view";
+import { cardList, categoryWords, endLine, nameOf, newSeat, suited, withLog, type HandView, type PotResult, type SeatView, type TableView } from "../view";
 import type { TableGame } from "./game";
 
 export type Structure = "no-limit" | "pot-limit" | "fixed-limit";
@@ -150,10 +150,10 @@ function applyEvent(v: TableView, seats: (SeatView | null)[], hand: HandView, e:
       return `${who} ${e.kind === "bet" ? "bets" : "raises to"} ${amount}`;
     case "fold":
       if (s) Object.assign(s, { folded: true, lastAction: "fold" });
-      return `${who} folds`;
+      return `${who} ${v.timedOut === e.seat ? "timed out, folds" : "folds"}`;
     case "check":
       if (s) s.lastAction = "check";
-      return `${who} checks`;
+      return `${who} ${v.timedOut === e.seat ? "timed out, checks" : "checks"}`;
     case "all_in":
       if (s) s.lastAction = s.lastAction ? `${s.lastAction}, all in` : "all in";
       return `${who} is all in`;
@@ -168,7 +168,7 @@ function applyEvent(v: TableView, seats: (SeatView | null)[], hand: HandView, e:
       return null;
     case "deal_board":
       hand.board.push(...cards);
-      return cards.length ? `Board: ${hand.board.join(" ")}` : null;
+      return cards.length ? `Board: ${suited(hand.board)}` : null;
     case "discard":
       if (s) {
         s.cardCount -= amount;
@@ -181,7 +181,7 @@ function applyEvent(v: TableView, seats: (SeatView | null)[], hand: HandView, e:
         s.up.push(...cards.filter((c) => !s.up.includes(c)));
         for (const c of cards) if (!s.cards.includes(c)) s.cards.push(c);
       }
-      return `${who} turns up ${cards.join(" ")}`;
+      return `${who} turns up ${suited(cards)}`;
     case "reshuffle":
       return "The discards are shuffled into a new stock";
     case "street": // street 0 begins with the forced bets still in front of the seats
@@ -199,7 +199,7 @@ function applyEvent(v: TableView, seats: (SeatView | null)[], hand: HandView, e:
         s.shown = true;
         s.made = e.made ?? categoryWords(e.category);
       }
-      return `${who} shows ${cards.join(" ")}${e.category ? `: ${e.made ?? categoryWords(e.category)}` : ""}`;
+      return `${who} shows ${suited(cards)}${e.category ? `: ${e.made ?? categoryWords(e.category)}` : ""}`;
     case "rake":
       return `Rake ${amount}`;
     case "win":
@@ -345,6 +345,7 @@ export function replayViews(record: {
     chat: [],
     log: [],
     closed: false,
+    timedOut: null,
   };
   const out = [view];
   for (const e of record.events) {
