@@ -85,6 +85,7 @@ struct Server::Impl {
         for (const OpenTable& o : open) {
             auto table = reopened(o, state->services());
             if (table.ok()) {
+                (*table.value)->set_creator(o.creator, o.creator_name);
                 state->lobby().add(*table.value, o.creator);
                 spdlog::info("table {} opened again ({}), as the last run left it", o.id,
                              (*table.value)->describe());

@@ -62,6 +62,7 @@ void on_create_table(Peer& p, const protocol::Request& r) {
         [self = p.keep(), r, make = decoded.value->make](std::int64_t id) {
             const auto& account = self->client.account;
             auto t = make(id);
+            if (account) t->set_creator(account->id, account->name);
             self->state().lobby().add(t, account ? account->id : 0);
             spdlog::info("{} created table {} ({})", account ? account->name : "?", id,
                          t->describe());

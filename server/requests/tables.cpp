@@ -52,7 +52,8 @@ void add_table_requests(Routes& routes) {
              {"snapshot", &Table::resend},
              {"sit_out", &Table::sit_out},
              {"sit_in", &Table::sit_in},
-             {"top_up", &Table::top_up}})
+             {"top_up", &Table::top_up},
+             {"close_table", &Table::close}})
         routes.insert({type, {Needs::account, [f](Peer& p, const protocol::Request& r) {
                                   to_table(p, r, f);
                               }}});

@@ -126,13 +126,14 @@ int PgStore::recover_tables(const std::string& node, bool keep) {
         const pg::Result open =
             db_.query(("UPDATE tables t SET node_id = $1 WHERE t.closed_at IS NULL AND " + of_node +
                        " RETURNING t.id, t.config, COALESCE(t.created_by, 0), (SELECT "
-                       "COALESCE(MAX(h.number), "
-                       "0) FROM hands h WHERE h.table_id = t.id)")
+                       "COALESCE(MAX(h.number), 0) FROM hands h WHERE h.table_id = t.id), "
+                       "COALESCE((SELECT a.name FROM accounts a WHERE a.id = t.created_by), "
+                       "'')")
                           .c_str(),
                       {node});
         for (int i = 0; i < open.rows(); ++i)
             left_open_.push_back({open.integer(i, 0), open.text(i, 1), open.integer(i, 2),
-                                  static_cast<int>(open.integer(i, 3))});
+                                  static_cast<int>(open.integer(i, 3)), open.text(i, 4)});
         std::ranges::sort(left_open_, {}, &OpenTable::id);
         if (seats.rows() || voided)
             spdlog::warn("recovered the tables of node {}: {} seat(s) of chips returned, {} "

@@ -68,10 +68,11 @@ void SqliteStore::recover() {
     {
         db::Statement q(db_, "SELECT t.id, t.config, COALESCE(t.created_by, 0), "
                              "(SELECT COALESCE(MAX(number), 0) FROM hands h WHERE h.table_id = "
-                             "t.id) FROM tables t WHERE t.closed_at IS NULL ORDER BY t.id");
+                             "t.id), COALESCE(a.name, '') FROM tables t LEFT JOIN accounts a ON "
+                             "a.id = t.created_by WHERE t.closed_at IS NULL ORDER BY t.id");
         while (q.step())
             left_open_.push_back({q.column_int(0), q.column_text(1), q.column_int(2),
-                                  static_cast<int>(q.column_int(3))});
+                                  static_cast<int>(q.column_int(3)), q.column_text(4)});
     }
     t.commit();
     if (seats || voided)

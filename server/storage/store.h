@@ -106,6 +106,7 @@ struct OpenTable {
     std::string config;
     std::int64_t creator = 0;
     int hands = 0;
+    std::string creator_name;
 };
 
 // What tending this node's place among the nodes did (Store::tend).

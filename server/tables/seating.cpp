@@ -49,6 +49,8 @@ void Table::join(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
         if (!asked.ok()) return self->refuse(s, r, asked.refusal);
         const Chips buy_in = Chips(*asked.value);
         if (self->stopping_) return self->refuse(s, r, "stopping", "the server is shutting down");
+        if (self->closing_ || self->closed_)
+            return self->refuse(s, r, "closed", "the table is closing");
         if (self->seat_of(a.id) ||
             std::ranges::find(self->reserved_, a.id) != self->reserved_.end())
             return self->refuse(s, r, "already_seated", "you already have a seat here");

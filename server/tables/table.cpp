@@ -68,7 +68,9 @@ void Table::open() {
 }
 
 protocol::json Table::lobby_line() const {
-    return protocol::lobby_line_json(id_, config_json(), taken_, watching_);
+    json line = protocol::lobby_line_json(id_, config_json(), taken_, watching_);
+    if (!creator_name_.empty()) line["creator"] = creator_name_;
+    return line;
 }
 
 void Table::lobby_changed() {
@@ -102,12 +104,50 @@ void Table::on_idle() {
         });
         return;
     }
-    closed_ = true;
     spdlog::info("table {}: closed, nobody sat at it for {} s", id_, services_.table_idle.count());
-    broadcast(protocol::closed_json("idle"));
+    close_now("idle");
+}
+
+void Table::close_now(const char* reason) {
+    closed_ = true;
+    idle_.cancel();
+    next_hand_.cancel();
+    broadcast(protocol::closed_json(reason));
     publisher_.unwatch_all();
     services_.lobby.remove(id_);
     ledger_.close_table();
+}
+
+void Table::close(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
+    net::post(strand_, [self = shared_from_this(), s, a, r] {
+        if (self->creator_ == 0 || a.id != self->creator_)
+            return self->refuse(s, r, "not_creator",
+                                "only the table's creator" +
+                                    (self->creator_name_.empty()
+                                         ? std::string()
+                                         : ", " + self->creator_name_ + ",") +
+                                    " may close it");
+        if (self->closed_ || self->stopping_)
+            return self->refuse(s, r, "closed", "the table is closing already");
+        const bool now = self->empty();
+        self->send(s, protocol::reply(r, {{"table", self->id_}, {"at_once", now}}));
+        spdlog::info("table {}: {} closes it{}", self->id_, a.name,
+                     now ? "" : ", once the running hand ends");
+        self->closing_ = true;
+        self->next_hand_.cancel();
+        self->closing_step();
+    });
+}
+
+void Table::closing_step() {
+    if (!closing_ || closed_) return;
+    if (empty()) return close_now("host");
+    if (busy()) return; // after_hand comes back here
+    for (Seat i : seats_of(limits_.seats))
+        if (const Occupant* st = seat(i); st && !st->cashing)
+            cash_out(i, "closed", [self = shared_from_this()](bool ok) {
+                if (ok) self->closing_step(); // else after storage works again (after_hand)
+            });
 }
 
 Seat Table::next_dealer() const {
@@ -419,7 +459,9 @@ void Table::end_hand(End end) {
 }
 
 void Table::maybe_start() {
-    if (busy() || starting_ || stopping_ || ledger_.paused() || ready_count() < 2) return;
+    if (busy() || starting_ || stopping_ || closing_ || closed_ || ledger_.paused() ||
+        ready_count() < 2)
+        return;
     starting_ = true;
     // The pause between hands, and after a showdown the time to read it from the hand's end.
     next_hand_.expires_at(std::max(std::chrono::steady_clock::now() +
@@ -427,12 +469,14 @@ void Table::maybe_start() {
                                    ended_ + rest_));
     next_hand_.async_wait([self = shared_from_this()](error_code ec) {
         self->starting_ = false;
-        if (ec || self->busy() || self->stopping_ || self->ledger_.paused()) return;
+        if (ec || self->busy() || self->stopping_ || self->closing_ || self->ledger_.paused())
+            return;
         self->start_hand();
     });
 }
 
 void Table::after_hand() {
+    if (closing_) return closing_step();
     for (Seat i : seats_of(limits_.seats)) {
         const Occupant* st = seat(i);
         if (st && !st->cashing && !st->topping &&

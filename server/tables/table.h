@@ -89,6 +89,9 @@ class Table : public std::enable_shared_from_this<Table> {
     // A seated player adds chips from their balance, between their hands, up to the maximum
     // buy-in.
     void top_up(std::shared_ptr<Recipient> s, Account a, protocol::Request r);
+    // The table's creator closes it: at once when nobody sits at it, else no more hands are dealt
+    // and everyone is cashed out once the running hand ends; then it closes.
+    void close(std::shared_ptr<Recipient> s, Account a, protocol::Request r);
     // A player signed in again: their seat now speaks to this session, which gets a snapshot
     // (and, if it is their turn, what they may do).
     void attach(std::shared_ptr<Recipient> s, Account a);
@@ -98,6 +101,11 @@ class Table : public std::enable_shared_from_this<Table> {
     void open();
     // A table opened again after a restart: its hands are numbered on from `hands`. Before open().
     void continue_from(int hands) { hands_ = hands; }
+    // Who made the table: its lobby line names them, and they may close it. Before open().
+    void set_creator(std::int64_t account, std::string name) {
+        creator_ = account;
+        creator_name_ = std::move(name);
+    }
     // Shutdown: no new hands; cash everyone out once the running hand ends.
     void stop();
     // Grace period over: a running hand is void (stacks as before it), everyone cashed out.
@@ -209,6 +217,11 @@ class Table : public std::enable_shared_from_this<Table> {
     // The idle time is up: an empty table closes (watchers told, gone from the lobby, its row
     // closed); otherwise it waits for the rest of the idle time from when it last became empty.
     void on_idle();
+    // The table closes now, for `reason` ("idle", "host"): watchers told, gone from the lobby,
+    // its row closed.
+    void close_now(const char* reason);
+    // Closing at its creator's word: the seats cashed out, the table closes once empty.
+    void closing_step();
 
     const std::int64_t id_;
     const std::unique_ptr<const Game> game_;
@@ -250,6 +263,9 @@ class Table : public std::enable_shared_from_this<Table> {
     net::steady_timer idle_;                      // closes the table once empty for the idle time
     std::chrono::steady_clock::time_point empty_; // since when it has been empty
     bool closed_ = false;
+    bool closing_ = false; // its creator closes it: no more hands; closed once everyone is out
+    std::int64_t creator_ = 0;
+    std::string creator_name_;
 };
 
 } // namespace felt::server

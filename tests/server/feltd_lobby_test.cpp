@@ -181,3 +181,59 @@ TEST_CASE("feltd: the lobby is live: tables opening, seats, watchers and closing
     }
     std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("feltd: a table's creator is named in the lobby and may close it, at once when empty or "
+          "once the running hand ends, everyone cashed out") {
+    Feltd d;
+    auto people = guests(d.port(), 3);
+    Client &host = *people[0], &b = *people[1], &c = *people[2];
+    const std::string host_name = host.call({{"type", "me"}})["account"]["name"];
+    const std::int64_t grant = b.call({{"type", "me"}})["account"]["balance"];
+    // An empty table closes at once.
+    const std::int64_t empty =
+        host.call({{"type", "create_table"}, {"seats", 2}})["table"].get<std::int64_t>();
+    json line = host.call({{"type", "tables"}})["tables"][0];
+    CHECK(line["creator"] == host_name);
+    CHECK(b.call({{"type", "close_table"}, {"table", empty}})["code"] == "not_creator");
+    const json shut = host.call({{"type", "close_table"}, {"table", empty}});
+    CHECK(shut["ok"] == true);
+    CHECK(shut["at_once"] == true);
+    CHECK(host.call({{"type", "tables"}})["tables"].empty());
+    CHECK(host.call({{"type", "close_table"}, {"table", empty}})["code"] == "no_such_table");
+    // A table in play: the hand is played out, then everyone is cashed out and it closes.
+    const std::int64_t table = host.call({{"type", "create_table"},
+                                          {"seats", 2},
+                                          {"hand_delay_ms", 0},
+                                          {"decision_ms", 600000}})["table"];
+    REQUIRE(b.call({{"type", "join"}, {"table", table}, {"buy_in", 100}})["ok"] == true);
+    REQUIRE(c.call({{"type", "join"}, {"table", table}, {"buy_in", 100}})["ok"] == true);
+    next_kind(b, "hand_start");
+    const json later = host.call({{"type", "close_table"}, {"table", table}});
+    CHECK(later["ok"] == true);
+    CHECK(later["at_once"] == false);
+    CHECK(host.call({{"type", "join"}, {"table", table}, {"buy_in", 100}})["code"] == "closed");
+    // Whoever is to act folds, and the hand ends; nobody is dealt another.
+    for (;;) {
+        const json m = next_kind(b, "update");
+        if (!m.contains("turn")) break;
+        Client& actor = m["turn"].contains("legal") ? b : c;
+        REQUIRE(actor.call({{"type", "act"}, {"table", table}, {"action", "fold"}})["ok"] == true);
+    }
+    bool closed = false;
+    int left = 0;
+    while (!closed) {
+        auto m = b.read();
+        REQUIRE(m.has_value());
+        CHECK((*m)["kind"] != "hand_start");
+        left += (*m)["kind"] == "left";
+        closed = (*m)["kind"] == "closed";
+        if (closed) CHECK((*m)["reason"] == "host");
+    }
+    CHECK(closed);
+    CHECK(left == 2);
+    CHECK(host.call({{"type", "tables"}})["tables"].empty());
+    // Nobody lost a chip: the two balances add up to what they had.
+    const std::int64_t sum = b.call({{"type", "me"}})["account"]["balance"].get<std::int64_t>() +
+                             c.call({{"type", "me"}})["account"]["balance"].get<std::int64_t>();
+    CHECK(sum == 2 * grant);
+}
