@@ -241,3 +241,38 @@ test("one's turn with the tab hidden changes the title; the tone plays when turn
   await ann.context.close();
   await bob.context.close();
 });
+
+test("the lobby names each table's stakes as its game has them and its host; the host closes an empty table", { timeout: 60_000 }, async () => {
+  const ann = await guestPage(browser, server, "kim");
+  const name = ann.rec.received.find((m) => m.type === "guest" && m.ok).account.name;
+  const create = async (game, choices = {}) => {
+    await ann.page.getByRole("link", { name: "Lobby" }).click();
+    await ann.page.getByRole("button", { name: "New table" }).click();
+    const form = ann.page.getByRole("form", { name: "create a table" });
+    await form.locator('select[name="game"]').selectOption(game);
+    for (const [k, v] of Object.entries(choices)) await form.locator(`select[name="${k}"]`).selectOption(v);
+    const before = ann.rec.received.filter((m) => m.type === "create_table").length;
+    await form.getByRole("button", { name: "Create table" }).click();
+    return (await until("the table", () => ann.rec.received.filter((m) => m.type === "create_table")[before])).table;
+  };
+  const limit = await create("poker", { structure: "fixed-limit" });
+  const stud = await create("poker", { variant: "stud", structure: "no-limit" });
+  const leap = await create("leap");
+  await ann.page.getByRole("link", { name: "Lobby" }).click();
+  const cells = (id) => ann.page.locator(`tr[data-table="${id}"] td`).allInnerTexts();
+  assert.equal((await cells(limit))[3], "2/4");
+  assert.equal((await cells(stud))[3], "ante 1, bring-in 2");
+  assert.equal((await cells(leap))[3], "for points");
+  assert.equal((await cells(leap))[4], "none");
+  assert.equal((await cells(limit))[7], name);
+  await ann.page.screenshot({ path: join(screenshots, "lobby-stakes.png") });
+  // The host closes one from its table screen, asked first.
+  await ann.page.locator(`tr[data-table="${limit}"]`).getByRole("button", { name: "Watch" }).click();
+  await ann.page.getByRole("button", { name: "Close table" }).click();
+  await ann.page.getByRole("alertdialog", { name: new RegExp(`^Close table ${limit}\\?`) }).getByRole("button", { name: "Close the table" }).click();
+  await ann.page.getByRole("status").filter({ hasText: `Table ${limit} is closed.` }).waitFor({ timeout: 5000 });
+  await ann.page.getByRole("link", { name: "Lobby" }).click();
+  await until("the table gone from the lobby", async () => (await ann.page.locator(`tr[data-table="${limit}"]`).count()) === 0, 5000);
+  assert.deepEqual(ann.rec.bad, []);
+  await ann.context.close();
+});

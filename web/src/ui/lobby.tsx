@@ -6,8 +6,20 @@ import type { LobbyLine } from "../gen/protocol";
 import { stakesText } from "./poker";
 import { JoinForm } from "./shared";
 
-function stakesOf(t: LobbyLine): string {
-  return stakesText(t["stakes"] as Record<string, number> | undefined);
+// The stakes of a table of any game, as its players name them.
+export function stakesOf(t: Record<string, unknown>): string {
+  if (t["game"] === "leap") {
+    const perPoint = Number(t["chips_per_point"] ?? 0);
+    return perPoint ? `${perPoint} a point` : "for points";
+  }
+  if (t["game"] === "chinese") return `${Number(t["unit"] ?? 1)} a unit`;
+  return stakesText(t["stakes"] as Record<string, number> | undefined, t["structure"]);
+}
+
+// The buy-in range, or "none" for a game played for points alone.
+function buyInOf(t: LobbyLine): string {
+  const max = Number(t["max_buy_in"] ?? 0);
+  return max === 0 ? "none" : `${String(t["min_buy_in"] ?? "")}–${max}`;
 }
 
 // The fields of create_table for each game (docs/protocol.md): choices, switches and numbers. A
@@ -214,6 +226,7 @@ export function Lobby(props: { c: Controller; lobby: Map<number, LobbyLine>; bal
             <th>Buy-in</th>
             <th>Seats</th>
             <th>Watching</th>
+            <th>Host</th>
             <th />
           </tr>
         </thead>
@@ -225,13 +238,12 @@ export function Lobby(props: { c: Controller; lobby: Map<number, LobbyLine>; bal
                 <td>{t.game === "poker" ? String(t["variant"]) : t.game === "chinese" ? "chinese poker" : "leap rummy"}</td>
                 <td>{String(t["structure"] ?? t["profile"] ?? t["leap_rule"] ?? "")}</td>
                 <td>{stakesOf(t)}</td>
-                <td>
-                  {String(t["min_buy_in"] ?? "")}–{String(t["max_buy_in"] ?? "")}
-                </td>
+                <td>{buyInOf(t)}</td>
                 <td data-taken={t.taken}>
                   {t.taken}/{t.seats}
                 </td>
                 <td>{t.watching}</td>
+                <td class="creator">{typeof t["creator"] === "string" ? t["creator"] : ""}</td>
                 <td class="row-buttons">
                   <button type="button" onClick={() => props.c.go({ name: "table", id: t.id })}>
                     Watch
@@ -243,7 +255,7 @@ export function Lobby(props: { c: Controller; lobby: Map<number, LobbyLine>; bal
               </tr>
               {joining === t.id && (
                 <tr>
-                  <td colSpan={8}>
+                  <td colSpan={9}>
                     <JoinForm c={props.c} t={t} balance={props.balance} done={() => setJoining(null)} />
                   </td>
                 </tr>
@@ -252,7 +264,7 @@ export function Lobby(props: { c: Controller; lobby: Map<number, LobbyLine>; bal
           ))}
           {rows.length === 0 && (
             <tr>
-              <td colSpan={8} class="empty">
+              <td colSpan={9} class="empty">
                 {props.lobby.size ? "No table matches the filter." : "No tables yet: create one."}
               </td>
             </tr>

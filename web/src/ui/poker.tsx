@@ -24,13 +24,17 @@ const kOpenPair: Record<string, string> = {
 };
 
 // The stakes in words: blinds, ante, bring-in, bets.
-export function stakesText(stakes: Record<string, number> | undefined): string {
+// A poker table's stakes as players name them: fixed limit by its bets ("2/4"), the others by
+// their blinds ("1/2"); an ante and a bring-in after; no-limit and pot-limit stud by its ante and
+// bring-in alone.
+export function stakesText(stakes: Record<string, number> | undefined, structure?: unknown): string {
   if (!stakes) return "";
   const parts = [];
-  if (stakes["small_blind"] || stakes["big_blind"]) parts.push(`${stakes["small_blind"]}/${stakes["big_blind"]}`);
+  const blinds = Boolean(stakes["small_blind"] || stakes["big_blind"]);
+  if (structure === "fixed-limit") parts.push(`${stakes["small_bet"]}/${stakes["big_bet"]}`);
+  else if (blinds) parts.push(`${stakes["small_blind"]}/${stakes["big_blind"]}`);
   if (stakes["ante"]) parts.push(`ante ${stakes["ante"]}`);
   if (stakes["bring_in"]) parts.push(`bring-in ${stakes["bring_in"]}`);
-  if (!stakes["small_blind"] && !stakes["big_blind"]) parts.push(`bets ${stakes["small_bet"]}/${stakes["big_bet"]}`);
   return parts.join(", ");
 }
 
@@ -379,7 +383,7 @@ export function PokerTable(props: { c: Controller; view: TableView; balance: num
   const pots = view.hand?.pots ?? [];
   const title = useMemo(() => {
     const cfg = view.config;
-    return `${cfg["structure"] ?? ""} ${cfg["variant"] ?? ""}, ${stakesText(cfg["stakes"] as Record<string, number> | undefined)}${kOpenPair[String(cfg["open_pair"])] ?? ""}${cfg["big_bet_from"] === "seventh" ? "; the big bet on 7th street only" : ""}`;
+    return `${cfg["structure"] ?? ""} ${cfg["variant"] ?? ""}, ${stakesText(cfg["stakes"] as Record<string, number> | undefined, cfg["structure"])}${kOpenPair[String(cfg["open_pair"])] ?? ""}${cfg["big_bet_from"] === "seventh" ? "; the big bet on 7th street only" : ""}`;
   }, [view.config]);
   return (
     <div class="table-screen">

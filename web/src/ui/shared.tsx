@@ -136,6 +136,10 @@ function SeatControls(props: { c: Controller; view: TableView; balance: number }
   // A spectator may sit down where a seat is free (after a restart, at the table they sat at).
   const [joining, setJoining] = useState(false);
   const [leaving, setLeaving] = useState(false);
+  // The table's creator may close it.
+  const [closing, setClosing] = useState(false);
+  const st = c.store.get();
+  const host = st.account !== null && st.lobby.get(view.id)?.["creator"] === st.account.name && !view.closed;
   const leave = () => void c.leaveTable(view.id).then(() => c.go({ name: "lobby" }));
   const free = view.seats.some((s) => s === null);
   const max = Number(view.config["max_buy_in"] ?? 0);
@@ -158,6 +162,23 @@ function SeatControls(props: { c: Controller; view: TableView; balance: number }
             leave();
           }}
           onNo={() => setLeaving(false)}
+        />
+      )}
+      {host && (
+        <button type="button" onClick={() => setClosing(true)}>
+          Close table
+        </button>
+      )}
+      {host && closing && (
+        <Confirm
+          question={`Close table ${view.id}? Nobody can sit down any more; a hand being played is played out, then everyone is cashed out.`}
+          yes="Close the table"
+          no="Keep it open"
+          onYes={() => {
+            setClosing(false);
+            void c.ask("close_table", { table: view.id }).then((r) => r && c.notify("info", r.at_once ? `Table ${view.id} is closed.` : `Table ${view.id} closes once this hand ends.`));
+          }}
+          onNo={() => setClosing(false)}
         />
       )}
       {!me && free && !view.closed && !joining && (
