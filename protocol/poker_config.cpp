@@ -92,6 +92,15 @@ Outcome<std::pair<PokerConfig, poker::HandConfig>> decode_poker_config(const jso
     s.bring_in = in.chips("bring_in", Chips(stud ? 2 : 0), 0, kMaxStake);
     s.small_bet = in.chips("small_bet", Chips(stud ? 4 : 2), 1, kMaxStake);
     s.big_bet = in.chips("big_bet", Chips(stud ? 8 : 4), 1, kMaxStake);
+    // Settings the table's game does not have are refused, not ignored: stud opens with an ante
+    // and a bring-in, the others with blinds.
+    if (named && stud && s.small_blind > 0)
+        in.refuse("small_blind",
+                  "a stud table has no blinds: it opens with an ante and a bring-in");
+    if (named && stud && s.big_blind > 0)
+        in.refuse("big_blind", "a stud table has no blinds: it opens with an ante and a bring-in");
+    if (named && !stud && s.bring_in > 0)
+        in.refuse("bring_in", "only stud tables (stud, Mexican stud) have a bring-in");
     if (s.small_blind > s.big_blind)
         in.refuse("small_blind", "the small blind is above the big blind");
     if (s.big_bet < s.small_bet) in.refuse("big_bet", "the big bet is below the small bet");

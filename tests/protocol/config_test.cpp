@@ -197,6 +197,14 @@ TEST_CASE("table configurations: refusals across fields name the field to change
     using felt::protocol::decode_poker_config;
     CHECK(decode_poker_config({{"small_blind", 5}, {"big_blind", 2}}).refusal.field ==
           "small_blind");
+    // A stake the game does not have: blinds at a stud table, a bring-in at a blinds table.
+    CHECK(decode_poker_config({{"variant", "stud"}, {"big_blind", 2}}).refusal.field ==
+          "big_blind");
+    CHECK(decode_poker_config({{"variant", "mexican"}, {"small_blind", 1}}).refusal.field ==
+          "small_blind");
+    CHECK(decode_poker_config({{"variant", "holdem"}, {"bring_in", 1}}).refusal.field ==
+          "bring_in");
+    CHECK(decode_poker_config({{"variant", "stud"}, {"small_blind", 0}, {"bring_in", 3}}).ok());
     CHECK(decode_poker_config({{"min_buy_in", 500}, {"max_buy_in", 400}}).refusal.field ==
           "max_buy_in");
     CHECK(decode_poker_config({{"variant", "shrinking"}, {"seats", 7}}).refusal.field == "seats");
