@@ -89,7 +89,7 @@ test("two people play a Chinese poker deal: rows by hand with a foul refused, a 
   const ann = await guestPage(browser, server, "ann");
   const bob = await guestPage(browser, server, "bob");
   try {
-    const table = await createTable(ann, "chinese", { profile: "classic", seats: 2, hand_delay_ms: 4000, decision_ms: 600000 });
+    const table = await createTable(ann, "chinese", { profile: "classic", seats: 2, hand_delay_s: 4, decision_s: 600 });
     const deck = kPlain.flatMap((c, i) => [c, kOther[i]]).join(" ");
     assert.equal(await chooseDeck(ann.page, table, deck), 26);
     await bob.page.locator(`tr[data-table="${table}"]`).waitFor();
@@ -183,7 +183,7 @@ test("a scoop table: one surrenders, the other takes a hint; the reveal shows th
   const ann = await guestPage(browser, server, "ann");
   const bob = await guestPage(browser, server, "bob");
   try {
-    const table = await createTable(ann, "chinese", { profile: "scoop", seats: 2, hand_delay_ms: 4000 }, { surrender: true });
+    const table = await createTable(ann, "chinese", { profile: "scoop", seats: 2, hand_delay_s: 4 }, { surrender: true });
     await bob.page.locator(`tr[data-table="${table}"]`).waitFor();
     await sitDown(ann, table);
     await sitDown(bob, table);

@@ -31,7 +31,7 @@ test(
       await bob.page.getByRole("button", { name: "New table" }).click();
       const form = bob.page.getByRole("form", { name: "create a table" });
       await form.locator('input[name="seats"]').fill("2");
-      await form.locator('input[name="hand_delay_ms"]').fill("500");
+      await form.locator('input[name="hand_delay_s"]').fill("0.5");
       await form.getByRole("button", { name: "Create table" }).click();
       const table = (await until("the table", () => bob.rec.received.find((m) => m.type === "create_table" && m.ok))).table;
 

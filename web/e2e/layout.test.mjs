@@ -15,7 +15,7 @@ const box = (locator) => locator.evaluate((e) => e.getBoundingClientRect().toJSO
 test("at 1280×800 the log and the chat are beside the table, under headings, above the fold", { timeout: 60_000 }, async () => {
   const ann = await guestPage(browser, server, "ann", { width: 1280, height: 800 });
   const bob = await guestPage(browser, server, "bob", { width: 1280, height: 800 });
-  await twoAtTable(ann, bob, { decision_ms: 60000 });
+  await twoAtTable(ann, bob, { decision_s: 60 });
   await ann.page.locator(".felt").waitFor();
   await until("a line in the log", async () => (await ann.page.locator('section[aria-label="hand log"] .lines div').count()) > 1);
   const felt = await box(ann.page.locator(".felt"));
@@ -35,7 +35,7 @@ test("at 390×844 every table in the lobby can be joined, and on one's turn the 
   const phone = { width: 390, height: 844 };
   const ann = await guestPage(browser, server, "cy", phone);
   const bob = await guestPage(browser, server, "dee", phone);
-  await twoAtTable(ann, bob, { decision_ms: 60000 });
+  await twoAtTable(ann, bob, { decision_s: 60 });
   // Another table, so that the lobby has a free one to look at.
   const cy = await guestPage(browser, server, "eli", phone);
   await cy.page.getByRole("button", { name: "New table" }).click();

@@ -31,7 +31,7 @@ test("two people play leap rummy: a meld takes a token, a trespass is refused, a
     await ann.page.getByRole("button", { name: "New table" }).click();
     const form = ann.page.getByRole("form", { name: "create a table" });
     await form.locator('select[name="game"]').selectOption("leap");
-    for (const [k, v] of Object.entries({ seats: 2, chips_per_point: 1, turn_ms: 600000, hand_delay_ms: 1500 }))
+    for (const [k, v] of Object.entries({ seats: 2, chips_per_point: 1, turn_s: 600, hand_delay_s: 1.5 }))
       await form.locator(`input[name="${k}"]`).fill(String(v));
     await form.getByRole("button", { name: "Create table" }).click();
     const table = (await until("the table", () => ann.rec.received.find((m) => m.type === "create_table" && m.ok))).table;

@@ -56,7 +56,7 @@ test("a wrong password's message is gone once the player signs in", async () => 
 test("a double-clicked action is sent once, and nothing is refused", { timeout: 60_000 }, async () => {
   const ann = await guestPage(browser, server, "ann");
   const bob = await guestPage(browser, server, "bob");
-  await twoAtTable(ann, bob, { decision_ms: 60000 });
+  await twoAtTable(ann, bob, { decision_s: 60 });
   // Whoever is to act first double-clicks Call (or Check).
   const who = await whoseTurn([ann, bob]);
   const bar = who.page.locator(".action-bar");
@@ -77,7 +77,7 @@ test("a double-clicked action is sent once, and nothing is refused", { timeout: 
 test("a reload during one's turn keeps the clock, the hand's log and the deal's verification", { timeout: 60_000 }, async () => {
   const ann = await guestPage(browser, server, "cleo");
   const bob = await guestPage(browser, server, "dave");
-  await twoAtTable(ann, bob, { decision_ms: 60000 });
+  await twoAtTable(ann, bob, { decision_s: 60 });
   const who = await whoseTurn([ann, bob]);
   await who.page.reload();
   const clock = who.page.getByRole("timer", { name: "time left" });
@@ -156,7 +156,7 @@ test("two tabs of one account show the same balance: a buy-in in one moves the o
 test("a raise amount past the stack asks before going all in; a negative or non-numeric one says why", { timeout: 60_000 }, async () => {
   const ann = await guestPage(browser, server, "gus");
   const bob = await guestPage(browser, server, "hal");
-  await twoAtTable(ann, bob, { decision_ms: 60000 });
+  await twoAtTable(ann, bob, { decision_s: 60 });
   const who = await whoseTurn([ann, bob]);
   const bar = who.page.locator(".action-bar");
   const box = bar.getByLabel("bet amount");
@@ -209,7 +209,7 @@ test("one's turn with the tab hidden changes the title; the tone plays when turn
       document.dispatchEvent(new Event("visibilitychange"));
     });
   }
-  await twoAtTable(ann, bob, { decision_ms: 60000 });
+  await twoAtTable(ann, bob, { decision_s: 60 });
   const who = await whoseTurn([ann, bob]);
   const other = who === ann ? bob : ann;
   await until("the title", async () => (await who.page.title()) === "▶ Your turn · Felt", 5000);
@@ -273,6 +273,50 @@ test("the lobby names each table's stakes as its game has them and its host; the
   await ann.page.getByRole("status").filter({ hasText: `Table ${limit} is closed.` }).waitFor({ timeout: 5000 });
   await ann.page.getByRole("link", { name: "Lobby" }).click();
   await until("the table gone from the lobby", async () => (await ann.page.locator(`tr[data-table="${limit}"]`).count()) === 0, 5000);
+  assert.deepEqual(ann.rec.bad, []);
+  await ann.context.close();
+});
+
+test("the create form shows the chosen game's and structure's fields only, defaults as values, times in seconds, and says what is wrong", { timeout: 60_000 }, async () => {
+  const ann = await guestPage(browser, server, "lou");
+  await ann.page.getByRole("button", { name: "New table" }).click();
+  const form = ann.page.getByRole("form", { name: "create a table" });
+  const names = () => form.locator("input[type=text]").evaluateAll((els) => els.map((e) => e.name));
+  const value = (name) => form.locator(`input[name="${name}"]`).inputValue();
+  // No-limit hold'em: blinds, no bring-in and no bets.
+  let shown = await names();
+  for (const k of ["small_blind", "big_blind", "ante", "decision_s"]) assert.ok(shown.includes(k), k);
+  for (const k of ["bring_in", "small_bet", "big_bet", "decision_ms"]) assert.ok(!shown.includes(k), k);
+  assert.equal(await value("decision_s"), "30");
+  assert.equal(await value("big_blind"), "2");
+  assert.equal(await value("min_buy_in"), "80");
+  assert.equal(await value("showdown_delay_s"), "4");
+  // Fixed-limit stud: ante, bring-in and bets; no blinds; buy-ins in big bets.
+  await form.locator('select[name="variant"]').selectOption("stud");
+  await form.locator('select[name="structure"]').selectOption("fixed-limit");
+  shown = await names();
+  for (const k of ["ante", "bring_in", "small_bet", "big_bet"]) assert.ok(shown.includes(k), k);
+  for (const k of ["small_blind", "big_blind"]) assert.ok(!shown.includes(k), k);
+  assert.equal(await value("min_buy_in"), "320");
+  // A time out of range, said in words; nothing is sent.
+  await form.locator('input[name="decision_s"]').fill("0.01");
+  await form.getByRole("alert").filter({ hasText: "Time to act must be 0.1 s to 1 hour." }).waitFor({ timeout: 2000 });
+  assert.equal(await form.getByRole("button", { name: "Create table" }).isDisabled(), true);
+  await ann.page.screenshot({ path: join(screenshots, "create-form.png") });
+  await form.locator('input[name="decision_s"]').fill("45");
+  const before = ann.rec.sent.filter((m) => m.type === "create_table").length;
+  await form.getByRole("button", { name: "Create table" }).click();
+  await until("the table", () => ann.rec.received.find((m) => m.type === "create_table" && m.ok));
+  const sent = ann.rec.sent.filter((m) => m.type === "create_table")[before];
+  assert.equal(sent.decision_ms, 45000);
+  assert.ok(!("small_blind" in sent) && !("big_blind" in sent), JSON.stringify(sent));
+  // Leap rummy: its own fields; no buy-in while played for points.
+  await ann.page.getByRole("button", { name: "New table" }).click();
+  await form.locator('select[name="game"]').selectOption("leap");
+  shown = await names();
+  assert.ok(shown.includes("turn_s") && !shown.includes("min_buy_in"), shown.join(" "));
+  await form.locator('input[name="chips_per_point"]').fill("2");
+  assert.equal(await value("min_buy_in"), "200");
   assert.deepEqual(ann.rec.bad, []);
   await ann.context.close();
 });

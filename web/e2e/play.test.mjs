@@ -27,7 +27,7 @@ async function act(p, turn) {
   const bar = p.page.locator(".action-bar");
   if (!(await bar.isVisible().catch(() => false))) return false;
   const slider = bar.getByRole("slider", { name: "bet size" });
-  const amount = bar.getByRole("spinbutton", { name: "bet amount" });
+  const amount = bar.getByRole("textbox", { name: "bet amount" });
   if (turn % 3 === 2 && (await slider.isVisible().catch(() => false))) {
     const box = await slider.boundingBox();
     await p.page.mouse.move(box.x + 3, box.y + box.height / 2);
@@ -38,7 +38,7 @@ async function act(p, turn) {
     assert.ok(chosen >= Number(await slider.getAttribute("min")) && chosen <= Number(await slider.getAttribute("max")));
     await bar.getByRole("button", { name: /^(Raise to|Bet) / }).click();
   } else if (turn % 4 === 3 && (await amount.isVisible().catch(() => false))) {
-    const min = Number(await amount.getAttribute("min"));
+    const min = Number(await slider.getAttribute("min"));
     await amount.fill(String(min + 2));
     await amount.press("Enter");
   } else {
@@ -60,7 +60,7 @@ test("two people and a bot play no-limit hold'em from the lobby, watched by a th
   const form = ann.page.getByRole("form", { name: "create a table" });
   await form.locator('select[name="variant"]').selectOption("holdem");
   await form.locator('select[name="structure"]').selectOption("no-limit");
-  for (const [k, v] of Object.entries({ seats: 3, min_buy_in: 1000, max_buy_in: 4000, hand_delay_ms: 2500, decision_ms: 60000 }))
+  for (const [k, v] of Object.entries({ seats: 3, min_buy_in: 1000, max_buy_in: 4000, hand_delay_s: 2.5, decision_s: 60 }))
     await form.locator(`input[name="${k}"]`).fill(String(v));
   await form.getByRole("button", { name: "Create table" }).click();
   const created = await until("the table", () => ann.rec.received.find((m) => m.type === "create_table" && m.ok));

@@ -14,7 +14,7 @@ room([], (s, b) => ([server, browser] = [s, b]));
 test("after a server restart the table is back, the page says what happened, and the player sits down again", { timeout: 90_000 }, async () => {
   const ann = await guestPage(browser, server, "ann");
   const bob = await guestPage(browser, server, "bob");
-  const table = await twoAtTable(ann, bob, { decision_ms: 60000 });
+  const table = await twoAtTable(ann, bob, { decision_s: 60 });
   await ann.page.locator(".felt").waitFor();
   await until("the first hand", () => ann.rec.received.find((m) => m.kind === "hand_start"));
   await server.restart();

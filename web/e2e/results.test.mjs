@@ -23,8 +23,8 @@ test("a side pot, the last hand kept on screen, the seats' last actions and blin
   const form = ann.page.getByRole("form", { name: "create a table" });
   await form.locator('select[name="variant"]').selectOption("holdem");
   await form.locator('select[name="structure"]').selectOption("no-limit");
-  const settings = { seats: 3, min_buy_in: 20, max_buy_in: 400, decision_ms: 60000, hand_delay_ms: 3000, showdown_delay_ms: 3000, runout_ms: 300 };
-  // hand_delay_ms: the first hand waits for the third player to sit down.
+  const settings = { seats: 3, min_buy_in: 20, max_buy_in: 400, decision_s: 60, hand_delay_s: 3, showdown_delay_s: 3, runout_s: 0.3 };
+  // hand_delay_s: the first hand waits for the third player to sit down.
   for (const [k, v] of Object.entries(settings)) await form.locator(`input[name="${k}"]`).fill(String(v));
   await form.getByRole("button", { name: "Create table" }).click();
   const table = (await until("the table", () => ann.rec.received.find((m) => m.type === "create_table" && m.ok))).table;

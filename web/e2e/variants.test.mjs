@@ -45,7 +45,7 @@ async function playOneHand(variant, structure, onTurn, extra = {}) {
   await form.locator('select[name="variant"]').selectOption(variant);
   await form.locator('select[name="structure"]').selectOption(structure);
   await form.locator('input[name="seats"]').fill("2");
-  await form.locator('input[name="hand_delay_ms"]').fill("3000"); // time to leave after the hand
+  await form.locator('input[name="hand_delay_s"]').fill("3"); // time to leave after the hand
   for (const [name, option] of Object.entries(extra.choices ?? {})) await form.locator(`select[name="${name}"]`).selectOption(option);
   const created = ann.rec.received.filter((m) => m.type === "create_table").length;
   await form.getByRole("button", { name: "Create table" }).click();
@@ -102,12 +102,13 @@ test("pot limit: every preset, the slider and the amount box stay inside min_to.
       await presets.nth(i).click();
       const to = Number(await slider.inputValue());
       assert.ok(to >= legal.min_to && to <= legal.max_to, `${labels[i]}: ${to}`);
-      assert.equal(Number(await bar.getByRole("spinbutton", { name: "bet amount" }).inputValue()), to);
+      assert.equal(Number(await bar.getByRole("textbox", { name: "bet amount" }).inputValue()), to);
     }
     assert.equal(Number(await slider.inputValue()), legal.max_to); // "Max" is the pot limit
-    // An amount typed past the limit is brought back to it.
-    await bar.getByRole("spinbutton", { name: "bet amount" }).fill(String(legal.max_to * 10));
+    // An amount typed past the limit: the bet stays at the limit, and the page asks before it.
+    await bar.getByRole("textbox", { name: "bet amount" }).fill(String(legal.max_to * 10));
     assert.match(await bar.getByRole("button", { name: /^(Raise to|Bet) / }).innerText(), new RegExp(` ${legal.max_to}$`));
+    await p.page.getByRole("alertdialog", { name: new RegExp(`^${legal.max_to * 10} is more than you have`) }).getByRole("button", { name: "Cancel" }).click();
     ++checked;
     return false;
   });

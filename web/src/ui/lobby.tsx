@@ -1,6 +1,7 @@
 // The lobby: every table, live, with a filter; a form that creates a table of any game with every
 // option create_table takes; joining with a buy-in inside the table's limits and the balance.
 import { useState } from "preact/hooks";
+import { RequestError } from "../connection";
 import type { Controller } from "../controller";
 import type { LobbyLine } from "../gen/protocol";
 import { stakesText } from "./poker";
@@ -22,13 +23,59 @@ function buyInOf(t: LobbyLine): string {
   return max === 0 ? "none" : `${String(t["min_buy_in"] ?? "")}–${max}`;
 }
 
-// The fields of create_table for each game (docs/protocol.md): choices, switches and numbers. A
-// number left empty takes the server's default; switches start at the server's defaults.
+// The fields of create_table for each game (docs/protocol.md): choices, switches and numbers.
+// Each number shows its default as its value (from the other values where it depends on them),
+// applies only where the game, variant and structure have it, and is judged in words before
+// anything is sent. Times are in seconds here and in ms on the wire. Only the numbers the player
+// changed are sent: the rest are the server's defaults, which these mirror.
+type Values = Record<string, string | boolean>;
+
+interface NumberField {
+  key: string;
+  label: string;
+  def?: (v: Values) => number; // none: the server works it out ("auto")
+  min: number;
+  max: number;
+  seconds?: boolean; // the key ends in _ms; the form shows and takes seconds
+  applies?: (v: Values) => boolean;
+}
+
 interface GameForm {
   choices: [key: string, label: string, options: string[]][];
   switches: [key: string, label: string, on: boolean][];
-  numbers: [key: string, label: string][];
+  numbers: NumberField[];
 }
+
+const stud = (v: Values) => v["variant"] === "stud" || v["variant"] === "mexican";
+const fixed = (v: Values) => v["structure"] === "fixed-limit";
+const kChips = 1_000_000_000;
+const kBuyIns = 1_000_000_000_000;
+// A number as the form holds it: what the player typed, else the default.
+const num = (v: Values, f: NumberField): number => {
+  const typed = v[f.key];
+  return typeof typed === "string" && typed.trim() !== "" ? Number(typed) : (f.def?.(v) ?? NaN);
+};
+const pokerStake = (key: string, v: Values): number => num(v, kPokerNumbers.find((f) => f.key === key)!);
+// What a buy-in is counted in: the big bet at fixed limit and stud, else the big blind.
+const buyInUnit = (v: Values) => (stud(v) || fixed(v) ? pokerStake("big_bet", v) : pokerStake("big_blind", v));
+
+const kPokerNumbers: NumberField[] = [
+  { key: "seats", label: "Seats", def: () => 6, min: 2, max: 9 },
+  { key: "small_blind", label: "Small blind", def: () => 1, min: 0, max: kChips, applies: (v) => !stud(v) },
+  { key: "big_blind", label: "Big blind", def: () => 2, min: 0, max: kChips, applies: (v) => !stud(v) },
+  { key: "ante", label: "Ante", def: (v) => (stud(v) ? 1 : 0), min: 0, max: kChips },
+  { key: "bring_in", label: "Bring-in", def: () => 2, min: 0, max: kChips, applies: stud },
+  { key: "small_bet", label: "Small bet", def: (v) => (stud(v) ? 4 : 2), min: 1, max: kChips, applies: (v) => fixed(v) || stud(v) },
+  { key: "big_bet", label: "Big bet", def: (v) => (stud(v) ? 8 : 4), min: 1, max: kChips, applies: (v) => fixed(v) || stud(v) },
+  { key: "min_buy_in", label: "Least buy-in", def: (v) => 40 * buyInUnit(v), min: 1, max: kBuyIns },
+  { key: "max_buy_in", label: "Most buy-in", def: (v) => 200 * buyInUnit(v), min: 1, max: kBuyIns },
+  { key: "decision_ms", label: "Time to act", def: () => 30_000, min: 100, max: 3_600_000, seconds: true },
+  { key: "time_bank_ms", label: "Time bank", def: () => 0, min: 0, max: 3_600_000, seconds: true },
+  { key: "hand_delay_ms", label: "Pause between hands", def: () => 1000, min: 0, max: 60_000, seconds: true },
+  { key: "showdown_delay_ms", label: "Pause after a showdown", def: (v) => Math.min(60_000, 4 * num(v, kPokerNumbers.find((f) => f.key === "hand_delay_ms")!)), min: 0, max: 60_000, seconds: true },
+  { key: "runout_ms", label: "Pause between an all-in's streets", def: (v) => Math.min(10_000, num(v, kPokerNumbers.find((f) => f.key === "hand_delay_ms")!)), min: 0, max: 10_000, seconds: true },
+  { key: "sit_out_after", label: "Missed hands before sitting out", def: () => 3, min: 1, max: 1000 },
+];
 
 const kForms: Record<string, GameForm> = {
   poker: {
@@ -42,23 +89,7 @@ const kForms: Record<string, GameForm> = {
       ["draws", "Draws", ["4", "3", "2", "1"]],
     ],
     switches: [],
-    numbers: [
-      ["seats", "Seats"],
-      ["small_blind", "Small blind"],
-      ["big_blind", "Big blind"],
-      ["ante", "Ante"],
-      ["bring_in", "Bring-in"],
-      ["small_bet", "Small bet"],
-      ["big_bet", "Big bet"],
-      ["min_buy_in", "Min buy-in"],
-      ["max_buy_in", "Max buy-in"],
-      ["decision_ms", "Clock (ms)"],
-      ["time_bank_ms", "Time bank (ms)"],
-      ["hand_delay_ms", "Pause between hands (ms)"],
-      ["showdown_delay_ms", "Pause after a showdown (ms)"],
-      ["runout_ms", "Pause between an all-in's streets (ms)"],
-      ["sit_out_after", "Missed hands before sitting out"],
-    ],
+    numbers: kPokerNumbers,
   },
   chinese: {
     choices: [["profile", "Profile", ["classic", "basic", "extras-a", "extras-b", "asian", "asian-colour", "banker", "scoop"]]],
@@ -72,14 +103,14 @@ const kForms: Record<string, GameForm> = {
       ["surrender", "Surrender (scoop profile)", false],
     ],
     numbers: [
-      ["seats", "Seats (2 to 4)"],
-      ["unit", "Chips a unit"],
-      ["rake", "Rake a player a deal"],
-      ["min_buy_in", "Min buy-in"],
-      ["max_buy_in", "Max buy-in"],
-      ["decision_ms", "Clock to set the rows (ms)"],
-      ["hand_delay_ms", "Pause between deals (ms)"],
-      ["sit_out_after", "Missed deals before sitting out"],
+      { key: "seats", label: "Seats (2 to 4)", def: () => 4, min: 2, max: 4 },
+      { key: "unit", label: "Chips a unit", def: () => 1, min: 1, max: 1_000_000 },
+      { key: "rake", label: "Rake a player a deal", def: () => 0, min: 0, max: 1_000_000 },
+      { key: "min_buy_in", label: "Least buy-in", min: 1, max: kBuyIns },
+      { key: "max_buy_in", label: "Most buy-in", min: 1, max: kBuyIns },
+      { key: "decision_ms", label: "Time to set the rows", def: () => 60_000, min: 100, max: 3_600_000, seconds: true },
+      { key: "hand_delay_ms", label: "Pause between deals", def: () => 1000, min: 0, max: 60_000, seconds: true },
+      { key: "sit_out_after", label: "Missed deals before sitting out", def: () => 3, min: 1, max: 1000 },
     ],
   },
   leap: {
@@ -90,58 +121,95 @@ const kForms: Record<string, GameForm> = {
     ],
     switches: [],
     numbers: [
-      ["seats", "Seats (2 to 6; under leaptokens, at most one a leap)"],
-      ["packs", "Packs (0: by players)"],
-      ["jokers", "Jokers a pack"],
-      ["hand_size", "Hand size"],
-      ["chips_per_point", "Chips a point (0: points only)"],
-      ["min_buy_in", "Min buy-in"],
-      ["max_buy_in", "Max buy-in"],
-      ["turn_ms", "Clock a turn (ms)"],
-      ["time_bank_ms", "Time bank (ms)"],
-      ["retire_after", "Time-outs before retiring"],
-      ["hand_delay_ms", "Pause between games (ms)"],
-      ["sit_out_after", "Missed games before sitting out"],
+      { key: "seats", label: "Seats (2 to 6; under leaptokens, at most one a leap)", min: 2, max: 6 },
+      { key: "packs", label: "Packs (0: by players)", def: () => 0, min: 0, max: 4 },
+      { key: "jokers", label: "Jokers a pack", def: () => 0, min: 0, max: 8 },
+      { key: "hand_size", label: "Hand size", def: () => 5, min: 1, max: 20 },
+      { key: "chips_per_point", label: "Chips a point (0: points only)", def: () => 0, min: 0, max: 1_000_000 },
+      { key: "min_buy_in", label: "Least buy-in", def: (v) => 100 * num(v, { key: "chips_per_point", label: "", def: () => 0, min: 0, max: 0 }), min: 1, max: kBuyIns, applies: (v) => Number(v["chips_per_point"] || 0) > 0 },
+      { key: "max_buy_in", label: "Most buy-in", def: (v) => 1000 * num(v, { key: "chips_per_point", label: "", def: () => 0, min: 0, max: 0 }), min: 1, max: kBuyIns, applies: (v) => Number(v["chips_per_point"] || 0) > 0 },
+      { key: "turn_ms", label: "Time for a turn", def: () => 30_000, min: 100, max: 3_600_000, seconds: true },
+      { key: "time_bank_ms", label: "Time bank", def: () => 0, min: 0, max: 3_600_000, seconds: true },
+      { key: "retire_after", label: "Time-outs before retiring", def: () => 3, min: 1, max: 100 },
+      { key: "hand_delay_ms", label: "Pause between games", def: () => 1000, min: 0, max: 60_000, seconds: true },
+      { key: "sit_out_after", label: "Missed games before sitting out", def: () => 3, min: 1, max: 1000 },
     ],
   },
 };
 
-function defaults(game: string): Record<string, string | boolean> {
+function defaults(game: string): Values {
   const f = kForms[game]!;
   return Object.fromEntries([...f.choices.map(([k, , o]) => [k, o[0]!]), ...f.switches.map(([k, , on]) => [k, on])]);
 }
 
-// A choice that only some tables have: the open pair and the street of the big bet are rules of
-// fixed-limit stud and Mexican stud, the number of draws shrinking draw's (the server refuses
-// them elsewhere).
-function applies(key: string, values: Record<string, string | boolean>): boolean {
+// A choice or number that only some tables have: the open pair and the street of the big bet are
+// rules of fixed-limit stud and Mexican stud, the number of draws shrinking draw's, each stake
+// its structure's (the server refuses them elsewhere).
+function applies(game: string, key: string, values: Values): boolean {
+  const field = kForms[game]!.numbers.find((f) => f.key === key);
+  if (field) return field.applies?.(values) ?? true;
   if (key === "draws") return values["variant"] === "shrinking";
   if (key !== "open_pair" && key !== "big_bet_from") return true;
-  return values["structure"] === "fixed-limit" && (values["variant"] === "stud" || values["variant"] === "mexican");
+  return fixed(values) && stud(values);
+}
+
+// Seconds as people write them: "30 s", "1.5 s", "1 hour".
+function secondsText(ms: number): string {
+  return ms === 3_600_000 ? "1 hour" : `${ms / 1000} s`;
+}
+
+// The field's name for the form (times take seconds), and what is wrong with what was typed.
+const fieldName = (f: NumberField) => (f.seconds ? f.key.replace(/_ms$/, "_s") : f.key);
+export function fieldProblem(f: NumberField, typed: string): string | null {
+  const t = typed.trim();
+  if (t === "") return null; // the default
+  const n = Number(t);
+  if (f.seconds) {
+    if (!Number.isFinite(n) || !/^\d+(\.\d+)?$/.test(t)) return `${f.label}: a number of seconds, such as 30 or 1.5.`;
+    const ms = Math.round(n * 1000);
+    if (ms < f.min || ms > f.max) return `${f.label} must be ${secondsText(f.min)} to ${secondsText(f.max)}.`;
+    return null;
+  }
+  if (!/^\d+$/.test(t)) return `${f.label}: a whole number.`;
+  if (n < f.min || n > f.max) return `${f.label} must be ${f.min} to ${f.max.toLocaleString("en")}.`;
+  return null;
 }
 
 function CreateForm(props: { c: Controller; done: () => void }) {
   const [game, setGame] = useState("poker");
-  const [values, setValues] = useState<Record<string, string | boolean>>(defaults("poker"));
+  const [values, setValues] = useState<Values>(defaults("poker"));
+  // The server's refusal, with the field it names.
+  const [refused, setRefused] = useState<{ field: string; text: string } | null>(null);
   const form = kForms[game]!;
   const set = (key: string, value: string | boolean) => setValues({ ...values, [key]: value });
+  const numbers = form.numbers.filter((f) => applies(game, f.key, values));
+  const problems = numbers.flatMap((f) => {
+    const p = typeof values[f.key] === "string" ? fieldProblem(f, values[f.key] as string) : null;
+    return p ? [{ key: f.key, text: p }] : [];
+  });
   return (
     <form
       class="create-form"
       aria-label="create a table"
       onSubmit={async (e) => {
         e.preventDefault();
+        if (problems.length) return;
         const body: Record<string, unknown> = { game };
         for (const [k, v] of Object.entries(values)) {
-          if (!applies(k, values)) continue;
+          if (!applies(game, k, values)) continue;
+          const field = form.numbers.find((f) => f.key === k);
           if (typeof v === "boolean") body[k] = v;
-          else if (form.choices.some(([key]) => key === k)) body[k] = /^\d+$/.test(v) ? Number(v) : v;
-          else if (v.trim() !== "") body[k] = Number(v);
+          else if (!field) body[k] = /^\d+$/.test(v) ? Number(v) : v;
+          else if (v.trim() !== "") body[k] = field.seconds ? Math.round(Number(v) * 1000) : Number(v);
         }
-        const r = await props.c.ask("create_table", body as never);
-        if (r) {
+        try {
+          const r = await props.c.conn.request("create_table", body as never);
           props.done();
           props.c.notify("info", `Table ${r.table} is open`);
+        } catch (err) {
+          const field = err instanceof RequestError ? (err.field ?? "") : "";
+          const label = form.numbers.find((f) => f.key === field)?.label;
+          setRefused({ field, text: `${label ? `${label}: ` : ""}${err instanceof Error ? err.message : String(err)}` });
         }
       }}
     >
@@ -154,6 +222,7 @@ function CreateForm(props: { c: Controller; done: () => void }) {
             const g = (e.target as HTMLSelectElement).value;
             setGame(g);
             setValues(defaults(g));
+            setRefused(null);
           }}
         >
           <option value="poker">Poker</option>
@@ -161,7 +230,7 @@ function CreateForm(props: { c: Controller; done: () => void }) {
           <option value="leap">Leap rummy</option>
         </select>
       </label>
-      {form.choices.filter(([k]) => applies(k, values)).map(([k, label, options]) => (
+      {form.choices.filter(([k]) => applies(game, k, values)).map(([k, label, options]) => (
         <label>
           {label}
           <select name={k} value={String(values[k])} onChange={(e) => set(k, (e.target as HTMLSelectElement).value)}>
@@ -177,14 +246,40 @@ function CreateForm(props: { c: Controller; done: () => void }) {
           {label}
         </label>
       ))}
-      {form.numbers.map(([k, label]) => (
-        <label>
-          {label}
-          <input type="number" name={k} min={0} placeholder="default" value={String(values[k] ?? "")} onInput={(e) => set(k, (e.target as HTMLInputElement).value)} />
-        </label>
-      ))}
+      {numbers.map((f) => {
+        const typed = values[f.key];
+        const def = f.def?.(values);
+        const shown = typeof typed === "string" ? typed : def === undefined || Number.isNaN(def) ? "" : String(f.seconds ? def / 1000 : def);
+        const bad = problems.some((p) => p.key === f.key) || refused?.field === f.key;
+        return (
+          <label class={bad ? "bad" : ""}>
+            {f.label}
+            {f.seconds ? " (s)" : ""}
+            <input
+              type="text"
+              inputMode="decimal"
+              name={fieldName(f)}
+              placeholder={def === undefined ? "auto" : ""}
+              aria-invalid={bad}
+              value={shown}
+              onInput={(e) => {
+                setRefused(null);
+                set(f.key, (e.target as HTMLInputElement).value);
+              }}
+            />
+          </label>
+        );
+      })}
+      {(problems.length > 0 || refused) && (
+        <div class="why" role="alert">
+          {problems.map((p) => (
+            <p>{p.text}</p>
+          ))}
+          {refused && <p>{refused.text}</p>}
+        </div>
+      )}
       <div class="buttons">
-        <button type="submit" class="primary">
+        <button type="submit" class="primary" disabled={problems.length > 0}>
           Create table
         </button>
         <button type="button" onClick={props.done}>
