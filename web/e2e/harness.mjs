@@ -115,8 +115,10 @@ export async function until(what, f, ms = 20_000) {
 
 // A person in a browser context of their own, signed in as a guest and looking at the lobby, with
 // every frame of their page recorded (and page errors counted as bad).
-export async function guestPage(browser, server, name, viewport = { width: 1280, height: 900 }) {
-  const context = await browser.newContext({ viewport, acceptDownloads: true });
+// Its browser asks for reduced motion, so that screenshots and clicks never meet a card mid-deal
+// (the motion test asks for it off).
+export async function guestPage(browser, server, name, viewport = { width: 1280, height: 900 }, reducedMotion = "reduce") {
+  const context = await browser.newContext({ viewport, acceptDownloads: true, reducedMotion });
   const page = await context.newPage();
   const rec = record(page);
   page.on("pageerror", (e) => rec.bad.push({ dir: "page", m: String(e) }));

@@ -57,3 +57,16 @@ test("at 390×844 every table in the lobby can be joined, and on one's turn the 
   await who.page.screenshot({ path: join(screenshots, "turn-phone.png") });
   for (const p of [ann, bob, cy]) await p.context.close();
 });
+
+test("cards are dealt in with a short movement, and none when the player asks for reduced motion", { timeout: 60_000 }, async () => {
+  const moving = await guestPage(browser, server, "fox", { width: 1280, height: 800 }, "no-preference");
+  const still = await guestPage(browser, server, "gil", { width: 1280, height: 800 }, "reduce");
+  await twoAtTable(moving, still, { decision_s: 60 });
+  for (const [p, want] of [[moving, "deal-in"], [still, "none"]]) {
+    const card = p.page.locator(".seat.mine span.card").first();
+    await card.waitFor();
+    assert.equal(await card.evaluate((e) => getComputedStyle(e).animationName), want, p.name);
+  }
+  await moving.context.close();
+  await still.context.close();
+});

@@ -130,8 +130,9 @@ test("two people and a bot play no-limit hold'em from the lobby, watched by a th
       const showed = ann.rec.received.some((m) => m.kind === "update" && m.events.some((e) => e.kind === "show"));
       if (showed && !showdownShot) {
         showdownShot = true;
-        // The winner's hand in words, from the server's category: "wins 54 with two pair (Ts 8c)".
-        assert.match(await ann.page.locator(".end-banner").innerText(), /wins \d+ with [a-z ,]+ \(/);
+        // The winner's hand in words, from the server's: "wins 54 with two pair, tens and eights,
+        // ace kicker (10♠ 8♣)", or a pot split: "Pot of 56 split: ann 28 (a pair of sevens, …), …".
+        assert.match(await ann.page.locator(".end-banner").innerText(), /wins \d+ with [a-z ,]+ \(|split: .+ \d+ \([a-z ,]+\)/);
         await ann.page.screenshot({ path: join(screenshots, "showdown.png") });
       }
     }
