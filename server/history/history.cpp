@@ -40,6 +40,12 @@ json my_hands(Store& store, std::int64_t account, std::int64_t before, int limit
         json h = summary(p.hand);
         h["seat"] = p.seat;
         h["net"] = p.end - p.start;
+        // What game it was, for a person to read the list: "no-limit holdem", "chinese classic".
+        if (const json c = json::parse(p.config, nullptr, false); c.is_object()) {
+            h["game"] = c.value("game", "poker");
+            for (const char* k : {"variant", "structure", "profile"})
+                if (c.contains(k) && c[k].is_string()) h[k] = c[k];
+        }
         hands.push_back(std::move(h));
     }
     return {{"hands", hands}, {"next", next}};

@@ -451,7 +451,7 @@ void PgStore::void_hand(std::int64_t hand_id) {
 std::vector<PlayerHand> PgStore::hands_of(std::int64_t account, std::int64_t before, int limit) {
     const pg::Result r =
         db().query((std::string("SELECT ") + kSummaryColumns +
-                    ", s.seat, s.stack_start, s.stack_end "
+                    ", s.seat, s.stack_start, s.stack_end, h.config "
                     "FROM hand_seats s JOIN hands h ON h.id = s.hand_id "
                     "WHERE s.account_id = $1 AND ($2::bigint = 0 OR h.id < $2::bigint) "
                     "ORDER BY h.id DESC LIMIT $3")
@@ -459,8 +459,8 @@ std::vector<PlayerHand> PgStore::hands_of(std::int64_t account, std::int64_t bef
                    {account, before, limit});
     std::vector<PlayerHand> out;
     for (int i = 0; i < r.rows(); ++i)
-        out.push_back(
-            {summary(r, i), static_cast<int>(r.integer(i, 6)), r.chips(i, 7), r.chips(i, 8)});
+        out.push_back({summary(r, i), static_cast<int>(r.integer(i, 6)), r.chips(i, 7),
+                       r.chips(i, 8), r.text(i, 9)});
     return out;
 }
 

@@ -245,15 +245,15 @@ constexpr const char* kSummaryColumns =
 std::vector<PlayerHand> SqliteStore::hands_of(std::int64_t account, std::int64_t before,
                                               int limit) {
     db::Statement q(db_, std::string("SELECT ") + kSummaryColumns +
-                             ", s.seat, s.stack_start, s.stack_end "
+                             ", s.seat, s.stack_start, s.stack_end, h.config "
                              "FROM hand_seats s JOIN hands h ON h.id = s.hand_id "
                              "WHERE s.account_id = ? AND (? = 0 OR h.id < ?) "
                              "ORDER BY h.id DESC LIMIT ?");
     q.bind(1, account).bind(2, before).bind(3, before).bind(4, limit);
     std::vector<PlayerHand> out;
     while (q.step())
-        out.push_back(
-            {summary(q), static_cast<int>(q.column_int(6)), q.column_chips(7), q.column_chips(8)});
+        out.push_back({summary(q), static_cast<int>(q.column_int(6)), q.column_chips(7),
+                       q.column_chips(8), q.column_text(9)});
     return out;
 }
 

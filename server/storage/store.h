@@ -59,6 +59,7 @@ struct PlayerHand {
     HandSummary hand;
     int seat = 0;
     Chips start{}, end{};
+    std::string config; // the hand's configuration (JSON), for what game it was
 };
 
 // One hand in full, as written: its row, its seats (with their players' names) and its events

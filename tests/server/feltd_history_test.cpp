@@ -61,6 +61,12 @@ TEST_CASE("feltd: history over WebSocket and HTTP shows each asker only their ow
     REQUIRE_MESSAGE(page["ok"] == true, page.dump());
     CHECK(page["hands"].size() == 2);
     REQUIRE(!page["next"].is_null());
+    // Each says what game it was, for the list a person reads.
+    for (const json& h : page["hands"]) {
+        CHECK(h["game"] == "poker");
+        CHECK(h["variant"] == "holdem");
+        CHECK(h["structure"] == "no-limit");
+    }
     auto rest = a.call({{"type", "my_hands"}, {"limit", 100}, {"before", page["next"]}});
     CHECK(page["hands"].size() + rest["hands"].size() >= kHands);
     CHECK(rest["next"].is_null());

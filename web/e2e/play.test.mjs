@@ -153,6 +153,9 @@ test("two people and a bot play no-limit hold'em from the lobby, watched by a th
   await ann.page.getByRole("link", { name: "History" }).click();
   await ann.page.locator("tr[data-hand]").first().waitFor();
   assert.ok((await ann.page.locator("tr[data-hand]").count()) >= 4);
+  // Each hand says where it was played, and the chart's axes are labelled.
+  assert.match(await ann.page.locator("tr[data-hand] td").nth(1).innerText(), /^no-limit holdem, table \d+, hand \d+$/);
+  for (const label of ["chips won", "hands, oldest first"]) await ann.page.locator(".chart text", { hasText: label }).waitFor();
   await ann.page.screenshot({ path: join(screenshots, "history.png") });
   const handId = handEnds(ann.rec).at(-1).hand_id;
   await ann.page.locator(`tr[data-hand="${handId}"]`).getByRole("button", { name: "Replay" }).click();

@@ -20,13 +20,36 @@ function Chart(props: { hands: PlayerHand[] }) {
   }, [props.hands]);
   if (points.length < 3) return null; // the start and at least two hands
   const lo = Math.min(0, ...points), hi = Math.max(0, ...points);
-  const w = 600, h = 160, span = hi - lo || 1;
-  const xy = points.map((p, i) => `${(i / (points.length - 1)) * w},${h - ((p - lo) / span) * h}`);
-  const zero = h - ((0 - lo) / span) * h;
+  // The plot inside margins for the axes: chips won up the left, hands along the bottom.
+  const w = 600, h = 180, left = 56, bottom = 34, top = 8, right = 10;
+  const pw = w - left - right, ph = h - top - bottom, span = hi - lo || 1;
+  const x = (i: number) => left + (i / (points.length - 1)) * pw;
+  const y = (v: number) => top + ph - ((v - lo) / span) * ph;
+  const xy = points.map((p, i) => `${x(i)},${y(p)}`);
+  const n = points.length - 1;
   return (
     <figure class="chart">
-      <svg viewBox={`0 0 ${w} ${h}`} role="img" aria-label={`chips won over the last ${points.length - 1} hands: ${points[points.length - 1]}`}>
-        <line x1={0} x2={w} y1={zero} y2={zero} class="zero" />
+      <svg viewBox={`0 0 ${w} ${h}`} role="img" aria-label={`chips won over the last ${n} hands: ${points[n]}`}>
+        <line x1={left} x2={left} y1={top} y2={top + ph} class="axis" />
+        <line x1={left} x2={left + pw} y1={top + ph} y2={top + ph} class="axis" />
+        <line x1={left} x2={left + pw} y1={y(0)} y2={y(0)} class="zero" />
+        {[hi, 0, lo].filter((v, i, a) => a.indexOf(v) === i).map((v) => (
+          <text x={left - 6} y={y(v) + 4} text-anchor="end" class="tick">
+            {v}
+          </text>
+        ))}
+        <text x={left} y={h - 16} text-anchor="middle" class="tick">
+          1
+        </text>
+        <text x={left + pw} y={h - 16} text-anchor="end" class="tick">
+          {n}
+        </text>
+        <text x={left + pw / 2} y={h - 4} text-anchor="middle" class="axis-label">
+          hands, oldest first
+        </text>
+        <text x={12} y={top + ph / 2} text-anchor="middle" transform={`rotate(-90 12 ${top + ph / 2})`} class="axis-label">
+          chips won
+        </text>
         <polyline points={xy.join(" ")} class="line" />
       </svg>
       <figcaption>
@@ -34,6 +57,19 @@ function Chart(props: { hands: PlayerHand[] }) {
       </figcaption>
     </figure>
   );
+}
+
+// Where a hand was played, as a person says it: "no-limit holdem, table 7, hand 2", "Chinese
+// poker (classic), table 3, deal 1", "leap rummy, table 4, game 2".
+export function handWhere(h: PlayerHand): string {
+  const what =
+    h.game === "chinese"
+      ? `Chinese poker${h.profile ? ` (${h.profile})` : ""}`
+      : h.game === "leap"
+        ? "leap rummy"
+        : [h.structure, h.variant].filter(Boolean).join(" ") || "poker";
+  const noun = h.game === "chinese" ? "deal" : h.game === "leap" ? "game" : "hand";
+  return `${what}, table ${h.table}, ${noun} ${h.number}`;
 }
 
 export function History(props: { c: Controller; name: string }) {
@@ -74,9 +110,7 @@ export function History(props: { c: Controller; name: string }) {
           {hands.map((h) => (
             <tr data-hand={h.hand}>
               <td>{h.hand}</td>
-              <td>
-                {h.table} #{h.number}
-              </td>
+              <td>{handWhere(h)}</td>
               <td>{h.ended_at ? new Date(h.ended_at).toLocaleString() : h.status}</td>
               <td class={h.net > 0 ? "won" : h.net < 0 ? "lost" : ""}>{h.net > 0 ? `+${h.net}` : h.net}</td>
               <td>
