@@ -315,7 +315,7 @@ TEST_CASE("feltd: tables open at a stop, graceful or not, open again after the r
     char tmpl[] = "/tmp/feltd_test_XXXXXX";
     REQUIRE(mkdtemp(tmpl) != nullptr);
     const std::string dir = tmpl;
-    std::string token_a, token_b;
+    std::string token_a, token_b, creator;
     std::int64_t table = 0;
     json config;
     std::int64_t balance_a = 0;
@@ -326,7 +326,9 @@ TEST_CASE("feltd: tables open at a stop, graceful or not, open again after the r
         a.hello();
         b.hello();
         if (table == 0) { // the first run makes the table
-            token_a = a.call({{"type", "guest"}})["token"];
+            const json guest = a.call({{"type", "guest"}});
+            token_a = guest["token"];
+            creator = guest["account"]["name"];
             token_b = b.call({{"type", "guest"}})["token"];
             const json made = a.call({{"type", "create_table"},
                                       {"seats", 3},
@@ -345,7 +347,8 @@ TEST_CASE("feltd: tables open at a stop, graceful or not, open again after the r
             json line = lobby["tables"][0];
             CHECK(line["id"] == table);
             CHECK(line["taken"] == 0);
-            for (const char* k : {"id", "taken", "watching"}) line.erase(k);
+            CHECK(line["creator"] == creator); // who made it, kept from the database
+            for (const char* k : {"id", "taken", "watching", "creator"}) line.erase(k);
             CHECK(line == config);
         }
         REQUIRE(a.call({{"type", "join"}, {"table", table}, {"buy_in", 500}})["ok"] == true);
