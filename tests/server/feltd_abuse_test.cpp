@@ -324,8 +324,11 @@ TEST_CASE("feltd: clients that never read hold at most the write-queue budgets, 
                                         << after / 1048576.0 << " MiB after; " << left
                                         << " of 60 connections left at the end");
     CHECK(most <= baseline + (64l << 20)); // the global budget (and per address, 16 MiB)
-    CHECK(after <= baseline + (8l << 20)); // and the memory back
-    CHECK(left < 60);                      // some were dropped
+    // And the memory back. The clients feltd dropped give theirs back (release_memory_soon); on a
+    // busy host some are not dropped in the 7 s and are closed by this test instead, and what was
+    // queued for those stays with the allocator: at most the address's budget, 16 MiB.
+    CHECK(after <= baseline + (8l << 20) + (left > 0 ? (16l << 20) : 0));
+    CHECK(left < 60); // some were dropped
     CHECK(http_get(d.port(), "/healthz").status == 200);
 }
 #endif
