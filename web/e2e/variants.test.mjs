@@ -71,7 +71,9 @@ async function playOneHand(variant, structure, onTurn, extra = {}) {
       if (legal.phase !== "betting") {
         // Throw (or turn up) the fewest cards allowed: the first ones.
         const need = legal.phase === "drawing" ? legal.min_discard : legal.rollover;
-        for (let i = 0; i < need; ++i) await bar.locator("button.card").nth(i).click();
+        // Picked at the player's own seat: any card for a draw, a face-down one for a rollover.
+        const pickable = p.page.locator(legal.phase === "drawing" ? ".seat.mine button.card" : ".seat.mine button.card.hole");
+        for (let i = 0; i < need; ++i) await pickable.nth(i).click();
         await bar.getByRole("button", { name: /Stand pat|Discard|Turn up/ }).click();
       } else {
         const name = legal.check ? "Check" : legal.call ? /^Call / : /^Bring in/;
@@ -159,8 +161,10 @@ test("five-card draw: the cards clicked are the cards discarded, and new ones re
   let drew = 0;
   await playOneHand("draw", "no-limit", async (p, legal, bar) => {
     if (legal.phase !== "drawing" || legal.max_discard < 2) return false;
-    const mine = bar.locator("button.card");
+    // The hand is shown once, at the seat, and picked there; the bar has no cards of its own.
+    const mine = p.page.locator(".seat.mine button.card");
     assert.equal(await mine.count(), 5);
+    assert.equal(await bar.locator(".card").count(), 0);
     const picked = [await mine.nth(0).getAttribute("data-card"), await mine.nth(3).getAttribute("data-card")];
     await mine.nth(0).click();
     await mine.nth(3).click();
@@ -190,13 +194,13 @@ test("five-card draw: Hint picks the engine's best exchange, which the player ma
     "no-limit",
     async (p, legal, bar) => {
       if (legal.phase !== "drawing") return false;
-      const mine = await bar.locator("button.card").evaluateAll((els) => els.map((e) => e.dataset.card));
+      const mine = await p.page.locator(".seat.mine button.card").evaluateAll((els) => els.map((e) => e.dataset.card));
       const got = p.rec.received.length;
       await bar.getByRole("button", { name: "Hint" }).click();
       const reply = await until("the hint", () => p.rec.received.slice(got).find((m) => m.type === "hint"));
       const best = reply.exchanges[0];
       assert.equal(best.discard, mine.includes("Ah") ? "2c" : "Ks 9h 3c");
-      const pressed = await bar.locator('button.card[aria-pressed="true"]').evaluateAll((els) => els.map((e) => e.dataset.card));
+      const pressed = await p.page.locator('.seat.mine button.card[aria-pressed="true"]').evaluateAll((els) => els.map((e) => e.dataset.card));
       assert.deepEqual(pressed.sort(), best.discard.split(" ").sort());
       const advice = await bar.getByRole("status").innerText();
       assert.match(advice, new RegExp(`^Throw ${best.discard}: the hand you end with beats ${Math.round(best.expected * 100)}% of all hands`));

@@ -39,7 +39,7 @@ export function stakesText(stakes: Record<string, number> | undefined, structure
 }
 
 // One seat on the oval, at the table or in a replay.
-export function Seat(props: { view: TableView; seat: SeatView; now: number }) {
+export function Seat(props: { view: TableView; seat: SeatView; now: number; picking?: Picking }) {
   const { view, seat, now } = props;
   const hand = view.hand;
   const place = seatPlace(seat.seat, view.seats.length, view.mySeat ?? 0);
@@ -66,7 +66,16 @@ export function Seat(props: { view: TableView; seat: SeatView; now: number }) {
       aria-label={`seat ${seat.seat + 1}: ${seat.name}`}
     >
       <div class="seat-cards">
-        {seat.inHand && <Hand cards={seat.cards} count={seat.cardCount} small={!mine} up={mine && upCards(view) ? seat.up : undefined} />}
+        {seat.inHand && (
+          <Hand
+            cards={seat.cards}
+            count={seat.cardCount}
+            small={!mine}
+            up={mine && upCards(view) ? seat.up : undefined}
+            selected={mine ? props.picking?.cards : undefined}
+            onPick={mine && props.picking && choosable(view).length ? (card) => choosable(view).includes(card) && props.picking!.toggle(card) : undefined}
+          />
+        )}
       </div>
       <div class="plate">
         <div class="name">{seat.name}</div>
@@ -110,7 +119,23 @@ export function amountProblem(text: string, legal: Legal): string | null {
   return null;
 }
 
-function ActionBar(props: { c: Controller; view: TableView; legal: Legal }) {
+// The cards picked for a draw or a rollover: clicked at the player's own seat (the hand shown
+// once), sent by the action bar. Kept by the table for the decision `seq`.
+export interface Picking {
+  cards: Set<string>;
+  toggle: (card: string) => void;
+  set: (cards: Set<string>) => void;
+}
+
+// The cards a draw or a rollover may pick: any for a draw, the face-down ones for a rollover.
+export function choosable(view: TableView): string[] {
+  const legal = view.legal;
+  const me = view.mySeat !== null ? view.seats[view.mySeat] : null;
+  if (!legal || !me || (legal.phase !== "drawing" && legal.phase !== "rollover")) return [];
+  return me.cards.filter((card) => legal.phase === "drawing" || !me.up.includes(card));
+}
+
+function ActionBar(props: { c: Controller; view: TableView; legal: Legal; picking: Picking }) {
   const { c, view, legal } = props;
   const structure = (view.config["structure"] as Structure) ?? "no-limit";
   const pot = potTotal(view);
@@ -118,7 +143,8 @@ function ActionBar(props: { c: Controller; view: TableView; legal: Legal }) {
   const sizes = presets(legal, structure, pot, level);
   // Fresh for each decision: the table mounts a new bar for each (key: legalSeq).
   const [to, setTo] = useState(legal.min_to);
-  const [picked, setPicked] = useState<Set<string>>(new Set());
+  const picked = props.picking.cards;
+  const setPicked = props.picking.set;
   // Five-card draw's hint: the server's best exchange, picked for the player to accept or change.
   const [advice, setAdvice] = useState<string | null>(null);
   const hintsOn = view.config["variant"] === "draw" && view.config["hints"] !== false;
@@ -175,8 +201,6 @@ function ActionBar(props: { c: Controller; view: TableView; legal: Legal }) {
     const drawing = legal.phase === "drawing";
     const need = drawing ? [legal.min_discard, legal.max_discard] : [legal.rollover, legal.rollover];
     const n = picked.size;
-    // A rollover turns up face-down cards: those already up are not offered.
-    const choosable = (me?.cards ?? []).filter((card) => drawing || !me?.up.includes(card));
     // Shrinking draw: exactly two, or none to stand pat.
     const standPat = drawing && legal.stand_pat === true;
     const ok = (n >= need[0]! && n <= need[1]!) || (standPat && n === 0);
@@ -184,19 +208,10 @@ function ActionBar(props: { c: Controller; view: TableView; legal: Legal }) {
       <div class="action-bar" role="group" aria-label="your action">
         <div class="pick-hint">
           {drawing
-            ? `Click the cards to throw away (${need[0] === need[1] ? need[0] : `${need[0]} to ${need[1]}`}${standPat ? ", or none to stand pat" : ""})`
-            : `Click ${legal.rollover} card${legal.rollover === 1 ? "" : "s"} to turn face up`}
+            ? `Click the cards at your seat to throw away (${need[0] === need[1] ? need[0] : `${need[0]} to ${need[1]}`}${standPat ? ", or none to stand pat" : ""})`
+            : `Click ${legal.rollover} card${legal.rollover === 1 ? "" : "s"} at your seat to turn face up`}
+          {n > 0 && `: ${n} picked`}
         </div>
-        <Hand
-          cards={choosable}
-          count={choosable.length}
-          selected={picked}
-          onPick={(card) => {
-            const next = new Set(picked);
-            if (!next.delete(card)) next.add(card);
-            setPicked(next);
-          }}
-        />
         {drawing && hintsOn && (
           <button
             type="button"
@@ -376,6 +391,18 @@ function Results(props: { view: TableView; onClose: () => void; last: boolean })
 export function PokerTable(props: { c: Controller; view: TableView; balance: number }) {
   const { c, view } = props;
   const now = useNow(!!view.hand?.deadline);
+  // The cards picked for the decision under way (a draw, a rollover); none for a new decision.
+  const [pick, setPick] = useState<{ seq: number; cards: Set<string> }>({ seq: -1, cards: new Set() });
+  const cards = pick.seq === view.legalSeq ? pick.cards : new Set<string>();
+  const picking: Picking = {
+    cards,
+    set: (next) => setPick({ seq: view.legalSeq, cards: next }),
+    toggle: (card) => {
+      const next = new Set(cards);
+      if (!next.delete(card)) next.add(card);
+      setPick({ seq: view.legalSeq, cards: next });
+    },
+  };
   // The hand whose results the player closed.
   const [closed, setClosed] = useState(-1);
   const results = view.lastEnd && view.lastEnd.hand !== closed ? view.lastEnd : null;
@@ -413,9 +440,9 @@ export function PokerTable(props: { c: Controller; view: TableView; balance: num
           )}
           {results && over && <Results view={view} last={false} onClose={() => setClosed(results.hand)} />}
         </div>
-        {view.seats.map((s) => (s ? <Seat view={view} seat={s} now={now} /> : null))}
+        {view.seats.map((s) => (s ? <Seat view={view} seat={s} now={now} picking={picking} /> : null))}
       </div>
-      {view.legal ? <ActionBar key={view.legalSeq} c={c} view={view} legal={view.legal} /> : <PreActions c={c} view={view} />}
+      {view.legal ? <ActionBar key={view.legalSeq} c={c} view={view} legal={view.legal} picking={picking} /> : <PreActions c={c} view={view} />}
       <TableSide c={c} view={view} balance={props.balance} noun="hand" />
     </div>
   );
