@@ -219,8 +219,6 @@ json update_json(std::span<const poker::Event> batch, const poker::Legal* turn, 
     return m;
 }
 
-namespace {
-
 // What a `show` event's cards make with the board, as a category and in words (empty where the
 // ranking has none); nothing for another event.
 std::optional<std::pair<std::string, std::string>>
@@ -232,6 +230,8 @@ show_category(const poker::Event& e, const poker::HandState& s, const Ranking& r
     if (!judged) return std::nullopt;
     return std::pair{std::move(judged->category), r.words(hand)};
 }
+
+namespace {
 
 // Whether the event deals `seat` cards that only it may see.
 bool deals_own_cards(const poker::Event& e, int seat) {

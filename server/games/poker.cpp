@@ -1,5 +1,6 @@
-// Poker, every variant: its configuration, its table, and in its history the best draw of a
-// five-card draw hand and the hand as PHH, both by replaying the record through the engine.
+// Poker, every variant: its configuration, its table, and in its history the hand replayed through
+// the engine from its record (whether it matches, the hands shown in words, a five-card draw's best
+// draw) and the hand as PHH.
 #include "games/games.h"
 #include "poker/draw_advice.h"
 #include "poker/phh.h"
@@ -114,28 +115,20 @@ Result<PokerReplay> replay_poker(const HandRecord& h, const json& cfg, Before&& 
     return out;
 }
 
-// Five-card draw, for the asker's seat: the cards held before the draw, the cards that came to
-// it, and the best exchange those cards allowed (throwing at most as many as it did: any more
-// would take cards the seat never saw), beside the exchange made. Null when the seat did not
-// draw or the hand does not replay.
-json best_draw(const HandRecord& h, const json& cfg, int seat) {
-    std::vector<Card> held, thrown;
-    bool drew = false;
-    auto replayed = replay_poker(h, cfg, [&](const poker::HandState& s, const poker::Action& a) {
-        if (drew || a.seat != seat || a.type != poker::ActionType::discard) return;
-        drew = true;
-        const poker::SeatState& p = s.seats[static_cast<std::size_t>(seat)];
-        held.assign(p.cards.begin(), p.cards.begin() + p.count);
-        thrown = a.cards;
-    });
-    if (!replayed || !drew || held.size() != 5) return nullptr;
+// Five-card draw, for the asker's seat: the cards held before the draw (`held`, empty when it
+// did not draw), the cards thrown, the cards that came to it, and the best exchange those cards
+// allowed (throwing at most as many as it did: any more would take cards the seat never saw),
+// beside the exchange made. Null when the seat did not draw.
+json best_draw(const PokerReplay& replayed, std::span<const Card> held,
+               std::span<const Card> thrown, int seat) {
+    if (held.size() != 5) return nullptr;
     std::vector<Card> came;
-    for (const poker::Event& e : replayed->events)
+    for (const poker::Event& e : replayed.events)
         if (e.type == poker::EventType::receive && e.seat == seat) {
             came.assign(e.cards.begin(), e.cards.begin() + e.count);
             break;
         }
-    const Ranking& r = *replayed->config.ranking;
+    const Ranking& r = *replayed.config.ranking;
     auto best = poker::best_exchange(r, held, came, static_cast<int>(came.size()));
     if (!best) return nullptr;
     std::vector<Card> made;
@@ -154,9 +147,42 @@ json best_draw(const HandRecord& h, const json& cfg, int seat) {
                   {"category", judged ? judged->category : std::string()}}}};
 }
 
+// The hands shown at the showdown, named as the table named them: each stored `show` event gets
+// the `category` and `made` of the replay's show event in the same place.
+void name_shown_hands(const PokerReplay& replayed, json& events) {
+    auto stored = events.begin();
+    for (const poker::Event& e : replayed.events) {
+        if (e.type != poker::EventType::show) continue;
+        while (stored != events.end() && stored->value("kind", "") != "show") ++stored;
+        if (stored == events.end() || stored->value("seat", -1) != e.seat) return;
+        if (auto shown = protocol::show_category(e, replayed.state, *replayed.config.ranking)) {
+            (*stored)["category"] = shown->first;
+            if (!shown->second.empty()) (*stored)["made"] = shown->second;
+        }
+        ++stored;
+    }
+}
+
+// A finished hand replayed through the engine: whether it matches its record (`replay`), the
+// hands shown in words, and for a five-card draw's seated asker the best draw.
 void review(const HandRecord& h, const json&, int seat, json& out) {
-    if (seat >= 0 && out["config"].is_object() && out["config"].value("variant", "") == "draw")
-        out["best_draw"] = best_draw(h, out["config"], seat);
+    const json& cfg = out["config"];
+    const bool draw = seat >= 0 && cfg.is_object() && cfg.value("variant", "") == "draw";
+    std::vector<Card> held, thrown;
+    auto replayed = replay_poker(h, cfg, [&](const poker::HandState& s, const poker::Action& a) {
+        if (!held.empty() || a.seat != seat || a.type != poker::ActionType::discard) return;
+        const poker::SeatState& p = s.seats[static_cast<std::size_t>(seat)];
+        held.assign(p.cards.begin(), p.cards.begin() + p.count);
+        thrown = a.cards;
+    });
+    if (!replayed) {
+        out["replay"] = {{"matches", false}, {"reason", replayed.error().message}};
+        if (draw) out["best_draw"] = nullptr;
+        return;
+    }
+    out["replay"] = {{"matches", true}};
+    name_shown_hands(*replayed, out["events"]);
+    if (draw) out["best_draw"] = best_draw(*replayed, held, thrown, seat);
 }
 
 Result<std::string> phh(const HandRecord& h, const json& config, int seat) {

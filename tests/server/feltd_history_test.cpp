@@ -151,3 +151,66 @@ TEST_CASE("feltd: history over WebSocket and HTTP shows each asker only their ow
     CHECK(a.call({{"type", "hand"}, {"hand", -3}})["field"] == "hand");
     CHECK(a.call({{"type", "my_hands"}, {"limit", 2.5}})["field"] == "limit");
 }
+
+TEST_CASE("feltd: a poker hand's history names the hands shown as the table did, and says whether "
+          "it replays") {
+    Feltd d;
+    Client a(d.port()), b(d.port()), w(d.port());
+    for (Client* c : {&a, &b, &w}) {
+        c->hello();
+        REQUIRE(c->call({{"type", "guest"}})["ok"] == true);
+    }
+    const std::int64_t table = a.call({{"type", "create_table"},
+                                       {"seats", 2},
+                                       {"hand_delay_ms", 0},
+                                       {"decision_ms", 5000}})["table"];
+    REQUIRE(w.call({{"type", "spectate"}, {"table", table}})["ok"] == true);
+    std::map<int, Client*> at;
+    at[a.call({{"type", "join"}, {"table", table}, {"buy_in", 100}})["seat"].get<int>()] = &a;
+    at[b.call({{"type", "join"}, {"table", table}, {"buy_in", 100}})["seat"].get<int>()] = &b;
+    // Both call or check to the showdown; the spectator notes what the table said each hand made.
+    std::int64_t hand_id = 0;
+    std::map<int, json> shown; // seat -> its live `show` event
+    for (;;) {
+        const auto m = w.read();
+        REQUIRE(m.has_value());
+        if ((*m)["type"] != "table") continue;
+        if ((*m)["kind"] == "hand_start") hand_id = (*m)["hand_id"];
+        if ((*m)["kind"] == "hand_end") break;
+        if ((*m)["kind"] != "update") continue;
+        for (const json& e : (*m)["events"])
+            if (e["kind"] == "show") shown[e["seat"].get<int>()] = e;
+        if (!m->contains("turn")) continue;
+        Client& c = *at.at((*m)["turn"]["seat"].get<int>());
+        if (!c.call({{"type", "act"}, {"table", table}, {"action", "call"}}).value("ok", false))
+            REQUIRE(c.call({{"type", "act"}, {"table", table}, {"action", "check"}})["ok"] == true);
+    }
+    REQUIRE(hand_id > 0);
+    REQUIRE(shown.size() == 2);
+
+    const json record = a.call({{"type", "hand"}, {"hand", hand_id}});
+    REQUIRE(record["ok"] == true);
+    CHECK(record["replay"] == json{{"matches", true}});
+    int named = 0;
+    for (const json& e : record["events"]) {
+        if (e["kind"] != "show") continue;
+        const json& live = shown.at(e["seat"].get<int>());
+        CHECK(e["cards"] == live["cards"]);
+        CHECK(e["category"] == live["category"]);
+        CHECK(e["made"] == live["made"]);
+        named += e.contains("made");
+    }
+    CHECK(named == 2);
+
+    // A record whose stacks were altered no longer replays, and says why.
+    {
+        felt::db::Database db(d.dir() + "/data/felt.db");
+        felt::db::Statement q(db,
+                              "UPDATE hand_seats SET stack_end = stack_end + 1 WHERE hand_id = ?");
+        q.bind(1, hand_id);
+        q.step();
+    }
+    const json altered = a.call({{"type", "hand"}, {"hand", hand_id}});
+    CHECK(altered["replay"]["matches"] == false);
+    CHECK(altered["replay"]["reason"].get<std::string>().find("recorded") != std::string::npos);
+}

@@ -157,12 +157,31 @@ test("two people and a bot play no-limit hold'em from the lobby, watched by a th
   assert.match(await ann.page.locator("tr[data-hand] td").nth(1).innerText(), /^no-limit holdem, table \d+, hand \d+$/);
   for (const label of ["chips won", "hands, oldest first"]) await ann.page.locator(".chart text", { hasText: label }).waitFor();
   await ann.page.screenshot({ path: join(screenshots, "history.png") });
-  const handId = handEnds(ann.rec).at(-1).hand_id;
+  // The last hand that went to a showdown (else the last hand): the one replayed.
+  let handId = handEnds(ann.rec).at(-1).hand_id;
+  for (let at = null, m, i = 0; (m = ann.rec.received[i]); i++) {
+    if (m.kind === "hand_start") at = m.hand_id;
+    if (m.kind === "update" && at !== null && m.events.some((e) => e.kind === "show")) handId = at;
+  }
   await ann.page.locator(`tr[data-hand="${handId}"]`).getByRole("button", { name: "Replay" }).click();
   const record_ = await until("the hand", () => ann.rec.received.find((m) => m.type === "hand" && m.ok && m.hand === handId));
   await ann.page.getByRole("button", { name: "End »" }).click();
   const replayed = await ann.page.$$eval(".felt .seat", (els) => els.map((e) => [Number(e.dataset.seat), Number(e.querySelector(".stack").dataset.stack)]));
   for (const [seat, stack] of replayed) assert.equal(stack, record_.seats.find((s) => s.seat === seat).stack_end);
+  // Its end, as the table showed it: the server replayed the record to the same result, the deal
+  // checks out in the browser, and each pot names its winner, with the hand in words when shown.
+  assert.equal(record_.replay.matches, true);
+  await ann.page.locator(".replay .verdict", { hasText: "Replayed by the server: matches the result ✓" }).waitFor();
+  await ann.page.locator(".replay .end-banner .fairness.ok").waitFor();
+  const banner = await ann.page.locator(".replay .end-banner").innerText();
+  const wins = record_.events.filter((e) => e.kind === "win");
+  assert.ok(wins.length >= 1 && wins.every((w) => banner.includes(` ${w.amount}`)), banner);
+  const shows = record_.events.filter((e) => e.kind === "show");
+  if (shows.length) {
+    assert.ok(shows.every((e) => typeof e.made === "string" && e.made.length > 0), JSON.stringify(shows));
+    assert.match(banner, /wins \d+ with [a-z ,]+ \(|split: .+ \d+ \([a-z ,]+\)/);
+    assert.match(await ann.page.locator(".replay .log").innerText(), /shows .+: [a-z]/);
+  }
   await ann.page.screenshot({ path: join(screenshots, "replay.png") });
   const [download] = await Promise.all([ann.page.waitForEvent("download"), ann.page.getByRole("button", { name: "Download PHH" }).click()]);
   const phhPath = join(server.dir, "hand.phh");

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { createHash, randomBytes } from "node:crypto";
 import { test } from "node:test";
 import { verifyDeal } from "../src/fairness";
+import { deal } from "./deal";
 import { ascii, fromHex, sha256, toHex } from "../src/sha256";
 
 const nodeSha = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
@@ -31,24 +32,6 @@ test("hex round trips, and bad hex is refused", () => {
   assert.equal(fromHex("abc"), null);
   assert.equal(fromHex("zz"), null);
 });
-
-// A deal committed the way feltd commits it (protocol/fairness.cpp).
-function deal(cards: string[], seed?: string) {
-  const salts = cards.map(() => new Uint8Array(randomBytes(16)));
-  const leaf = (salt: Uint8Array, text: string) => createHash("sha256").update(salt).update(text).digest();
-  const leaves = cards.map((c, i) => leaf(salts[i]!, c));
-  const seedSalt = new Uint8Array(randomBytes(16));
-  const all = seed ? [...leaves, leaf(seedSalt, seed)] : leaves;
-  const commitment = createHash("sha256").update(Buffer.concat(all)).digest("hex");
-  const open = (i: number) => ({ position: i, card: cards[i]!, salt: Buffer.from(salts[i]!).toString("hex") });
-  return {
-    commitment,
-    leaves: leaves.map((l) => l.toString("hex")),
-    seedLeaf: seed ? all[all.length - 1]!.toString("hex") : undefined,
-    seed: seed ? { value: seed, salt: Buffer.from(seedSalt).toString("hex") } : undefined,
-    open,
-  };
-}
 
 test("a deal opened honestly verifies; each kind of tampering is caught and named", () => {
   const cards = ["As", "Kd", "7c", "7d", "2h", "Qs"];

@@ -6,6 +6,8 @@ import { backoff, Connection, RequestError, type SocketLike } from "../src/conne
 import type { Snapshot, TableMessage } from "../src/gen/protocol";
 import { betLevel, potTotal, replayViews } from "../src/games/poker";
 import { applyTable, fromSnapshot } from "../src/tableview";
+import { potLines } from "../src/view";
+import { deal } from "./deal";
 
 const snap: Snapshot = {
   type: "table", table: 1, seq: 10, kind: "snapshot",
@@ -152,6 +154,45 @@ test("a replay steps from the starting stacks through each event, skipping recor
     events: [{ kind: "blind", seat: 0, amount: 1 }, { kind: "blind", seat: 2, amount: 2 }, { kind: "fold", seat: 0 }, { kind: "win", seat: 2, amount: 3 }, { kind: "hand_end" }] as never,
   }).at(-1)!;
   assert.deepEqual(ended.seats.map((s) => s?.bet ?? null), [0, null, 0]); // nothing left in front at the end
+});
+
+test("a replay ends as the table did: each pot with its winners and hands, and the deal checked", () => {
+  // ann (seat 0, the asker) is all in for 50 with Ah Kh; bob and cy cover; cy's Qs Qd wins both pots.
+  const cards = ["Ah", "Kh", "Jc", "Jd", "Qs", "Qd", "2c", "3d", "4h", "8s", "9c"];
+  const d = deal(cards);
+  const record = {
+    hand: 9, table: 1, number: 3, your_seat: 0,
+    config: { names: ["ann", "bob", "cy"], stacks: [50, 100, 100], button: 0 },
+    events: [
+      { kind: "deal_down", seat: 0, count: 2, cards: "Ah Kh" }, { kind: "deal_down", seat: 1, count: 2 }, { kind: "deal_down", seat: 2, count: 2 },
+      { kind: "raise", seat: 0, amount: 50 }, { kind: "all_in", seat: 0 }, { kind: "call", seat: 1, amount: 50 }, { kind: "call", seat: 2, amount: 50 },
+      { kind: "street", amount: 1 }, { kind: "deal_board", count: 5, cards: "2c 3d 4h 8s 9c" },
+      { kind: "bet", seat: 1, amount: 20 }, { kind: "call", seat: 2, amount: 20 },
+      { kind: "show", seat: 0, count: 2, cards: "Ah Kh", category: "high_card", made: "ace high, king kicker" },
+      { kind: "show", seat: 1, count: 2, cards: "Jc Jd", category: "one_pair", made: "a pair of jacks" },
+      { kind: "show", seat: 2, count: 2, cards: "Qs Qd", category: "one_pair", made: "a pair of queens" },
+      { kind: "win", seat: 2, amount: 150, pot: 0 }, { kind: "win", seat: 2, amount: 40, pot: 1 }, { kind: "hand_end" },
+    ] as never,
+    seats: [{ seat: 0, stack_end: 0, net: -50 }, { seat: 1, stack_end: 30, net: -70 }, { seat: 2, stack_end: 220, net: 120 }],
+    commitment: d.commitment,
+    fairness: { leaves: d.leaves, shown: [2, 3, 4, 5, 6, 7, 8, 9, 10].map(d.open), yours: [d.open(0), d.open(1)] },
+  };
+  const end = replayViews(record).at(-1)!;
+  assert.deepEqual(potLines(end, end.lastEnd!), [
+    "Main pot: cy wins 150 with a pair of queens (Q♠ Q♦)",
+    "Side pot 1: cy wins 40 with a pair of queens (Q♠ Q♦)",
+  ]);
+  assert.deepEqual(end.lastEnd!.net, [-50, -70, 120]);
+  assert.equal(end.lastEnd!.verdict?.ok, true);
+  assert.equal(end.lastEnd!.verdict?.opened, 11);
+  assert.equal(end.log.at(-1), "Hand 3 ends (deal verified)");
+  assert.match(end.log.join("\n"), /cy shows Q♠ Q♦: a pair of queens/);
+  // Before the end no step has the results; a card the asker saw but the reveal does not open
+  // fails the check.
+  assert.ok(replayViews(record).slice(0, -1).every((v) => v.lastEnd === null));
+  const unopened = replayViews({ ...record, fairness: { ...record.fairness, yours: [d.open(0)] } }).at(-1)!;
+  assert.equal(unopened.lastEnd!.verdict?.ok, false);
+  assert.equal(unopened.log.at(-1), "Hand 3 ends (deal NOT verified)");
 });
 
 class FakeSocket implements SocketLike {

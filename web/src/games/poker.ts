@@ -314,7 +314,8 @@ export const pokerGame: TableGame = {
 // A finished hand from the history (the `hand` reply), as the table looked before its first event
 // and after each: the pictures a replay steps through. Only the cards the server gave the asker
 // appear. Recorded actions (`"kind": "action"`) are what the events already show, so they are
-// skipped.
+// skipped. The last picture has the hand's end, as the table showed it: each pot with its winners
+// and the fairness check of the deal against its commitment (for the cards the asker saw).
 export function replayViews(record: {
   hand: number;
   table: number;
@@ -322,6 +323,9 @@ export function replayViews(record: {
   config: Record<string, unknown>;
   your_seat: number | null;
   events: { kind: string }[];
+  seats?: { seat: number; stack_end: number; net: number }[];
+  commitment?: string;
+  fairness?: Fairness | null;
 }): TableView[] {
   const names = (record.config["names"] as (string | null)[] | undefined) ?? [];
   const stacks = (record.config["stacks"] as number[] | undefined) ?? [];
@@ -355,6 +359,22 @@ export function replayViews(record: {
     const line = applyEvent(view, next, hand, e as PokerEvent);
     view = { ...view, seats: next, hand, log: line ? withLog(view, line) : view.log };
     out.push(view);
+  }
+  if (record.seats) {
+    const net = names.map(() => 0);
+    const ends = [...stacks];
+    for (const s of record.seats) {
+      net[s.seat] = s.net;
+      ends[s.seat] = s.stack_end;
+    }
+    const hand = view.hand!;
+    const verdict = record.commitment && record.fairness ? verifyDeal(record.commitment, record.fairness, hand.seen) : null;
+    const pots = potResults(view.seats, hand.won, net);
+    out[out.length - 1] = {
+      ...view,
+      lastEnd: { hand: record.number, handId: record.hand, net, stacks: ends, pots, verdict },
+      log: withLog(view, endLine("Hand", record.number, verdict)),
+    };
   }
   return out;
 }

@@ -10,7 +10,7 @@ import { Hand } from "./cards";
 import { leapCount, leapReplay } from "../games/leap";
 import { Reveal } from "./chinese";
 import { Melds } from "./leap";
-import { Seat } from "./poker";
+import { Results as EndResults, Seat } from "./poker";
 
 function Chart(props: { hands: PlayerHand[] }) {
   // Oldest first: the running total of nets.
@@ -298,13 +298,14 @@ export function Replay(props: { c: Controller; id: number }) {
   return (
     <div class="replay">
       <h2>
-        Hand {id} <span class="sub">table {record.table}, hand {record.number}</span>
+        Hand {id} <span class="sub">{handWhere({ ...record.config, table: record.table, number: record.number } as PlayerHand)}</span>
       </h2>
       <div class="felt small-felt" aria-label="replayed table">
         <div class="middle">
           <div class="board">
             <Hand cards={view.hand?.board ?? []} count={view.hand?.board.length ?? 0} />
           </div>
+          {view.lastEnd && <EndResults view={view} last={false} />}
         </div>
         {view.seats.map((s) => (s ? <Seat view={view} seat={s} now={0} /> : null))}
       </div>

@@ -372,7 +372,8 @@ function handOver(view: TableView): boolean {
 
 // The hand's results: in the middle of the table once it ends, then, once the next hand has
 // begun, as "the last hand" above the table, until the player closes them or the next hand ends.
-function Results(props: { view: TableView; onClose: () => void; last: boolean }) {
+// A replay's end shows them with nothing to close.
+export function Results(props: { view: TableView; onClose?: () => void; last: boolean }) {
   const end = props.view.lastEnd!;
   return (
     <div class={props.last ? "last-hand" : "end-banner"} role="status" aria-label={props.last ? "the last hand" : "results"}>
@@ -381,9 +382,11 @@ function Results(props: { view: TableView; onClose: () => void; last: boolean })
         <div class="pot-line">{line}</div>
       ))}
       <FairnessLine verdict={end.verdict} />
-      <button type="button" class="close" aria-label="close the results" title="close" onClick={props.onClose}>
-        ×
-      </button>
+      {props.onClose && (
+        <button type="button" class="close" aria-label="close the results" title="close" onClick={props.onClose}>
+          ×
+        </button>
+      )}
     </div>
   );
 }
