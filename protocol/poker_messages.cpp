@@ -219,16 +219,26 @@ json update_json(std::span<const poker::Event> batch, const poker::Legal* turn, 
     return m;
 }
 
-// What a `show` event's cards make with the board, as a category and in words (empty where the
-// ranking has none); nothing for another event.
-std::optional<std::pair<std::string, std::string>>
-show_category(const poker::Event& e, const poker::HandState& s, const Ranking& r) {
-    if (e.type != poker::EventType::show) return std::nullopt;
-    std::vector<Card> hand(e.cards.begin(), e.cards.begin() + e.count);
-    hand.insert(hand.end(), s.board.begin(), s.board.begin() + s.board_count);
-    auto judged = r.judge(hand);
-    if (!judged) return std::nullopt;
-    return std::pair{std::move(judged->category), r.words(hand)};
+std::vector<std::optional<ShownHand>> show_categories(std::span<const poker::Event> batch,
+                                                      const poker::HandState& s, const Ranking& r) {
+    std::vector<std::optional<ShownHand>> out(batch.size());
+    std::vector<std::vector<Card>> hands;
+    std::vector<std::size_t> at; // the event of each hand
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        const poker::Event& e = batch[i];
+        if (e.type != poker::EventType::show) continue;
+        std::vector<Card> hand(e.cards.begin(), e.cards.begin() + e.count);
+        hand.insert(hand.end(), s.board.begin(), s.board.begin() + s.board_count);
+        auto judged = r.judge(hand);
+        if (!judged) continue;
+        out[i] = ShownHand{std::move(judged->category), {}};
+        hands.push_back(std::move(hand));
+        at.push_back(i);
+    }
+    if (hands.empty()) return out;
+    std::vector<std::string> words = r.showdown_words(hands);
+    for (std::size_t k = 0; k < at.size(); ++k) out[at[k]]->made = std::move(words[k]);
+    return out;
 }
 
 namespace {
@@ -248,10 +258,11 @@ bool owns_cards_in(std::span<const poker::Event> batch, int seat) {
 void add_show_categories(json& update, std::span<const poker::Event> batch,
                          const poker::HandState& s, const Ranking& r) {
     json& events = update["events"];
+    auto shown = show_categories(batch, s, r);
     for (std::size_t i = 0; i < batch.size() && i < events.size(); ++i)
-        if (auto shown = show_category(batch[i], s, r)) {
-            events[i]["category"] = shown->first;
-            if (!shown->second.empty()) events[i]["made"] = shown->second;
+        if (shown[i]) {
+            events[i]["category"] = shown[i]->category;
+            if (!shown[i]->made.empty()) events[i]["made"] = shown[i]->made;
         }
 }
 
@@ -266,15 +277,15 @@ json own_update(std::span<const poker::Event> batch, const poker::Legal* turn, c
 UpdateText::UpdateText(std::span<const poker::Event> batch, const poker::Legal* turn,
                        const Ranking& r, const poker::HandState& s, std::optional<json> pots) {
     const bool showdown = s.phase == poker::Phase::done;
+    auto shown = showdown ? show_categories(batch, s, r) : std::vector<std::optional<ShownHand>>();
     events_.reserve(batch.size());
-    for (const poker::Event& e : batch) {
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        const poker::Event& e = batch[i];
         Shown& x = events_.emplace_back(Shown{e, {}, std::nullopt, std::nullopt});
         if (e.count) x.cards = r.to_string(std::span(e.cards.data(), e.count));
-        if (!showdown) continue;
-        if (auto shown = show_category(e, s, r)) {
-            x.category = std::move(shown->first);
-            if (!shown->second.empty()) x.made = std::move(shown->second);
-        }
+        if (!showdown || !shown[i]) continue;
+        x.category = std::move(shown[i]->category);
+        if (!shown[i]->made.empty()) x.made = std::move(shown[i]->made);
     }
     if (turn) {
         turn_seat_ = turn->seat;

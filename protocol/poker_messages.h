@@ -15,7 +15,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 namespace felt::protocol {
@@ -54,10 +53,17 @@ json update_json(std::span<const poker::Event> batch, const poker::Legal* turn, 
 // "full_house", or "v41" in vertical melds), in the update built from that batch.
 void add_show_categories(json& update, std::span<const poker::Event> batch,
                          const poker::HandState& s, const Ranking& r);
-// What a `show` event's cards make with the board, as a category and in words (empty where the
-// ranking has none); nothing for another event.
-std::optional<std::pair<std::string, std::string>>
-show_category(const poker::Event& e, const poker::HandState& s, const Ranking& r);
+// What a `show` event's cards make with the board: its category, and in words with the kickers
+// that tell it from the other hands shown (Ranking::showdown_words; empty where the ranking has
+// none).
+struct ShownHand {
+    std::string category;
+    std::string made;
+};
+// For each event of the batch: what a `show` makes with the board of `s`, beside the batch's
+// other shows; nothing for another event or a hand the ranking cannot judge.
+std::vector<std::optional<ShownHand>> show_categories(std::span<const poker::Event> batch,
+                                                      const poker::HandState& s, const Ranking& r);
 // What `seat`'s update has that a spectator's lacks, to be merged into the spectator's
 // (protocol::dump_over): the events with its own cards, when the batch deals it some, and
 // {"turn": {"legal": ...}} when it is to act. Null when it sees only what a spectator sees.

@@ -1,5 +1,6 @@
 #include "rankings/hand_class.h"
 
+#include <algorithm>
 #include <array>
 
 namespace felt::hand_class {
@@ -49,22 +50,44 @@ std::string words(std::uint32_t key) {
     return "?";
 }
 
-std::string with_kicker(std::uint32_t key) {
-    int at = 1; // where the first kicker is listed
-    switch (category(key)) {
+std::string showdown_words(std::uint32_t key, std::span<const std::uint32_t> others) {
+    const Category c = category(key);
+    int named = 1;   // ranks the words name
+    int kickers = 1; // ranks named after them, at the least
+    switch (c) {
     case Category::high_card:
     case Category::one_pair:
     case Category::three_of_a_kind:
     case Category::four_of_a_kind:
         break;
     case Category::two_pair:
-        at = 2;
+        named = 2;
         break;
-    default:
+    case Category::flush:
+        kickers = 0;
+        break;
+    default: // the words name every rank that counts
         return words(key);
     }
-    const int kicker = rank_at(key, at);
-    return kicker < 0 ? words(key) : words(key) + ", " + name(kicker) + " kicker";
+    // As many as it takes to tell it from each other hand of the same category and named ranks.
+    for (const std::uint32_t o : others) {
+        if (o == key || category(o) != c) continue;
+        int same = 0;
+        while (same < 5 && rank_at(o, same) == rank_at(key, same)) ++same;
+        if (same >= named) kickers = std::max(kickers, same - named + 1);
+    }
+    std::string listed;
+    for (int i = named; i < named + kickers && rank_at(key, i) >= 0; ++i) {
+        if (!listed.empty()) listed += '-';
+        listed += name(rank_at(key, i));
+    }
+    if (listed.empty()) return words(key);
+    if (c == Category::flush) return "flush, " + name(rank_at(key, 0)) + "-" + listed + " high";
+    return words(key) + ", " + listed + " kicker";
+}
+
+std::string with_kicker(std::uint32_t key) {
+    return showdown_words(key, {});
 }
 
 } // namespace felt::hand_class

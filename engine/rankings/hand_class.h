@@ -89,6 +89,12 @@ std::string words(std::uint32_t key);
 // (high card, one pair, two pair, three and four of a kind): "two pair, kings and sevens, ace
 // kicker", "a pair of nines, queen kicker", "ace high, jack kicker".
 std::string with_kicker(std::uint32_t key);
+// The class beside the others shown at the same showdown: with_kicker(), naming as many kickers as
+// it takes to tell it from each other class of the same category and named ranks ("a pair of
+// aces, king-queen kicker" beside "a pair of aces, king-jack kicker"); a flush names its ranks
+// that far ("flush, ace-king high" beside "flush, ace-queen high"). An equal class (a split)
+// changes nothing.
+std::string showdown_words(std::uint32_t key, std::span<const std::uint32_t> others);
 
 } // namespace hand_class
 } // namespace felt

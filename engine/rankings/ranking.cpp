@@ -51,9 +51,19 @@ class StandardRanking final : public DeckRanking {
         return j;
     }
 
-    std::string words(std::span<const Card> cards) const override {
-        auto v = cards.size() > 7 ? best_five(cards) : evaluate_hand(cards, wild_);
-        return v ? hand_class::with_kicker(v->hand_class()) : std::string();
+    std::vector<std::string>
+    showdown_words(std::span<const std::vector<Card>> hands) const override {
+        std::vector<std::uint32_t> keys;
+        std::vector<bool> judged;
+        for (const std::vector<Card>& cards : hands) {
+            auto v = cards.size() > 7 ? best_five(cards) : evaluate_hand(cards, wild_);
+            judged.push_back(static_cast<bool>(v));
+            if (v) keys.push_back(v->hand_class());
+        }
+        std::vector<std::string> out;
+        for (std::size_t i = 0, k = 0; i < hands.size(); ++i)
+            out.push_back(judged[i] ? hand_class::showdown_words(keys[k++], keys) : std::string());
+        return out;
     }
 
     Strength strength(std::span<const Card> cards) const override {

@@ -71,10 +71,13 @@ class Ranking {
         return j ? j->strength : Strength{};
     }
 
-    // A hand judge() accepts, in a player's words with its deciding kicker, where the ranking has
-    // words (standard: "two pair, kings and sevens, ace kicker"); empty otherwise. For a showdown:
-    // a string is made each time.
-    virtual std::string words(std::span<const Card>) const { return {}; }
+    // Hands shown together at a showdown (each as judge() accepts it), in a player's words, each
+    // with the kickers that tell it from the others (standard: "two pair, kings and sevens, ace
+    // kicker"; hand_class::showdown_words); empty strings where the ranking has no words.
+    virtual std::vector<std::string>
+    showdown_words(std::span<const std::vector<Card>> hands) const {
+        return std::vector<std::string>(hands.size());
+    }
 
   protected:
     std::array<std::uint8_t, 256> copies_{}; // by card code; filled by each ranking

@@ -150,14 +150,17 @@ json best_draw(const PokerReplay& replayed, std::span<const Card> held,
 // The hands shown at the showdown, named as the table named them: each stored `show` event gets
 // the `category` and `made` of the replay's show event in the same place.
 void name_shown_hands(const PokerReplay& replayed, json& events) {
+    const auto shown =
+        protocol::show_categories(replayed.events, replayed.state, *replayed.config.ranking);
     auto stored = events.begin();
-    for (const poker::Event& e : replayed.events) {
+    for (std::size_t i = 0; i < replayed.events.size(); ++i) {
+        const poker::Event& e = replayed.events[i];
         if (e.type != poker::EventType::show) continue;
         while (stored != events.end() && stored->value("kind", "") != "show") ++stored;
         if (stored == events.end() || stored->value("seat", -1) != e.seat) return;
-        if (auto shown = protocol::show_category(e, replayed.state, *replayed.config.ranking)) {
-            (*stored)["category"] = shown->first;
-            if (!shown->second.empty()) (*stored)["made"] = shown->second;
+        if (shown[i]) {
+            (*stored)["category"] = shown[i]->category;
+            if (!shown[i]->made.empty()) (*stored)["made"] = shown[i]->made;
         }
         ++stored;
     }

@@ -95,3 +95,27 @@ TEST_CASE("poker messages: a showdown names what each shown hand makes with the 
         CHECK(made["Kh Kd"] == "two_pair");   // kings and deuces
     }
 }
+
+TEST_CASE("poker messages: hands shown together are told apart by the kickers that decide") {
+    // Seat 1: Ah Qc, seat 0: As Jd; the board Kh 7s 4d 2c 9h. Both are ace high with a king.
+    HandState s = start({100, 100}, "Ah Qc As Jd Kh 7s 4d 2c 9h");
+    act(s, 0, ActionType::call);
+    act(s, 1, ActionType::check);
+    std::vector<Event> last;
+    for (int street = 0; street < 3; ++street) {
+        act(s, 1, ActionType::check);
+        last = act(s, 0, ActionType::check);
+    }
+    REQUIRE(s.phase == Phase::done);
+    const auto ranking = make_ranking("standard").value();
+    json update = protocol::update_json(last, nullptr, *ranking, -1);
+    protocol::add_show_categories(update, last, s, *ranking);
+    std::map<std::string, std::string> made; // cards shown -> the hand in words
+    for (const json& e : update["events"])
+        if (e["kind"] == "show") made[e["cards"]] = e["made"];
+    CHECK(made["Ah Qc"] == "ace high, king-queen kicker");
+    CHECK(made["As Jd"] == "ace high, king-jack kicker");
+    // The text written straight for the table says the same.
+    const protocol::UpdateText text(last, nullptr, *ranking, s, std::nullopt);
+    CHECK(json::parse(text.events(-1)) == update["events"]);
+}

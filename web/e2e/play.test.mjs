@@ -132,7 +132,7 @@ test("two people and a bot play no-limit hold'em from the lobby, watched by a th
         showdownShot = true;
         // The winner's hand in words, from the server's: "wins 54 with two pair, tens and eights,
         // ace kicker (10♠ 8♣)", or a pot split: "Pot of 56 split: ann 28 (a pair of sevens, …), …".
-        assert.match(await ann.page.locator(".end-banner").innerText(), /wins \d+ with [a-z ,]+ \(|split: .+ \d+ \([a-z ,]+\)/);
+        assert.match(await ann.page.locator(".end-banner").innerText(), /wins \d+ with [a-z ,-]+ \(|split: .+ \d+ \([a-z ,-]+\)/);
         await ann.page.screenshot({ path: join(screenshots, "showdown.png") });
       }
     }
@@ -179,7 +179,7 @@ test("two people and a bot play no-limit hold'em from the lobby, watched by a th
   const shows = record_.events.filter((e) => e.kind === "show");
   if (shows.length) {
     assert.ok(shows.every((e) => typeof e.made === "string" && e.made.length > 0), JSON.stringify(shows));
-    assert.match(banner, /wins \d+ with [a-z ,]+ \(|split: .+ \d+ \([a-z ,]+\)/);
+    assert.match(banner, /wins \d+ with [a-z ,-]+ \(|split: .+ \d+ \([a-z ,-]+\)/);
     assert.match(await ann.page.locator(".replay .log").innerText(), /shows .+: [a-z]/);
   }
   await ann.page.screenshot({ path: join(screenshots, "replay.png") });

@@ -271,3 +271,68 @@ TEST_CASE("hand classes as a showdown names them: the first kicker where one can
         CHECK_MESSAGE(at->second == named, w);
     }
 }
+
+TEST_CASE("hands shown together name the kickers that tell them apart, and no more") {
+    auto beside = [](std::string_view a, std::string_view b) {
+        const std::uint32_t ka = eval(a).hand_class(), kb = eval(b).hand_class();
+        const std::uint32_t others[] = {kb};
+        return hand_class::showdown_words(ka, others);
+    };
+    // Aces with king-queen beat aces with king-jack: the king alone does not say why.
+    CHECK(beside("7d Qc Js Kc Ac 3c Ah", "8s 9h Js Kc Ac 3c Ah") ==
+          "a pair of aces, king-queen kicker");
+    CHECK(beside("8s 9h Js Kc Ac 3c Ah", "7d Qc Js Kc Ac 3c Ah") ==
+          "a pair of aces, king-jack kicker");
+    CHECK(beside("As Ks 9s 5s 2s", "Ah Qh Jh 5h 3h") == "flush, ace-king high");
+    CHECK(beside("Ah Qh Jh 5h 3h", "As Ks 9s 5s 2s") == "flush, ace-queen high");
+    CHECK(beside("Ad Kc 9h 7s 3c", "Ah Kd 9c 7d 2s") == "ace high, king-nine-seven-three kicker");
+    CHECK(beside("Ks Kd 7c 7h As", "Kc Kh 7d 7s Qs") == "two pair, kings and sevens, ace kicker");
+    // A split, a different pair, a different category: the first kicker, as alone.
+    CHECK(beside("9s 9d Qc 7h 4s", "9c 9h Qd 7c 4d") == "a pair of nines, queen kicker");
+    CHECK(beside("9s 9d Qc 7h 4s", "Ts Td Qd 7c 4d") == "a pair of nines, queen kicker");
+    CHECK(beside("As Ks 9s 5s 2s", "Ah Kd 9c 5d 2s") == "flush, ace high");
+    CHECK(beside("Ks Kd Kc 4h 4s", "Kh Kd Kc 3h 3s") == "full house, kings over fours");
+
+    // Every two classes of a category with kickers whose words name the same ranks: side by side
+    // they read differently, and where the first kicker already tells them apart (or for a flush,
+    // the high card), each reads as it would alone.
+    std::map<std::uint32_t, std::vector<std::uint32_t>> groups; // by category and named ranks
+    for (std::size_t raw = 1; raw < std::size(tables::kClassKey); ++raw) {
+        const std::uint32_t key = tables::kClassKey[raw];
+        const Category c = hand_class::category(key);
+        const bool kicks = c == Category::high_card || c == Category::one_pair ||
+                           c == Category::two_pair || c == Category::three_of_a_kind ||
+                           c == Category::four_of_a_kind || c == Category::flush;
+        if (!kicks) continue;
+        const int named = c == Category::two_pair ? 2 : 1;
+        std::uint32_t group = static_cast<std::uint32_t>(c) << 8;
+        for (int i = 0; i < named; ++i)
+            group |= static_cast<std::uint32_t>(hand_class::rank_at(key, i) + 1) << (4 * i);
+        groups[group].push_back(key);
+    }
+#ifdef FELT_SANITIZE
+    constexpr std::size_t kStride = 7; // a seventh of the pairs under the sanitizers
+#else
+    constexpr std::size_t kStride = 1;
+#endif
+    std::size_t pairs = 0, told_alone = 0;
+    for (const auto& [group, keys] : groups)
+        for (std::size_t i = 0; i < keys.size(); ++i)
+            for (std::size_t j = i + 1 + (i % kStride); j < keys.size(); j += kStride) {
+                const std::uint32_t a = keys[i], b = keys[j];
+                const std::string wa = hand_class::showdown_words(a, std::span(&b, 1));
+                const std::string wb = hand_class::showdown_words(b, std::span(&a, 1));
+                ++pairs;
+                CHECK_MESSAGE(wa != wb, wa);
+                CHECK(wa.starts_with(
+                    hand_class::category(a) == Category::flush ? "flush, " : hand_class::words(a)));
+                const std::string alone_a = hand_class::with_kicker(a);
+                if (alone_a != hand_class::with_kicker(b)) {
+                    ++told_alone;
+                    CHECK(wa == alone_a);
+                }
+            }
+    CHECK(pairs > 50'000 / kStride);
+    CHECK(told_alone > 0);
+    CHECK(told_alone < pairs);
+}
