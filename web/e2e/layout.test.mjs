@@ -54,6 +54,12 @@ test("at 390×844 every table in the lobby can be joined, and on one's turn the 
   const raise = who.page.locator(".action-bar").getByRole("button", { name: /^Raise to/ });
   const r = await box(raise);
   assert.ok(r.top >= 0 && r.bottom <= phone.height, `the Raise button is out of view: ${JSON.stringify(r)}`);
+  // ... and it covers neither the player's cards nor their stack.
+  const bar = await box(who.page.locator(".action-bar"));
+  for (const part of [".seat.mine .stack", ".seat.mine [data-card]"]) {
+    const b = await box(who.page.locator(part).first());
+    assert.ok(b.top >= 0 && b.bottom <= bar.top, `${part} is under the action bar: ${JSON.stringify(b)}, the bar from ${bar.top}`);
+  }
   await who.page.screenshot({ path: join(screenshots, "turn-phone.png") });
   for (const p of [ann, bob, cy]) await p.context.close();
 });

@@ -153,6 +153,15 @@ function ActionBar(props: { c: Controller; view: TableView; legal: Legal; pickin
   // and the buttons are off until the table answers; a refusal gives the decision back.
   const sent = useRef(false);
   const [waiting, setWaiting] = useState(false);
+  // On a small screen the bar stays at the window's foot on the player's turn: the page scrolls
+  // just enough that it does not cover the player's own cards and stack.
+  const bar = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const mine = document.querySelector(".felt .seat.mine");
+    if (!mine || !bar.current) return;
+    const covered = mine.getBoundingClientRect().bottom - bar.current.getBoundingClientRect().top;
+    if (covered > 0) window.scrollBy(0, covered + 8);
+  }, []);
   const act = (body: { action: PokerAct["action"]; amount?: number; cards?: string }) => {
     if (sent.current) return;
     sent.current = true;
@@ -205,7 +214,7 @@ function ActionBar(props: { c: Controller; view: TableView; legal: Legal; pickin
     const standPat = drawing && legal.stand_pat === true;
     const ok = (n >= need[0]! && n <= need[1]!) || (standPat && n === 0);
     return (
-      <div class="action-bar" role="group" aria-label="your action">
+      <div class="action-bar" role="group" aria-label="your action" ref={bar}>
         <div class="pick-hint">
           {drawing
             ? `Click the cards at your seat to throw away (${need[0] === need[1] ? need[0] : `${need[0]} to ${need[1]}`}${standPat ? ", or none to stand pat" : ""})`
@@ -240,7 +249,7 @@ function ActionBar(props: { c: Controller; view: TableView; legal: Legal; pickin
     );
   }
   return (
-    <div class="action-bar" role="group" aria-label="your action">
+    <div class="action-bar" role="group" aria-label="your action" ref={bar}>
       {legal.fold && (
         <button type="button" class="fold" disabled={waiting} onClick={() => act({ action: "fold" })} aria-keyshortcuts="f">
           Fold
