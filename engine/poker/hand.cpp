@@ -537,6 +537,19 @@ std::optional<Error> check_config(const HandConfig& c) {
         players += c.stacks[static_cast<std::size_t>(i)] > 0;
     }
     if (players < 2) return fail(Errc::bad_config, "a hand needs two players with chips");
+    const auto playing = [&](int k) {
+        return k >= 0 && k < c.seats && c.stacks[static_cast<std::size_t>(k)] > 0;
+    };
+    if (c.big_blind_seat >= 0 || c.small_blind_seat >= 0) {
+        if (!playing(c.big_blind_seat))
+            return fail(Errc::bad_config, "the big blind's seat must hold a player");
+        if (c.small_blind_seat >= 0 &&
+            (!playing(c.small_blind_seat) || c.small_blind_seat == c.big_blind_seat))
+            return fail(Errc::bad_config,
+                        "the small blind's seat must hold a player other than the big blind");
+    }
+    if (c.small_blind_seat < -1 || c.big_blind_seat < -1)
+        return fail(Errc::bad_config, "a blind's seat is -1 or a seat");
     const Stakes& k = c.stakes;
     if (k.ante < 0 || k.small_blind < 0 || k.big_blind < 0 || k.bring_in < 0 || k.small_bet < 0 ||
         k.big_bet < 0 || k.min_bet < 0)
@@ -691,12 +704,15 @@ std::optional<Error> start_hand_in_place(std::shared_ptr<const HandConfig> confi
         const auto in = [](const SeatState& p) { return p.in_hand; };
         int players = 0;
         for (int i = 0; i < c.seats; ++i) players += seat(s, i).in_hand;
-        const int sb =
-            players == 2 && seat(s, c.button).in_hand ? c.button : next_seat(s, c.button, in);
-        const int bb = next_seat(s, sb, in);
-        if (c.stakes.small_blind > 0) post(s, sb, c.stakes.small_blind, EventType::blind, true, ev);
+        int sb = c.small_blind_seat, bb = c.big_blind_seat; // placed by a dead button
+        if (bb < 0) {
+            sb = players == 2 && seat(s, c.button).in_hand ? c.button : next_seat(s, c.button, in);
+            bb = next_seat(s, sb, in);
+        }
+        if (c.stakes.small_blind > 0 && sb >= 0)
+            post(s, sb, c.stakes.small_blind, EventType::blind, true, ev);
         post(s, bb, c.stakes.big_blind, EventType::blind, true, ev);
-        s.current_bet = std::max(seat(s, sb).bet, seat(s, bb).bet);
+        s.current_bet = std::max(sb >= 0 ? seat(s, sb).bet : Chips(), seat(s, bb).bet);
         s.last_raise = c.stakes.big_blind;
         s.bets = 1; // fixed limit: the big blind is the round's bet
         s.big_blind_seat = bb;
@@ -762,8 +778,8 @@ void compute_legal(HandState& s) {
     }
     const bool reopened = !p.acted || s.full_raises > p.raises_seen;
     int live = live_count(s);
-    const bool capped =
-        c.structure == Structure::fixed_limit && live > 2 && s.bets >= 1 + c.stakes.max_raises;
+    const bool capped = c.structure == Structure::fixed_limit && (live > 2 || c.cap_heads_up) &&
+                        s.bets >= 1 + c.stakes.max_raises;
     if (p.stack > owed && reopened && !capped) {
         const Chips unit = bet_unit(s);
         Chips min_to, max_to;

@@ -83,6 +83,15 @@ struct HandConfig {
     // Draw streets played (shrinking draw's table option): the hand ends after the last of them;
     // 0: every one the variant has.
     int draws = 0;
+    // The seats that post the blinds where a tournament's dead button places them: with
+    // big_blind_seat set (>= 0), small_blind_seat is the small blind's seat, or -1 for a dead small
+    // blind (none this hand). -1 and -1: the first seats in the hand left of the button, as cash
+    // tables do (heads-up, the button posts the small blind).
+    int small_blind_seat = -1;
+    int big_blind_seat = -1;
+    // Fixed limit: the raise cap holds with two players left in the hand too (a tournament, until
+    // the tournament itself is heads-up); otherwise it is lifted when two are left.
+    bool cap_heads_up = false;
     // Bit per seat: a hand whose cards nobody knows (a replayed history that never showed them;
     // the deck holds stand-ins). At showdown it shows nothing, loses to every other hand and ties
     // with the other unknown ones.

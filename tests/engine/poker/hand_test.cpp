@@ -262,6 +262,66 @@ TEST_CASE("fixed limit: one bet and three raises, lifted heads-up; the big bet o
     CHECK(t.legal().min_to == Chips(8));
 }
 
+TEST_CASE("fixed limit, a tournament's table: the cap holds heads-up when asked") {
+    Table t("holdem", Structure::fixed_limit, {1000, 1000}, 0);
+    t.config.cap_heads_up = true;
+    t.start();
+    // Heads-up: seat 0 (button) small blind, seat 1 big blind. A bet and three raises: capped.
+    t.act(0, ActionType::raise, 4);
+    t.act(1, ActionType::raise, 6);
+    t.act(0, ActionType::raise, 8);
+    CHECK_FALSE(t.legal().raise);
+    t.refuse(1, ActionType::raise, 10, Errc::illegal_action);
+    t.act(1, ActionType::call);
+    CHECK(t.state.street == 1);
+}
+
+TEST_CASE("the dead button: blinds posted where the tournament places them") {
+    SUBCASE("a dead small blind: the big blind alone, its left first, the big blind first after") {
+        // Seats 0, 1, 2 hold players, 3 is empty: the button stands on it, the small blind's
+        // seat (0) ... is given as dead, and seat 1 posts the big blind.
+        Table t("holdem", Structure::no_limit, {100, 100, 100, 0}, 3);
+        t.config.small_blind_seat = -1;
+        t.config.big_blind_seat = 1;
+        t.start();
+        const auto blinds = t.of(EventType::blind);
+        REQUIRE(blinds.size() == 1);
+        CHECK((blinds[0].seat == 1 && blinds[0].amount == Chips(2)));
+        CHECK(t.legal().seat == 2); // left of the big blind
+        t.act(2, ActionType::call);
+        t.act(0, ActionType::call);
+        CHECK(t.legal().seat == 1); // the big blind's option
+        t.act(1, ActionType::check);
+        REQUIRE(t.state.street == 1);
+        CHECK(t.legal().seat == 0); // after the flop: left of the (dead) button
+        CHECK(chips_in_play(t.state) == Chips(300));
+    }
+    SUBCASE("a dead button: the small and big blinds where given, not left of the button") {
+        Table t("holdem", Structure::no_limit, {100, 0, 100, 100}, 1);
+        t.config.small_blind_seat = 2;
+        t.config.big_blind_seat = 3;
+        t.start();
+        const auto blinds = t.of(EventType::blind);
+        REQUIRE(blinds.size() == 2);
+        CHECK(blinds[0].seat == 2);
+        CHECK(blinds[1].seat == 3);
+        CHECK(t.legal().seat == 0);
+    }
+    SUBCASE("blind seats that hold nobody are refused") {
+        Table t("holdem", Structure::no_limit, {100, 0, 100}, 0);
+        t.config.big_blind_seat = 1;
+        auto empty = start_hand(std::make_shared<HandConfig>(t.config));
+        REQUIRE_FALSE(empty.ok());
+        CHECK(empty.error().message.find("big blind") != std::string::npos);
+        t.config.big_blind_seat = 2;
+        t.config.small_blind_seat = 2;
+        CHECK_FALSE(start_hand(std::make_shared<HandConfig>(t.config)).ok());
+        t.config.small_blind_seat = -1;
+        t.config.big_blind_seat = -1;
+        CHECK(start_hand(std::make_shared<HandConfig>(t.config)).ok());
+    }
+}
+
 TEST_CASE("stud: antes, bring-in by the lowest up card, ties by suit, then the best showing hand") {
     Table t("stud", Structure::fixed_limit, {100, 100, 100}, 0);
     t.config.stakes = Stakes{};
