@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <bit>
 #include <map>
+#include <numeric>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -335,4 +337,147 @@ TEST_CASE("a player moved to a table waits when they land between the button and
     CHECK(waits(round, 0, 8));
     CHECK_FALSE(waits(round, 1, 8));
     CHECK_FALSE(waits(round, 6, 8));
+}
+
+namespace {
+
+TableSeats table_of(int id, std::vector<int> players, Blinds last = {}) {
+    TableSeats t;
+    t.id = id;
+    t.seats = static_cast<int>(players.size());
+    t.players = std::move(players);
+    t.last = last;
+    return t;
+}
+
+} // namespace
+
+TEST_CASE("tournament seating: random seats at the start, tables even, the same seed the same "
+          "draw") {
+    std::vector<int> players(20);
+    for (int i = 0; i < 20; ++i) players[static_cast<std::size_t>(i)] = 100 + i;
+    const auto tables = seat_entrants(players, 9, 7);
+    REQUIRE(tables.size() == 3);
+    std::vector<int> seen;
+    for (const TableSeats& t : tables) {
+        CHECK((t.count() == 7 || t.count() == 6));
+        CHECK(t.players[static_cast<std::size_t>(t.last.button)] >= 0); // the button on a player
+        for (int p : t.players)
+            if (p >= 0) seen.push_back(p);
+    }
+    std::sort(seen.begin(), seen.end());
+    CHECK(seen == players);
+    const auto again = seat_entrants(players, 9, 7), other = seat_entrants(players, 9, 8);
+    for (std::size_t i = 0; i < tables.size(); ++i) CHECK(again[i].players == tables[i].players);
+    bool differs = false;
+    for (std::size_t i = 0; i < tables.size(); ++i)
+        differs |= other[i].players != tables[i].players;
+    CHECK(differs);
+    CHECK(seat_entrants(std::vector<int>{1, 2, 3, 4, 5, 6}, 6, 1).size() == 1); // a sit-and-go
+}
+
+TEST_CASE("tournament balancing: the player due the big blind moves to the short table's worst "
+          "seat; a table three short halts") {
+    // Table 1: nine players, last hand's blinds 0 / 1 / 2, so seat 3 is due the big blind.
+    std::vector<TableSeats> tables = {
+        table_of(1, {10, 11, 12, 13, 14, 15, 16, 17, 18}, Blinds{0, 1, 2, false}),
+        // Table 2: six players; its last blinds 3 / 4 / 5, so its next big blind is seat 6 and
+        // the first empty seat after it, seat 8, will post the big blind soonest.
+        table_of(2, {20, 21, -1, 23, 24, 25, 26, -1, -1}, Blinds{3, 4, 5, false}),
+    };
+    CHECK(tables[1].count() == 6);
+    CHECK(halted(tables, 1));
+    CHECK_FALSE(halted(tables, 0));
+    // Nothing moves from the short table.
+    CHECK(balance(tables, 1, 1).empty());
+    const auto moves = balance(tables, 0, 1);
+    REQUIRE(moves.size() == 1);
+    CHECK(moves[0] == Move{13, 1, 3, 2, 7});
+    CHECK(tables[0].count() == 8);
+    CHECK(tables[1].count() == 7);
+    // Arriving between the button and the big blind would mean waiting; seat 7 is after the next
+    // big blind (6): dealt in at once.
+    CHECK_FALSE(waits(coming_blinds(tables[1]), 7, 9));
+    // With two allowed, 8 against 7 is fine, and so is 9 against 7.
+    tables[0].players[3] = 13;
+    CHECK(balance(tables, 0, 2).empty());
+}
+
+TEST_CASE("tournament breaking: the smallest table breaks when the players fit on one table "
+          "fewer, its players spread evenly") {
+    std::vector<TableSeats> tables = {
+        table_of(1, {1, 2, 3, -1, 4, 5, 6, 7, -1}),
+        table_of(2, {8, -1, 9, 10, -1, -1, 11, -1, 12}),
+        table_of(3, {13, 14, 15, 16, 17, 18, 19, -1, -1}),
+    };
+    CHECK_FALSE(table_to_break(tables)); // 19 players, 18 seats on two: not yet
+    CHECK(tables[0].count() + tables[1].count() + tables[2].count() == 19);
+    tables[2].players[6] = -1; // now 18
+    CHECK(table_to_break(tables) == std::size_t{1});
+    const auto moves = break_table(tables, 1, 3);
+    CHECK(moves.size() == 5);
+    REQUIRE(tables.size() == 2);
+    CHECK(tables[0].count() == 9);
+    CHECK(tables[1].count() == 9);
+    for (const Move& m : moves) CHECK(m.from_table == 2);
+    CHECK_FALSE(table_to_break(tables));
+    // One table left: nothing to break.
+    std::vector<TableSeats> one = {table_of(1, {1, 2, -1})};
+    CHECK_FALSE(table_to_break(one));
+}
+
+TEST_CASE("tournament seating over random multi-table tournaments: nobody lost or seated twice, "
+          "tables broken as soon as they can be, each table even after its hand") {
+    std::mt19937 rng(4646);
+#ifdef FELT_SANITIZE
+    constexpr int kTournaments = 20;
+#else
+    constexpr int kTournaments = 200;
+#endif
+    for (int game = 0; game < kTournaments; ++game) {
+        const int seats = 2 + static_cast<int>(rng() % 8);
+        const int entrants = 2 + static_cast<int>(rng() % 300);
+        const int allowed = 1 + static_cast<int>(rng() % 2);
+        std::vector<int> players(static_cast<std::size_t>(entrants));
+        std::iota(players.begin(), players.end(), 0);
+        auto tables = seat_entrants(players, seats, rng());
+        std::set<int> in(players.begin(), players.end());
+        for (int step = 0; in.size() > 1 && step < 20'000; ++step) {
+            // A table ends a hand: now and then a player busts (never the last two together).
+            const auto t = static_cast<std::size_t>(rng() % tables.size());
+            if (tables[t].count() >= 2) tables[t].last = coming_blinds(tables[t]);
+            for (int& p : tables[t].players)
+                if (p >= 0 && in.size() > 1 && rng() % 6 == 0) {
+                    in.erase(p);
+                    p = -1;
+                }
+            while (auto b = table_to_break(tables)) {
+                const std::size_t was = tables.size();
+                break_table(tables, *b, rng());
+                REQUIRE(tables.size() == was - 1);
+            }
+            const auto from = static_cast<std::size_t>(
+                std::find_if(tables.begin(), tables.end(),
+                             [&](const TableSeats& x) {
+                                 return x.id == tables[std::min(t, tables.size() - 1)].id;
+                             }) -
+                tables.begin());
+            balance(tables, from, allowed);
+            int fewest = seats;
+            for (const TableSeats& x : tables) fewest = std::min(fewest, x.count());
+            CHECK(tables[from].count() - fewest <= allowed);
+            // Every player still in sits once; no table could be broken.
+            std::multiset<int> seated;
+            int room = 0, least = seats;
+            for (const TableSeats& x : tables) {
+                for (int p : x.players)
+                    if (p >= 0) seated.insert(p);
+                room += x.seats;
+                least = std::min(least, x.count());
+            }
+            REQUIRE(seated == std::multiset<int>(in.begin(), in.end()));
+            if (tables.size() > 1) CHECK(static_cast<int>(in.size()) > room - seats);
+        }
+        CHECK(tables.size() == 1);
+    }
 }
