@@ -1,0 +1,177 @@
+#include "tournament/director.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace felt::tournament {
+
+Director::Director(Rules rules, std::span<const int> players) : rules_(std::move(rules)) {
+    tables_ = seat_entrants(players, rules_.seats, rules_.seed);
+    state_.resize(tables_.size());
+    for (int id : players) players_[id] = Player{id, rules_.starting_stack, false};
+    remaining_ = static_cast<int>(players.size());
+    prizes_ = prizes(rules_.payouts, remaining_, rules_.pool);
+}
+
+std::size_t Director::index_of(int table) const {
+    return static_cast<std::size_t>(
+        std::find_if(tables_.begin(), tables_.end(),
+                     [&](const TableSeats& t) { return t.id == table; }) -
+        tables_.begin());
+}
+
+Chips Director::stack(int player) const {
+    auto p = players_.find(player);
+    return p == players_.end() ? Chips() : p->second.stack;
+}
+
+bool Director::breaking() const {
+    return std::any_of(state_.begin(), state_.end(), [](const Table& x) { return x.breaking; });
+}
+
+Chips Director::chips() const {
+    Chips sum{};
+    for (const auto& [id, p] : players_) sum += p.stack;
+    return sum;
+}
+
+Blinds Director::next_blinds_at(std::size_t i) const {
+    TableSeats active = tables_[i];
+    for (int& id : active.players)
+        if (id >= 0 && players_.at(id).waiting) id = -1;
+    // During a hand, the hand after it; between hands, the next.
+    if (state_[i].in_hand) active.last = state_[i].dealt;
+    return coming_blinds(active);
+}
+
+std::variant<Deal, Idle> Director::deal(int table, const Position& at) {
+    if (finished()) return Idle::finished;
+    const std::size_t i = index_of(table);
+    if (i == tables_.size()) return Idle::no_table;
+    TableSeats& t = tables_[i];
+    Table& st = state_[i];
+    if (st.in_hand) return Idle::in_hand;
+    if (at.on_break) return Idle::on_break;
+    if (st.breaking) return Idle::breaking;
+    if (halted(tables_, i)) return Idle::halted;
+    if (t.count() < 2) return Idle::short_of;
+    Blinds b = next_blinds_at(i);
+    // Players who waited are dealt in once the button has passed them; with fewer than two
+    // others nobody waits.
+    int active = 0;
+    for (int id : t.players)
+        if (id >= 0 && !players_.at(id).waiting) ++active;
+    for (int k = 0; k < t.seats; ++k) {
+        const int id = t.players[static_cast<std::size_t>(k)];
+        if (id < 0) continue;
+        Player& p = players_.at(id);
+        if (p.waiting && (active < 2 || !waits(b, k, t.seats))) p.waiting = false;
+    }
+    if (active < 2) b = next_blinds_at(i);
+    Deal d;
+    d.table = table;
+    d.level = at.level;
+    d.blinds = b;
+    d.stakes =
+        stakes_of(level(rules_.structure, at.level), rules_.fixed_limit, rules_.bring_in_game);
+    d.cap_heads_up = remaining_ > 2;
+    d.stacks.assign(static_cast<std::size_t>(t.seats), Chips());
+    for (int k = 0; k < t.seats; ++k) {
+        const int id = t.players[static_cast<std::size_t>(k)];
+        if (id >= 0 && !players_.at(id).waiting)
+            d.stacks[static_cast<std::size_t>(k)] = players_.at(id).stack;
+    }
+    st.in_hand = true;
+    st.dealt = b;
+    st.started = d.stacks;
+    return d;
+}
+
+void Director::arrive(const Move& m) {
+    const std::size_t i = index_of(m.to_table);
+    Player& p = players_.at(m.player);
+    p.waiting = false;
+    const TableSeats& t = tables_[i];
+    int others = 0;
+    for (int id : t.players)
+        if (id >= 0 && id != m.player && !players_.at(id).waiting) ++others;
+    if (others < 2) return;
+    // Where the next hand's blinds fall without the newcomer: between its button and its big
+    // blind, they wait for the button to pass.
+    TableSeats without = t;
+    without.players[static_cast<std::size_t>(m.to_seat)] = -1;
+    for (int& id : without.players)
+        if (id >= 0 && players_.at(id).waiting) id = -1;
+    if (state_[i].in_hand) without.last = state_[i].dealt;
+    p.waiting = waits(coming_blinds(without), m.to_seat, t.seats);
+}
+
+void Director::settle_breaks(Outcome& out) {
+    for (Table& st : state_) st.breaking = false;
+    while (auto b = table_to_break(tables_)) {
+        if (state_[*b].in_hand) {
+            state_[*b].breaking = true; // broken once its hand ends
+            return;
+        }
+        const int id = tables_[*b].id;
+        // Each break its own draw from the seed.
+        const auto moves = break_table(tables_, *b, rules_.seed + 0x9e3779b97f4a7c15ULL * ++draws_);
+        state_.erase(state_.begin() + static_cast<std::ptrdiff_t>(*b));
+        out.broken.push_back(id);
+        for (const Move& m : moves) {
+            arrive(m);
+            out.moves.push_back(m);
+        }
+    }
+}
+
+Outcome Director::hand_ended(int table, std::span<const Chips> stacks) {
+    Outcome out;
+    std::size_t i = index_of(table);
+    assert(i < tables_.size() && state_[i].in_hand);
+    Table& st = state_[i];
+    TableSeats& t = tables_[i];
+    st.in_hand = false;
+    t.last = st.dealt;
+    Chips before{}, after{};
+    std::vector<Out> outs;
+    for (int k = 0; k < t.seats; ++k) {
+        const auto seat = static_cast<std::size_t>(k);
+        const Chips dealt = seat < st.started.size() ? st.started[seat] : Chips();
+        if (!dealt) continue;
+        const Chips now = seat < stacks.size() ? stacks[seat] : Chips();
+        before += dealt;
+        after += now;
+        players_.at(t.players[seat]).stack = now;
+        if (!now) outs.push_back({t.players[seat], dealt});
+    }
+    assert(before == after);
+    (void)before;
+    (void)after;
+    if (!outs.empty()) {
+        out.out = knocked_out(outs, remaining_, prizes_);
+        remaining_ -= static_cast<int>(outs.size());
+        for (const Finish& f : out.out) {
+            std::replace(t.players.begin(), t.players.end(), f.player, -1);
+            players_.erase(f.player);
+            finishes_.push_back(f);
+        }
+    }
+    if (remaining_ == 1) {
+        const int winner = players_.begin()->first;
+        out.won = Finish{winner, 1, prizes_.empty() ? Chips() : prizes_[0], false};
+        finishes_.push_back(*out.won);
+        return out;
+    }
+    settle_breaks(out);
+    // Balancing waits while a table is being broken: its players are about to move anyway.
+    i = index_of(table);
+    if (i < tables_.size() && !breaking())
+        for (const Move& m : balance(tables_, i, rules_.allowed)) {
+            arrive(m);
+            out.moves.push_back(m);
+        }
+    return out;
+}
+
+} // namespace felt::tournament

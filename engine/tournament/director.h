@@ -1,0 +1,115 @@
+// A running tournament's director: from the start to the last player, what each table deals next
+// (who is in, the blinds where the dead button puts them, the level's stakes) and what each
+// finished hand changes (players out with their places and prizes, tables balanced and broken).
+// Pure, as the rest of the engine: the caller plays the hands, keeps the clock, and says when a
+// table's hand ends; the same calls in the same order give the same tournament.
+#pragma once
+
+#include "chips.h"
+#include "tournament/payouts.h"
+#include "tournament/seating.h"
+#include "tournament/structure.h"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <unordered_map>
+#include <variant>
+#include <vector>
+
+namespace felt::tournament {
+
+struct Rules {
+    Structure structure;
+    PayoutTable payouts = default_payouts();
+    Chips starting_stack{};
+    Chips pool{}; // the prize pool: entries times the buy-in
+    int seats = 9;
+    int allowed = 1; // how many players more one table may have than another after its hand
+    bool fixed_limit = false;
+    bool bring_in_game = false; // stud: a bring-in, no blinds
+    std::uint64_t seed = 0;     // the seating's draws
+};
+
+// What a table deals next.
+struct Deal {
+    int table = 0;
+    int level = 1;
+    std::vector<Chips> stacks; // by seat; 0: nobody dealt in there (empty, or waiting)
+    Blinds blinds;
+    Stakes stakes;
+    bool cap_heads_up = true; // fixed limit's cap holds heads-up until the tournament is
+};
+
+// Why a table does not deal now.
+enum class Idle : unsigned char {
+    in_hand,  // its hand is still being played
+    halted,   // three or more players short of the fullest: it waits for players (TDA)
+    breaking, // it is to be broken, once its hand ends
+    short_of, // fewer than two players
+    on_break, // the tournament's break
+    finished, // the tournament is over
+    no_table, // no such table (broken, or never)
+};
+
+// What a finished hand changed.
+struct Outcome {
+    std::vector<Finish> out;   // players knocked out, best place first
+    std::vector<Move> moves;   // players moved to other tables, in order
+    std::vector<int> broken;   // tables broken (ids)
+    std::optional<Finish> won; // the winner, when the tournament ended with this hand
+};
+
+class Director {
+  public:
+    // Seats `players` at random (seat_entrants). `rules` must pass check() (structure, payouts).
+    Director(Rules rules, std::span<const int> players);
+
+    // The next hand at a table, at the level `at` (position(): the caller's clock), or why not.
+    // A deal marks the table in a hand until hand_ended.
+    std::variant<Deal, Idle> deal(int table, const Position& at);
+
+    // The hand dealt at `table` ended with `stacks` (by seat, as the engine left them): the sum
+    // must equal the sum dealt (the engine keeps every chip; a tournament has no rake).
+    Outcome hand_ended(int table, std::span<const Chips> stacks);
+
+    const std::vector<TableSeats>& tables() const { return tables_; }
+    // Whether a table waits to be broken once its hand ends (balancing waits for it meanwhile).
+    bool breaking() const;
+    int remaining() const { return remaining_; }
+    bool finished() const { return remaining_ <= 1 && !finishes_.empty(); }
+    // Every finish so far: players out, then the winner.
+    const std::vector<Finish>& finishes() const { return finishes_; }
+    Chips stack(int player) const;
+    // Chips in play: every stack, counting those dealt into hands being played.
+    Chips chips() const;
+
+  private:
+    struct Player {
+        int id = 0;
+        Chips stack{};
+        bool waiting = false; // moved in between the button and the big blind
+    };
+    struct Table {
+        bool in_hand = false;
+        bool breaking = false;
+        Blinds dealt;               // the blinds of the hand being played
+        std::vector<Chips> started; // by seat: the stacks dealt in
+    };
+    std::size_t index_of(int table) const; // tables_.size() when there is none
+    // The blinds of table i's next hand, leaving out players who wait.
+    Blinds next_blinds_at(std::size_t i) const;
+    void arrive(const Move& m);
+    void settle_breaks(Outcome& out);
+
+    Rules rules_;
+    std::vector<TableSeats> tables_;
+    std::vector<Table> state_; // beside tables_, index for index
+    std::unordered_map<int, Player> players_;
+    std::vector<Chips> prizes_;
+    std::vector<Finish> finishes_;
+    int remaining_ = 0;
+    std::uint64_t draws_ = 0; // breaks made, for each its own draw
+};
+
+} // namespace felt::tournament
