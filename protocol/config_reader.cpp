@@ -95,7 +95,7 @@ std::optional<Refusal> ConfigReader::finish() {
     if (!error_ && body_.is_object())
         for (const auto& [key, value] : body_.items())
             if (!known_.contains(key)) {
-                refuse(key, cat("no table setting ", in_quotes(key), " for this game"));
+                refuse(key, cat("no ", unknown_what_, " ", in_quotes(key), unknown_where_));
                 break;
             }
     return error_;

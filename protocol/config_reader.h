@@ -42,6 +42,9 @@ class ConfigReader {
                        std::initializer_list<std::string_view> allowed);
     // A string, unchecked (the caller judges it and may refuse()).
     std::string text(const char* key, std::string fallback);
+    // The field as it is (an array, an object), for the caller to read; null when it is absent
+    // or a refusal came first.
+    const json* raw(const char* key) { return find(key); }
 
     // Refuses the configuration for a reason found across fields, naming the field to change.
     void refuse(std::string field, std::string message);
@@ -49,6 +52,12 @@ class ConfigReader {
 
     // After the last read: any field not read is refused as unknown. The refusal, if any.
     std::optional<Refusal> finish();
+    // How finish() names an unknown field: `what` before it and `where` after ("no table setting
+    // \"x\" for this game", the default).
+    void unknown_as(std::string what, std::string where) {
+        unknown_what_ = std::move(what);
+        unknown_where_ = std::move(where);
+    }
 
   private:
     const json* find(const char* key);
@@ -56,6 +65,7 @@ class ConfigReader {
     const json& body_;
     std::set<std::string, std::less<>> known_;
     std::optional<Refusal> error_;
+    std::string unknown_what_ = "table setting", unknown_where_ = " for this game";
 };
 
 // A hand's stored configuration is its table's plus what the hand needs to be read alone (the

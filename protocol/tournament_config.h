@@ -1,0 +1,46 @@
+// A tournament's configuration (create_tournament): decoding it strictly, with a refusal that
+// names the field and says what is wrong, and writing it for the lobby and the database. The
+// rules it sets are the tournament engine's (engine/tournament/).
+#pragma once
+
+#include "protocol/config_reader.h"
+#include "tournament/payouts.h"
+#include "tournament/structure.h"
+
+#include <cstdint>
+#include <string>
+
+namespace felt::protocol {
+
+inline constexpr int kMostEntrants = 1'000;
+
+struct TournamentConfig {
+    std::string format = "sit-and-go"; // or "multi-table"
+    std::string variant = "holdem";
+    std::string structure = "no-limit";  // betting: no-limit, pot-limit, fixed-limit
+    int seats = 9;                       // a table's; a sit-and-go starts with that many players
+    Chips buy_in{}, fee{};               // account chips: to the prize pool, and to the creator
+    Chips starting_stack = Chips(1'500); // tournament chips
+    std::string preset;                  // "turbo", "regular", "multi-table" or none
+    tournament::Structure levels;
+    tournament::PayoutTable payouts; // by entrants
+    bool own_payouts = false;        // the host's, not the default table
+    int max_entrants = 9, min_entrants = 2;
+    std::int64_t start_at = 0; // epoch seconds; multi-table only
+    int balance_by = 1;        // how many players more one table may have than another: 1 or 2
+    int decision_ms = 30'000, time_bank_ms = 0, hand_delay_ms = 1'000;
+
+    json to_json() const;
+};
+
+// Refused: a field of the wrong type, out of range or unknown; a game Felt does not deal; a
+// structure with no levels, negative amounts or blinds that fall (tournament::check); payouts
+// that do not add up to 100 % or pay more places than entrants; a start time in the past (`now`:
+// epoch seconds); more than 1,000 entrants; a first level whose big blind (or small bet) is above
+// the starting stack. `now` 0 skips the start time's check (a stored configuration). Defaults: a
+// sit-and-go of `seats` (9) players on the "regular" preset, a multi-table tournament of up to
+// 1,000 on the "multi-table" preset starting in 5 minutes; any field given beside a preset
+// overrides it. `to_json()` decodes to the same configuration.
+Outcome<TournamentConfig> decode_tournament_config(const json& request, std::int64_t now);
+
+} // namespace felt::protocol

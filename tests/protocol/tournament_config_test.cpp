@@ -1,0 +1,123 @@
+// create_tournament's configuration (protocol/tournament_config.*): the defaults and presets, each
+// refusal naming its field in words, and the written configuration decoding to the same one.
+#include "protocol/tournament_config.h"
+
+#include <doctest/doctest.h>
+
+using namespace felt;
+using felt::protocol::json;
+
+namespace {
+
+constexpr std::int64_t kNow = 1'800'000'000;
+
+// The refusal's field and message, or "" for a configuration that decodes.
+std::pair<std::string, std::string> refused(const json& request) {
+    auto d = protocol::decode_tournament_config(request, kNow);
+    if (d.ok()) return {"", ""};
+    return {d.refusal.field, d.refusal.message};
+}
+
+} // namespace
+
+TEST_CASE("tournament configuration: defaults, presets, and fields beside a preset") {
+    auto sng = protocol::decode_tournament_config(json::object(), kNow);
+    REQUIRE(sng.ok());
+    CHECK(sng.value->format == "sit-and-go");
+    CHECK(sng.value->max_entrants == 9);
+    CHECK(sng.value->preset == "regular");
+    CHECK(sng.value->levels.levels == tournament::preset("regular")->structure.levels);
+    CHECK(sng.value->payouts == tournament::default_payouts());
+    CHECK(sng.value->starting_stack == Chips(1'500));
+
+    auto turbo = protocol::decode_tournament_config(
+        {{"preset", "turbo"}, {"seats", 6}, {"starting_stack", 3'000}, {"buy_in", 50}, {"fee", 5}},
+        kNow);
+    REQUIRE(turbo.ok());
+    CHECK(turbo.value->hand_delay_ms == 500);
+    CHECK(turbo.value->starting_stack == Chips(3'000)); // beside the preset, it wins
+    CHECK(turbo.value->max_entrants == 6);
+    CHECK(turbo.value->fee == Chips(5));
+
+    auto mtt = protocol::decode_tournament_config({{"format", "multi-table"},
+                                                   {"variant", "stud"},
+                                                   {"structure", "fixed-limit"},
+                                                   {"seats", 8}},
+                                                  kNow);
+    REQUIRE(mtt.ok());
+    CHECK(mtt.value->preset == "multi-table");
+    CHECK(mtt.value->max_entrants == 1'000);
+    CHECK(mtt.value->start_at == kNow + 300);
+
+    // The host's own levels, breaks and payouts.
+    const json own = {{"format", "multi-table"},
+                      {"start_in_s", 60},
+                      {"levels",
+                       {{{"small_blind", 25}, {"big_blind", 50}, {"minutes", 15}},
+                        {{"break_minutes", 5}},
+                        {{"small_blind", 50}, {"big_blind", 100}, {"ante", 10}, {"minutes", 15}}}},
+                      {"beyond", "step"},
+                      {"step", 100},
+                      {"payouts",
+                       {{{"max_entrants", 10}, {"percentages", {65, 35}}},
+                        {{"max_entrants", 1000}, {"percentages", {50, 30, 12.5, 7.5}}}}}};
+    auto d = protocol::decode_tournament_config(own, kNow);
+    REQUIRE_MESSAGE(d.ok(), d.refusal.message);
+    CHECK(d.value->levels.levels.size() == 3);
+    CHECK(d.value->levels.levels[1].is_break());
+    CHECK(d.value->levels.step == Chips(100));
+    CHECK(d.value->payouts.back().shares == std::vector<int>{5'000, 3'000, 1'250, 750});
+    CHECK(d.value->start_at == kNow + 60);
+    // Written and read back (a stored configuration: no start time check), it is the same.
+    auto again = protocol::decode_tournament_config(d.value->to_json(), 0);
+    REQUIRE_MESSAGE(again.ok(), again.refusal.message);
+    CHECK(again.value->to_json() == d.value->to_json());
+    CHECK(again.value->payouts == d.value->payouts);
+    CHECK(again.value->levels.levels == d.value->levels.levels);
+    // A plain list of percentages is one table for every field size.
+    auto list = protocol::decode_tournament_config({{"payouts", {60, 40}}}, kNow);
+    REQUIRE(list.ok());
+    CHECK(list.value->payouts == tournament::PayoutTable{{9, {6'000, 4'000}}});
+}
+
+TEST_CASE("tournament configuration: what is refused, in words, naming the field") {
+    using P = std::pair<std::string, std::string>;
+    CHECK(refused({{"levels", json::array()}}) ==
+          P{"levels", "\"levels\" is a list of levels (and breaks), at least one"});
+    CHECK(refused({{"levels", {{{"small_blind", -5}, {"big_blind", 10}, {"minutes", 5}}}}}) ==
+          P{"levels", "levels[0]: \"small_blind\" must be from 0 to 1000000000000, not -5"});
+    CHECK(refused({{"levels",
+                    {{{"small_blind", 10}, {"big_blind", 20}, {"minutes", 5}},
+                     {{"small_blind", 5}, {"big_blind", 10}, {"minutes", 5}}}}}) ==
+          P{"levels", "level 2: blinds and bets cannot fall from one level to the next"});
+    CHECK(refused({{"levels", {{{"big_blind", 20}, {"minutes", 5}, {"blinds", 3}}}}}) ==
+          P{"levels", "levels[0]: no level setting \"blinds\" in levels[0]"});
+    CHECK(refused({{"payouts", {50, 30, 19.5}}}) ==
+          P{"payouts", "the payouts for up to 9 entrants add up to 99.50 %, not 100 %"});
+    CHECK(refused({{"payouts", {50, 30, 19.999}}}).second ==
+          "\"payouts\": 19.999 is not a percentage with at most two decimals");
+    CHECK(refused({{"format", "multi-table"}, {"start_at", kNow - 10}}) ==
+          P{"start_at", "the start time 1799999990 is in the past (now is 1800000000)"});
+    CHECK(refused({{"format", "multi-table"}, {"max_entrants", 1'001}}) ==
+          P{"max_entrants", "\"max_entrants\" must be from 2 to 1000, not 1001"});
+    CHECK(refused({{"format", "multi-table"}, {"min_entrants", 20}, {"max_entrants", 10}}).first ==
+          "min_entrants");
+    CHECK(refused({{"start_in_s", 60}}) ==
+          P{"start_in_s", "a sit-and-go starts when its seats are full: \"start_in_s\" is for "
+                          "multi-table tournaments"});
+    CHECK(refused({{"format", "multi-table"}, {"levels", {{{"big_blind", 20}, {"hands", 10}}}}}) ==
+          P{"levels", "only a sit-and-go may count its levels in hands"});
+    CHECK(refused({{"starting_stack", 10}}) ==
+          P{"starting_stack", "the starting stack (10) is below the first level's big blind (20)"});
+    CHECK(refused({{"variant", "bridge"}}).first == "variant");
+    CHECK(refused({{"variant", "stud"}, {"seats", 9}}).first == "seats");
+    CHECK(refused({{"beyond", "step"}}) ==
+          P{"step", "blinds that rise by a step need a positive step"});
+    CHECK(refused({{"format", "knockout"}}).first == "format");
+    CHECK(refused({{"colour", "red"}}) == P{"colour", "no tournament setting \"colour\""});
+    CHECK(refused(json::array()).first.empty());
+    CHECK_FALSE(protocol::decode_tournament_config(json::array(), kNow).ok());
+    // A sit-and-go may count hands.
+    CHECK(refused({{"levels", {{{"small_blind", 10}, {"big_blind", 20}, {"hands", 10}}}}}) ==
+          P{"", ""});
+}
