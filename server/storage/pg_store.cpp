@@ -439,11 +439,168 @@ void PgStore::finish_hand(const HandEnd& h) {
               "WHERE t.table_id = $1 AND t.seat = v.seat",
               {h.table, seats, ends});
     db_.query("INSERT INTO hand_logs (hand_id, body) VALUES ($1, $2)", {h.id, log});
+    if (h.tournament) apply(*h.tournament);
     t.commit();
 }
 
 void PgStore::void_hand(std::int64_t hand_id) {
     db().query("UPDATE hands SET status = 'void', ended_at = now() WHERE id = $1", {hand_id});
+}
+
+// ---- tournaments ----
+
+std::string PgStore::lock_tournament(std::int64_t tournament) {
+    const pg::Result r =
+        db_.query("SELECT status FROM tournaments WHERE id = $1 FOR UPDATE", {tournament});
+    return r.rows() ? r.text(0, 0) : std::string();
+}
+
+std::int64_t PgStore::create_tournament(const std::string& config, std::int64_t creator) {
+    return db()
+        .query("INSERT INTO tournaments (config, created_by, node_id) VALUES ($1, $2, $3) "
+               "RETURNING id",
+               {config, creator, node_.id})
+        .integer(0, 0);
+}
+
+std::optional<Refusal> PgStore::enter_tournament(std::int64_t tournament, std::int64_t account,
+                                                 Chips buy_in, Chips fee, int max_entrants) {
+    pg::Transaction t(db());
+    if (lock_tournament(tournament) != "registering")
+        return tournament_rows::not_registering(tournament);
+    if (db_.query("SELECT 1 FROM tournament_entries WHERE tournament_id = $1 AND account_id = $2",
+                  {tournament, account})
+            .rows())
+        return tournament_rows::already_registered(tournament);
+    if (db_.query("SELECT COUNT(*) FROM tournament_entries WHERE tournament_id = $1", {tournament})
+            .integer(0, 0) >= max_entrants)
+        return tournament_rows::full(tournament, max_entrants);
+    if (auto no = move_chips(account, -(buy_in + fee), "tournament_entry")) return no;
+    db_.query("INSERT INTO tournament_entries (tournament_id, account_id, buy_in, fee) VALUES "
+              "($1, $2, $3, $4)",
+              {tournament, account, buy_in, fee});
+    t.commit();
+    return std::nullopt;
+}
+
+std::optional<Refusal> PgStore::leave_tournament(std::int64_t tournament, std::int64_t account) {
+    pg::Transaction t(db());
+    if (lock_tournament(tournament) != "registering")
+        return tournament_rows::not_registering(tournament);
+    const pg::Result paid = db_.query("DELETE FROM tournament_entries WHERE tournament_id = $1 AND "
+                                      "account_id = $2 RETURNING buy_in + fee",
+                                      {tournament, account});
+    if (!paid.rows()) return tournament_rows::not_registered(tournament);
+    if (paid.chips(0, 0) > 0) move_chips(account, paid.chips(0, 0), "tournament_refund");
+    t.commit();
+    return std::nullopt;
+}
+
+bool PgStore::start_tournament(std::int64_t tournament, const std::string& state) {
+    pg::Transaction t(db());
+    if (db_.query("UPDATE tournaments SET status = 'running', state = $2, started_at = now() "
+                  "WHERE id = $1 AND status = 'registering'",
+                  {tournament, state})
+            .affected() != 1)
+        return false;
+    const pg::Result fees = db_.query(
+        "SELECT t.created_by, COALESCE(SUM(e.fee), 0) FROM tournaments t JOIN "
+        "tournament_entries e ON e.tournament_id = t.id WHERE t.id = $1 GROUP BY t.created_by",
+        {tournament});
+    if (fees.rows() && fees.chips(0, 1) > 0)
+        move_chips(fees.integer(0, 0), fees.chips(0, 1), "tournament_fee");
+    db_.query("UPDATE tournament_entries SET status = 'playing' WHERE tournament_id = $1",
+              {tournament});
+    t.commit();
+    return true;
+}
+
+void PgStore::apply(const TournamentChange& c) {
+    for (const EntryFinish& f : c.finished)
+        // Paid once: an entry already out is not changed, nor paid again.
+        if (db_.query("UPDATE tournament_entries SET status = 'out', place = $3, prize = $4, "
+                      "tied = $5 WHERE tournament_id = $1 AND account_id = $2 AND "
+                      "status = 'playing'",
+                      {c.tournament, f.account, f.place, f.prize, f.tied ? 1 : 0})
+                    .affected() == 1 &&
+            f.prize > 0)
+            move_chips(f.account, f.prize, "tournament_prize");
+    db_.query(c.over ? "UPDATE tournaments SET state = $2, status = 'finished', ended_at = now() "
+                       "WHERE id = $1 AND status = 'running'"
+                     : "UPDATE tournaments SET state = $2 WHERE id = $1 AND status = 'running'",
+              {c.tournament, c.state});
+}
+
+void PgStore::change_tournament(const TournamentChange& change) {
+    pg::Transaction t(db());
+    apply(change);
+    t.commit();
+}
+
+void PgStore::cancel_tournament(std::int64_t tournament,
+                                const std::vector<std::pair<std::int64_t, Chips>>& stacks) {
+    pg::Transaction t(db());
+    const std::string status = lock_tournament(tournament);
+    if (status != "registering" && status != "running") return;
+    if (status == "registering") {
+        const pg::Result r = db_.query("SELECT account_id, buy_in + fee FROM tournament_entries "
+                                       "WHERE tournament_id = $1 ORDER BY account_id",
+                                       {tournament});
+        for (int i = 0; i < r.rows(); ++i)
+            if (r.chips(i, 1) > 0) move_chips(r.integer(i, 0), r.chips(i, 1), "tournament_refund");
+    } else {
+        const Chips pool = db_.query("SELECT COALESCE(SUM(buy_in), 0) - COALESCE(SUM(prize), 0) "
+                                     "FROM tournament_entries WHERE tournament_id = $1",
+                                     {tournament})
+                               .chips(0, 0);
+        const pg::Result r = db_.query("SELECT account_id FROM tournament_entries WHERE "
+                                       "tournament_id = $1 AND status = 'playing' ORDER BY "
+                                       "registered_at, account_id",
+                                       {tournament});
+        std::vector<std::int64_t> playing;
+        for (int i = 0; i < r.rows(); ++i) playing.push_back(r.integer(i, 0));
+        for (const auto& [account, share] : tournament_rows::shares(pool, playing, stacks))
+            if (share > 0) move_chips(account, share, "tournament_share");
+    }
+    db_.query("UPDATE tournaments SET status = 'cancelled', ended_at = now() WHERE id = $1",
+              {tournament});
+    t.commit();
+}
+
+std::optional<TournamentRow> PgStore::tournament(std::int64_t tournament) {
+    const pg::Result q = db().query(
+        "SELECT t.id, t.config, t.created_by, a.name, t.status, COALESCE(t.state, '') FROM "
+        "tournaments t JOIN accounts a ON a.id = t.created_by WHERE t.id = $1",
+        {tournament});
+    if (!q.rows()) return std::nullopt;
+    TournamentRow r{q.integer(0, 0),
+                    q.text(0, 1),
+                    q.integer(0, 2),
+                    q.text(0, 3),
+                    q.text(0, 4),
+                    q.text(0, 5),
+                    {}};
+    const pg::Result e = db_.query(
+        "SELECT e.account_id, a.name, e.buy_in, e.fee, e.status, COALESCE(e.place, 0), e.prize, "
+        "e.tied FROM tournament_entries e JOIN accounts a ON a.id = e.account_id WHERE "
+        "e.tournament_id = $1 ORDER BY e.registered_at, e.account_id",
+        {tournament});
+    for (int i = 0; i < e.rows(); ++i)
+        r.entries.push_back({e.integer(i, 0), e.text(i, 1), e.chips(i, 2), e.chips(i, 3),
+                             e.text(i, 4), static_cast<int>(e.integer(i, 5)), e.chips(i, 6),
+                             e.integer(i, 7) != 0});
+    return r;
+}
+
+std::vector<TournamentRow> PgStore::open_tournaments() {
+    const pg::Result ids = db().query("SELECT id FROM tournaments WHERE status IN ('registering', "
+                                      "'running') AND (node_id = $1 OR node_id IS NULL) ORDER BY "
+                                      "id",
+                                      {node_.id});
+    std::vector<TournamentRow> out;
+    for (int i = 0; i < ids.rows(); ++i)
+        if (auto r = tournament(ids.integer(i, 0))) out.push_back(std::move(*r));
+    return out;
 }
 
 // ---- history ----

@@ -58,6 +58,17 @@ class PgStore final : public Store {
     void finish_hand(const HandEnd& hand) override;
     void void_hand(std::int64_t hand_id) override;
 
+    std::int64_t create_tournament(const std::string& config, std::int64_t creator) override;
+    std::optional<Refusal> enter_tournament(std::int64_t tournament, std::int64_t account,
+                                            Chips buy_in, Chips fee, int max_entrants) override;
+    std::optional<Refusal> leave_tournament(std::int64_t tournament, std::int64_t account) override;
+    bool start_tournament(std::int64_t tournament, const std::string& state) override;
+    void change_tournament(const TournamentChange& change) override;
+    void cancel_tournament(std::int64_t tournament,
+                           const std::vector<std::pair<std::int64_t, Chips>>& stacks) override;
+    std::optional<TournamentRow> tournament(std::int64_t tournament) override;
+    std::vector<TournamentRow> open_tournaments() override;
+
     std::vector<PlayerHand> hands_of(std::int64_t account, std::int64_t before, int limit) override;
     std::optional<HandRecord> hand_record(std::int64_t hand_id) override;
     std::optional<std::vector<HandSummary>> finished_hands(std::int64_t table, int limit) override;
@@ -94,6 +105,10 @@ class PgStore final : public Store {
     // Throws unless the table is open on this node: a node whose lease was taken writes nothing.
     void check_table(std::int64_t table);
     Account insert_account(std::string_view name, const std::string* hash, bool guest);
+    // A tournament change inside the caller's transaction.
+    void apply(const TournamentChange& change);
+    // The tournament's status, its row locked until the transaction ends; "" when there is none.
+    std::string lock_tournament(std::int64_t tournament);
 
     pg::Connection db_;
     bool in_group_ = false; // a group's transaction is open: a lost connection fails it whole

@@ -218,6 +218,7 @@ void SqliteStore::finish_hand(const HandEnd& h) {
     }
     db::Statement events(db_, "INSERT INTO hand_logs (hand_id, body) VALUES (?, ?)");
     events.bind(1, h.id).bind(2, log).run();
+    if (h.tournament) apply(*h.tournament);
     t.commit();
 }
 
@@ -225,6 +226,176 @@ void SqliteStore::void_hand(std::int64_t hand_id) {
     db::Statement q(db_, "UPDATE hands SET status = 'void', ended_at = "
                          "strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?");
     q.bind(1, hand_id).run();
+}
+
+// ---- tournaments ----
+
+namespace {
+constexpr const char* kNow = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+} // namespace
+
+std::string SqliteStore::status_of(std::int64_t tournament) {
+    db::Statement q(db_, "SELECT status FROM tournaments WHERE id = ?");
+    q.bind(1, tournament);
+    return q.step() ? q.column_text(0) : std::string();
+}
+
+std::int64_t SqliteStore::create_tournament(const std::string& config, std::int64_t creator) {
+    db::Statement q(db_, "INSERT INTO tournaments (config, created_by) VALUES (?, ?)");
+    q.bind(1, config).bind(2, creator).run();
+    return db_.last_insert_rowid();
+}
+
+std::optional<Refusal> SqliteStore::enter_tournament(std::int64_t tournament, std::int64_t account,
+                                                     Chips buy_in, Chips fee, int max_entrants) {
+    db::Transaction t(db_);
+    if (status_of(tournament) != "registering") return tournament_rows::not_registering(tournament);
+    db::Statement mine(db_, "SELECT 1 FROM tournament_entries WHERE tournament_id = ? AND "
+                            "account_id = ?");
+    mine.bind(1, tournament).bind(2, account);
+    if (mine.step()) return tournament_rows::already_registered(tournament);
+    db::Statement count(db_, "SELECT COUNT(*) FROM tournament_entries WHERE tournament_id = ?");
+    count.bind(1, tournament);
+    count.step();
+    if (count.column_int(0) >= max_entrants) return tournament_rows::full(tournament, max_entrants);
+    if (auto no = accounts_.move_chips(account, -(buy_in + fee), "tournament_entry")) return no;
+    db::Statement q(db_, "INSERT INTO tournament_entries (tournament_id, account_id, buy_in, fee) "
+                         "VALUES (?, ?, ?, ?)");
+    q.bind(1, tournament).bind(2, account).bind(3, buy_in).bind(4, fee).run();
+    t.commit();
+    return std::nullopt;
+}
+
+std::optional<Refusal> SqliteStore::leave_tournament(std::int64_t tournament,
+                                                     std::int64_t account) {
+    db::Transaction t(db_);
+    if (status_of(tournament) != "registering") return tournament_rows::not_registering(tournament);
+    db::Statement paid(db_, "SELECT buy_in + fee FROM tournament_entries WHERE tournament_id = ? "
+                            "AND account_id = ?");
+    paid.bind(1, tournament).bind(2, account);
+    if (!paid.step()) return tournament_rows::not_registered(tournament);
+    const Chips back = paid.column_chips(0);
+    db::Statement del(db_, "DELETE FROM tournament_entries WHERE tournament_id = ? AND "
+                           "account_id = ?");
+    del.bind(1, tournament).bind(2, account).run();
+    if (back > 0) accounts_.move_chips(account, back, "tournament_refund");
+    t.commit();
+    return std::nullopt;
+}
+
+bool SqliteStore::start_tournament(std::int64_t tournament, const std::string& state) {
+    db::Transaction t(db_);
+    db::Statement up(db_, std::string("UPDATE tournaments SET status = 'running', state = ?, "
+                                      "started_at = ") +
+                              kNow + " WHERE id = ? AND status = 'registering'");
+    up.bind(1, state).bind(2, tournament).run();
+    if (db_.changes() != 1) return false;
+    db::Statement fees(db_, "SELECT t.created_by, COALESCE(SUM(e.fee), 0) FROM tournaments t "
+                            "JOIN tournament_entries e ON e.tournament_id = t.id WHERE t.id = ?");
+    fees.bind(1, tournament);
+    if (fees.step() && fees.column_chips(1) > 0)
+        accounts_.move_chips(fees.column_int(0), fees.column_chips(1), "tournament_fee");
+    db::Statement playing(db_, "UPDATE tournament_entries SET status = 'playing' WHERE "
+                               "tournament_id = ?");
+    playing.bind(1, tournament).run();
+    t.commit();
+    return true;
+}
+
+void SqliteStore::apply(const TournamentChange& c) {
+    db::Statement out(db_, "UPDATE tournament_entries SET status = 'out', place = ?, prize = ?, "
+                           "tied = ? WHERE tournament_id = ? AND account_id = ? AND "
+                           "status = 'playing'");
+    for (const EntryFinish& f : c.finished) {
+        out.reset();
+        out.bind(1, f.place).bind(2, f.prize).bind(3, f.tied ? 1 : 0).bind(4, c.tournament);
+        out.bind(5, f.account).run();
+        // Paid once: an entry already out is not changed, nor paid again.
+        if (db_.changes() == 1 && f.prize > 0)
+            accounts_.move_chips(f.account, f.prize, "tournament_prize");
+    }
+    db::Statement state(db_, c.over ? std::string("UPDATE tournaments SET state = ?, status = "
+                                                  "'finished', ended_at = ") +
+                                          kNow + " WHERE id = ? AND status = 'running'"
+                                    : std::string("UPDATE tournaments SET state = ? WHERE id = "
+                                                  "? AND status = 'running'"));
+    state.bind(1, c.state).bind(2, c.tournament).run();
+}
+
+void SqliteStore::change_tournament(const TournamentChange& change) {
+    db::Transaction t(db_);
+    apply(change);
+    t.commit();
+}
+
+void SqliteStore::cancel_tournament(std::int64_t tournament,
+                                    const std::vector<std::pair<std::int64_t, Chips>>& stacks) {
+    db::Transaction t(db_);
+    const std::string status = status_of(tournament);
+    if (status != "registering" && status != "running") return;
+    if (status == "registering") {
+        db::Statement q(db_, "SELECT account_id, buy_in + fee FROM tournament_entries WHERE "
+                             "tournament_id = ?");
+        q.bind(1, tournament);
+        while (q.step())
+            if (q.column_chips(1) > 0)
+                accounts_.move_chips(q.column_int(0), q.column_chips(1), "tournament_refund");
+    } else {
+        db::Statement pool(db_, "SELECT COALESCE(SUM(buy_in), 0) - COALESCE(SUM(prize), 0) FROM "
+                                "tournament_entries WHERE tournament_id = ?");
+        pool.bind(1, tournament);
+        pool.step();
+        std::vector<std::int64_t> playing;
+        db::Statement q(db_, "SELECT account_id FROM tournament_entries WHERE tournament_id = ? "
+                             "AND status = 'playing' ORDER BY registered_at, account_id");
+        q.bind(1, tournament);
+        while (q.step()) playing.push_back(q.column_int(0));
+        for (const auto& [account, share] :
+             tournament_rows::shares(pool.column_chips(0), playing, stacks))
+            if (share > 0) accounts_.move_chips(account, share, "tournament_share");
+    }
+    db::Statement up(db_, std::string("UPDATE tournaments SET status = 'cancelled', ended_at = ") +
+                              kNow + " WHERE id = ?");
+    up.bind(1, tournament).run();
+    t.commit();
+}
+
+std::optional<TournamentRow> SqliteStore::tournament(std::int64_t tournament) {
+    db::Statement q(db_, "SELECT t.id, t.config, t.created_by, a.name, t.status, "
+                         "COALESCE(t.state, '') FROM tournaments t JOIN accounts a ON a.id = "
+                         "t.created_by WHERE t.id = ?");
+    q.bind(1, tournament);
+    if (!q.step()) return std::nullopt;
+    TournamentRow r{q.column_int(0),
+                    q.column_text(1),
+                    q.column_int(2),
+                    q.column_text(3),
+                    q.column_text(4),
+                    q.column_text(5),
+                    {}};
+    db::Statement e(db_, "SELECT e.account_id, a.name, e.buy_in, e.fee, e.status, "
+                         "COALESCE(e.place, 0), e.prize, e.tied FROM tournament_entries e JOIN "
+                         "accounts a ON a.id = e.account_id WHERE e.tournament_id = ? ORDER BY "
+                         "e.registered_at, e.account_id");
+    e.bind(1, tournament);
+    while (e.step())
+        r.entries.push_back({e.column_int(0), e.column_text(1), e.column_chips(2),
+                             e.column_chips(3), e.column_text(4), static_cast<int>(e.column_int(5)),
+                             e.column_chips(6), e.column_int(7) != 0});
+    return r;
+}
+
+std::vector<TournamentRow> SqliteStore::open_tournaments() {
+    std::vector<std::int64_t> ids;
+    {
+        db::Statement q(db_, "SELECT id FROM tournaments WHERE status IN ('registering', "
+                             "'running') ORDER BY id");
+        while (q.step()) ids.push_back(q.column_int(0));
+    }
+    std::vector<TournamentRow> out;
+    for (std::int64_t id : ids)
+        if (auto r = tournament(id)) out.push_back(std::move(*r));
+    return out;
 }
 
 // ---- history ----

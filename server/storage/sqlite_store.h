@@ -48,6 +48,17 @@ class SqliteStore final : public Store {
     void finish_hand(const HandEnd& hand) override;
     void void_hand(std::int64_t hand_id) override;
 
+    std::int64_t create_tournament(const std::string& config, std::int64_t creator) override;
+    std::optional<Refusal> enter_tournament(std::int64_t tournament, std::int64_t account,
+                                            Chips buy_in, Chips fee, int max_entrants) override;
+    std::optional<Refusal> leave_tournament(std::int64_t tournament, std::int64_t account) override;
+    bool start_tournament(std::int64_t tournament, const std::string& state) override;
+    void change_tournament(const TournamentChange& change) override;
+    void cancel_tournament(std::int64_t tournament,
+                           const std::vector<std::pair<std::int64_t, Chips>>& stacks) override;
+    std::optional<TournamentRow> tournament(std::int64_t tournament) override;
+    std::vector<TournamentRow> open_tournaments() override;
+
     std::vector<PlayerHand> hands_of(std::int64_t account, std::int64_t before, int limit) override;
     std::optional<HandRecord> hand_record(std::int64_t hand_id) override;
     std::optional<std::vector<HandSummary>> finished_hands(std::int64_t table, int limit) override;
@@ -70,6 +81,10 @@ class SqliteStore final : public Store {
     void abandon_group() noexcept override;
 
   private:
+    // A tournament change inside the caller's transaction.
+    void apply(const TournamentChange& change);
+    // The tournament's status, or "" when there is none.
+    std::string status_of(std::int64_t tournament);
     // After a stop, clean or not: chips left on tables go back to their owners and unfinished
     // hands are void, in one transaction; nothing is created or lost. The tables left open stay
     // open, for left_open().

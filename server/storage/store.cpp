@@ -1,5 +1,7 @@
 #include "storage/store.h"
 
+#include <algorithm>
+#include <numeric>
 #include <stdexcept>
 
 namespace felt::server {
@@ -32,5 +34,70 @@ std::vector<std::string> hand_log_events(std::string_view text) {
         text.remove_prefix(end + 1);
     }
 }
+
+namespace tournament_rows {
+
+namespace {
+__extension__ typedef __int128 Wide; // a pool times a stack, exactly
+} // namespace
+
+Refusal not_registering(std::int64_t tournament) {
+    return {"not_registering", "tournament " + std::to_string(tournament) +
+                                   " is not taking registrations (it started, ended or is none)"};
+}
+
+Refusal already_registered(std::int64_t tournament) {
+    return {"already_registered",
+            "you are registered for tournament " + std::to_string(tournament) + " already"};
+}
+
+Refusal not_registered(std::int64_t tournament) {
+    return {"not_registered",
+            "you are not registered for tournament " + std::to_string(tournament)};
+}
+
+Refusal full(std::int64_t tournament, int max_entrants) {
+    return {"tournament_full", "tournament " + std::to_string(tournament) + " has its " +
+                                   std::to_string(max_entrants) + " entrants already"};
+}
+
+std::vector<std::pair<std::int64_t, Chips>>
+shares(Chips pool, const std::vector<std::int64_t>& playing,
+       const std::vector<std::pair<std::int64_t, Chips>>& stacks) {
+    std::vector<std::pair<std::int64_t, Chips>> out;
+    if (playing.empty() || pool <= 0) return out;
+    std::vector<Chips> weight;
+    Chips total{};
+    for (std::int64_t a : playing) {
+        auto it =
+            std::find_if(stacks.begin(), stacks.end(), [&](const auto& s) { return s.first == a; });
+        weight.push_back(it == stacks.end() ? Chips() : std::max(Chips(), it->second));
+        total += weight.back();
+    }
+    if (total == 0) {
+        std::fill(weight.begin(), weight.end(), Chips(1));
+        total = Chips(static_cast<std::int64_t>(weight.size()));
+    }
+    Chips given{};
+    for (std::size_t i = 0; i < playing.size(); ++i) {
+        const auto w = weight[i].value();
+        const Chips share(
+            static_cast<std::int64_t>(static_cast<Wide>(pool.value()) * static_cast<Wide>(w) /
+                                      static_cast<Wide>(total.value())));
+        out.push_back({playing[i], share});
+        given += share;
+    }
+    std::vector<std::size_t> order(playing.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return weight[a] > weight[b]; });
+    for (std::size_t k = 0; given < pool; k = (k + 1) % order.size()) {
+        ++out[order[k]].second;
+        ++given;
+    }
+    return out;
+}
+
+} // namespace tournament_rows
 
 } // namespace felt::server

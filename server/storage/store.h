@@ -36,14 +36,56 @@ struct HandSeat {
     Chips start{}, end{};
 };
 
+// A tournament entry that finished: its place and prize (paid to the balance once), and whether
+// it tied with others out in the same hand.
+struct EntryFinish {
+    std::int64_t account = 0;
+    int place = 0;
+    Chips prize{};
+    bool tied = false;
+};
+
+// What a hand (or a decision between hands) changed in a tournament: the entries that finished,
+// where the tournament stands now (its state, JSON), and whether it is over.
+struct TournamentChange {
+    std::int64_t tournament = 0;
+    std::vector<EntryFinish> finished;
+    std::string state;
+    bool over = false;
+};
+
 // A finished hand: its reveal, every seat's result (written to the seat's stack on the table
-// too), and its log of events, in order.
+// too: a tournament's table has none), its log of events, in order, and at a tournament's table
+// what it changed in the tournament, in the same transaction.
 struct HandEnd {
     std::int64_t id = 0, table = 0;
     std::string deck, seed; // the deck as text (space-separated) and the reshuffle seed
     std::string fairness;   // protocol::opened_record: the salts and who saw each card
     std::vector<HandSeat> seats;
     std::vector<std::string> log;
+    std::optional<TournamentChange> tournament = std::nullopt;
+};
+
+// A tournament's entry as stored.
+struct TournamentEntry {
+    std::int64_t account = 0;
+    std::string name;
+    Chips buy_in{}, fee{};
+    std::string status; // registered, playing or out
+    int place = 0;      // 0 until out (or won)
+    Chips prize{};
+    bool tied = false;
+};
+
+// A tournament as stored, with its entries in the order they registered.
+struct TournamentRow {
+    std::int64_t id = 0;
+    std::string config;
+    std::int64_t creator = 0;
+    std::string creator_name;
+    std::string status; // registering, running, finished or cancelled
+    std::string state;  // "" before the start
+    std::vector<TournamentEntry> entries;
 };
 
 // A hand as a list shows it.
@@ -85,6 +127,21 @@ struct HandRecord {
 std::string hand_log_text(const std::vector<std::string>& events);
 // The events of a log written by hand_log_text, in order; none from "".
 std::vector<std::string> hand_log_events(std::string_view text);
+
+// What both engines say and share of tournaments.
+namespace tournament_rows {
+Refusal not_registering(std::int64_t tournament);
+Refusal already_registered(std::int64_t tournament);
+Refusal not_registered(std::int64_t tournament);
+Refusal full(std::int64_t tournament, int max_entrants);
+// A cancelled running tournament's pool left (`pool`: buy-ins less the prizes paid) shared by
+// the entries still playing (`playing`, by account, in order) in proportion to their stacks
+// (`stacks`, by account; an entry without one has none), rounded down, the odd chips one each to
+// the largest stacks (the first of equal ones first); equally when no stack is known.
+std::vector<std::pair<std::int64_t, Chips>>
+shares(Chips pool, const std::vector<std::int64_t>& playing,
+       const std::vector<std::pair<std::int64_t, Chips>>& stacks);
+} // namespace tournament_rows
 
 // A player's totals over finished hands.
 struct PlayerTotals {
@@ -177,6 +234,35 @@ class Store {
     // such a hand cannot count.
     virtual void finish_hand(const HandEnd& hand) = 0;
     virtual void void_hand(std::int64_t hand_id) = 0;
+
+    // ---- tournaments (tournaments/tournament.h) ----
+    // A new tournament's row, registering; its id.
+    virtual std::int64_t create_tournament(const std::string& config, std::int64_t creator) = 0;
+    // Moves buy_in + fee from the account's balance to the tournament. Refusals:
+    // insufficient_chips, already_registered, not_registering (it started, ended or was
+    // cancelled; or there is none), tournament_full (`max_entrants` registered).
+    virtual std::optional<Refusal> enter_tournament(std::int64_t tournament, std::int64_t account,
+                                                    Chips buy_in, Chips fee, int max_entrants) = 0;
+    // Gives the entry back what it paid and removes it. Refusals: not_registered,
+    // not_registering.
+    virtual std::optional<Refusal> leave_tournament(std::int64_t tournament,
+                                                    std::int64_t account) = 0;
+    // Registration closes: the tournament runs with its entries playing, from `state`; the
+    // entries' fees go to its creator. False (nothing written) unless it was registering.
+    virtual bool start_tournament(std::int64_t tournament, const std::string& state) = 0;
+    // A change outside a hand (the winner of a tournament whose last hand was written, a
+    // decision between hands): as finish_hand writes one.
+    virtual void change_tournament(const TournamentChange& change) = 0;
+    // Every entry gets back what it paid, if not out already (a finished entry keeps its
+    // prize, and the rest of the pool is shared by those still in, in proportion to their
+    // `stacks`, by account; the odd chips to the largest stacks); the tournament is cancelled.
+    // Nothing happens to one that finished or was cancelled.
+    virtual void cancel_tournament(std::int64_t tournament,
+                                   const std::vector<std::pair<std::int64_t, Chips>>& stacks) = 0;
+    // One tournament with its entries; empty when there is none.
+    virtual std::optional<TournamentRow> tournament(std::int64_t tournament) = 0;
+    // The tournaments registering or running (on this node), oldest first, with their entries.
+    virtual std::vector<TournamentRow> open_tournaments() = 0;
 
     // ---- history: the rows the history API is made from (history/history.h) ----
     // The account's hands, newest first: at most `limit`, with an id below `before` (0: from

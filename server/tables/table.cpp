@@ -418,7 +418,8 @@ void Table::end_hand(End end) {
               sealed_.seed,
               protocol::opened_record(sealed_, end.seen, end.seed_used),
               {},
-              std::move(end.log)};
+              std::move(end.log),
+              std::nullopt};
     for (const SeatResult& r : end.results)
         h.seats.push_back({r.seat.index(), seat(r.seat)->account, r.start, r.end});
     settling_ = true;

@@ -237,6 +237,112 @@ void tables_and_hands(const Engine& e) {
     ledger_balances(e);
 }
 
+// Tournaments: entries pay in and get refunds, fees go to the creator at the start, prizes are
+// paid once with the hand that put a player out, and a cancelled tournament gives everything
+// back. Every chip is somewhere: balances plus what tournaments hold equal what was granted.
+void tournaments(const Engine& e) {
+    auto store = e.open(true);
+    const auto host = *store->create_account("host", hash_password("correct horse")).value;
+    std::vector<std::int64_t> p;
+    for (int i = 0; i < 4; ++i) p.push_back(store->create_guest().value->id);
+    const auto balance = [&](std::int64_t a) { return store->find_account(a)->balance; };
+    // Held by tournaments: what registering entries paid, and what running ones have not paid
+    // out yet (the buy-ins less the prizes).
+    const auto held = [&] {
+        return e.scalar("SELECT COALESCE(SUM(CASE WHEN t.status = 'registering' THEN e.buy_in + "
+                        "e.fee WHEN t.status = 'running' THEN e.buy_in - e.prize ELSE 0 END), 0) "
+                        "FROM tournament_entries e JOIN tournaments t ON t.id = "
+                        "e.tournament_id");
+    };
+    const auto conserved = [&] {
+        CHECK(e.scalar("SELECT SUM(balance) FROM accounts") + held() == 5 * 1000);
+    };
+
+    const std::int64_t t = store->create_tournament(R"({"format":"sit-and-go"})", host.id);
+    CHECK(t > 0);
+    CHECK_FALSE(store->enter_tournament(t, p[0], Chips(100), Chips(10), 3));
+    CHECK(balance(p[0]) == Chips(890));
+    CHECK(store->enter_tournament(t, p[0], Chips(100), Chips(10), 3)->code == "already_registered");
+    CHECK(store->enter_tournament(t, p[1], Chips(995), Chips(10), 3)->code == "insufficient_chips");
+    CHECK_FALSE(store->enter_tournament(t, p[1], Chips(100), Chips(10), 3));
+    CHECK_FALSE(store->enter_tournament(t, p[2], Chips(100), Chips(10), 3));
+    CHECK(store->enter_tournament(t, p[3], Chips(100), Chips(10), 3)->code == "tournament_full");
+    CHECK(store->enter_tournament(t + 100, p[3], Chips(100), Chips(10), 3)->code ==
+          "not_registering");
+    conserved();
+    // Unregistering gives back the buy-in and the fee.
+    CHECK_FALSE(store->leave_tournament(t, p[2]));
+    CHECK(balance(p[2]) == Chips(1000));
+    CHECK(store->leave_tournament(t, p[2])->code == "not_registered");
+    CHECK_FALSE(store->enter_tournament(t, p[3], Chips(100), Chips(10), 3));
+    auto row = store->tournament(t);
+    REQUIRE(row);
+    CHECK(row->status == "registering");
+    CHECK(row->creator_name == "host");
+    REQUIRE(row->entries.size() == 3);
+    CHECK(row->entries[0].account == p[0]);
+    CHECK(row->entries[2].account == p[3]);
+    CHECK(store->open_tournaments().size() == 1);
+    conserved();
+
+    // The start: the fees to the host, once.
+    CHECK(store->start_tournament(t, R"({"hands":0})"));
+    CHECK_FALSE(store->start_tournament(t, "{}"));
+    CHECK(balance(host.id) == Chips(1030));
+    CHECK(store->tournament(t)->status == "running");
+    CHECK(store->tournament(t)->state == R"({"hands":0})");
+    CHECK(store->leave_tournament(t, p[0])->code == "not_registering");
+    CHECK(store->enter_tournament(t, p[2], Chips(100), Chips(10), 3)->code == "not_registering");
+    conserved();
+
+    // A hand at its table puts p[3] out in 3rd (no prize) ...
+    const std::int64_t table = store->create_table(R"({"tournament":1})", host.id);
+    store->start_hand({11, table, 1, "{}", "c"});
+    HandEnd h{11, table, "As", "", "", {{0, p[3], Chips(500), Chips(0)}}, {"{}"}};
+    h.tournament = TournamentChange{t, {{p[3], 3, Chips(0), false}}, R"({"hands":1})", false};
+    store->finish_hand(h);
+    CHECK(e.scalar("SELECT COUNT(*) FROM table_seats") == 0); // tournament chips stay out
+    // ... and the next decides it: 2nd and 1st, 90 and 210, paid once.
+    const TournamentChange last{
+        t, {{p[1], 2, Chips(90), false}, {p[0], 1, Chips(210), false}}, R"({"hands":2})", true};
+    store->change_tournament(last);
+    store->change_tournament(last);
+    CHECK(balance(p[1]) == Chips(890 + 90));
+    CHECK(balance(p[0]) == Chips(890 + 210));
+    row = store->tournament(t);
+    CHECK(row->status == "finished");
+    CHECK(row->entries[0].place == 1);
+    CHECK(row->entries[0].prize == Chips(210));
+    CHECK(row->entries[2].status == "out");
+    CHECK(row->entries[2].place == 3);
+    CHECK(store->open_tournaments().empty());
+    conserved();
+
+    // Cancelled while registering: every entry refunded.
+    const std::int64_t u = store->create_tournament("{}", host.id);
+    CHECK_FALSE(store->enter_tournament(u, p[2], Chips(50), Chips(5), 9));
+    store->cancel_tournament(u, {});
+    CHECK(balance(p[2]) == Chips(1000));
+    CHECK(store->tournament(u)->status == "cancelled");
+    store->cancel_tournament(u, {}); // nothing twice
+    CHECK(balance(p[2]) == Chips(1000));
+    // Cancelled while running: a finished entry keeps its prize, the rest of the pool goes to
+    // those still in by their stacks (300 - 40 = 260 by 3 to 1: 195 and 65).
+    const std::int64_t v = store->create_tournament("{}", host.id);
+    for (int i = 0; i < 3; ++i)
+        CHECK_FALSE(
+            store->enter_tournament(v, p[static_cast<std::size_t>(i)], Chips(100), Chips(0), 9));
+    CHECK(store->start_tournament(v, "{}"));
+    store->change_tournament({v, {{p[2], 3, Chips(40), false}}, "{}", false});
+    const Chips before0 = balance(p[0]), before1 = balance(p[1]);
+    store->cancel_tournament(v, {{p[0], Chips(3'000)}, {p[1], Chips(1'000)}});
+    CHECK(balance(p[0]) - before0 == Chips(195));
+    CHECK(balance(p[1]) - before1 == Chips(65));
+    CHECK(store->tournament(v)->status == "cancelled");
+    conserved();
+    ledger_balances(e);
+}
+
 } // namespace
 
 TEST_CASE("store on SQLite: accounts, sessions, the ledger, tables, hands, history, recovery") {
@@ -247,6 +353,9 @@ TEST_CASE("store on SQLite: accounts, sessions, the ledger, tables, hands, histo
     }
     SUBCASE("tables and hands") {
         tables_and_hands(e);
+    }
+    SUBCASE("tournaments") {
+        tournaments(e);
     }
 }
 
@@ -260,5 +369,8 @@ TEST_CASE("store on PostgreSQL: accounts, sessions, the ledger, tables, hands, h
     }
     SUBCASE("tables and hands") {
         tables_and_hands(e);
+    }
+    SUBCASE("tournaments") {
+        tournaments(e);
     }
 }
