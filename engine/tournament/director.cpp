@@ -13,6 +13,34 @@ Director::Director(Rules rules, std::span<const int> players) : rules_(std::move
     prizes_ = prizes(rules_.payouts, remaining_, rules_.pool);
 }
 
+Director::Director(Rules rules, const Standing& standing)
+    : rules_(std::move(rules)), tables_(standing.tables), finishes_(standing.finishes),
+      draws_(standing.draws) {
+    state_.resize(tables_.size());
+    for (const Standing::Player& p : standing.players)
+        players_[p.id] = Player{p.id, p.stack, p.waiting};
+    remaining_ = static_cast<int>(standing.players.size());
+    prizes_ = prizes(rules_.payouts, standing.entrants, rules_.pool);
+}
+
+Standing Director::standing() const {
+    Standing s;
+    s.tables = tables_;
+    for (const auto& [id, p] : players_) s.players.push_back({id, p.stack, p.waiting});
+    std::sort(s.players.begin(), s.players.end(),
+              [](const Standing::Player& a, const Standing::Player& b) { return a.id < b.id; });
+    s.finishes = finishes_;
+    s.entrants = static_cast<int>(players_.size() + finishes_.size()) - (finished() ? 1 : 0);
+    s.draws = draws_;
+    return s;
+}
+
+Outcome Director::settle() {
+    Outcome out;
+    if (!finished()) settle_breaks(out);
+    return out;
+}
+
 std::size_t Director::index_of(int table) const {
     return static_cast<std::size_t>(
         std::find_if(tables_.begin(), tables_.end(),

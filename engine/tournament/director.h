@@ -60,10 +60,34 @@ struct Outcome {
     std::optional<Finish> won; // the winner, when the tournament ended with this hand
 };
 
+// Where a tournament stands between hands, to be stored and taken up again after a restart:
+// hands being played when it was taken count as never dealt (a restart voids them, and their
+// stacks are those from before them, as here).
+struct Standing {
+    struct Player {
+        int id = 0;
+        Chips stack{};
+        bool waiting = false;
+        friend bool operator==(const Player&, const Player&) = default;
+    };
+    std::vector<TableSeats> tables; // with the blinds of each table's last hand
+    std::vector<Player> players;    // still in, by id
+    std::vector<Finish> finishes;
+    int entrants = 0;
+    std::uint64_t draws = 0;
+    friend bool operator==(const Standing&, const Standing&) = default;
+};
+
 class Director {
   public:
     // Seats `players` at random (seat_entrants). `rules` must pass check() (structure, payouts).
     Director(Rules rules, std::span<const int> players);
+    // Takes up a tournament where `standing` left it (the same rules as it began with).
+    // Then settle() breaks the table a hand being played kept from breaking.
+    Director(Rules rules, const Standing& standing);
+    Standing standing() const;
+    // Breaks the tables that can be broken now that no hand runs at them (after a restart).
+    Outcome settle();
 
     // The next hand at a table, at the level `at` (position(): the caller's clock), or why not.
     // A deal marks the table in a hand until hand_ended.

@@ -50,6 +50,7 @@ struct TableSeats {
     Blinds last;                // the blinds of its last hand; big_blind -1 before its first
     int count() const;          // players seated
     std::uint32_t mask() const; // bit k: seat k holds a player
+    friend bool operator==(const TableSeats&, const TableSeats&) = default;
 };
 
 // A player moved between hands (or, breaking a table, once its hand has ended).

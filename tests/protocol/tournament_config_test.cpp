@@ -1,6 +1,7 @@
 // create_tournament's configuration (protocol/tournament_config.*): the defaults and presets, each
 // refusal naming its field in words, and the written configuration decoding to the same one.
 #include "protocol/tournament_config.h"
+#include "protocol/tournament_state.h"
 
 #include <doctest/doctest.h>
 
@@ -120,4 +121,49 @@ TEST_CASE("tournament configuration: what is refused, in words, naming the field
     // A sit-and-go may count hands.
     CHECK(refused({{"levels", {{{"small_blind", 10}, {"big_blind", 20}, {"hands", 10}}}}}) ==
           P{"", ""});
+}
+
+TEST_CASE("a tournament's standing as JSON: read back the same, and a damaged one refused") {
+    tournament::Rules r;
+    r.structure = tournament::preset("turbo")->structure;
+    r.starting_stack = Chips(1'000);
+    r.pool = Chips(2'000);
+    r.seats = 6;
+    r.seed = 9;
+    const std::vector<int> players = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14};
+    tournament::Director dir(r, players);
+    // A hand at the first table: its first player busts to its second.
+    const auto& t = dir.tables().front();
+    const auto dealt = dir.deal(t.id, tournament::position(r.structure, 0));
+    REQUIRE(std::holds_alternative<tournament::Deal>(dealt));
+    std::vector<Chips> stacks = std::get<tournament::Deal>(dealt).stacks;
+    std::vector<std::size_t> in;
+    for (std::size_t k = 0; k < stacks.size(); ++k)
+        if (stacks[k] > 0) in.push_back(k);
+    stacks[in[1]] += stacks[in[0]];
+    stacks[in[0]] = Chips();
+    const auto out = dir.hand_ended(t.id, stacks);
+    CHECK(out.out.size() == 1);
+    const tournament::Standing s = dir.standing();
+    const json j = protocol::standing_json(s);
+    const auto back = protocol::read_standing(json::parse(j.dump()));
+    REQUIRE(back.has_value());
+    CHECK(*back == s);
+    CHECK(back->finishes.size() == 1);
+    CHECK(back->entrants == 14);
+    // Taken up, the tournament holds the same chips.
+    tournament::Director again(r, *back);
+    CHECK(again.chips() == Chips(14'000));
+    CHECK(again.remaining() == 13);
+    // Damaged: a field missing, a seat past the table, the wrong type.
+    json broken = j;
+    broken.erase("players");
+    CHECK_FALSE(protocol::read_standing(broken));
+    broken = j;
+    broken["tables"][0]["last"]["big_blind"] = 12;
+    CHECK_FALSE(protocol::read_standing(broken));
+    broken = j;
+    broken["entrants"] = "many";
+    CHECK_FALSE(protocol::read_standing(broken));
+    CHECK_FALSE(protocol::read_standing(json::array()));
 }

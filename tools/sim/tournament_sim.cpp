@@ -83,7 +83,19 @@ Result<TournamentReport> simulate_tournament(const TournamentOptions& o) {
         if (rep.failure.empty())
             rep.failure = "hand " + std::to_string(rep.hands) + ": " + std::move(why);
     };
+    long next_restart = o.restart_every;
     while (!dir.finished() && rep.failure.empty()) {
+        if (o.restart_every > 0 && rep.hands >= next_restart) {
+            next_restart = rep.hands + o.restart_every;
+            const Standing left = dir.standing();
+            dir = Director(r, left);
+            running.clear(); // void: the stacks are those from before them
+            if (o.check && !(dir.standing() == left)) fail("the standing taken up differs");
+            const Outcome settled = dir.settle();
+            rep.moves += static_cast<long>(settled.moves.size());
+            rep.broken += static_cast<int>(settled.broken.size());
+            ++rep.restarts;
+        }
         const auto tables =
             static_cast<std::int64_t>(std::max<std::size_t>(1, dir.tables().size()));
         const Position at = position(r.structure, rep.hands / tables);

@@ -8,6 +8,7 @@
 // entrants began with; the table that ended its hand is within `allowed` players of the
 // shortest (unless a table waits to be broken); nobody moves to the table they left. At the end:
 // every entrant finished once, places 1..N taken once each, the prizes adding up to the pool.
+// After each restart: the standing taken up is the standing left.
 // The signature hashes every finish, so that the same seed gives the same tournament.
 #pragma once
 
@@ -32,6 +33,9 @@ struct TournamentOptions {
     Chips buy_in = Chips(100);
     std::uint64_t seed = 1;
     bool check = true;
+    // A restart every this many hands dealt (0: none): the hands running are void, and the
+    // director is taken up from its standing (Director(rules, standing), then settle()).
+    int restart_every = 0;
 };
 
 struct TournamentReport {
@@ -39,6 +43,7 @@ struct TournamentReport {
     int tables = 0; // at the start
     long moves = 0; // players moved, balancing and breaking
     int broken = 0; // tables broken
+    int restarts = 0;
     std::vector<tournament::Finish> finishes;
     double seconds = 0;
     std::uint64_t signature = 0;

@@ -67,3 +67,21 @@ TEST_CASE("a tournament with a seed and the same hands finishes in the same orde
     o.entrants = 1;
     CHECK_FALSE(sim::simulate_tournament(o).ok());
 }
+
+TEST_CASE("tournaments taken up from their standing after restarts still keep every chip and "
+          "finish") {
+    std::mt19937 rng(4747);
+    for (int n = 0; n < 20; ++n) {
+        sim::TournamentOptions o;
+        o.seats = 2 + static_cast<int>(rng() % 8);
+        o.entrants = 2 + static_cast<int>(rng() % 100);
+        o.hands_per_level = 3;
+        o.restart_every = 1 + static_cast<int>(rng() % 10);
+        o.seed = rng();
+        auto r = sim::simulate_tournament(o);
+        REQUIRE(r.ok());
+        CHECK_MESSAGE(r.value().failure.empty(), r.value().failure);
+        CHECK(static_cast<int>(r.value().finishes.size()) == o.entrants);
+        CHECK((r.value().hands < o.restart_every || r.value().restarts > 0));
+    }
+}

@@ -1,0 +1,72 @@
+#include "protocol/tournament_state.h"
+
+namespace felt::protocol {
+
+using nlohmann::json;
+
+namespace {
+
+json blinds_json(const tournament::Blinds& b) {
+    return {{"button", b.button},
+            {"small_blind", b.small_blind},
+            {"big_blind", b.big_blind},
+            {"dead_small", b.dead_small}};
+}
+
+} // namespace
+
+json standing_json(const tournament::Standing& s) {
+    json tables = json::array(), players = json::array(), finishes = json::array();
+    for (const tournament::TableSeats& t : s.tables)
+        tables.push_back({{"id", t.id},
+                          {"seats", t.seats},
+                          {"players", t.players},
+                          {"last", blinds_json(t.last)}});
+    for (const tournament::Standing::Player& p : s.players)
+        players.push_back({{"id", p.id}, {"stack", p.stack.value()}, {"waiting", p.waiting}});
+    for (const tournament::Finish& f : s.finishes)
+        finishes.push_back({{"player", f.player},
+                            {"place", f.place},
+                            {"prize", f.prize.value()},
+                            {"tied", f.tied}});
+    return {{"tables", tables},
+            {"players", players},
+            {"finishes", finishes},
+            {"entrants", s.entrants},
+            {"draws", s.draws}};
+}
+
+std::optional<tournament::Standing> read_standing(const json& j) {
+    try {
+        tournament::Standing s;
+        s.entrants = j.at("entrants").get<int>();
+        s.draws = j.at("draws").get<std::uint64_t>();
+        for (const json& t : j.at("tables")) {
+            tournament::TableSeats x;
+            x.id = t.at("id").get<int>();
+            x.seats = t.at("seats").get<int>();
+            x.players = t.at("players").get<std::vector<int>>();
+            const json& b = t.at("last");
+            x.last = {b.at("button").get<int>(), b.at("small_blind").get<int>(),
+                      b.at("big_blind").get<int>(), b.at("dead_small").get<bool>()};
+            if (x.seats < 2 || x.seats > 9 || static_cast<int>(x.players.size()) != x.seats ||
+                x.last.button >= x.seats || x.last.small_blind >= x.seats ||
+                x.last.big_blind >= x.seats)
+                return std::nullopt;
+            s.tables.push_back(std::move(x));
+        }
+        for (const json& p : j.at("players"))
+            s.players.push_back({p.at("id").get<int>(), Chips(p.at("stack").get<std::int64_t>()),
+                                 p.at("waiting").get<bool>()});
+        for (const json& f : j.at("finishes"))
+            s.finishes.push_back({f.at("player").get<int>(), f.at("place").get<int>(),
+                                  Chips(f.at("prize").get<std::int64_t>()),
+                                  f.at("tied").get<bool>()});
+        if (s.entrants < static_cast<int>(s.players.size())) return std::nullopt;
+        return s;
+    } catch (const json::exception&) {
+        return std::nullopt;
+    }
+}
+
+} // namespace felt::protocol
