@@ -53,6 +53,17 @@ Result<PokerReplay> replay_poker(const HandRecord& h, const json& cfg, Before&& 
     c.stakes.small_bet = st.value("small_bet", Chips());
     c.stakes.big_bet = st.value("big_bet", Chips());
     c.button = cfg.value("button", 0);
+    // A tournament's hand: the blinds where its dead button put them, a big-blind ante, the cap.
+    if (const auto b = cfg.find("blind_seats"); b != cfg.end() && b->is_array() && b->size() == 2) {
+        c.small_blind_seat = (*b)[0].get<int>();
+        c.big_blind_seat = (*b)[1].get<int>();
+    }
+    if (const Chips bba = cfg.value("big_blind_ante", Chips()); bba > 0 && c.big_blind_seat >= 0) {
+        c.stakes.seat_antes.assign(static_cast<std::size_t>(c.seats), Chips());
+        c.stakes.seat_antes[static_cast<std::size_t>(c.big_blind_seat)] = bba;
+        c.stakes.dead_antes = true;
+    }
+    c.cap_heads_up = cfg.value("cap_heads_up", false);
     // Edition 1 had no open-pair rule: its stud hands bet the small bet on fourth street.
     const auto open_pair = protocol::rules_of(cfg) < 2
                                ? std::optional(poker::OpenPair::off)

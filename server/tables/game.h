@@ -148,6 +148,18 @@ struct Clock {
     std::optional<Seat> seat;
 };
 
+// A tournament's hand (tables/host.h): the level's stakes, who posts the blinds where the dead
+// button puts them, and whether fixed limit's cap holds heads-up.
+struct TournamentDeal {
+    std::int64_t tournament = 0;
+    int level = 1;
+    Chips small_blind{}, big_blind{}, ante{}, big_blind_ante{};
+    Chips small_bet{}, big_bet{}, bring_in{};
+    int small_blind_seat = -1; // -1: a dead small blind
+    int big_blind_seat = -1;
+    bool cap_heads_up = true;
+};
+
 // What a hand is dealt from.
 struct Deal {
     int number = 0;                                // hands dealt at the table, this one included
@@ -155,6 +167,7 @@ struct Deal {
     std::vector<Seat> seats;                       // dealt in, in table order
     std::array<Chips, kMaxTableSeats> stacks{};    // by table seat; 0: not dealt in
     std::array<std::string, kMaxTableSeats> names; // by table seat
+    std::optional<TournamentDeal> tournament;      // a tournament's table: its hand
 };
 
 class Hand;

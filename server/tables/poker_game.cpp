@@ -118,6 +118,36 @@ Outcome<Started> PokerGame::start(const Deal& d, std::vector<Card> deck, std::ui
     cfg->button = d.dealer.index();
     cfg->deck = std::move(deck);
     cfg->reshuffle_seed = seed;
+    json record = {{"button", d.dealer.index()}};
+    if (const auto& t = d.tournament) {
+        // The level's stakes; the blinds where the dead button puts them.
+        poker::Stakes& k = cfg->stakes;
+        k = {};
+        k.small_blind = t->small_blind;
+        k.big_blind = t->big_blind;
+        k.ante = t->ante;
+        k.bring_in = t->bring_in;
+        k.small_bet = t->small_bet;
+        k.big_bet = t->big_bet;
+        if (t->big_blind_ante > 0 && t->big_blind_seat >= 0) {
+            k.seat_antes.assign(static_cast<std::size_t>(cfg->seats), Chips());
+            k.seat_antes[static_cast<std::size_t>(t->big_blind_seat)] = t->big_blind_ante;
+            k.dead_antes = true;
+        }
+        if (k.big_blind > 0) {
+            cfg->small_blind_seat = t->small_blind_seat;
+            cfg->big_blind_seat = t->big_blind_seat;
+        }
+        cfg->cap_heads_up = t->cap_heads_up;
+        record["cap_heads_up"] = t->cap_heads_up;
+        record["tournament"] = t->tournament;
+        record["level"] = t->level;
+        record["stakes"] = {{"ante", k.ante},           {"small_blind", k.small_blind},
+                            {"big_blind", k.big_blind}, {"bring_in", k.bring_in},
+                            {"small_bet", k.small_bet}, {"big_bet", k.big_bet}};
+        if (k.big_blind > 0) record["blind_seats"] = {t->small_blind_seat, t->big_blind_seat};
+        if (t->big_blind_ante > 0) record["big_blind_ante"] = t->big_blind_ante;
+    }
     std::string deck_text = ranking().to_string(cfg->deck);
     auto started = poker::start_hand(cfg);
     if (!started) return {std::nullopt, protocol::refusal(started.error())};
@@ -125,7 +155,7 @@ Outcome<Started> PokerGame::start(const Deal& d, std::vector<Card> deck, std::ui
     const bool draws = cfg->variant->draws();
     return {Started{std::make_unique<PokerHand>(*this, d, std::move(started).value()),
                     std::move(deck_text), draws ? std::to_string(seed) : std::string(),
-                    json{{"button", d.dealer.index()}}},
+                    std::move(record)},
             {}};
 }
 

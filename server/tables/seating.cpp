@@ -43,6 +43,10 @@ void Table::join(std::shared_ptr<Recipient> s, Account a, protocol::Request r) {
         if (self->closed_)
             return self->refuse(s, r, "no_such_table",
                                 "table " + std::to_string(self->id_) + " has closed");
+        if (self->hosted_)
+            return self->refuse(s, r, "tournament_table",
+                                "table " + std::to_string(self->id_) +
+                                    " is a tournament's: register for the tournament to play");
         const Limits& l = self->limits_;
         // A table with no chips at stake (max_buy_in 0) needs no buy-in.
         const auto asked = protocol::integer_field(r, "buy_in", l.max_buy_in == 0 ? 0 : -1);
@@ -122,6 +126,16 @@ void Table::leave(std::shared_ptr<Recipient> s, Account a, protocol::Request r) 
             return self->lobby_changed();
         }
         Occupant& st = *self->seat(*seat);
+        if (self->hosted_) {
+            // A tournament's player is never cashed out: leaving, they are blinded away (dealt in,
+            // folded at once) until they come back.
+            st.chose_out = st.quit = true;
+            self->publisher_.unwatch(s.get());
+            self->send(s, protocol::reply(r, {{"table", self->id_}, {"blinded_away", true}}));
+            self->broadcast(protocol::sitting_out_json(seat->index(), protocol::SitOut::chosen));
+            if (self->in_running(*seat)) self->run(self->hand_->leave(*seat));
+            return self->lobby_changed();
+        }
         if (self->in_running(*seat) || self->pending_ || self->settling_ || st.cashing ||
             st.topping) {
             // The game acts for the seat; cashed out once the hand's end is stored.
@@ -209,6 +223,9 @@ void Table::top_up(std::shared_ptr<Recipient> s, Account a, protocol::Request r)
     net::post(strand_, [self = shared_from_this(), s, a, r] {
         auto seat = self->seat_of(a.id);
         if (!seat) return self->refuse(s, r, "not_seated", "you have no seat at this table");
+        if (self->hosted_)
+            return self->refuse(s, r, "tournament_table",
+                                "a tournament's stack cannot be topped up");
         const auto asked = protocol::integer_field(r, "amount", std::nullopt, 1);
         if (!asked.ok()) return self->refuse(s, r, asked.refusal);
         const Chips amount = Chips(*asked.value);
@@ -298,6 +315,14 @@ void Table::disconnected(Recipient* s) {
 
 void Table::note_missed(Seat seat, int hand) {
     Occupant* st = this->seat(seat);
+    if (hosted_ && st && !st->sitting_out && !st->chose_out) {
+        // A tournament's player whose time ran out is sat out at once: dealt in, and folded (or
+        // checked) at once, until they act or sit in again.
+        st->sitting_out = true;
+        spdlog::info("table {}: {} sits out after a time-out", id_, st->name);
+        broadcast(protocol::sitting_out_json(seat.index(), protocol::SitOut::missed_hands));
+        return;
+    }
     if (!st || !st->session.expired() || st->missed_hand == hand) return;
     st->missed_hand = hand;
     if (++st->missed >= limits_.sit_out_after && !st->sitting_out) {
@@ -341,6 +366,39 @@ void Table::resend(std::shared_ptr<Recipient> s, Account a, protocol::Request r)
         self->send(s, protocol::reply(r, {{"table", self->id_}}));
         self->send(s, self->snapshot(seat));
     });
+}
+
+void Table::seat_entrant(Account a, Seat seat, Chips stack) {
+    net::post(strand_, [self = shared_from_this(), a, seat, stack] {
+        if (self->seat(seat) || self->closed_) {
+            spdlog::error("table {}: seat {} is not free for {}", self->id_, seat.index(), a.name);
+            return;
+        }
+        Occupant o;
+        o.account = a.id;
+        o.name = a.name;
+        o.stack = stack;
+        o.connected = false; // until a connection attaches
+        self->seats_[seat.at()] = std::move(o);
+        self->clock_.give_bank(seat, self->limits_.time_bank_ms);
+        ++self->taken_;
+        self->services_.lobby.note_seat(a.id, self->id_, true);
+        spdlog::info("table {}: {} sits in seat {} with {}", self->id_, a.name, seat.index(),
+                     stack);
+        self->broadcast(protocol::seated_json(seat.index(), a.name, stack));
+        self->lobby_changed();
+    });
+}
+
+void Table::free_seat(Seat seat, const char* reason) {
+    const Occupant gone = std::move(*seats_[seat.at()]);
+    seats_[seat.at()].reset();
+    clock_.give_bank(seat, 0);
+    --taken_;
+    services_.lobby.note_seat(gone.account, id_, false);
+    spdlog::info("table {}: {} leaves seat {} ({})", id_, gone.name, seat.index(), reason);
+    broadcast(protocol::left_json(seat.index(), gone.name, gone.stack));
+    lobby_changed();
 }
 
 } // namespace felt::server

@@ -70,6 +70,7 @@ void Table::open() {
 protocol::json Table::lobby_line() const {
     json line = protocol::lobby_line_json(id_, config_json(), taken_, watching_);
     if (!creator_name_.empty()) line["creator"] = creator_name_;
+    if (hosted_) line["tournament"] = tournament_;
     return line;
 }
 
@@ -86,7 +87,7 @@ bool Table::empty() const {
 }
 
 void Table::arm_idle() {
-    if (closed_ || stopping_ || !empty()) return;
+    if (closed_ || stopping_ || hosted_ || !empty()) return; // a host closes its own tables
     empty_ = std::chrono::steady_clock::now();
     idle_.expires_after(services_.table_idle);
     idle_.async_wait([self = shared_from_this()](error_code ec) {
@@ -184,6 +185,7 @@ void Table::broadcast(json m) {
 
 bool Table::ready(Seat i) const {
     const Occupant* st = seat(i);
+    if (hosted_) return st && st->stack > 0 && !st->cashing; // the host decides who is dealt in
     return st && st->stack >= game_->stake_needed() && !st->leaving && !st->sitting_out &&
            !st->chose_out && !st->topping;
 }
@@ -210,6 +212,7 @@ std::string Table::snapshot(std::optional<Seat> viewer) const {
     }
     json out = protocol::snapshot_json(id_, publisher_.seq(), config_json(), std::move(seats),
                                        viewer ? viewer->index() : -1);
+    if (hosted_) out["tournament"] = tournament_;
     if (hand_) {
         hand_->view(viewer, static_cast<int>(clock_.left_ms()), out);
         if (json clock = clock_.view(); !clock.is_null()) out["clock"] = std::move(clock);
@@ -273,15 +276,32 @@ void Table::choose_deck(std::shared_ptr<Recipient> s, Account, protocol::Request
 
 void Table::start_hand() {
     Deal d;
-    for (Seat i : seats_of(limits_.seats))
-        if (ready(i)) {
-            d.seats.push_back(i);
-            d.stacks[i.at()] = seat(i)->stack;
-            d.names[i.at()] = seat(i)->name;
-        }
-    if (d.seats.size() < 2) return;
+    if (hosted_) {
+        // The host's hand: who is in, the button and the blinds, the level's stakes.
+        auto host = host_.lock();
+        auto hd = host ? host->next_deal(id_) : std::nullopt;
+        if (!hd) return; // the host pokes the table when it may deal
+        host_dealt_ = true;
+        for (Seat i : seats_of(limits_.seats))
+            if (const Occupant* st = seat(i); st && hd->stacks[i.at()] > 0) {
+                d.seats.push_back(i);
+                d.stacks[i.at()] = hd->stacks[i.at()];
+                d.names[i.at()] = st->name;
+            }
+        d.dealer = Seat(hd->button);
+        d.tournament = hd->tournament;
+        if (d.seats.size() < 2) return not_dealt();
+    } else {
+        for (Seat i : seats_of(limits_.seats))
+            if (ready(i)) {
+                d.seats.push_back(i);
+                d.stacks[i.at()] = seat(i)->stack;
+                d.names[i.at()] = seat(i)->name;
+            }
+        if (d.seats.size() < 2) return;
+        d.dealer = next_dealer();
+    }
     d.number = hands_ + 1;
-    d.dealer = next_dealer();
     // A cryptographically secure shuffle, committed to before the deal.
     std::vector<Card> deck = game_->deck(d);
     secure_shuffle(deck);
@@ -289,7 +309,7 @@ void Table::start_hand() {
     auto started = game_->start(d, std::move(deck), random_seed());
     if (!started.ok()) { // a bug, or a configuration that cannot deal
         spdlog::error("table {}: hand cannot start: {}", id_, started.refusal.message);
-        return;
+        return not_dealt();
     }
     ++hands_;
     sealed_ = protocol::Sealed::seal(started.value->deck, std::move(started.value->seed));
@@ -314,11 +334,13 @@ void Table::start_hand() {
                         commitment = std::move(commitment)](std::optional<std::int64_t> started) {
                            if (!started) { // nothing was dealt
                                self->pending_.reset();
+                               self->not_dealt();
                                return self->ledger_.pause(self);
                            }
                            const std::int64_t id = *started;
                            if (self->stopping_) { // shutdown began meanwhile: never dealt
                                self->pending_.reset();
+                               self->not_dealt();
                                self->ledger_.record_void(id, self);
                                return self->after_hand();
                            }
@@ -332,9 +354,12 @@ void Table::deal(std::int64_t hand_id, const std::string& commitment) {
     hand_id_ = hand_id;
     dealer_ = deal_.dealer;
     run(hand_->deal(hand_id, commitment));
-    // Players who asked to leave while the row was written: the game acts for them.
+    // Players who asked to leave while the row was written: the game acts for them. At a
+    // tournament's table, so it does for a player sitting out, who is dealt in all the same.
     for (Seat i : seats_of(limits_.seats))
-        if (const Occupant* st = seat(i); st && st->leaving && in_running(i)) run(hand_->leave(i));
+        if (const Occupant* st = seat(i);
+            st && in_running(i) && (st->leaving || (hosted_ && (st->sitting_out || st->chose_out))))
+            run(hand_->leave(i));
 }
 
 void Table::run(Step step) {
@@ -408,6 +433,7 @@ void Table::end_hand(End end) {
         spdlog::error("table {}: hand {} cannot go on ({}); it is void", id_, hand_id,
                       end.void_reason);
         void_hand(hand_id, deal_.number, end.void_reason);
+        not_dealt();
         return after_hand();
     }
     std::string deck;
@@ -422,6 +448,16 @@ void Table::end_hand(End end) {
               std::nullopt};
     for (const SeatResult& r : end.results)
         h.seats.push_back({r.seat.index(), seat(r.seat)->account, r.start, r.end});
+    if (host_dealt_) {
+        // What the hand changed in the tournament, written with it.
+        std::array<Chips, kMaxTableSeats> after{};
+        for (Seat i : seats_of(limits_.seats))
+            if (const Occupant* st = seat(i)) after[i.at()] = st->stack;
+        for (const HandSeat& r : h.seats) after[static_cast<std::size_t>(r.seat)] = r.end;
+        if (auto host = host_.lock())
+            h.tournament = host->hand_ended(
+                id_, std::span<const Chips>(after.data(), static_cast<std::size_t>(limits_.seats)));
+    }
     settling_ = true;
     // No hand starts before this one is settled: its seal goes with it.
     std::vector<HandSeat> seats = h.seats;
@@ -431,10 +467,13 @@ void Table::end_hand(End end) {
                          seed_used = end.seed_used, number = deal_.number,
                          message = std::move(end.message)](bool ok) mutable {
                             self->settling_ = false;
+                            auto host = self->host_dealt_ ? self->host_.lock() : nullptr;
+                            self->host_dealt_ = false;
                             if (!ok) {
                                 // Rolled back, and the seats keep the stacks from before the hand:
                                 // it never happened.
                                 self->void_hand(id, number, "storage");
+                                if (host) host->settled(self->id_, false);
                                 self->ledger_.pause(self);
                                 return self->after_hand();
                             }
@@ -455,6 +494,7 @@ void Table::end_hand(End end) {
                             std::vector<Told> told;
                             told.push_back(std::move(end));
                             self->publish(told);
+                            if (host) host->settled(self->id_, true);
                             self->after_hand();
                         });
 }
@@ -477,6 +517,12 @@ void Table::maybe_start() {
 }
 
 void Table::after_hand() {
+    if (hosted_) {
+        // Players out of chips leave their seats; nobody is cashed out.
+        for (Seat i : seats_of(limits_.seats))
+            if (const Occupant* st = seat(i); st && st->stack == 0) free_seat(i, "out");
+        return maybe_start();
+    }
     if (closing_) return closing_step();
     for (Seat i : seats_of(limits_.seats)) {
         const Occupant* st = seat(i);
@@ -492,7 +538,7 @@ void Table::stop() {
         self->stopping_ = true;
         self->next_hand_.cancel();
         self->idle_.cancel();
-        if (self->busy()) return; // cashed out when it ends
+        if (self->busy() || self->hosted_) return; // cashed out when it ends; a host's: never
         for (Seat i : seats_of(self->limits_.seats))
             if (self->seat(i)) self->cash_out(i, "shutdown");
     });
@@ -515,8 +561,29 @@ void Table::void_and_close() {
             self->paced_end_.reset();
             self->hand_.reset();
         }
+        if (self->hosted_) return; // tournament chips stay where the tournament left them
         for (Seat i : seats_of(self->limits_.seats))
             if (self->seat(i)) self->cash_out(i, "shutdown");
+    });
+}
+
+// ---- a hosted table ----
+
+void Table::not_dealt() {
+    if (!host_dealt_) return;
+    host_dealt_ = false;
+    if (auto host = host_.lock()) host->not_dealt(id_);
+}
+
+void Table::poke() {
+    net::post(strand_, [self = shared_from_this()] { self->maybe_start(); });
+}
+
+void Table::end_hosting(const char* reason) {
+    net::post(strand_, [self = shared_from_this(), reason] {
+        if (self->closed_) return;
+        spdlog::info("table {}: closed ({})", self->id_, reason);
+        self->close_now(reason);
     });
 }
 

@@ -29,6 +29,7 @@
 #include "io.h"
 #include "protocol/messages.h"
 #include "tables/game.h"
+#include "tables/host.h"
 #include "tables/lobby.h"
 #include "tables/publisher.h"
 #include "tables/recipient.h"
@@ -106,6 +107,22 @@ class Table : public std::enable_shared_from_this<Table> {
         creator_ = account;
         creator_name_ = std::move(name);
     }
+    // ---- a table run by a host (tables/host.h): a tournament's ----
+    // Before the table deals: from now on the host decides each hand, and the table keeps no
+    // account chips.
+    void set_host(std::weak_ptr<TableHost> host, std::int64_t tournament) {
+        host_ = std::move(host);
+        hosted_ = true;
+        tournament_ = tournament;
+    }
+    // Seats a player with `stack` (tournament chips) in `seat`, without a session: the player's
+    // connections attach (attach()), or the player is away and the clock plays for them.
+    void seat_entrant(Account a, Seat seat, Chips stack);
+    // The host may deal again: the next hand starts after the pause, if it deals one.
+    void poke();
+    // The host is done with the table (its tournament ended): it closes.
+    void end_hosting(const char* reason);
+
     // Shutdown: no new hands; cash everyone out once the running hand ends.
     void stop();
     // Grace period over: a running hand is void (stacks as before it), everyone cashed out.
@@ -266,6 +283,16 @@ class Table : public std::enable_shared_from_this<Table> {
     bool closing_ = false; // its creator closes it: no more hands; closed once everyone is out
     std::int64_t creator_ = 0;
     std::string creator_name_;
+    // A hosted table (a tournament's): the host decides each hand; no buy-ins nor cash-outs.
+    std::weak_ptr<TableHost> host_;
+    bool hosted_ = false;
+    std::int64_t tournament_ = 0; // its tournament, for the lobby and the snapshot
+    // The host dealt the running (or pending) hand and awaits its end.
+    bool host_dealt_ = false;
+    // Tells the host a hand it dealt did not happen.
+    void not_dealt();
+    // Frees the seat of a player the host's hand put out (no chips left): no cash-out.
+    void free_seat(Seat seat, const char* reason);
 };
 
 } // namespace felt::server
