@@ -83,6 +83,17 @@ struct Server::Impl {
     // stored configuration no longer decodes is closed instead.
     void reopen(const std::vector<OpenTable>& open) {
         for (const OpenTable& o : open) {
+            // A tournament's table is its tournament's to open (tournaments/tournament.h): closed.
+            const auto config = protocol::json::parse(o.config, nullptr, false);
+            if (config.is_object() && config.contains("tournament")) {
+                state->storage().write(
+                    [id = o.id](Store& st) {
+                        st.close_table(id);
+                        return true;
+                    },
+                    ioc.get_executor(), [](std::optional<bool>) {});
+                continue;
+            }
             auto table = reopened(o, state->services());
             if (table.ok()) {
                 (*table.value)->set_creator(o.creator, o.creator_name);
@@ -154,11 +165,21 @@ void Server::run() {
     s.state->set_io(&s.ioc);
     // The tables the last run left open are opened again (their seats were cashed out), before
     // the first connection is taken.
-    s.state->storage().write([](Store& st) { return st.left_open(); }, s.ioc.get_executor(),
-                             [&s](std::optional<std::vector<OpenTable>> open) {
-                                 if (open) s.reopen(*open);
-                                 s.listener->run(s.state);
-                             });
+    s.state->storage().write(
+        [](Store& st) { return st.left_open(); }, s.ioc.get_executor(),
+        [&s](std::optional<std::vector<OpenTable>> open) {
+            if (open) s.reopen(*open);
+            // Then the tournaments it left open, before the first client.
+            s.state->storage().read(
+                [](Store& st) { return st.open_tournaments(); }, s.ioc.get_executor(),
+                [&s](std::optional<std::vector<TournamentRow>> rows) {
+                    if (rows)
+                        open_tournaments(std::move(*rows), s.state->storage(),
+                                         s.state->tournaments(), s.state->services(),
+                                         s.state->tournament_outlet(), s.ioc.get_executor());
+                    s.listener->run(s.state);
+                });
+        });
     if (c.chosen_decks)
         spdlog::warn("--chosen-decks: players may choose the cards dealt; for tests only");
     spdlog::info("feltd listening on {}:{} (database {}, static files {})", c.bind, port(),

@@ -181,6 +181,16 @@ void SharedState::balance_here(std::int64_t account, Chips balance) {
     for (auto& s : open_connections()) s->balance(account, balance);
 }
 
+TournamentOutlet SharedState::tournament_outlet() {
+    return {[this](std::int64_t account, protocol::json message) {
+                auto text = std::make_shared<const std::string>(message.dump());
+                for (auto& s : open_connections()) s->tell(account, text);
+            },
+            [this](std::int64_t account, std::shared_ptr<Table> table) {
+                for (auto& s : open_connections()) s->seat_at(account, table);
+            }};
+}
+
 void SharedState::join_cluster(const std::string& url) {
     lobby_.join_cluster(url, [this](protocol::json m) { publish(std::move(m)); });
     Bulletin::Handlers on;

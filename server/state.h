@@ -12,6 +12,7 @@
 #include "storage/bulletin.h"
 #include "storage/storage.h"
 #include "tables/lobby.h"
+#include "tournaments/tournament.h"
 
 #include <atomic>
 #include <functional>
@@ -49,6 +50,11 @@ class Connection {
     virtual void sign_out(const SignOut& which) = 0;
     // The account's balance is now `balance`: a connection signed in to it tells its client.
     virtual void balance(std::int64_t, Chips) {}
+    // A message for the account (a tournament's): a connection signed in to it passes it on.
+    virtual void tell(std::int64_t, std::shared_ptr<const std::string>) {}
+    // The account plays at `table` now (a tournament seated it): a connection signed in to it
+    // attaches to its seat, and gets the table's snapshot.
+    virtual void seat_at(std::int64_t, std::shared_ptr<Table>) {}
     // Bytes queued for the client now, what it shares with its address, and whether it is being
     // dropped already (so that its bytes are on their way out).
     virtual std::size_t queued() const { return 0; }
@@ -105,6 +111,10 @@ class SharedState {
 
     // Every table, and who sits where.
     Lobby& lobby() { return lobby_; }
+    // Every tournament of this node.
+    Tournaments& tournaments() { return tournaments_; }
+    // How tournaments reach their players' connections (on this node).
+    TournamentOutlet tournament_outlet();
     // What tables use of the server. set_io() once, before the first table is made.
     void set_io(net::io_context* ioc) {
         ioc_ = ioc;
@@ -154,6 +164,7 @@ class SharedState {
     FairPool password_checks_{workers_, 2, kMostWaitingChecks};
     RateByKey checks_by_address_{2, 60}, checks_by_name_{0.2, 20};
     Lobby lobby_{metrics_};
+    Tournaments tournaments_;
     std::optional<Services> services_;
     std::mutex sessions_mutex_;
     std::map<Connection*, std::weak_ptr<Connection>> sessions_;

@@ -35,6 +35,10 @@ Standing Director::standing() const {
     return s;
 }
 
+void Director::not_dealt(int table) {
+    if (const std::size_t i = index_of(table); i < tables_.size()) state_[i].in_hand = false;
+}
+
 Outcome Director::settle() {
     Outcome out;
     if (!finished()) settle_breaks(out);

@@ -96,6 +96,9 @@ class Director {
     // The hand dealt at `table` ended with `stacks` (by seat, as the engine left them): the sum
     // must equal the sum dealt (the engine keeps every chip; a tournament has no rake).
     Outcome hand_ended(int table, std::span<const Chips> stacks);
+    // The hand dealt at `table` did not happen (void): nothing changes but that the table may
+    // deal again.
+    void not_dealt(int table);
 
     const std::vector<TableSeats>& tables() const { return tables_; }
     // Whether a table waits to be broken once its hand ends (balancing waits for it meanwhile).

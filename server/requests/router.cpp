@@ -17,6 +17,7 @@ const Routes& routes() {
         add_lobby_requests(r);
         add_table_requests(r);
         add_history_requests(r);
+        add_tournament_requests(r);
         return r;
     }();
     return all;
@@ -64,6 +65,17 @@ void tell_balance(Peer& p, std::int64_t account, Chips balance) {
     c.account->balance = balance;
     p.answer(std::make_shared<const std::string>(
         protocol::json{{"type", "balance"}, {"balance", balance}}.dump()));
+}
+
+void tell_account(Peer& p, std::int64_t account, std::shared_ptr<const std::string> message) {
+    if (p.client.account && p.client.account->id == account) p.answer(std::move(message));
+}
+
+void seat_at(Peer& p, std::int64_t account, std::shared_ptr<Table> table) {
+    ClientState& c = p.client;
+    if (!c.account || c.account->id != account) return;
+    c.tables.insert(table->id());
+    table->attach(p.keep(), *c.account);
 }
 
 void sign_out(Peer& p, const SignOut& which) {

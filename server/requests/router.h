@@ -10,6 +10,10 @@
 #include <map>
 #include <string>
 
+namespace felt::server {
+class Table;
+}
+
 namespace felt::server::requests {
 
 // Who may send a request: anyone, a connection that said hello, or a signed-in one.
@@ -22,11 +26,13 @@ struct Handler {
 using Routes = std::map<std::string, Handler, std::less<>>;
 
 // The families.
-void add_account_requests(Routes& routes); // hello, ping, register, login, guest, resume, me,
-                                           // logout, change_password (accounts.cpp)
-void add_lobby_requests(Routes& routes);   // tables, watch_lobby, unwatch_lobby, create_table
-void add_table_requests(Routes& routes);   // join, act, chat, ...: to the table named
-void add_history_requests(Routes& routes); // my_hands, hand, hand_phh, table_hands, totals
+void add_account_requests(Routes& routes);    // hello, ping, register, login, guest, resume, me,
+                                              // logout, change_password (accounts.cpp)
+void add_lobby_requests(Routes& routes);      // tables, watch_lobby, unwatch_lobby, create_table
+void add_table_requests(Routes& routes);      // join, act, chat, ...: to the table named
+void add_history_requests(Routes& routes);    // my_hands, hand, hand_phh, table_hands, totals
+void add_tournament_requests(Routes& routes); // create_tournament, tournaments, tournament,
+                                              // tournament_register, tournament_unregister
 
 // Answers one request, on the connection's strand. A type nobody handles is unknown_type; an
 // exception that escapes a handler (a bug) is logged and the client refused with internal.
@@ -40,6 +46,10 @@ void closed(Peer& p);
 void sign_out(Peer& p, const SignOut& which);
 // The account's balance changed: the client signed in to it is told (`balance`).
 void tell_balance(Peer& p, std::int64_t account, Chips balance);
+// A message for the account (a tournament's): the client signed in to it gets it.
+void tell_account(Peer& p, std::int64_t account, std::shared_ptr<const std::string> message);
+// The account plays at `table` now: the connection signed in to it attaches to its seat there.
+void seat_at(Peer& p, std::int64_t account, std::shared_ptr<Table> table);
 
 // Signed out: the tables stop telling the connection anything, its seats are held as for a
 // closed connection, and it may sign in again.

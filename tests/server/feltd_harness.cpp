@@ -122,6 +122,7 @@ json Client::call(json req) {
         auto r = read();
         REQUIRE(r.has_value());
         if ((*r)["type"] == "table" || (*r)["type"] == "lobby" || (*r)["type"] == "balance" ||
+            ((*r)["type"] == "tournament" && !(*r).contains("id")) ||
             ((*r).contains("id") && (*r)["id"] != id_ && !(*r)["id"].is_null()))
             continue;
         CHECK((*r)["id"] == id_);

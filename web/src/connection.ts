@@ -219,6 +219,8 @@ export class Connection {
       return;
     }
     if (frame.type === "table" || frame.type === "lobby" || frame.type === "balance") return this.events.push(frame);
+    // A tournament's news (no id): the page has no tournament screens yet.
+    if (frame.type === "tournament" && !("id" in frame)) return;
     if (frame.type === "signed_out") {
       this.tokens.set(null);
       this.events.signedOut(frame.reason);

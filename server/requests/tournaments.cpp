@@ -1,0 +1,127 @@
+// The tournament family: a new tournament, the lobby of tournaments, one tournament's state, and
+// registering and unregistering (tournaments/tournament.h). The entry's chips move in storage
+// first (Store::enter_tournament, leave_tournament); the tournament hears of it once written.
+#include "requests/answer.h"
+#include "requests/router.h"
+#include "tournaments/tournament.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+
+namespace felt::server::requests {
+
+namespace {
+
+std::int64_t now_s() {
+    return std::chrono::duration_cast<std::chrono::seconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+void on_create_tournament(Peer& p, const protocol::Request& r) {
+    SharedState& state = p.state();
+    if (state.stopping()) return refuse(p, r.id, "stopping", "the server is shutting down");
+    auto decoded = protocol::decode_tournament_config(r.body, now_s());
+    if (!decoded.ok()) return refuse(p, r.id, decoded.refusal);
+    if (decoded.value->format != "sit-and-go")
+        return refuse(p, r.id,
+                      {"bad_config",
+                       "multi-table tournaments are not served yet: \"format\" is \"sit-and-go\"",
+                       "format"});
+    const Account creator = *p.client.account;
+    std::string text = decoded.value->to_json().dump(); // before the configuration moves below
+    stored(
+        p, r, Access::write,
+        [text = std::move(text), creator = creator.id](Store& s) {
+            return s.create_tournament(text, creator);
+        },
+        [self = p.keep(), r, config = std::move(*decoded.value), creator](std::int64_t id) {
+            auto t = std::make_shared<Tournament>(id, config, creator.id, creator.name,
+                                                  self->state().services(),
+                                                  self->state().tournament_outlet());
+            self->state().tournaments().add(t);
+            spdlog::info("{} created tournament {} ({} {} {}, {} seats)", creator.name, id,
+                         config.format, config.structure, config.variant, config.seats);
+            reply(*self, r, {{"tournament", id}, {"config", config.to_json()}});
+        });
+}
+
+void on_tournaments(Peer& p, const protocol::Request& r) {
+    reply(p, r, {{"tournaments", p.state().tournaments().lines()}});
+}
+
+// The tournament the request names, or a refusal (and null).
+std::shared_ptr<Tournament> named(Peer& p, const protocol::Request& r) {
+    const auto id = protocol::integer_field(r, "tournament", std::nullopt, 1);
+    if (!id.ok()) {
+        refuse(p, r.id, id.refusal);
+        return nullptr;
+    }
+    auto t = p.state().tournaments().find(*id.value);
+    if (!t)
+        refuse(p, r.id, "no_such_tournament",
+               "there is no tournament " + std::to_string(*id.value));
+    return t;
+}
+
+void on_tournament(Peer& p, const protocol::Request& r) {
+    if (auto t = named(p, r)) reply(p, r, {{"tournament", t->view()}});
+}
+
+void on_register(Peer& p, const protocol::Request& r) {
+    auto t = named(p, r);
+    if (!t) return;
+    if (!t->registering())
+        return refuse(p, r.id, "not_registering",
+                      "tournament " + std::to_string(t->id()) +
+                          " is not taking registrations (it started or ended)");
+    const Account a = *p.client.account;
+    const protocol::TournamentConfig& c = t->config();
+    stored(
+        p, r, Access::write,
+        [id = t->id(), a, buy_in = c.buy_in, fee = c.fee, most = c.max_entrants](Store& s) {
+            auto refused = s.enter_tournament(id, a.id, buy_in, fee, most);
+            auto found = refused ? std::nullopt : s.find_account(a.id);
+            return std::make_pair(std::move(refused), found ? found->balance : Chips());
+        },
+        [self = p.keep(), r, t, a](std::pair<std::optional<Refusal>, Chips> done) {
+            if (done.first) return refuse(*self, r.id, *done.first);
+            t->registered(a);
+            reply(*self, r, {{"tournament", t->id()}, {"balance", done.second}});
+            self->state().balance_changed(a.id, done.second);
+        });
+}
+
+void on_unregister(Peer& p, const protocol::Request& r) {
+    auto t = named(p, r);
+    if (!t) return;
+    const Account a = *p.client.account;
+    stored(
+        p, r, Access::write,
+        [id = t->id(), a](Store& s) {
+            auto refused = s.leave_tournament(id, a.id);
+            auto found = refused ? std::nullopt : s.find_account(a.id);
+            return std::make_pair(std::move(refused), found ? found->balance : Chips());
+        },
+        [self = p.keep(), r, t, a](std::pair<std::optional<Refusal>, Chips> done) {
+            if (done.first) return refuse(*self, r.id, *done.first);
+            t->unregistered(a.id);
+            reply(*self, r, {{"tournament", t->id()}, {"balance", done.second}});
+            self->state().balance_changed(a.id, done.second);
+        });
+}
+
+} // namespace
+
+void add_tournament_requests(Routes& routes) {
+    routes.insert({
+        {"create_tournament", {Needs::account, on_create_tournament}},
+        {"tournaments", {Needs::account, on_tournaments}},
+        {"tournament", {Needs::account, on_tournament}},
+        {"tournament_register", {Needs::account, on_register}},
+        {"tournament_unregister", {Needs::account, on_unregister}},
+    });
+}
+
+} // namespace felt::server::requests
