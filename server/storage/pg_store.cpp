@@ -666,7 +666,9 @@ std::optional<PlayerTotals> PgStore::totals_of(const std::string& name) {
                   "COALESCE(MAX(s.stack_end - s.stack_start), 0), "
                   "COALESCE(MIN(s.stack_end - s.stack_start), 0) "
                   "FROM hand_seats s JOIN hands h ON h.id = s.hand_id "
-                  "WHERE s.account_id = $1 AND h.status = 'finished'",
+                  "WHERE s.account_id = $1 AND h.status = 'finished' "
+                  // tournament chips are not chips won or lost
+                  "AND h.config NOT LIKE '%\"tournament\":%'",
                   {a.integer(0, 0)});
     PlayerTotals t;
     t.name = a.text(0, 1);

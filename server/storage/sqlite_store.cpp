@@ -478,7 +478,9 @@ std::optional<PlayerTotals> SqliteStore::totals_of(const std::string& name) {
                          "COALESCE(MAX(s.stack_end - s.stack_start), 0), "
                          "COALESCE(MIN(s.stack_end - s.stack_start), 0) "
                          "FROM hand_seats s JOIN hands h ON h.id = s.hand_id "
-                         "WHERE s.account_id = ? AND h.status = 'finished'");
+                         "WHERE s.account_id = ? AND h.status = 'finished' "
+                         // tournament chips are not chips won or lost
+                         "AND h.config NOT LIKE '%\"tournament\":%'");
     q.bind(1, a.column_int(0));
     q.step();
     PlayerTotals t;

@@ -190,6 +190,8 @@ TEST_CASE("feltd: a sit-and-go registered for and played to the end by bots; ent
     CHECK(hand["config"]["tournament"] == t);
     CHECK(hand["config"]["level"].get<int>() >= 1);
     CHECK(hand["replay"]["matches"] == true);
+    // Tournament chips are not chips won or lost: the totals count cash hands only.
+    CHECK(players[0].c->call({{"type", "totals"}})["hands"] == 0);
 }
 
 TEST_CASE("feltd: a sit-and-go cut short by SIGKILL: registrations taken again after the restart, "
