@@ -83,15 +83,10 @@ struct Server::Impl {
     // stored configuration no longer decodes is closed instead.
     void reopen(const std::vector<OpenTable>& open) {
         for (const OpenTable& o : open) {
-            // A tournament's table is its tournament's to open (tournaments/tournament.h): closed.
+            // A tournament's table is its tournament's to open (tournaments/tournament.h).
             const auto config = protocol::json::parse(o.config, nullptr, false);
             if (config.is_object() && config.contains("tournament")) {
-                state->storage().write(
-                    [id = o.id](Store& st) {
-                        st.close_table(id);
-                        return true;
-                    },
-                    ioc.get_executor(), [](std::optional<bool>) {});
+                tournament_tables[o.id] = o.hands;
                 continue;
             }
             auto table = reopened(o, state->services());
@@ -144,6 +139,9 @@ struct Server::Impl {
     net::signal_set signals;
     net::steady_timer grace, tending{ioc};
     bool closing = false;
+    // The tournament tables the last run left open, with their hands: their tournaments' to
+    // take up (or close).
+    std::map<std::int64_t, int> tournament_tables;
 };
 
 Server::Server(Config config) : impl_(std::make_unique<Impl>(std::move(config))) {}
@@ -174,9 +172,10 @@ void Server::run() {
                 [](Store& st) { return st.open_tournaments(); }, s.ioc.get_executor(),
                 [&s](std::optional<std::vector<TournamentRow>> rows) {
                     if (rows)
-                        open_tournaments(std::move(*rows), s.state->storage(),
-                                         s.state->tournaments(), s.state->services(),
-                                         s.state->tournament_outlet(), s.ioc.get_executor());
+                        open_tournaments(std::move(*rows), std::move(s.tournament_tables),
+                                         s.state->storage(), s.state->tournaments(),
+                                         s.state->services(), s.state->tournament_outlet(),
+                                         s.ioc.get_executor());
                     s.listener->run(s.state);
                 });
         });

@@ -172,6 +172,10 @@ std::string Tournament::state() const {
     json accounts = json::array(); // the director's players, by index
     for (const Entrant& e : entrants_) accounts.push_back(e.account);
     j["accounts"] = accounts;
+    json tables = json::array(); // feltd's table, the director's
+    for (const auto& [table, director_table] : tables_) tables.push_back({table, director_table});
+    j["table_ids"] = tables;
+    j["seed"] = seed_;
     j["hands"] = hands_;
     if (status_ == Status::running)
         j["clock_ms"] = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -180,42 +184,72 @@ std::string Tournament::state() const {
     return j.dump();
 }
 
+protocol::Outcome<std::pair<protocol::PokerConfig, poker::HandConfig>>
+Tournament::table_game() const {
+    // The table's game: the tournament's variant and clocks, the first level's stakes (each hand
+    // is dealt at its own level's).
+    const tournament::Level first = tournament::level(config_.levels, 1);
+    const tournament::Stakes k = tournament::stakes_of(
+        first, config_.structure == "fixed-limit",
+        poker::builtin_variant(config_.variant)->opener == poker::Opener::showing);
+    json c = {{"variant", config_.variant},
+              {"structure", config_.structure},
+              {"seats", config_.seats},
+              {"decision_ms", config_.decision_ms},
+              {"time_bank_ms", config_.time_bank_ms},
+              {"hand_delay_ms", config_.hand_delay_ms},
+              {"min_buy_in", 1},
+              {"max_buy_in", 1}};
+    if (k.big_blind > 0) {
+        c["small_blind"] = k.small_blind;
+        c["big_blind"] = k.big_blind;
+    } else {
+        c["ante"] = k.ante;
+        c["bring_in"] = std::min(k.bring_in, k.small_bet);
+    }
+    if (k.small_bet > 0) {
+        c["small_bet"] = k.small_bet;
+        c["big_bet"] = k.big_bet;
+    }
+    return protocol::decode_poker_config(c);
+}
+
+std::shared_ptr<Table> Tournament::open_table(std::int64_t table_id, int director_table,
+                                              int hands) {
+    auto game = table_game(); // decoded before: it decodes
+    auto table = std::make_shared<Table>(
+        table_id, poker_game(std::move(game.value->first), std::move(game.value->second)),
+        services_);
+    table->set_host(weak_from_this(), id_);
+    table->continue_from(hands);
+    services_.lobby.add(table, 0);
+    std::vector<std::tuple<Entrant, int, Chips>> seated;
+    {
+        std::lock_guard lock(mutex_);
+        for (const tournament::TableSeats& t : director_->tables()) {
+            if (t.id != director_table) continue;
+            for (int k = 0; k < t.seats; ++k)
+                if (const int p = t.players[static_cast<std::size_t>(k)]; p >= 0)
+                    seated.emplace_back(entrants_[static_cast<std::size_t>(p)], k,
+                                        director_->stack(p));
+        }
+        tables_[table_id] = director_table;
+        running_[director_table] = table;
+    }
+    for (const auto& [e, k, stack] : seated)
+        table->seat_entrant(Account{e.account, e.name, false, Chips()}, Seat(k), stack);
+    return table;
+}
+
 void Tournament::start() {
-    std::string state_text;
-    json table_config;
     {
         std::lock_guard lock(mutex_);
         std::vector<int> players(entrants_.size());
         for (std::size_t i = 0; i < players.size(); ++i) players[i] = static_cast<int>(i);
-        director_.emplace(rules(random_seed()), players);
-        state_text = state();
-        // The table's game: the tournament's variant and clocks, the first level's stakes (each
-        // hand is dealt at its own level's).
-        const tournament::Level first = tournament::level(config_.levels, 1);
-        const tournament::Stakes k = tournament::stakes_of(
-            first, config_.structure == "fixed-limit",
-            poker::builtin_variant(config_.variant)->opener == poker::Opener::showing);
-        table_config = {{"variant", config_.variant},
-                        {"structure", config_.structure},
-                        {"seats", config_.seats},
-                        {"decision_ms", config_.decision_ms},
-                        {"time_bank_ms", config_.time_bank_ms},
-                        {"hand_delay_ms", config_.hand_delay_ms},
-                        {"min_buy_in", 1},
-                        {"max_buy_in", 1}};
-        if (k.big_blind > 0) {
-            table_config["small_blind"] = k.small_blind;
-            table_config["big_blind"] = k.big_blind;
-        } else {
-            table_config["ante"] = k.ante;
-            table_config["bring_in"] = std::min(k.bring_in, k.small_bet);
-        }
-        if (k.small_bet > 0) {
-            table_config["small_bet"] = k.small_bet;
-            table_config["big_bet"] = k.big_bet;
-        }
+        seed_ = random_seed();
+        director_.emplace(rules(seed_), players);
     }
-    auto decoded = protocol::decode_poker_config(table_config);
+    auto decoded = table_game();
     if (!decoded.ok()) {
         spdlog::error("tournament {}: its table cannot be made ({}); it stays registering", id_,
                       decoded.refusal.message);
@@ -225,28 +259,40 @@ void Tournament::start() {
     }
     json stored_config = decoded.value->first.to_json();
     stored_config["tournament"] = id_;
+    const int director_table = director_->tables().front().id;
+    // The table's row first, so that the state written with the start names it (a restart
+    // takes the tournament up at that table).
     services_.storage.write(
-        [id = id_, state = std::move(state_text), config = stored_config.dump(),
-         creator = creator_](Store& s) -> std::int64_t {
-            if (!s.start_tournament(id, state)) return 0;
-            return s.create_table(config, creator);
+        [self = shared_from_this(), config = stored_config.dump(),
+         director_table](Store& s) -> std::int64_t {
+            const std::int64_t table = s.create_table(config, self->creator_);
+            std::string state;
+            {
+                std::lock_guard lock(self->mutex_);
+                self->tables_[table] = director_table;
+                state = self->state();
+            }
+            if (s.start_tournament(self->id_, state)) return table;
+            s.close_table(table);
+            return 0;
         },
         strand_,
-        [self = shared_from_this(),
-         decoded = std::move(*decoded.value)](std::optional<std::int64_t> table_id) mutable {
+        [self = shared_from_this(), director_table](std::optional<std::int64_t> table_id) {
             if (!table_id || *table_id == 0) {
                 spdlog::error("tournament {}: its start cannot be stored; it stays registering",
                               self->id_);
                 std::lock_guard lock(self->mutex_);
                 self->status_ = Status::registering;
                 self->director_.reset();
+                self->tables_.clear();
                 return;
             }
-            auto table = std::make_shared<Table>(
-                *table_id, poker_game(std::move(decoded.first), std::move(decoded.second)),
-                self->services_);
-            table->set_host(self->weak_from_this(), self->id_);
-            self->services_.lobby.add(table, 0);
+            {
+                std::lock_guard lock(self->mutex_);
+                self->status_ = Status::running;
+                self->started_ = std::chrono::steady_clock::now();
+            }
+            auto table = self->open_table(*table_id, director_table, 0);
             std::vector<std::pair<Entrant, int>> seated;
             {
                 std::lock_guard lock(self->mutex_);
@@ -254,14 +300,7 @@ void Tournament::start() {
                 for (int k = 0; k < t.seats; ++k)
                     if (const int p = t.players[static_cast<std::size_t>(k)]; p >= 0)
                         seated.push_back({self->entrants_[static_cast<std::size_t>(p)], k});
-                self->tables_[*table_id] = t.id;
-                self->running_[t.id] = table;
-                self->status_ = Status::running;
-                self->started_ = std::chrono::steady_clock::now();
             }
-            for (const auto& [e, k] : seated)
-                table->seat_entrant(Account{e.account, e.name, false, Chips()}, Seat(k),
-                                    self->config_.starting_stack);
             spdlog::info("tournament {}: starts with {} players at table {}", self->id_,
                          seated.size(), *table_id);
             for (const auto& [e, k] : seated) {
@@ -275,6 +314,56 @@ void Tournament::start() {
             table->poke();
             self->arm_level_timer();
         });
+}
+
+bool Tournament::resume(const TournamentRow& row, const std::map<std::int64_t, int>& table_hands) {
+    const json state = json::parse(row.state, nullptr, false);
+    auto standing = protocol::read_standing(state);
+    if (!standing || !state.contains("accounts") || !state.contains("table_ids") ||
+        !state["table_ids"].is_array() || state["table_ids"].empty())
+        return false;
+    std::vector<std::pair<std::int64_t, int>> tables; // feltd's id, the director's
+    try {
+        for (const json& t : state["table_ids"])
+            tables.emplace_back(t.at(0).get<std::int64_t>(), t.at(1).get<int>());
+        std::lock_guard lock(mutex_);
+        entrants_.clear();
+        for (const json& a : state["accounts"]) {
+            const auto account = a.get<std::int64_t>();
+            auto e = std::find_if(row.entries.begin(), row.entries.end(),
+                                  [&](const TournamentEntry& x) { return x.account == account; });
+            if (e == row.entries.end()) return false;
+            entrants_.push_back({account, e->name});
+        }
+        seed_ = state.value("seed", std::uint64_t{0});
+        hands_ = state.value("hands", 0L);
+        // The level clock stood still while the server was down.
+        started_ = std::chrono::steady_clock::now() -
+                   std::chrono::milliseconds(state.value("clock_ms", std::int64_t{0}));
+        director_.emplace(rules(seed_), *standing);
+        status_ = Status::running;
+    } catch (const json::exception&) {
+        return false;
+    }
+    if (!table_game().ok()) return false;
+    std::vector<std::shared_ptr<Table>> opened;
+    for (const auto& [table, director_table] : tables) {
+        const auto hands = table_hands.find(table);
+        opened.push_back(
+            open_table(table, director_table, hands == table_hands.end() ? 0 : hands->second));
+    }
+    spdlog::info("tournament {}: taken up where it stopped, {} players in", id_,
+                 director_->remaining());
+    for (const auto& t : opened) t->poke();
+    arm_level_timer();
+    return true;
+}
+
+std::vector<std::int64_t> Tournament::table_ids() const {
+    std::lock_guard lock(mutex_);
+    std::vector<std::int64_t> out;
+    for (const auto& [table, director_table] : tables_) out.push_back(table);
+    return out;
 }
 
 void Tournament::arm_level_timer() {
@@ -464,12 +553,21 @@ std::vector<std::pair<std::int64_t, Chips>> stacks_in(const std::string& state) 
     return out;
 }
 
-void open_tournaments(std::vector<TournamentRow> rows, Storage& storage, Tournaments& registry,
-                      Services& services, const TournamentOutlet& outlet,
-                      const net::any_io_executor& ex) {
+void open_tournaments(std::vector<TournamentRow> rows, std::map<std::int64_t, int> tables,
+                      Storage& storage, Tournaments& registry, Services& services,
+                      const TournamentOutlet& outlet, const net::any_io_executor& ex) {
     for (TournamentRow& row : rows) {
         auto config =
             protocol::decode_tournament_config(json::parse(row.config, nullptr, false), 0);
+        if (row.status == "running" && config.ok()) {
+            auto t = std::make_shared<Tournament>(row.id, *config.value, row.creator,
+                                                  row.creator_name, services, outlet);
+            if (t->resume(row, tables)) {
+                for (std::int64_t id : t->table_ids()) tables.erase(id);
+                registry.add(std::move(t));
+                continue;
+            }
+        }
         if (row.status == "registering" && config.ok()) {
             auto t = std::make_shared<Tournament>(row.id, std::move(*config.value), row.creator,
                                                   row.creator_name, services, outlet);
@@ -481,10 +579,10 @@ void open_tournaments(std::vector<TournamentRow> rows, Storage& storage, Tournam
                          row.entries.size());
             continue;
         }
-        // Running when the last run stopped (or unreadable): cancelled, the pool left shared by
-        // the stacks after its last hand written.
+        // A running one that cannot be taken up: cancelled, the pool left shared by the stacks
+        // after its last hand written.
         if (config.ok())
-            spdlog::warn("tournament {} was running when the server stopped: cancelled, its pool "
+            spdlog::warn("tournament {} cannot be taken up where it stopped: cancelled, its pool "
                          "shared by the stacks of its last hand",
                          row.id);
         else
@@ -497,6 +595,14 @@ void open_tournaments(std::vector<TournamentRow> rows, Storage& storage, Tournam
             },
             ex, [](std::optional<bool>) {});
     }
+    // The tables of tournaments not taken up close.
+    for (const auto& [id, hands] : tables)
+        storage.write(
+            [id](Store& s) {
+                s.close_table(id);
+                return true;
+            },
+            ex, [](std::optional<bool>) {});
 }
 
 } // namespace felt::server

@@ -6,13 +6,14 @@
 // Multi-table tournaments (several tables, balancing and breaking, a start time) are the
 // director's already, and come to feltd next: today create_tournament takes sit-and-gos.
 //
-// After a restart a tournament still registering takes registrations again; one that was running
-// is cancelled: the prizes paid stand, and the rest of the pool goes to the players still in, in
-// proportion to their stacks after the last hand written (Store::cancel_tournament). Taking it up
-// where it stopped is the next step (its standing is stored with every hand for that).
+// After a restart a tournament still registering takes registrations again, and one that was
+// running is taken up where its last hand written left it (its standing is stored with every
+// hand); one whose state cannot be read is cancelled: the prizes paid stand, and the rest of the
+// pool goes to the players still in, in proportion to their stacks (Store::cancel_tournament).
 #pragma once
 
 #include "io.h"
+#include "protocol/poker_config.h"
 #include "protocol/tournament_config.h"
 #include "tables/host.h"
 #include "tables/services.h"
@@ -68,6 +69,12 @@ class Tournament final : public TableHost, public std::enable_shared_from_this<T
     void unregistered(std::int64_t account);
     // After a restart: the entries of a tournament still registering.
     void restore(std::vector<Entrant> entrants);
+    // After a restart: a running tournament taken up from its stored state, at its tables (their
+    // hands so far, by table), as its last hand written left it. False when the state cannot be
+    // read (the tournament is then cancelled).
+    bool resume(const TournamentRow& row, const std::map<std::int64_t, int>& table_hands);
+    // feltd's tables it plays at.
+    std::vector<std::int64_t> table_ids() const;
 
     // ---- TableHost ----
     std::optional<HostDeal> next_deal(std::int64_t table) override;
@@ -79,6 +86,11 @@ class Tournament final : public TableHost, public std::enable_shared_from_this<T
     enum class Status { registering, starting, running, finished };
     nlohmann::json line() const; // summary(), with the lock held
     void start();
+    // The poker game its tables deal.
+    protocol::Outcome<std::pair<protocol::PokerConfig, poker::HandConfig>> table_game() const;
+    // Makes feltd's table `table_id` for the director's table, seats its players with their
+    // stacks, and lists it; its hands numbered on from `hands`.
+    std::shared_ptr<Table> open_table(std::int64_t table_id, int director_table, int hands);
     // The director's rules from the configuration; `seed` draws the seats.
     tournament::Rules rules(std::uint64_t seed) const;
     // The state stored with each change: the standing and the level clock.
@@ -110,20 +122,24 @@ class Tournament final : public TableHost, public std::enable_shared_from_this<T
     std::map<std::int64_t, int> tables_;              // feltd's table id -> the director's
     std::map<int, std::shared_ptr<Table>> running_;   // the director's table id -> the table
     std::chrono::steady_clock::time_point started_;
-    long hands_ = 0; // dealt, for levels counted in hands
-    int level_ = 0;  // the last level told
+    long hands_ = 0;         // dealt, for levels counted in hands
+    std::uint64_t seed_ = 0; // the seating's draws
+    int level_ = 0;          // the last level told
 };
 
 // The stacks of the players still in (by account) in a stored state; none when it is unreadable.
 std::vector<std::pair<std::int64_t, Chips>> stacks_in(const std::string& state);
 
 // After a restart: the tournaments the last run left registering take registrations again; those
-// it left running are cancelled (Store::cancel_tournament, by the stacks of their last hand).
+// it left running are taken up where their last hand written left them, at their tables
+// (`tables`: the tournament tables the last run left open, with their hands); one whose state
+// cannot be read is cancelled (Store::cancel_tournament, by the stacks of its last hand). The
+// tables left over close.
 class Storage;
 class Tournaments;
-void open_tournaments(std::vector<TournamentRow> rows, Storage& storage, Tournaments& registry,
-                      Services& services, const TournamentOutlet& outlet,
-                      const net::any_io_executor& ex);
+void open_tournaments(std::vector<TournamentRow> rows, std::map<std::int64_t, int> tables,
+                      Storage& storage, Tournaments& registry, Services& services,
+                      const TournamentOutlet& outlet, const net::any_io_executor& ex);
 
 // Every tournament of this node, by id.
 class Tournaments {

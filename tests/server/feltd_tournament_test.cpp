@@ -12,8 +12,10 @@
 #include <csignal>
 #include <filesystem>
 
+#include <algorithm>
 #include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -26,6 +28,7 @@ namespace {
 struct Entry {
     std::int64_t account = 0;
     std::string name;
+    std::string token;
     std::unique_ptr<Client> c;
     Chips balance;
 };
@@ -39,6 +42,7 @@ Entry guest(unsigned short port) {
     REQUIRE(g["ok"] == true);
     e.account = g["account"]["id"];
     e.name = g["account"]["name"];
+    e.token = g["token"];
     e.balance = Chips(g["account"]["balance"].get<std::int64_t>());
     return e;
 }
@@ -88,10 +92,20 @@ TournamentRun play_tournament(Client& c, unsigned seed) {
             continue;
         }
         if (msg["type"] != "table") continue;
+        if (msg["kind"] == "snapshot" && msg["your_seat"].is_number()) { // seated again
+            run.table = msg["table"];
+            sight.seat = msg["your_seat"];
+        }
         sight.read(msg);
         if (msg["kind"] == "hand_end") ++run.hands;
-        if (msg["kind"] == "update" && msg.contains("turn") && msg["turn"].contains("legal")) {
-            json a = random_action(msg["turn"]["legal"], sight, rng);
+        // Its turn: in an update, or in the snapshot of a seat taken up again.
+        const json* legal =
+            msg["kind"] == "update" && msg.contains("turn") && msg["turn"].contains("legal")
+                ? &msg["turn"]["legal"]
+            : msg["kind"] == "snapshot" && msg.contains("legal") ? &msg["legal"]
+                                                                 : nullptr;
+        if (legal) {
+            json a = random_action(*legal, sight, rng);
             a["type"] = "act";
             a["id"] = ++id;
             a["table"] = run.table;
@@ -194,20 +208,32 @@ TEST_CASE("feltd: a sit-and-go registered for and played to the end by bots; ent
     CHECK(players[0].c->call({{"type", "totals"}})["hands"] == 0);
 }
 
-TEST_CASE("feltd: a sit-and-go cut short by SIGKILL: registrations taken again after the restart, "
-          "and a running one cancelled with its pool shared by the last stacks written") {
+TEST_CASE("feltd: a sit-and-go cut short by SIGKILL is taken up after the restart where its "
+          "last hand written left it, and played to the end; registrations go on") {
     char tmpl[] = "/tmp/feltd_test_XXXXXX";
     REQUIRE(mkdtemp(tmpl) != nullptr);
     const std::string dir = tmpl;
     std::int64_t running = 0, waiting = 0;
+    std::vector<std::string> tokens;
     {
         Feltd d({}, dir);
         Entry host = guest(d.port());
         std::vector<Entry> p;
-        for (int i = 0; i < 2; ++i) p.push_back(guest(d.port()));
-        const json sng = {
-            {"type", "create_tournament"}, {"seats", 2},         {"buy_in", 100},       {"fee", 10},
-            {"starting_stack", 1000},      {"hand_delay_ms", 0}, {"decision_ms", 60000}};
+        for (int i = 0; i < 2; ++i) {
+            p.push_back(guest(d.port()));
+            tokens.push_back(p.back().token);
+        }
+        // Levels of three hands, so that the bots finish it quickly after the restart.
+        const json sng = {{"type", "create_tournament"},
+                          {"seats", 2},
+                          {"buy_in", 100},
+                          {"fee", 10},
+                          {"starting_stack", 1000},
+                          {"hand_delay_ms", 0},
+                          {"decision_ms", 60000},
+                          {"levels",
+                           {{{"small_blind", 10}, {"big_blind", 20}, {"hands", 3}},
+                            {{"small_blind", 50}, {"big_blind", 100}, {"hands", 3}}}}};
         running = host.c->call(sng)["tournament"];
         json later = sng;
         later["seats"] = 3;
@@ -231,34 +257,56 @@ TEST_CASE("feltd: a sit-and-go cut short by SIGKILL: registrations taken again a
     {
         Feltd d({}, dir);
         Entry host = guest(d.port());
-        // The one registering takes registrations again, with its entry.
         const json list = host.c->call({{"type", "tournaments"}});
-        REQUIRE(list["tournaments"].size() == 1);
-        CHECK(list["tournaments"][0]["tournament"] == waiting);
-        CHECK(list["tournaments"][0]["entrants"] == 1);
-        CHECK(host.c->call({{"type", "tournament"}, {"tournament", running}})["code"] ==
-              "no_such_tournament");
-        // The running one is cancelled: its pool (200) shared by the stacks after the hand
-        // written (one blind won: 1010 and 990 of 2000, so 101 and 99), the host keeps the fees.
+        REQUIRE(list["tournaments"].size() == 2);
+        // The one registering takes registrations again, with its entry.
+        const json w = host.c->call({{"type", "tournament"}, {"tournament", waiting}});
+        CHECK(w["tournament"]["status"] == "registering");
+        CHECK(w["tournament"]["entrants"] == 1);
+        // The running one stands as its first hand left it (a blind won: 1010 and 990); the
+        // second, cut short, never happened.
+        const json r = host.c->call({{"type", "tournament"}, {"tournament", running}});
+        REQUIRE(r["tournament"]["status"] == "running");
+        std::vector<std::int64_t> stacks;
+        for (const json& st : r["tournament"]["standings"]) stacks.push_back(st["stack"]);
+        std::sort(stacks.begin(), stacks.end());
+        CHECK(stacks == std::vector<std::int64_t>{990, 1010});
+        // Its players sign in again: seated where they were, and they play it to the end.
+        std::vector<std::unique_ptr<Client>> back;
+        for (const std::string& token : tokens) {
+            back.push_back(std::make_unique<Client>(d.port()));
+            back.back()->hello();
+            REQUIRE(back.back()->call({{"type", "resume"}, {"token", token}})["ok"] == true);
+        }
+        std::vector<TournamentRun> runs(back.size());
+        std::vector<std::thread> bots;
+        for (std::size_t i = 0; i < back.size(); ++i)
+            bots.emplace_back([&, i] { runs[i] = play_tournament(*back[i], 21 + i); });
+        for (auto& b : bots) b.join();
+        std::set<int> places;
+        for (const TournamentRun& run : runs) {
+            CHECK_MESSAGE(run.errors.empty(), run.errors.front());
+            places.insert(run.place);
+        }
+        CHECK(places == std::set<int>{1, 2});
+        // Paid once, through the ledger: the pool to the winner, the fees to the host; every
+        // chip is somewhere.
         felt::db::Database db(dir + "/data/felt.db");
-        felt::db::Statement status(db, "SELECT status FROM tournaments WHERE id = ?");
-        status.bind(1, running);
-        REQUIRE(status.step());
-        CHECK(status.column_text(0) == "cancelled");
-        CHECK(sql_int(db, "SELECT SUM(amount) FROM ledger WHERE reason = 'tournament_share'") ==
+        CHECK(sql_int(db, "SELECT SUM(amount) FROM ledger WHERE reason = 'tournament_prize'") ==
               200);
-        CHECK(sql_int(db, "SELECT COUNT(*) FROM ledger WHERE reason = 'tournament_share'") == 2);
-        CHECK(sql_int(db, "SELECT MIN(amount) FROM ledger WHERE reason = 'tournament_share'") ==
-              99);
+        CHECK(sql_int(db, "SELECT COUNT(*) FROM ledger WHERE reason = 'tournament_prize'") == 1);
+        CHECK(sql_int(db, "SELECT COUNT(*) FROM ledger WHERE reason = 'tournament_share'") == 0);
         CHECK(sql_int(db, "SELECT SUM(amount) FROM ledger WHERE reason = 'tournament_fee'") == 20);
-        // Every chip is somewhere: the balances and the entry still held add up to the grants.
         CHECK(sql_int(db, "SELECT SUM(balance) FROM accounts") +
                   sql_int(db, "SELECT SUM(buy_in + fee) FROM tournament_entries e JOIN "
                               "tournaments t ON t.id = e.tournament_id WHERE t.status = "
                               "'registering'") ==
               sql_int(db, "SELECT SUM(amount) FROM ledger WHERE reason = 'grant'"));
-        // Its table is closed, not opened again as a cash table.
-        CHECK(sql_int(db, "SELECT COUNT(*) FROM tables WHERE closed_at IS NULL") == 0);
+        // Its hands went on numbered from where they stopped, at the same table.
+        CHECK(sql_int(db, "SELECT COUNT(DISTINCT table_id) FROM hands") == 1);
+        CHECK(sql_int(db, "SELECT COUNT(*) FROM hands WHERE status = 'void'") == 1);
+        CHECK(sql_int(db, "SELECT COUNT(*) FROM (SELECT number FROM hands GROUP BY number "
+                          "HAVING COUNT(*) > 1)") == 0);
     }
     std::filesystem::remove_all(dir);
 }
