@@ -310,3 +310,82 @@ TEST_CASE("feltd: a sit-and-go cut short by SIGKILL is taken up after the restar
     }
     std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("feltd: a tournament's player who times out is sat out at once and folded without "
+          "waiting from then on, dealt in all the same; one who leaves is blinded away, not "
+          "cashed out") {
+    Feltd d;
+    Entry host = guest(d.port());
+    std::vector<Entry> p;
+    for (int i = 0; i < 3; ++i) p.push_back(guest(d.port()));
+    const json sng = {{"type", "create_tournament"},
+                      {"seats", 3},
+                      {"starting_stack", 1000},
+                      {"hand_delay_ms", 0},
+                      {"decision_ms", 300},
+                      {"levels", {{{"small_blind", 10}, {"big_blind", 20}, {"hands", 50}}}}};
+    const std::int64_t t = host.c->call(sng)["tournament"];
+    for (Entry& e : p)
+        REQUIRE(e.c->call({{"type", "tournament_register"}, {"tournament", t}})["ok"] == true);
+    // p[0] plays (checks or calls), p[1] never answers, p[2] leaves at once.
+    json started;
+    do started = *p[2].c->read();
+    while (!(started["type"] == "tournament" && started["kind"] == "started"));
+    const std::int64_t table = started["table"];
+    const json left = p[2].c->call({{"type", "leave"}, {"table", table}});
+    CHECK(left["blinded_away"] == true);
+    int seat1 = -1, seat2 = started["seat"];
+    int hands = 0, sat_out_at = -1, acted_for = 0, dealt_after = 0;
+    int waiting_for = -1; // a seat the server must act for in its very next update
+    std::set<int> sat_out;
+    for (int id = 100; hands < 12;) {
+        auto m = p[0].c->read();
+        REQUIRE(m.has_value());
+        if ((*m)["type"] != "table") continue;
+        const std::string kind = (*m)["kind"];
+        if (kind == "snapshot")
+            for (const json& st : (*m)["seats"])
+                if (st["name"] == p[1].name) seat1 = st["seat"];
+        if (kind == "sitting_out") {
+            sat_out.insert((*m)["seat"].get<int>());
+            if ((*m)["seat"] == seat1 && sat_out_at < 0) sat_out_at = hands;
+        }
+        if (kind == "hand_start") {
+            ++hands;
+            // Dealt in all the same, sat out or blinded away.
+            if (sat_out_at >= 0) dealt_after += (*m)["stacks"][seat1] > 0;
+            CHECK((*m)["stacks"][seat2] > 0);
+        }
+        if (waiting_for >= 0) {
+            // Acted for at once: the server's fold or check is the next message (not a time-out
+            // after the clock ran).
+            REQUIRE(kind == "update");
+            REQUIRE(!(*m)["events"].empty());
+            const json& e = (*m)["events"][0];
+            CHECK(e["seat"] == waiting_for);
+            CHECK((e["kind"] == "fold" || e["kind"] == "check"));
+            ++acted_for;
+            waiting_for = -1;
+        }
+        if (kind != "update" || !m->contains("turn")) continue;
+        const int to_act = (*m)["turn"]["seat"];
+        if (to_act == seat2 || (to_act == seat1 && sat_out_at >= 0 && sat_out_at < hands))
+            waiting_for = to_act;
+        if ((*m)["turn"].contains("legal")) {
+            const json& legal = (*m)["turn"]["legal"];
+            p[0].c->send(json{{"type", "act"},
+                              {"id", ++id},
+                              {"table", table},
+                              {"action", legal["check"] == true ? "check" : "call"}});
+        }
+    }
+    REQUIRE(seat1 >= 0);
+    CHECK(sat_out.count(seat2) == 1); // blinded away: told as sitting out
+    CHECK(sat_out.count(seat1) == 1); // timed out once: sat out
+    CHECK(sat_out_at >= 0);
+    CHECK_MESSAGE(acted_for >= 3, acted_for); // the blinded away and the sat out, at once
+    CHECK(dealt_after >= 3);
+    // Nobody was cashed out: no ledger row moved chips to a balance but the registrations.
+    const json view = host.c->call({{"type", "tournament"}, {"tournament", t}});
+    CHECK(view["tournament"]["status"] == "running");
+}
