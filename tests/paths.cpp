@@ -7,6 +7,11 @@ const std::string& feltd_path() {
     return path;
 }
 
+const std::string& felt_path() {
+    static const std::string path = FELT_PATH;
+    return path;
+}
+
 const std::string& source_dir() {
     static const std::string dir = FELT_SOURCE_DIR;
     return dir;

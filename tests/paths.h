@@ -7,6 +7,7 @@
 namespace felt::test {
 
 const std::string& feltd_path(); // the feltd this build made
+const std::string& felt_path();  // the felt command this build made
 const std::string& source_dir(); // the source tree's root
 
 // A file of the tests' own data, by its path under tests/ ("data/tls_test_cert.pem").

@@ -383,3 +383,79 @@ TEST_CASE("felt health: the GET behind it reads feltd's /healthz, and other answ
     CHECK(none.status == 0);
     CHECK(none.error.find("connect") != std::string::npos);
 }
+
+TEST_CASE("felt bot: six bots register for a turbo sit-and-go and play it to the end") {
+    Feltd d;
+    auto people = guests(d.port(), 1);
+    const json created = people[0]->call({{"type", "create_tournament"},
+                                          {"preset", "turbo"},
+                                          {"seats", 6},
+                                          {"buy_in", 100},
+                                          {"hand_delay_ms", 0}});
+    REQUIRE_MESSAGE(created["ok"] == true, created.dump());
+    felt::bot::Options o;
+    o.port = std::to_string(d.port());
+    o.tournament = created["tournament"];
+    o.seats = 6;
+    o.shove = true; // all in whenever allowed: over in a few hands
+    const felt::bot::Report r = felt::bot::run(o);
+    CHECK(r.connected == 6);
+    CHECK_MESSAGE(r.errors.empty(), (r.errors.empty() ? "" : r.errors.front()));
+    // Every bot finished, in places 1 to 6, and kept its session for a run taken up again.
+    std::vector<int> places = r.places;
+    std::sort(places.begin(), places.end());
+    CHECK(places == std::vector<int>{1, 2, 3, 4, 5, 6});
+    CHECK(std::count_if(r.tokens.begin(), r.tokens.end(),
+                        [](const std::string& t) { return t.size() == 64; }) == 6);
+    const json t = people[0]->call({{"type", "tournament"}, {"tournament", o.tournament}});
+    CHECK(t["tournament"]["status"] == "finished");
+    CHECK(t["tournament"]["prizes"] == json::array({420, 180}));
+}
+
+TEST_CASE("felt bot --tournament: the bots' sessions kept in a state file; run again, they sign "
+          "in with them instead of registering, and stop at once when it is over") {
+    Feltd d;
+    auto people = guests(d.port(), 1);
+    const json created =
+        people[0]->call({{"type", "create_tournament"},
+                         {"seats", 2},
+                         {"hand_delay_ms", 0},
+                         {"levels",
+                          {{{"small_blind", 10}, {"big_blind", 20}, {"hands", 2}},
+                           {{"small_blind", 100}, {"big_blind", 200}, {"hands", 2}}}}});
+    REQUIRE(created["ok"] == true);
+    const std::string id = std::to_string(created["tournament"].get<std::int64_t>());
+    const std::string state = d.dir() + "/bots.json";
+    const std::vector<std::string> args = {felt::test::felt_path(),
+                                           "bot",
+                                           "--url",
+                                           "ws://127.0.0.1:" + std::to_string(d.port()) + "/ws",
+                                           "--tournament",
+                                           id,
+                                           "--seats",
+                                           "2",
+                                           "--shove",
+                                           "--state",
+                                           state};
+    auto run = [&] {
+        const pid_t pid = spawn(args);
+        int status = 0;
+        waitpid(pid, &status, 0);
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    };
+    CHECK(run() == 0);
+    std::ifstream in(state);
+    const json saved = json::parse(in, nullptr, false);
+    REQUIRE(saved.is_object());
+    CHECK(saved["tournament"] == created["tournament"]);
+    REQUIRE(saved["tokens"].size() == 2);
+    CHECK(people[0]->call({{"type", "tournament"},
+                           {"tournament", created["tournament"]}})["tournament"]["status"] ==
+          "finished");
+    // Again, the tournament over: the bots sign in with their sessions, register nobody new,
+    // and stop.
+    CHECK(run() == 0);
+    CHECK(people[0]->call({{"type", "tournament"},
+                           {"tournament", created["tournament"]}})["tournament"]["entrants"] == 2);
+    CHECK(json::parse(std::ifstream(state), nullptr, false)["tokens"] == saved["tokens"]);
+}

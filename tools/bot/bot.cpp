@@ -153,12 +153,14 @@ struct Group {
 class Bot : public std::enable_shared_from_this<Bot> {
   public:
     Bot(net::io_context& ioc, std::shared_ptr<Shared> shared, std::shared_ptr<Group> group,
-        bool creator, std::uint32_t seed)
+        bool creator, std::uint32_t seed, int number = 0, std::string token = {})
         : socket_(executor(ioc, shared->options.threads)), resolver_(socket_.get_executor()),
           deadline_(socket_.get_executor()), pace_(socket_.get_executor()),
           think_(socket_.get_executor()), host_(shared->options.host), port_(shared->options.port),
           shared_(std::move(shared)), group_(std::move(group)), creator_(creator), seed_(seed),
-          rng_(seed), tokens_(shared_->options.burst), refilled_(Clock::now()) {}
+          rng_(seed), number_(number), tokens_(shared_->options.burst), refilled_(Clock::now()) {
+        token_ = std::move(token);
+    }
 
     void start() {
         resolver_.async_resolve(host_, port_,
@@ -449,12 +451,26 @@ class Bot : public std::enable_shared_from_this<Bot> {
             return close();
         }
         if (type == "hello") {
-            if (moved_) return send({{"type", "resume"}, {"id", 2}, {"token", token_}});
+            if (moved_ || !token_.empty())
+                return send({{"type", "resume"}, {"id", 2}, {"token", token_}});
             return send({{"type", "guest"}, {"id", 2}});
         }
         if (type == "guest" || type == "resume") {
             signed_in_ = true;
             token_ = m.value("token", token_);
+            if (const std::int64_t t = shared_->options.tournament) {
+                {
+                    std::lock_guard lock(shared_->mutex);
+                    shared_->report.tokens[number_] = token_;
+                }
+                // A bot signed in again is seated again by the server, if it runs (it asks, in
+                // case it ended meanwhile); a new one registers.
+                if (type == "resume") {
+                    registered();
+                    return send({{"type", "tournament"}, {"id", 7}, {"tournament", t}});
+                }
+                return send({{"type", "tournament_register"}, {"id", 3}, {"tournament", t}});
+            }
             if (shared_->options.join) { // its configuration first, from a snapshot
                 table_ = shared_->options.join;
                 return send({{"type", "spectate"}, {"id", 3}, {"table", table_}});
@@ -484,11 +500,26 @@ class Bot : public std::enable_shared_from_this<Bot> {
             return;
         }
         if (type == "act") return acted();
+        if (type == "tournament_register") return registered();
+        if (type == "tournament" && !m.contains("id")) return tournament_news(m);
+        if (type == "tournament") { // the state asked for after signing in again
+            const std::string status = m["tournament"].value("status", "");
+            if (status == "finished" || status == "cancelled") close();
+            return;
+        }
         if (type != "table") return;
         const std::string kind = m.value("kind", "");
         if (kind == "update" && m.contains("turn") && m["turn"].contains("legal"))
             return take_turn(m["turn"]["legal"]);
         if (kind == "hand_end") return hand_ended();
+        if (shared_->options.tournament) { // its table is the tournament's: it follows it
+            if (kind == "snapshot" && m.contains("your_seat") && m["your_seat"].is_number()) {
+                seat_ = m["your_seat"];
+                table_ = m.value("table", table_);
+                if (m.contains("legal")) take_turn(m["legal"]);
+            }
+            return;
+        }
         if (kind == "left" && m.value("seat", -1) == seat_) {
             if (!leaving_) { // cashed out with nothing left: broke
                 std::lock_guard lock(shared_->mutex);
@@ -525,7 +556,34 @@ class Bot : public std::enable_shared_from_this<Bot> {
         }
     }
 
+    // Registered (or signed in again): one more bot in the tournament.
+    void registered() { ++shared_->seated; }
+
+    // A tournament's news: its start (the table, the seat), and the end of it for this bot.
+    void tournament_news(const json& m) {
+        const std::string kind = m.value("kind", "");
+        if (kind == "started") {
+            table_ = m.value("table", table_);
+            seat_ = m.value("seat", seat_);
+        }
+        if (kind == "out" || kind == "won") {
+            {
+                std::lock_guard lock(shared_->mutex);
+                shared_->report.places[number_] = m.value("place", 0);
+            }
+            leaving_ = true;
+            close();
+        }
+    }
+
     void hand_ended() {
+        if (shared_->options.tournament) {
+            if (creator_) {
+                std::lock_guard lock(shared_->mutex);
+                ++shared_->report.hands;
+            }
+            return;
+        }
         if (creator_) {
             std::lock_guard lock(shared_->mutex);
             ++shared_->report.hands;
@@ -627,6 +685,7 @@ class Bot : public std::enable_shared_from_this<Bot> {
     bool creator_;
     std::uint32_t seed_; // also the bot's number: it picks the source address
     std::mt19937 rng_;
+    int number_ = 0; // among a tournament's bots
     bool signed_in_ = false, leaving_ = false, done_ = false, finished_ = false;
     bool asked_seat_ = false; // joining an open table: the join has been sent
     std::int64_t table_ = 0, buy_in_ = 400;
@@ -752,10 +811,19 @@ Report run(const Options& o) {
     shared->stop_on_error = &ioc;
     std::vector<std::shared_ptr<Group>> groups;
     std::uint32_t seed = o.seed;
-    for (int t = 0; t < o.tables; ++t) {
+    const int tables = o.tournament ? 1 : o.tables;
+    if (o.tournament) {
+        shared->report.tokens.assign(static_cast<std::size_t>(o.seats), std::string());
+        shared->report.places.assign(static_cast<std::size_t>(o.seats), 0);
+    }
+    for (int t = 0; t < tables; ++t) {
         auto g = std::make_shared<Group>();
         for (int s = 0; s < o.seats; ++s)
-            g->bots.push_back(std::make_shared<Bot>(ioc, shared, g, s == 0, seed++));
+            g->bots.push_back(
+                std::make_shared<Bot>(ioc, shared, g, s == 0, seed++, s,
+                                      o.tournament && static_cast<std::size_t>(s) < o.tokens.size()
+                                          ? o.tokens[static_cast<std::size_t>(s)]
+                                          : std::string()));
         groups.push_back(g);
     }
     const auto t0 = Clock::now();
@@ -766,7 +834,7 @@ Report run(const Options& o) {
     ioc.run();
     for (auto& t : threads) t.join();
     Report r = std::move(shared->report);
-    r.bots = o.tables * o.seats;
+    r.bots = tables * o.seats;
     r.connected = shared->connected;
     r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     // The groups hold their bots and each bot its group: break the cycle.

@@ -34,6 +34,12 @@ struct Options {
     // Loopback source addresses the bots connect from, 127.0.0.1 to 127.0.0.N, the bot's number
     // modulo N (1: let the system choose). One source address has about 28,000 local ports.
     int sources = 1;
+    // A tournament to register for instead of creating tables (0: none): `seats` bots register,
+    // play until they are out (following their table), and stop once it ends for them.
+    // `tokens`: the sessions of bots registered before (a run taken up again): those sign in with
+    // them (`resume`) instead of registering, and are seated again if the tournament runs.
+    std::int64_t tournament = 0;
+    std::vector<std::string> tokens;
 };
 
 struct Report {
@@ -45,6 +51,8 @@ struct Report {
     double seconds = 0;
     std::vector<double> latencies_ms;  // each action's round trip: sent to its reply
     std::vector<std::string> errors;   // refusals and failures, first ones kept
+    std::vector<std::string> tokens;   // a tournament's bots: their sessions, in bot order
+    std::vector<int> places;           // a tournament's bots: where each finished (0: not yet)
     double percentile(double p) const; // of latencies_ms, 0..100
 };
 

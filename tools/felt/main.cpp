@@ -576,7 +576,8 @@ int run_chinese_arrange(const std::string& profile_name, const std::vector<std::
 }
 
 // `felt bot`: ws://HOST:PORT/ws only (TLS is feltd's open work).
-int run_bot(bot::Options o, const std::string& url, const std::string& think, bool as_json) {
+int run_bot(bot::Options o, const std::string& url, const std::string& think, bool as_json,
+            std::string state) {
     if (!think.empty() && !bot::parse_think(think, o))
         throw UsageError{"--think takes MIN-MAX milliseconds (0 <= MIN <= MAX <= 600000), not " +
                          think};
@@ -592,7 +593,29 @@ int run_bot(bot::Options o, const std::string& url, const std::string& think, bo
         throw UsageError{"--join takes a table id, one table, and --seats 1 to 9"};
     if (o.tables < 1 || o.seats < (o.join ? 1 : 2) || o.seats > 9 || o.hands < 1 || o.threads < 1)
         throw UsageError{"--tables, --hands and --threads must be positive and --seats 2 to 9"};
+    if (o.tournament < 0) throw UsageError{"--tournament takes a tournament's id"};
+    if (o.tournament && o.join) throw UsageError{"--tournament and --join: one or the other"};
+    // A tournament's bots keep their sessions in a state file: run again, they take up their
+    // entries (seated again if the tournament runs) instead of registering new ones.
+    if (o.tournament) {
+        if (state.empty()) state = "felt-bot-tournament-" + std::to_string(o.tournament) + ".json";
+        std::ifstream in(state);
+        const json saved = json::parse(in, nullptr, false);
+        if (in && saved.is_object() && saved.value("tournament", std::int64_t{0}) == o.tournament &&
+            saved.contains("tokens") && saved["tokens"].is_array())
+            for (const json& t : saved["tokens"])
+                if (t.is_string()) o.tokens.push_back(t);
+    }
     const bot::Report r = bot::run(o);
+    if (o.tournament) {
+        std::vector<std::string> tokens = o.tokens;
+        for (std::size_t i = 0; i < r.tokens.size(); ++i) {
+            if (tokens.size() <= i) tokens.resize(i + 1);
+            if (!r.tokens[i].empty()) tokens[i] = r.tokens[i];
+        }
+        std::ofstream(state) << json{{"tournament", o.tournament}, {"tokens", tokens}}.dump()
+                             << "\n";
+    }
     if (as_json) {
         std::cout << json{{"bots", r.bots},
                           {"connected", r.connected},
@@ -603,6 +626,7 @@ int run_bot(bot::Options o, const std::string& url, const std::string& think, bo
                           {"hands_per_second", r.seconds > 0 ? r.hands / r.seconds : 0},
                           {"latency_ms_p50", r.percentile(50)},
                           {"latency_ms_p99", r.percentile(99)},
+                          {"places", r.places},
                           {"errors", r.errors}}
                          .dump()
                   << "\n";
@@ -613,6 +637,8 @@ int run_bot(bot::Options o, const std::string& url, const std::string& think, bo
                     r.seconds > 0 ? static_cast<double>(r.hands) / r.seconds : 0, r.percentile(50),
                     r.percentile(99));
         if (r.broke > 0) std::printf("  %d bots went broke and left\n", r.broke);
+        for (std::size_t i = 0; i < r.places.size(); ++i)
+            if (r.places[i] > 0) std::printf("  bot %zu finished %d\n", i + 1, r.places[i]);
         for (const auto& e : r.errors) std::printf("  error: %s\n", e.c_str());
     }
     return r.errors.empty() && r.connected == r.bots ? 0 : 1;
@@ -845,6 +871,14 @@ int main(int argc, char** argv) {
     bot_cmd->add_option("--sources", boto.sources,
                         "Connect from 127.0.0.1 to 127.0.0.N in turn (1); for more connections "
                         "than one address has local ports");
+    bot_cmd->add_option("--tournament", boto.tournament,
+                        "Register --seats bots for this tournament (its id) and play until they "
+                        "are out, following their table. Bots sign in as guests from one "
+                        "address: a test server may need --accounts-per-hour raised");
+    std::string bot_state;
+    bot_cmd->add_option("--state", bot_state,
+                        "With --tournament: where the bots' sessions are kept "
+                        "(./felt-bot-tournament-ID.json); run again, they take up their entries");
     bot_cmd->add_flag("--json", bot_json, "Print one JSON object");
 
     std::string health_url = "http://127.0.0.1:8080/healthz";
@@ -878,7 +912,7 @@ int main(int argc, char** argv) {
         if (*settle_cmd) return run_chinese_settle(settle_pretty);
         if (*arrange_cmd)
             return run_chinese_arrange(arrange_profile, arrange_cards, arrange_hints, arrange_json);
-        if (*bot_cmd) return run_bot(boto, bot_url, bot_think, bot_json);
+        if (*bot_cmd) return run_bot(boto, bot_url, bot_think, bot_json, bot_state);
         if (*health_cmd) return run_health(health_url, health_timeout);
         if (*draw_best_cmd)
             return run_draw_best(draw_args, draw_hand, draw_deck, draw_max, draw_json);
