@@ -518,9 +518,12 @@ void Table::maybe_start() {
 
 void Table::after_hand() {
     if (hosted_) {
-        // Players out of chips leave their seats; nobody is cashed out.
+        // Players out of chips leave their seats; nobody is cashed out. At shutdown every seat
+        // is let go: the tournament keeps its stacks, and seats its players again at the next
+        // start.
         for (Seat i : seats_of(limits_.seats))
-            if (const Occupant* st = seat(i); st && st->stack == 0) free_seat(i, "out");
+            if (const Occupant* st = seat(i); st && (st->stack == 0 || stopping_))
+                free_seat(i, st->stack == 0 ? "out" : "shutdown");
         return maybe_start();
     }
     if (closing_) return closing_step();
@@ -538,9 +541,14 @@ void Table::stop() {
         self->stopping_ = true;
         self->next_hand_.cancel();
         self->idle_.cancel();
-        if (self->busy() || self->hosted_) return; // cashed out when it ends; a host's: never
+        if (self->busy()) return; // cashed out (a host's: let go) when it ends
         for (Seat i : seats_of(self->limits_.seats))
-            if (self->seat(i)) self->cash_out(i, "shutdown");
+            if (self->seat(i)) {
+                if (self->hosted_)
+                    self->free_seat(i, "shutdown");
+                else
+                    self->cash_out(i, "shutdown");
+            }
     });
 }
 
@@ -561,7 +569,11 @@ void Table::void_and_close() {
             self->paced_end_.reset();
             self->hand_.reset();
         }
-        if (self->hosted_) return; // tournament chips stay where the tournament left them
+        if (self->hosted_) { // tournament chips stay where the tournament's last hand left them
+            for (Seat i : seats_of(self->limits_.seats))
+                if (self->seat(i)) self->free_seat(i, "shutdown");
+            return;
+        }
         for (Seat i : seats_of(self->limits_.seats))
             if (self->seat(i)) self->cash_out(i, "shutdown");
     });

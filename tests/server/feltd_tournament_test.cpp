@@ -389,3 +389,33 @@ TEST_CASE("feltd: a tournament's player who times out is sat out at once and fol
     const json view = host.c->call({{"type", "tournament"}, {"tournament", t}});
     CHECK(view["tournament"]["status"] == "running");
 }
+
+TEST_CASE("feltd: a graceful stop in the middle of a sit-and-go lets its seats go, exits, and the "
+          "next start takes it up") {
+    char tmpl[] = "/tmp/feltd_test_XXXXXX";
+    REQUIRE(mkdtemp(tmpl) != nullptr);
+    const std::string dir = tmpl;
+    std::int64_t t = 0;
+    {
+        Feltd d({}, dir);
+        Entry host = guest(d.port());
+        std::vector<Entry> p;
+        for (int i = 0; i < 2; ++i) p.push_back(guest(d.port()));
+        t = host.c->call({{"type", "create_tournament"},
+                          {"seats", 2},
+                          {"hand_delay_ms", 0},
+                          {"decision_ms", 60000}})["tournament"];
+        for (Entry& e : p)
+            REQUIRE(e.c->call({{"type", "tournament_register"}, {"tournament", t}})["ok"] == true);
+        next_kind(*p[0].c, "hand_start"); // a hand waits for its first action: then the stop
+        CHECK(d.stop(SIGTERM) == 0);
+    }
+    {
+        Feltd d({}, dir);
+        Entry host = guest(d.port());
+        const json r = host.c->call({{"type", "tournament"}, {"tournament", t}});
+        CHECK(r["tournament"]["status"] == "running");
+        CHECK(r["tournament"]["standings"].size() == 2);
+    }
+    std::filesystem::remove_all(dir);
+}
