@@ -113,9 +113,11 @@ void Table::close_now(const char* reason) {
     closed_ = true;
     idle_.cancel();
     next_hand_.cancel();
+    // Gone from the lobby before anyone hears of it: a client told `closed` that asks the lobby
+    // next does not find it there.
+    services_.lobby.remove(id_);
     broadcast(protocol::closed_json(reason));
     publisher_.unwatch_all();
-    services_.lobby.remove(id_);
     ledger_.close_table();
 }
 
@@ -131,12 +133,14 @@ void Table::close(std::shared_ptr<Recipient> s, Account a, protocol::Request r) 
         if (self->closed_ || self->stopping_)
             return self->refuse(s, r, "closed", "the table is closing already");
         const bool now = self->empty();
-        self->send(s, protocol::reply(r, {{"table", self->id_}, {"at_once", now}}));
         spdlog::info("table {}: {} closes it{}", self->id_, a.name,
                      now ? "" : ", once the running hand ends");
         self->closing_ = true;
         self->next_hand_.cancel();
         self->closing_step();
+        // Answered once it is done (an empty table is gone from the lobby already): a client
+        // that asks the lobby next does not find it there.
+        self->send(s, protocol::reply(r, {{"table", self->id_}, {"at_once", now}}));
     });
 }
 
