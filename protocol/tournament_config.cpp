@@ -200,8 +200,6 @@ Outcome<TournamentConfig> decode_tournament_config(const json& request, std::int
     if (!in.failed()) {
         if (auto e = tournament::check(c.levels))
             in.refuse(e->message.find("step") != std::string::npos ? "step" : "levels", e->message);
-        else if (!sng && tournament::in_hands(c.levels))
-            in.refuse("levels", "only a sit-and-go may count its levels in hands");
     }
     if (!in.failed()) {
         const Level first = tournament::level(c.levels, 1);

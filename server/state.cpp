@@ -182,13 +182,9 @@ void SharedState::balance_here(std::int64_t account, Chips balance) {
 }
 
 TournamentOutlet SharedState::tournament_outlet() {
-    return {[this](std::int64_t account, protocol::json message) {
-                auto text = std::make_shared<const std::string>(message.dump());
-                for (auto& s : open_connections()) s->tell(account, text);
-            },
-            [this](std::int64_t account, std::shared_ptr<Table> table) {
-                for (auto& s : open_connections()) s->seat_at(account, table);
-            }};
+    return {[this](std::shared_ptr<const TournamentNews> news) {
+        for (auto& s : open_connections()) s->news(news);
+    }};
 }
 
 void SharedState::join_cluster(const std::string& url) {

@@ -50,11 +50,10 @@ class Connection {
     virtual void sign_out(const SignOut& which) = 0;
     // The account's balance is now `balance`: a connection signed in to it tells its client.
     virtual void balance(std::int64_t, Chips) {}
-    // A message for the account (a tournament's): a connection signed in to it passes it on.
-    virtual void tell(std::int64_t, std::shared_ptr<const std::string>) {}
-    // The account plays at `table` now (a tournament seated it): a connection signed in to it
-    // attaches to its seat, and gets the table's snapshot.
-    virtual void seat_at(std::int64_t, std::shared_ptr<Table>) {}
+    // A tournament's news: a connection signed in to an account it names passes on the
+    // account's messages, then attaches to the table it seats the account at (and gets the
+    // table's snapshot).
+    virtual void news(std::shared_ptr<const TournamentNews>) {}
     // Bytes queued for the client now, what it shares with its address, and whether it is being
     // dropped already (so that its bytes are on their way out).
     virtual std::size_t queued() const { return 0; }

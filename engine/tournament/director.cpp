@@ -108,10 +108,13 @@ std::variant<Deal, Idle> Director::deal(int table, const Position& at) {
         stakes_of(level(rules_.structure, at.level), rules_.fixed_limit, rules_.bring_in_game);
     d.cap_heads_up = remaining_ > 2;
     d.stacks.assign(static_cast<std::size_t>(t.seats), Chips());
+    d.players.assign(static_cast<std::size_t>(t.seats), -1);
     for (int k = 0; k < t.seats; ++k) {
         const int id = t.players[static_cast<std::size_t>(k)];
-        if (id >= 0 && !players_.at(id).waiting)
+        if (id >= 0 && !players_.at(id).waiting) {
             d.stacks[static_cast<std::size_t>(k)] = players_.at(id).stack;
+            d.players[static_cast<std::size_t>(k)] = id;
+        }
     }
     st.in_hand = true;
     st.dealt = b;

@@ -36,6 +36,7 @@ struct Deal {
     int table = 0;
     int level = 1;
     std::vector<Chips> stacks; // by seat; 0: nobody dealt in there (empty, or waiting)
+    std::vector<int> players;  // by seat: who is dealt in there; -1: nobody
     Blinds blinds;
     Stakes stakes;
     bool cap_heads_up = true; // fixed limit's cap holds heads-up until the tournament is
@@ -101,6 +102,8 @@ class Director {
     void not_dealt(int table);
 
     const std::vector<TableSeats>& tables() const { return tables_; }
+    // Whether a table plays on (it was made at the start and has not been broken).
+    bool has_table(int table) const { return index_of(table) < tables_.size(); }
     // Whether a table waits to be broken once its hand ends (balancing waits for it meanwhile).
     bool breaking() const;
     int remaining() const { return remaining_; }

@@ -368,15 +368,9 @@ void WsSession::balance(std::int64_t account, Chips balance) {
     });
 }
 
-void WsSession::tell(std::int64_t account, std::shared_ptr<const std::string> message) {
-    net::post(executor_, [self = shared_from_this(), account, message = std::move(message)] {
-        requests::tell_account(*self, account, message);
-    });
-}
-
-void WsSession::seat_at(std::int64_t account, std::shared_ptr<Table> table) {
-    net::post(executor_, [self = shared_from_this(), account, table = std::move(table)] {
-        requests::seat_at(*self, account, table);
+void WsSession::news(std::shared_ptr<const TournamentNews> news) {
+    net::post(executor_, [self = shared_from_this(), news = std::move(news)] {
+        requests::tournament_news(*self, *news);
     });
 }
 

@@ -58,8 +58,7 @@ class WsSession : public std::enable_shared_from_this<WsSession>, public Peer {
     void close() override;
     void sign_out(const SignOut& which) override;
     void balance(std::int64_t account, Chips balance) override;
-    void tell(std::int64_t account, std::shared_ptr<const std::string> message) override;
-    void seat_at(std::int64_t account, std::shared_ptr<Table> table) override;
+    void news(std::shared_ptr<const TournamentNews> news) override;
     std::size_t queued() const override { return queued_now_.load(std::memory_order_relaxed); }
     const AddressShare* share() const override { return share_.get(); }
     bool dropping() const override { return dropping_.load(std::memory_order_relaxed); }

@@ -67,15 +67,15 @@ void tell_balance(Peer& p, std::int64_t account, Chips balance) {
         protocol::json{{"type", "balance"}, {"balance", balance}}.dump()));
 }
 
-void tell_account(Peer& p, std::int64_t account, std::shared_ptr<const std::string> message) {
-    if (p.client.account && p.client.account->id == account) p.answer(std::move(message));
-}
-
-void seat_at(Peer& p, std::int64_t account, std::shared_ptr<Table> table) {
+void tournament_news(Peer& p, const TournamentNews& news) {
     ClientState& c = p.client;
-    if (!c.account || c.account->id != account) return;
-    c.tables.insert(table->id());
-    table->attach(p.keep(), *c.account);
+    if (!c.account) return;
+    if (const auto told = news.told.find(c.account->id); told != news.told.end())
+        for (const auto& message : told->second) p.answer(message);
+    if (const auto seat = news.seated.find(c.account->id); seat != news.seated.end()) {
+        c.tables.insert(seat->second->id());
+        seat->second->attach(p.keep(), *c.account);
+    }
 }
 
 void sign_out(Peer& p, const SignOut& which) {

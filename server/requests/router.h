@@ -46,10 +46,9 @@ void closed(Peer& p);
 void sign_out(Peer& p, const SignOut& which);
 // The account's balance changed: the client signed in to it is told (`balance`).
 void tell_balance(Peer& p, std::int64_t account, Chips balance);
-// A message for the account (a tournament's): the client signed in to it gets it.
-void tell_account(Peer& p, std::int64_t account, std::shared_ptr<const std::string> message);
-// The account plays at `table` now: the connection signed in to it attaches to its seat there.
-void seat_at(Peer& p, std::int64_t account, std::shared_ptr<Table> table);
+// A tournament's news: the client signed in to an account it names gets the account's
+// messages, then the connection attaches to the seat the account was given (if any).
+void tournament_news(Peer& p, const TournamentNews& news);
 
 // Signed out: the tables stop telling the connection anything, its seats are held as for a
 // closed connection, and it may sign in again.

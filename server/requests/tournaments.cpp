@@ -24,11 +24,6 @@ void on_create_tournament(Peer& p, const protocol::Request& r) {
     if (state.stopping()) return refuse(p, r.id, "stopping", "the server is shutting down");
     auto decoded = protocol::decode_tournament_config(r.body, now_s());
     if (!decoded.ok()) return refuse(p, r.id, decoded.refusal);
-    if (decoded.value->format != "sit-and-go")
-        return refuse(p, r.id,
-                      {"bad_config",
-                       "multi-table tournaments are not served yet: \"format\" is \"sit-and-go\"",
-                       "format"});
     const Account creator = *p.client.account;
     std::string text = decoded.value->to_json().dump(); // before the configuration moves below
     stored(
@@ -41,6 +36,7 @@ void on_create_tournament(Peer& p, const protocol::Request& r) {
                                                   self->state().services(),
                                                   self->state().tournament_outlet());
             self->state().tournaments().add(t);
+            t->arm_start();
             spdlog::info("{} created tournament {} ({} {} {}, {} seats)", creator.name, id,
                          config.format, config.structure, config.variant, config.seats);
             reply(*self, r, {{"tournament", id}, {"config", config.to_json()}});

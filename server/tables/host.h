@@ -17,10 +17,11 @@
 
 namespace felt::server {
 
-// A hand the host deals: the stacks by table seat (0: nobody dealt in there), the button's seat
-// and the tournament's part (stakes, blinds, level).
+// A hand the host deals: the stacks and accounts by table seat (0: nobody dealt in there), the
+// button's seat and the tournament's part (stakes, blinds, level).
 struct HostDeal {
     std::array<Chips, kMaxTableSeats> stacks{};
+    std::array<std::int64_t, kMaxTableSeats> accounts{}; // who is dealt in at each seat
     int button = 0;
     TournamentDeal tournament;
 };

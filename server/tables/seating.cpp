@@ -278,7 +278,11 @@ void Table::top_up(std::shared_ptr<Recipient> s, Account a, protocol::Request r)
 void Table::attach(std::shared_ptr<Recipient> s, Account a) {
     net::post(strand_, [self = shared_from_this(), s, a] {
         auto seat = self->seat_of(a.id);
-        if (!seat) return;
+        if (!seat) { // a host's player whose seat is not free yet: attached once it is
+            for (Arrival& arriving : self->arrivals_)
+                if (arriving.account.id == a.id) arriving.sessions.push_back(s);
+            return;
+        }
         Occupant& st = *self->seat(*seat);
         st.session = s;
         st.missed = 0;
@@ -370,24 +374,74 @@ void Table::resend(std::shared_ptr<Recipient> s, Account a, protocol::Request r)
 
 void Table::seat_entrant(Account a, Seat seat, Chips stack) {
     net::post(strand_, [self = shared_from_this(), a, seat, stack] {
-        if (self->seat(seat) || self->closed_) {
-            spdlog::error("table {}: seat {} is not free for {}", self->id_, seat.index(), a.name);
+        if (self->closed_) {
+            spdlog::error("table {}: closed, cannot seat {}", self->id_, a.name);
             return;
         }
-        Occupant o;
-        o.account = a.id;
-        o.name = a.name;
-        o.stack = stack;
-        o.connected = false; // until a connection attaches
-        self->seats_[seat.at()] = std::move(o);
-        self->clock_.give_bank(seat, self->limits_.time_bank_ms);
-        ++self->taken_;
-        self->services_.lobby.note_seat(a.id, self->id_, true);
-        spdlog::info("table {}: {} sits in seat {} with {}", self->id_, a.name, seat.index(),
-                     stack);
-        self->broadcast(protocol::seated_json(seat.index(), a.name, stack));
-        self->lobby_changed();
+        self->arrivals_.push_back({a, seat, stack, {}});
+        self->host_changes();
     });
+}
+
+void Table::let_go(std::int64_t account, const char* reason) {
+    net::post(strand_, [self = shared_from_this(), account, reason] {
+        self->departures_.emplace_back(account, reason);
+        self->host_changes();
+    });
+}
+
+void Table::host_changes() {
+    if (closed_) return;
+    if (!busy()) {
+        for (const auto& [account, reason] : departures_)
+            if (const auto at = seat_of(account)) {
+                const auto session = seat(*at)->session.lock();
+                free_seat(*at, reason);
+                if (session) publisher_.unwatch(session.get());
+            }
+        departures_.clear();
+        if (end_reason_) {
+            spdlog::info("table {}: closed ({})", id_, end_reason_);
+            arrivals_.clear();
+            return close_now(end_reason_);
+        }
+    }
+    const std::size_t before = arrivals_.size();
+    std::vector<Arrival> waiting;
+    for (Arrival& a : arrivals_) {
+        if (seat(a.seat))
+            waiting.push_back(std::move(a));
+        else
+            sit_entrant(std::move(a));
+    }
+    arrivals_ = std::move(waiting);
+    if (arrivals_.size() < before) maybe_start();
+}
+
+void Table::sit_entrant(Arrival a) {
+    Occupant o;
+    o.account = a.account.id;
+    o.name = a.account.name;
+    o.stack = a.stack;
+    o.connected = false; // until a connection attaches
+    seats_[a.seat.at()] = std::move(o);
+    clock_.give_bank(a.seat, limits_.time_bank_ms);
+    ++taken_;
+    services_.lobby.note_seat(a.account.id, id_, true);
+    spdlog::info("table {}: {} sits in seat {} with {}", id_, a.account.name, a.seat.index(),
+                 a.stack);
+    broadcast(protocol::seated_json(a.seat.index(), a.account.name, a.stack));
+    lobby_changed();
+    // Connections that attached while the seat was taken.
+    Occupant& st = *seat(a.seat);
+    for (const auto& weak : a.sessions)
+        if (auto s = weak.lock()) {
+            st.session = s;
+            st.connected = true;
+            publisher_.watch(s);
+            send(s, snapshot(a.seat));
+        }
+    if (st.connected) broadcast(protocol::connection_json(a.seat.index(), true));
 }
 
 void Table::free_seat(Seat seat, const char* reason) {

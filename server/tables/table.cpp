@@ -286,12 +286,16 @@ void Table::start_hand() {
         auto hd = host ? host->next_deal(id_) : std::nullopt;
         if (!hd) return; // the host pokes the table when it may deal
         host_dealt_ = true;
-        for (Seat i : seats_of(limits_.seats))
-            if (const Occupant* st = seat(i); st && hd->stacks[i.at()] > 0) {
-                d.seats.push_back(i);
-                d.stacks[i.at()] = hd->stacks[i.at()];
-                d.names[i.at()] = st->name;
-            }
+        for (Seat i : seats_of(limits_.seats)) {
+            if (hd->stacks[i.at()] == 0) continue;
+            const Occupant* st = seat(i);
+            // A player moved here whose seat is not free yet: the hand waits for them (their
+            // arrival starts it).
+            if (!st || st->account != hd->accounts[i.at()]) return not_dealt();
+            d.seats.push_back(i);
+            d.stacks[i.at()] = hd->stacks[i.at()];
+            d.names[i.at()] = st->name;
+        }
         d.dealer = Seat(hd->button);
         d.tournament = hd->tournament;
         if (d.seats.size() < 2) return not_dealt();
@@ -528,6 +532,7 @@ void Table::after_hand() {
         for (Seat i : seats_of(limits_.seats))
             if (const Occupant* st = seat(i); st && (st->stack == 0 || stopping_))
                 free_seat(i, st->stack == 0 ? "out" : "shutdown");
+        host_changes();
         return maybe_start();
     }
     if (closing_) return closing_step();
@@ -597,9 +602,8 @@ void Table::poke() {
 
 void Table::end_hosting(const char* reason) {
     net::post(strand_, [self = shared_from_this(), reason] {
-        if (self->closed_) return;
-        spdlog::info("table {}: closed ({})", self->id_, reason);
-        self->close_now(reason);
+        self->end_reason_ = reason;
+        self->host_changes();
     });
 }
 

@@ -116,11 +116,17 @@ class Table : public std::enable_shared_from_this<Table> {
         tournament_ = tournament;
     }
     // Seats a player with `stack` (tournament chips) in `seat`, without a session: the player's
-    // connections attach (attach()), or the player is away and the clock plays for them.
+    // connections attach (attach()), or the player is away and the clock plays for them. A seat
+    // still taken (by a player moving away, or out of chips in the hand being written) is given
+    // once it frees; a connection that attaches meanwhile is attached then.
     void seat_entrant(Account a, Seat seat, Chips stack);
+    // The host moves a player away (to another table, or theirs breaks): their seat frees once
+    // no hand is being played or written here, and their connection stops watching the table.
+    void let_go(std::int64_t account, const char* reason);
     // The host may deal again: the next hand starts after the pause, if it deals one.
     void poke();
-    // The host is done with the table (its tournament ended): it closes.
+    // The host is done with the table (its tournament ended, or the table broke): it closes,
+    // once no hand is being played or written.
     void end_hosting(const char* reason);
 
     // Shutdown: no new hands; cash everyone out once the running hand ends.
@@ -291,6 +297,20 @@ class Table : public std::enable_shared_from_this<Table> {
     bool host_dealt_ = false;
     // Tells the host a hand it dealt did not happen.
     void not_dealt();
+    // The host's changes of seats, waiting until the table may make them.
+    struct Arrival {
+        Account account;
+        Seat seat;
+        Chips stack{};
+        std::vector<std::weak_ptr<Recipient>> sessions; // attached before the seat was free
+    };
+    std::vector<Arrival> arrivals_;                                // in the order given
+    std::vector<std::pair<std::int64_t, const char*>> departures_; // account, why
+    const char* end_reason_ = nullptr;                             // end_hosting waits
+    // Makes the host's changes that can be made now: departures and the end once no hand is
+    // played or written; arrivals at seats that are free.
+    void host_changes();
+    void sit_entrant(Arrival a);
     // Frees the seat of a player the host's hand put out (no chips left): no cash-out.
     void free_seat(Seat seat, const char* reason);
 };

@@ -15,12 +15,10 @@ using nlohmann::json;
 
 namespace {
 
-const char* status_name(bool registering, bool running, bool on_break, bool finished) {
-    return finished      ? "finished"
-           : on_break    ? "break"
-           : running     ? "running"
-           : registering ? "registering"
-                         : "running";
+std::int64_t now_s() {
+    return std::chrono::duration_cast<std::chrono::seconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
 }
 
 } // namespace
@@ -29,7 +27,7 @@ Tournament::Tournament(std::int64_t id, protocol::TournamentConfig config, std::
                        std::string creator_name, Services& services, TournamentOutlet outlet)
     : id_(id), config_(std::move(config)), creator_(creator),
       creator_name_(std::move(creator_name)), services_(services), outlet_(std::move(outlet)),
-      strand_(net::make_strand(services.io)), level_timer_(strand_) {}
+      strand_(net::make_strand(services.io)), level_timer_(strand_), start_timer_(strand_) {}
 
 tournament::Rules Tournament::rules(std::uint64_t seed) const {
     tournament::Rules r;
@@ -81,20 +79,41 @@ json Tournament::summary() const {
 
 json Tournament::line() const {
     const tournament::Position at = position();
-    return {{"tournament", id_},
-            {"format", config_.format},
-            {"variant", config_.variant},
-            {"structure", config_.structure},
-            {"seats", config_.seats},
-            {"buy_in", config_.buy_in},
-            {"fee", config_.fee},
-            {"starting_stack", config_.starting_stack},
-            {"status",
-             status_name(status_ == Status::registering, status_ == Status::running,
-                         status_ == Status::running && at.on_break, status_ == Status::finished)},
-            {"entrants", entrants_.size()},
-            {"max_entrants", config_.max_entrants},
-            {"creator", creator_name_}};
+    const char* status = "registering";
+    switch (status_) {
+    case Status::registering:
+        break;
+    case Status::starting:
+        status = "registering";
+        break;
+    case Status::running:
+        status = at.on_break ? "break" : "running";
+        break;
+    case Status::finished:
+        status = "finished";
+        break;
+    case Status::cancelled:
+        status = "cancelled";
+        break;
+    }
+    json out = {{"tournament", id_},
+                {"format", config_.format},
+                {"variant", config_.variant},
+                {"structure", config_.structure},
+                {"seats", config_.seats},
+                {"buy_in", config_.buy_in},
+                {"fee", config_.fee},
+                {"starting_stack", config_.starting_stack},
+                {"status", status},
+                {"entrants", entrants_.size()},
+                {"max_entrants", config_.max_entrants},
+                {"creator", creator_name_}};
+    if (config_.format == "multi-table") {
+        out["min_entrants"] = config_.min_entrants;
+        out["start_at"] = config_.start_at;
+    }
+    if (director_ && status_ == Status::running) out["remaining"] = director_->remaining();
+    return out;
 }
 
 json Tournament::view() const {
@@ -107,6 +126,13 @@ json Tournament::view() const {
                                       config_.buy_in * static_cast<std::int64_t>(field)))
         prizes.push_back(p);
     out["prizes"] = prizes;
+    std::map<int, std::int64_t> table_of; // players still in -> feltd's table
+    if (director_ && status_ == Status::running)
+        for (const auto& [table, director_table] : tables_)
+            for (const tournament::TableSeats& t : director_->tables())
+                if (t.id == director_table)
+                    for (int p : t.players)
+                        if (p >= 0) table_of[p] = table;
     json standings = json::array();
     for (std::size_t i = 0; i < entrants_.size(); ++i) {
         json s = {{"name", entrants_[i].name}, {"place", nullptr}, {"prize", 0}, {"tied", false}};
@@ -119,18 +145,27 @@ json Tournament::view() const {
                          {"tied", f.tied}};
             if (s["place"].is_null() || director_->finished())
                 s["stack"] = director_->stack(static_cast<int>(i));
+            if (const auto t = table_of.find(static_cast<int>(i)); t != table_of.end())
+                s["table"] = t->second;
         }
         standings.push_back(std::move(s));
     }
     out["standings"] = standings;
+    if (director_) {
+        out["hands"] = hands_;
+        out["longest_wait_ms"] = longest_wait_ms_;
+    }
     if (status_ == Status::running) {
         const tournament::Position at = position();
         out["level"] = level_json(at.level);
         out["on_break"] = at.on_break;
         out[tournament::in_hands(config_.levels) ? "hands_left" : "level_ms_left"] = at.left;
-        json tables = json::array();
-        for (const auto& [table, director_id] : tables_) tables.push_back(table);
+        json tables = json::array(); // those not broken
+        for (const auto& [table, director_table] : tables_)
+            if (director_->has_table(director_table)) tables.push_back(table);
         out["tables"] = tables;
+        if (director_->remaining() > 0)
+            out["average_stack"] = director_->chips() / director_->remaining();
     }
     return out;
 }
@@ -140,16 +175,23 @@ bool Tournament::registering() const {
     return status_ == Status::registering;
 }
 
-void Tournament::tell_all(const json& message) const {
-    for (const Entrant& e : entrants_) outlet_.tell(e.account, message);
+void Tournament::tell_all(TournamentNews& news, const json& message) const {
+    const auto text = std::make_shared<const std::string>(message.dump());
+    for (const Entrant& e : entrants_) news.told[e.account].push_back(text);
+}
+
+void Tournament::send(TournamentNews news) const {
+    if (!news.empty()) outlet_.send(std::make_shared<const TournamentNews>(std::move(news)));
 }
 
 void Tournament::registered(const Account& a) {
     bool full = false;
     {
         std::lock_guard lock(mutex_);
+        // Once registration closes the entries are those storage holds (start()).
+        if (status_ != Status::registering) return;
         entrants_.push_back({a.id, a.name});
-        full = status_ == Status::registering &&
+        full = config_.format == "sit-and-go" &&
                static_cast<int>(entrants_.size()) >= config_.max_entrants;
         if (full) status_ = Status::starting;
     }
@@ -167,13 +209,29 @@ void Tournament::restore(std::vector<Entrant> entrants) {
     entrants_ = std::move(entrants);
 }
 
+void Tournament::arm_start() {
+    if (config_.format != "multi-table") return;
+    start_timer_.expires_after(
+        std::chrono::seconds(std::max<std::int64_t>(0, config_.start_at - now_s())));
+    start_timer_.async_wait([self = shared_from_this()](error_code ec) {
+        if (ec) return;
+        {
+            std::lock_guard lock(self->mutex_);
+            if (self->status_ != Status::registering) return;
+            self->status_ = Status::starting;
+        }
+        self->start();
+    });
+}
+
 std::string Tournament::state() const {
     json j = protocol::standing_json(director_->standing());
     json accounts = json::array(); // the director's players, by index
     for (const Entrant& e : entrants_) accounts.push_back(e.account);
     j["accounts"] = accounts;
-    json tables = json::array(); // feltd's table, the director's
-    for (const auto& [table, director_table] : tables_) tables.push_back({table, director_table});
+    json tables = json::array(); // feltd's table, the director's: those not broken
+    for (const auto& [table, director_table] : tables_)
+        if (director_->has_table(director_table)) tables.push_back({table, director_table});
     j["table_ids"] = tables;
     j["seed"] = seed_;
     j["hands"] = hands_;
@@ -214,41 +272,37 @@ Tournament::table_game() const {
     return protocol::decode_poker_config(c);
 }
 
-std::shared_ptr<Table> Tournament::open_table(std::int64_t table_id, int director_table,
-                                              int hands) {
+Tournament::Opened Tournament::open_table(std::int64_t table_id, int director_table, int hands) {
     auto game = table_game(); // decoded before: it decodes
-    auto table = std::make_shared<Table>(
+    Opened o;
+    o.table = std::make_shared<Table>(
         table_id, poker_game(std::move(game.value->first), std::move(game.value->second)),
         services_);
-    table->set_host(weak_from_this(), id_);
-    table->continue_from(hands);
-    services_.lobby.add(table, 0);
-    std::vector<std::tuple<Entrant, int, Chips>> seated;
+    o.table->set_host(weak_from_this(), id_);
+    o.table->continue_from(hands);
+    services_.lobby.add(o.table, 0);
+    std::vector<Chips> stacks;
     {
         std::lock_guard lock(mutex_);
         for (const tournament::TableSeats& t : director_->tables()) {
             if (t.id != director_table) continue;
             for (int k = 0; k < t.seats; ++k)
-                if (const int p = t.players[static_cast<std::size_t>(k)]; p >= 0)
-                    seated.emplace_back(entrants_[static_cast<std::size_t>(p)], k,
-                                        director_->stack(p));
+                if (const int p = t.players[static_cast<std::size_t>(k)]; p >= 0) {
+                    o.seated.emplace_back(entrants_[static_cast<std::size_t>(p)], k);
+                    stacks.push_back(director_->stack(p));
+                }
         }
         tables_[table_id] = director_table;
-        running_[director_table] = table;
+        running_[director_table] = o.table;
     }
-    for (const auto& [e, k, stack] : seated)
-        table->seat_entrant(Account{e.account, e.name, false, Chips()}, Seat(k), stack);
-    return table;
+    for (std::size_t i = 0; i < o.seated.size(); ++i) {
+        const auto& [e, k] = o.seated[i];
+        o.table->seat_entrant(Account{e.account, e.name, false, Chips()}, Seat(k), stacks[i]);
+    }
+    return o;
 }
 
 void Tournament::start() {
-    {
-        std::lock_guard lock(mutex_);
-        std::vector<int> players(entrants_.size());
-        for (std::size_t i = 0; i < players.size(); ++i) players[i] = static_cast<int>(i);
-        seed_ = random_seed();
-        director_.emplace(rules(seed_), players);
-    }
     auto decoded = table_game();
     if (!decoded.ok()) {
         spdlog::error("tournament {}: its table cannot be made ({}); it stays registering", id_,
@@ -259,61 +313,130 @@ void Tournament::start() {
     }
     json stored_config = decoded.value->first.to_json();
     stored_config["tournament"] = id_;
-    const int director_table = director_->tables().front().id;
-    // The table's row first, so that the state written with the start names it (a restart
-    // takes the tournament up at that table).
+    // Who plays is who storage holds registered when registration closes, in the order they
+    // registered: an entry written before the start plays, one after it is refused. The tables'
+    // rows are made with the start, so that the state written with it names them (a restart
+    // takes the tournament up at them).
     services_.storage.write(
-        [self = shared_from_this(), config = stored_config.dump(),
-         director_table](Store& s) -> std::int64_t {
-            const std::int64_t table = s.create_table(config, self->creator_);
+        [self = shared_from_this(), config = stored_config.dump()](Store& s) -> Started {
+            Started out;
+            const auto row = s.tournament(self->id_);
+            if (!row || row->status != "registering") return out;
+            std::vector<Entrant> entrants;
+            for (const TournamentEntry& e : row->entries) entrants.push_back({e.account, e.name});
+            if (static_cast<int>(entrants.size()) < self->config_.min_entrants) {
+                // A sit-and-go whose last entry left meanwhile registers on; a multi-table
+                // tournament is cancelled.
+                out.cancelled = self->config_.format == "multi-table";
+                if (out.cancelled) s.cancel_tournament(self->id_, {});
+                std::lock_guard lock(self->mutex_);
+                self->entrants_ = std::move(entrants);
+                return out;
+            }
+            std::vector<int> players(entrants.size());
+            for (std::size_t i = 0; i < players.size(); ++i) players[i] = static_cast<int>(i);
+            const std::uint64_t seed = random_seed();
+            std::vector<int> director_tables;
+            {
+                std::lock_guard lock(self->mutex_);
+                self->entrants_ = std::move(entrants);
+                self->seed_ = seed;
+                self->director_.emplace(self->rules(seed), players);
+                for (const tournament::TableSeats& t : self->director_->tables())
+                    director_tables.push_back(t.id);
+            }
+            for (int t : director_tables)
+                out.tables.emplace_back(s.create_table(config, self->creator_), t);
             std::string state;
             {
                 std::lock_guard lock(self->mutex_);
-                self->tables_[table] = director_table;
+                self->tables_.clear();
+                for (const auto& [table, t] : out.tables) self->tables_[table] = t;
                 state = self->state();
             }
-            if (s.start_tournament(self->id_, state)) return table;
-            s.close_table(table);
-            return 0;
+            if (s.start_tournament(self->id_, state)) return out;
+            for (const auto& [table, t] : out.tables) s.close_table(table);
+            out.tables.clear();
+            return out;
         },
         strand_,
-        [self = shared_from_this(), director_table](std::optional<std::int64_t> table_id) {
-            if (!table_id || *table_id == 0) {
-                spdlog::error("tournament {}: its start cannot be stored; it stays registering",
-                              self->id_);
-                std::lock_guard lock(self->mutex_);
-                self->status_ = Status::registering;
-                self->director_.reset();
-                self->tables_.clear();
-                return;
-            }
-            {
-                std::lock_guard lock(self->mutex_);
-                self->status_ = Status::running;
-                self->started_ = std::chrono::steady_clock::now();
-            }
-            auto table = self->open_table(*table_id, director_table, 0);
-            std::vector<std::pair<Entrant, int>> seated;
-            {
-                std::lock_guard lock(self->mutex_);
-                const tournament::TableSeats& t = self->director_->tables().front();
-                for (int k = 0; k < t.seats; ++k)
-                    if (const int p = t.players[static_cast<std::size_t>(k)]; p >= 0)
-                        seated.push_back({self->entrants_[static_cast<std::size_t>(p)], k});
-            }
-            spdlog::info("tournament {}: starts with {} players at table {}", self->id_,
-                         seated.size(), *table_id);
-            for (const auto& [e, k] : seated) {
-                self->outlet_.attach(e.account, table);
-                self->outlet_.tell(e.account, {{"type", "tournament"},
-                                               {"kind", "started"},
-                                               {"tournament", self->id_},
-                                               {"table", *table_id},
-                                               {"seat", k}});
-            }
-            table->poke();
-            self->arm_level_timer();
+        [self = shared_from_this()](std::optional<Started> done) {
+            self->started(std::move(done));
         });
+}
+
+void Tournament::started(std::optional<Started> done) {
+    if (done && done->cancelled) {
+        std::vector<Entrant> entrants;
+        TournamentNews news;
+        {
+            std::lock_guard lock(mutex_);
+            status_ = Status::cancelled;
+            entrants = entrants_;
+            spdlog::info("tournament {}: cancelled, {} registered of the {} it needs; every entry "
+                         "refunded",
+                         id_, entrants.size(), config_.min_entrants);
+            tell_all(news, {{"type", "tournament"},
+                            {"kind", "cancelled"},
+                            {"tournament", id_},
+                            {"reason", std::to_string(entrants.size()) + " registered, below the " +
+                                           std::to_string(config_.min_entrants) +
+                                           " it needs: every entry is refunded"}});
+        }
+        send(std::move(news));
+        for (const Entrant& e : entrants) push_balance(e.account);
+        return;
+    }
+    if (done && done->tables.empty()) {
+        std::lock_guard lock(mutex_);
+        if (static_cast<int>(entrants_.size()) < config_.min_entrants) {
+            status_ = Status::registering; // not full after all
+            return;
+        }
+    }
+    if (!done || done->tables.empty()) {
+        spdlog::error("tournament {}: its start cannot be stored; it tries again in 5 s", id_);
+        {
+            std::lock_guard lock(mutex_);
+            status_ = Status::registering;
+            director_.reset();
+            tables_.clear();
+        }
+        start_timer_.expires_after(std::chrono::seconds(5));
+        start_timer_.async_wait([self = shared_from_this()](error_code ec) {
+            if (ec) return;
+            {
+                std::lock_guard lock(self->mutex_);
+                if (self->status_ != Status::registering) return;
+                self->status_ = Status::starting;
+            }
+            self->start();
+        });
+        return;
+    }
+    {
+        std::lock_guard lock(mutex_);
+        status_ = Status::running;
+        started_ = std::chrono::steady_clock::now();
+    }
+    std::vector<Opened> opened;
+    for (const auto& [table, director_table] : done->tables)
+        opened.push_back(open_table(table, director_table, 0));
+    spdlog::info("tournament {}: starts with {} players at {} table(s)", id_,
+                 director_->remaining(), opened.size());
+    TournamentNews news;
+    for (const Opened& o : opened)
+        for (const auto& [e, k] : o.seated) {
+            news.seated[e.account] = o.table;
+            news.tell(e.account, {{"type", "tournament"},
+                                  {"kind", "started"},
+                                  {"tournament", id_},
+                                  {"table", o.table->id()},
+                                  {"seat", k}});
+        }
+    send(std::move(news));
+    for (const Opened& o : opened) o.table->poke();
+    arm_level_timer();
 }
 
 bool Tournament::resume(const TournamentRow& row, const std::map<std::int64_t, int>& table_hands) {
@@ -341,6 +464,12 @@ bool Tournament::resume(const TournamentRow& row, const std::map<std::int64_t, i
         started_ = std::chrono::steady_clock::now() -
                    std::chrono::milliseconds(state.value("clock_ms", std::int64_t{0}));
         director_.emplace(rules(seed_), *standing);
+        // A table a running hand kept from breaking breaks now: its players are seated where
+        // the break sends them (the same draw as before the restart).
+        director_->settle();
+        std::erase_if(tables, [&](const std::pair<std::int64_t, int>& t) {
+            return !director_->has_table(t.second);
+        });
         status_ = Status::running;
     } catch (const json::exception&) {
         return false;
@@ -350,7 +479,8 @@ bool Tournament::resume(const TournamentRow& row, const std::map<std::int64_t, i
     for (const auto& [table, director_table] : tables) {
         const auto hands = table_hands.find(table);
         opened.push_back(
-            open_table(table, director_table, hands == table_hands.end() ? 0 : hands->second));
+            open_table(table, director_table, hands == table_hands.end() ? 0 : hands->second)
+                .table);
     }
     spdlog::info("tournament {}: taken up where it stopped, {} players in", id_,
                  director_->remaining());
@@ -377,6 +507,7 @@ void Tournament::arm_level_timer() {
         if (ec) return;
         std::vector<std::shared_ptr<Table>> tables;
         json told;
+        TournamentNews news;
         {
             std::lock_guard lock(self->mutex_);
             if (self->status_ != Status::running) return;
@@ -391,11 +522,16 @@ void Tournament::arm_level_timer() {
                                        {"level", self->level_json(now.level)}};
             self->level_ = now.level;
             for (const auto& [id, t] : self->running_) tables.push_back(t);
-            self->tell_all(told);
+            self->tell_all(news, told);
         }
+        self->send(std::move(news));
         for (const auto& t : tables) t->poke(); // a break's end: the tables deal again
         self->arm_level_timer();
     });
+}
+
+void Tournament::forget_befores() {
+    for (auto& [table, p] : pending_) p.before.reset();
 }
 
 std::optional<HostDeal> Tournament::next_deal(std::int64_t table) {
@@ -405,19 +541,40 @@ std::optional<HostDeal> Tournament::next_deal(std::int64_t table) {
     if (at_table == tables_.end()) return std::nullopt;
     const tournament::Position at = position();
     auto dealt = director_->deal(at_table->second, at);
-    if (!std::holds_alternative<tournament::Deal>(dealt)) return std::nullopt;
+    const auto now = std::chrono::steady_clock::now();
+    if (const auto* idle = std::get_if<tournament::Idle>(&dealt)) {
+        // It waits to be poked; waiting for a decision (balancing, a break), since when.
+        auto& since = idle_[at_table->second];
+        if (!since && (*idle == tournament::Idle::halted || *idle == tournament::Idle::breaking))
+            since = now;
+        return std::nullopt;
+    }
+    if (const auto waited = idle_.find(at_table->second); waited != idle_.end()) {
+        if (waited->second)
+            longest_wait_ms_ = std::max<long>(
+                longest_wait_ms_,
+                std::chrono::duration_cast<std::chrono::milliseconds>(now - *waited->second)
+                    .count());
+        idle_.erase(waited);
+    }
+    forget_befores();
     const tournament::Deal& d = std::get<tournament::Deal>(dealt);
     ++hands_;
     if (at.level != level_ && tournament::in_hands(config_.levels)) {
         level_ = at.level;
-        tell_all({{"type", "tournament"},
-                  {"kind", "level"},
-                  {"tournament", id_},
-                  {"level", level_json(at.level)}});
+        TournamentNews news;
+        tell_all(news, {{"type", "tournament"},
+                        {"kind", "level"},
+                        {"tournament", id_},
+                        {"level", level_json(at.level)}});
+        send(std::move(news));
     }
     HostDeal h;
-    for (std::size_t k = 0; k < d.stacks.size() && k < h.stacks.size(); ++k)
+    for (std::size_t k = 0; k < d.stacks.size() && k < h.stacks.size(); ++k) {
         h.stacks[k] = d.stacks[k];
+        if (d.players[k] >= 0)
+            h.accounts[k] = entrants_[static_cast<std::size_t>(d.players[k])].account;
+    }
     h.button = d.blinds.button;
     TournamentDeal& t = h.tournament;
     t.tournament = id_;
@@ -441,15 +598,18 @@ TournamentChange Tournament::hand_ended(std::int64_t table, std::span<const Chip
     c.tournament = id_;
     const auto at_table = tables_.find(table);
     if (!director_ || at_table == tables_.end()) return c;
-    before_hand_ = *director_;
-    pending_ = director_->hand_ended(at_table->second, stacks);
+    forget_befores();
+    Pending& p = pending_[++sequence_];
+    p.table = table;
+    p.before = *director_;
+    p.outcome = director_->hand_ended(at_table->second, stacks);
     auto entry = [&](const tournament::Finish& f) {
         return EntryFinish{entrants_[static_cast<std::size_t>(f.player)].account, f.place, f.prize,
                            f.tied};
     };
-    for (const tournament::Finish& f : pending_.out) c.finished.push_back(entry(f));
-    if (pending_.won) c.finished.push_back(entry(*pending_.won));
-    c.over = pending_.won.has_value();
+    for (const tournament::Finish& f : p.outcome.out) c.finished.push_back(entry(f));
+    if (p.outcome.won) c.finished.push_back(entry(*p.outcome.won));
+    c.over = p.outcome.won.has_value();
     c.state = state();
     return c;
 }
@@ -463,58 +623,109 @@ void Tournament::push_balance(std::int64_t account) {
 }
 
 void Tournament::settled(std::int64_t table, bool ok) {
-    std::vector<std::shared_ptr<Table>> done;
-    std::vector<std::int64_t> paid;
-    {
-        std::lock_guard lock(mutex_);
-        const auto at_table = tables_.find(table);
-        if (!director_ || at_table == tables_.end()) return;
-        if (!ok) { // the hand is void: as if it never was
-            director_ = before_hand_;
-            director_->not_dealt(at_table->second);
-            return;
-        }
-        const tournament::Outcome o = std::move(pending_);
-        pending_ = {};
-        std::vector<tournament::Finish> finishes = o.out;
-        if (o.won) finishes.push_back(*o.won);
-        for (const tournament::Finish& f : finishes) {
-            const Entrant& e = entrants_[static_cast<std::size_t>(f.player)];
-            spdlog::info("tournament {}: {} finishes {}{}, prize {}", id_, e.name, f.place,
-                         f.tied ? " (tied)" : "", f.prize);
-            outlet_.tell(e.account, {{"type", "tournament"},
-                                     {"kind", o.won && f.place == 1 ? "won" : "out"},
-                                     {"tournament", id_},
-                                     {"place", f.place},
-                                     {"prize", f.prize},
-                                     {"tied", f.tied}});
-            if (f.prize > 0) paid.push_back(e.account);
-        }
-        if (o.won) {
-            status_ = Status::finished;
-            level_timer_.cancel();
-            json standings = json::array();
-            for (const tournament::Finish& f : director_->finishes())
-                standings.push_back({{"name", entrants_[static_cast<std::size_t>(f.player)].name},
-                                     {"place", f.place},
-                                     {"prize", f.prize},
-                                     {"tied", f.tied}});
-            tell_all({{"type", "tournament"},
-                      {"kind", "finished"},
-                      {"tournament", id_},
-                      {"standings", standings}});
-            for (const auto& [id, t] : running_) done.push_back(t);
-            spdlog::info("tournament {}: over", id_);
-        }
+    std::lock_guard lock(mutex_);
+    const auto p = std::find_if(pending_.begin(), pending_.end(), [&](const auto& x) {
+        return x.second.table == table && !x.second.written;
+    });
+    const auto at_table = tables_.find(table);
+    if (!director_ || at_table == tables_.end() || p == pending_.end()) return;
+    if (!ok && p->second.before) { // the hand is void: as if it never was
+        director_ = std::move(p->second.before);
+        director_->not_dealt(at_table->second);
+        pending_.erase(p);
+        --hands_;
+        return;
     }
-    for (std::int64_t account : paid) push_balance(account);
-    for (const auto& t : done) t->end_hosting("tournament over");
+    if (!ok) {
+        // Changes written since hold this hand's result: it stands, though its record is lost.
+        spdlog::warn("tournament {}: the hand at table {} could not be written, but what was "
+                     "written after it holds its result: it stands",
+                     id_, table);
+        if (const auto t = running_.find(at_table->second); t != running_.end())
+            for (const tournament::Finish& f : p->second.outcome.out)
+                t->second->let_go(entrants_[static_cast<std::size_t>(f.player)].account, "out");
+    }
+    p->second.written = true;
+    // What the hands changed, in the order they ended (a later hand may move a player an
+    // earlier one moved, or break the table it sent them to), each once every hand before it
+    // is written. Under the lock, so that the tables and the connections hear of them in that
+    // order too.
+    TournamentNews news;
+    while (!pending_.empty() && pending_.begin()->second.written) {
+        apply(pending_.begin()->second.outcome, news);
+        pending_.erase(pending_.begin());
+    }
+    send(std::move(news));
+}
+
+void Tournament::apply(const tournament::Outcome& o, TournamentNews& news) {
+    std::vector<tournament::Finish> finishes = o.out;
+    if (o.won) finishes.push_back(*o.won);
+    for (const tournament::Finish& f : finishes) {
+        const Entrant& e = entrants_[static_cast<std::size_t>(f.player)];
+        spdlog::info("tournament {}: {} finishes {}{}, prize {}", id_, e.name, f.place,
+                     f.tied ? " (tied)" : "", f.prize);
+        news.tell(e.account, {{"type", "tournament"},
+                              {"kind", o.won && f.place == 1 ? "won" : "out"},
+                              {"tournament", id_},
+                              {"place", f.place},
+                              {"prize", f.prize},
+                              {"tied", f.tied}});
+        if (f.prize > 0) push_balance(e.account);
+    }
+    if (o.won) {
+        status_ = Status::finished;
+        level_timer_.cancel();
+        json standings = json::array();
+        for (const tournament::Finish& f : director_->finishes())
+            standings.push_back({{"name", entrants_[static_cast<std::size_t>(f.player)].name},
+                                 {"place", f.place},
+                                 {"prize", f.prize},
+                                 {"tied", f.tied}});
+        tell_all(news, {{"type", "tournament"},
+                        {"kind", "finished"},
+                        {"tournament", id_},
+                        {"standings", standings}});
+        spdlog::info("tournament {}: over after {} hands; the longest wait for balancing {} ms",
+                     id_, hands_, longest_wait_ms_);
+        for (const auto& [id, t] : running_) t->end_hosting("tournament over");
+        return;
+    }
+    for (const tournament::Move& m : o.moves) {
+        const auto from = running_.find(m.from_table), to = running_.find(m.to_table);
+        if (from == running_.end() || to == running_.end()) continue;
+        const Entrant& e = entrants_[static_cast<std::size_t>(m.player)];
+        spdlog::info("tournament {}: {} moves from table {} to table {}, seat {}", id_, e.name,
+                     from->second->id(), to->second->id(), m.to_seat + 1);
+        from->second->let_go(e.account, "moved");
+        to->second->seat_entrant(Account{e.account, e.name, false, Chips()}, Seat(m.to_seat),
+                                 director_->stack(m.player));
+        news.tell(e.account, {{"type", "tournament"},
+                              {"kind", "moved"},
+                              {"tournament", id_},
+                              {"from_table", from->second->id()},
+                              {"table", to->second->id()},
+                              {"seat", m.to_seat}});
+        news.seated[e.account] = to->second;
+    }
+    // A broken table stays in running_: a hand of its being written may still move its players.
+    for (int id : o.broken)
+        if (const auto t = running_.find(id); t != running_.end()) {
+            t->second->end_hosting("table broken");
+            idle_.erase(id);
+        }
+    // The tables that waited may deal now.
+    for (const auto& [id, since] : idle_)
+        if (const auto t = running_.find(id); t != running_.end()) t->second->poke();
 }
 
 void Tournament::not_dealt(std::int64_t table) {
     std::lock_guard lock(mutex_);
-    if (const auto at_table = tables_.find(table); director_ && at_table != tables_.end())
+    if (const auto at_table = tables_.find(table); director_ && at_table != tables_.end()) {
+        forget_befores();
         director_->not_dealt(at_table->second);
+        --hands_;
+    }
 }
 
 void Tournaments::add(std::shared_ptr<Tournament> t) {
@@ -574,6 +785,7 @@ void open_tournaments(std::vector<TournamentRow> rows, std::map<std::int64_t, in
             std::vector<Tournament::Entrant> entrants;
             for (const TournamentEntry& e : row.entries) entrants.push_back({e.account, e.name});
             t->restore(std::move(entrants));
+            t->arm_start(); // a start time passed while the server was down: it starts now
             registry.add(std::move(t));
             spdlog::info("tournament {} registering again, with {} entries", row.id,
                          row.entries.size());

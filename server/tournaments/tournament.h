@@ -1,10 +1,13 @@
-// A tournament on feltd: its registration, its start once full (a sit-and-go), its table run as
-// a host (tables/host.h) by the tournament director (engine/tournament/director.h), the places
-// and prizes written with the hands that decide them, and its end. The registry (Tournaments)
-// holds every tournament of this node, for the requests and the lobby of tournaments.
+// A tournament on feltd: its registration, its start (a sit-and-go once full, a multi-table
+// tournament at its time, or cancelled with every entry refunded when too few registered), its
+// tables run as hosts (tables/host.h) by the tournament director (engine/tournament/director.h),
+// the players it moves between them as it balances and breaks tables, the places and prizes
+// written with the hands that decide them, and its end. The registry (Tournaments) holds every
+// tournament of this node, for the requests and the lobby of tournaments.
 //
-// Multi-table tournaments (several tables, balancing and breaking, a start time) are the
-// director's already, and come to feltd next: today create_tournament takes sit-and-gos.
+// A move is made once the hand that decided it is written: the player's seat frees at the table
+// they leave, they sit at the other (a seat still taken is given once it frees, and that table
+// deals no hand that needs them before), and their connections follow them there.
 //
 // After a restart a tournament still registering takes registrations again, and one that was
 // running is taken up where its last hand written left it (its standing is stored with every
@@ -29,18 +32,29 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace felt::server {
 
 class Table;
 
-// How a tournament reaches players: a message to every connection of an account (on this
-// node), and the account's connections seated at a table (they attach to it, and follow it
-// without a click).
+// What a tournament has for its players at once, by account: messages for every connection of
+// the account (on this node), then a table those connections attach to (they follow it without
+// a click). Gathered and sent together, so that telling a thousand players is one pass over the
+// connections, not a thousand.
+struct TournamentNews {
+    std::unordered_map<std::int64_t, std::vector<std::shared_ptr<const std::string>>> told;
+    std::unordered_map<std::int64_t, std::shared_ptr<Table>> seated;
+    void tell(std::int64_t account, const nlohmann::json& message) {
+        told[account].push_back(std::make_shared<const std::string>(message.dump()));
+    }
+    bool empty() const { return told.empty() && seated.empty(); }
+};
+
+// How a tournament reaches players: its news to every connection of this node.
 struct TournamentOutlet {
-    std::function<void(std::int64_t account, nlohmann::json message)> tell;
-    std::function<void(std::int64_t account, std::shared_ptr<Table> table)> attach;
+    std::function<void(std::shared_ptr<const TournamentNews>)> send;
 };
 
 class Tournament final : public TableHost, public std::enable_shared_from_this<Tournament> {
@@ -69,6 +83,9 @@ class Tournament final : public TableHost, public std::enable_shared_from_this<T
     void unregistered(std::int64_t account);
     // After a restart: the entries of a tournament still registering.
     void restore(std::vector<Entrant> entrants);
+    // A multi-table tournament's start, at its time (at once if the time has passed). After
+    // creation and after a restart.
+    void arm_start();
     // After a restart: a running tournament taken up from its stored state, at its tables (their
     // hands so far, by table), as its last hand written left it. False when the state cannot be
     // read (the tournament is then cancelled).
@@ -83,21 +100,42 @@ class Tournament final : public TableHost, public std::enable_shared_from_this<T
     void not_dealt(std::int64_t table) override;
 
   private:
-    enum class Status { registering, starting, running, finished };
+    enum class Status { registering, starting, running, finished, cancelled };
     nlohmann::json line() const; // summary(), with the lock held
+    // Registration closes with the entries storage holds: the tournament starts, or with fewer
+    // than min_entrants it is cancelled and every entry refunded.
     void start();
+    // What start() wrote: the tables made (feltd's id, the director's), or that it cancelled;
+    // neither, a sit-and-go short of its seats after all, or a failure.
+    struct Started {
+        std::vector<std::pair<std::int64_t, int>> tables;
+        bool cancelled = false;
+    };
+    void started(std::optional<Started> done);
     // The poker game its tables deal.
     protocol::Outcome<std::pair<protocol::PokerConfig, poker::HandConfig>> table_game() const;
     // Makes feltd's table `table_id` for the director's table, seats its players with their
     // stacks, and lists it; its hands numbered on from `hands`.
-    std::shared_ptr<Table> open_table(std::int64_t table_id, int director_table, int hands);
+    struct Opened {
+        std::shared_ptr<Table> table;
+        std::vector<std::pair<Entrant, int>> seated; // and their seats
+    };
+    Opened open_table(std::int64_t table_id, int director_table, int hands);
+    // Once a hand's change is written (and every change before it): its players out and the
+    // winner told (and their prizes' balances), the players it moved sent to their new tables,
+    // the tables it broke closed, and the tables that waited poked. With the lock held.
+    void apply(const tournament::Outcome& o, TournamentNews& news);
+    // A change to the director other than the hand being written: a failed write can no longer
+    // be taken back by restoring the director from before it.
+    void forget_befores();
     // The director's rules from the configuration; `seed` draws the seats.
     tournament::Rules rules(std::uint64_t seed) const;
     // The state stored with each change: the standing and the level clock.
     std::string state() const;
     tournament::Position position() const;
-    // Tells every entrant.
-    void tell_all(const nlohmann::json& message) const;
+    // Every entrant's news: the same message for each.
+    void tell_all(TournamentNews& news, const nlohmann::json& message) const;
+    void send(TournamentNews news) const;
     // The balance after a prize, read back and pushed to the player's connections.
     void push_balance(std::int64_t account);
     // Wakes the tables at the next level's start (a new level, or a break's end).
@@ -117,10 +155,25 @@ class Tournament final : public TableHost, public std::enable_shared_from_this<T
     Status status_ = Status::registering;
     std::vector<Entrant> entrants_; // in the order they registered; the director's players
     std::optional<tournament::Director> director_;
-    std::optional<tournament::Director> before_hand_; // the director before the hand being written
-    tournament::Outcome pending_;                     // what that hand changed
-    std::map<std::int64_t, int> tables_;              // feltd's table id -> the director's
-    std::map<int, std::shared_ptr<Table>> running_;   // the director's table id -> the table
+    // Hands ended whose change is being written or waits for an earlier one, in the order they
+    // ended: the table, what the hand changed, and the director from before it while nothing
+    // else has changed it since (a failed write restores it; once something else changed the
+    // director, a failed write's hand stands, for the changes written after it hold its result).
+    struct Pending {
+        std::int64_t table = 0;
+        std::optional<tournament::Director> before;
+        tournament::Outcome outcome;
+        bool written = false;
+    };
+    std::map<long, Pending> pending_;
+    long sequence_ = 0;
+    std::map<std::int64_t, int> tables_;            // feltd's table id -> the director's (all made)
+    std::map<int, std::shared_ptr<Table>> running_; // the director's table id -> the table
+    // Tables that did not deal when asked (halted, to be broken, short of players, on a break):
+    // poked after each change; since when each waits for a balancing or break decision.
+    std::map<int, std::optional<std::chrono::steady_clock::time_point>> idle_;
+    long longest_wait_ms_ = 0;
+    net::steady_timer start_timer_;
     std::chrono::steady_clock::time_point started_;
     long hands_ = 0;         // dealt, for levels counted in hands
     std::uint64_t seed_ = 0; // the seating's draws

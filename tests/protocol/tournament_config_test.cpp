@@ -106,8 +106,9 @@ TEST_CASE("tournament configuration: what is refused, in words, naming the field
     CHECK(refused({{"start_in_s", 60}}) ==
           P{"start_in_s", "a sit-and-go starts when its seats are full: \"start_in_s\" is for "
                           "multi-table tournaments"});
+    // A multi-table tournament may count its levels in hands too (those of all its tables).
     CHECK(refused({{"format", "multi-table"}, {"levels", {{{"big_blind", 20}, {"hands", 10}}}}}) ==
-          P{"levels", "only a sit-and-go may count its levels in hands"});
+          P{"", ""});
     CHECK(refused({{"starting_stack", 10}}) ==
           P{"starting_stack", "the starting stack (10) is below the first level's big blind (20)"});
     CHECK(refused({{"variant", "bridge"}}).first == "variant");

@@ -13,6 +13,7 @@
 #include <filesystem>
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <random>
 #include <set>
@@ -53,16 +54,25 @@ struct TournamentRun {
     Chips prize;
     std::int64_t table = 0;
     int hands = 0;
+    int moves = 0; // tables it was moved to
     std::vector<std::string> errors;
     json standings;
 };
 
-// Plays random legal actions at the tournament's table until the tournament is over for this bot
-// (out, or the winner) and its end is told.
-TournamentRun play_tournament(Client& c, unsigned seed) {
+// Plays random legal actions at the tournament's table, following it when moved, until the
+// tournament is over for this bot (out, or the winner) and its end is told, or the connection
+// ends. `moved` counts the moves of every bot.
+TournamentRun play_tournament(Client& c, unsigned seed, std::atomic<int>* moved = nullptr) {
     TournamentRun run;
     std::mt19937 rng(seed);
     Sight sight;
+    // Seated at a table (again, or another): what it sees starts there.
+    auto sit = [&](const json& table, const json& seat) {
+        for (const std::string& leak : sight.leaks) run.errors.push_back("leak: " + leak);
+        sight = Sight();
+        run.table = table;
+        sight.seat = seat;
+    };
     int id = 5000;
     bool done = false;
     for (;;) {
@@ -75,9 +85,10 @@ TournamentRun play_tournament(Client& c, unsigned seed) {
         if (msg["type"] == "error") run.errors.push_back(msg.dump());
         if (msg["type"] == "tournament") {
             const std::string kind = msg["kind"];
-            if (kind == "started") {
-                run.table = msg["table"];
-                sight.seat = msg["seat"];
+            if (kind == "started" || kind == "moved") sit(msg["table"], msg["seat"]);
+            if (kind == "moved") {
+                ++run.moves;
+                if (moved) ++*moved;
             }
             if (kind == "out" || kind == "won") {
                 run.place = msg["place"];
@@ -92,10 +103,9 @@ TournamentRun play_tournament(Client& c, unsigned seed) {
             continue;
         }
         if (msg["type"] != "table") continue;
-        if (msg["kind"] == "snapshot" && msg["your_seat"].is_number()) { // seated again
-            run.table = msg["table"];
-            sight.seat = msg["your_seat"];
-        }
+        if (msg["kind"] == "snapshot" && msg["your_seat"].is_number()) // seated (again)
+            sit(msg["table"], msg["your_seat"]);
+        if (msg["table"] != run.table) continue; // the last of a table it was moved from
         sight.read(msg);
         if (msg["kind"] == "hand_end") ++run.hands;
         // Its turn: in an update, or in the snapshot of a seat taken up again.
@@ -129,8 +139,9 @@ TEST_CASE("feltd: a sit-and-go registered for and played to the end by bots; ent
     json bad = host.c->call({{"type", "create_tournament"}, {"levels", json::array()}});
     CHECK(bad["code"] == "bad_config");
     CHECK(bad["field"] == "levels");
-    CHECK(host.c->call({{"type", "create_tournament"}, {"format", "multi-table"}})["field"] ==
-          "format");
+    CHECK(host.c->call({{"type", "create_tournament"},
+                        {"format", "multi-table"},
+                        {"start_at", 1000}})["field"] == "start_at");
     CHECK(host.c->call({{"type", "tournament_register"}, {"tournament", 999}})["code"] ==
           "no_such_tournament");
 
@@ -417,5 +428,155 @@ TEST_CASE("feltd: a graceful stop in the middle of a sit-and-go lets its seats g
         CHECK(r["tournament"]["status"] == "running");
         CHECK(r["tournament"]["standings"].size() == 2);
     }
+    std::filesystem::remove_all(dir);
+}
+
+namespace {
+
+// A multi-table freezeout of `entrants` guests at tables of three, starting in a second; levels
+// of a few hands that rise fast, so that bots finish it in seconds.
+json multi_table(int min_entrants) {
+    return {{"type", "create_tournament"},
+            {"format", "multi-table"},
+            {"seats", 3},
+            {"buy_in", 100},
+            {"fee", 5},
+            {"starting_stack", 500},
+            {"hand_delay_ms", 0},
+            {"decision_ms", 60000},
+            {"start_in_s", 1},
+            {"min_entrants", min_entrants},
+            {"levels",
+             {{{"small_blind", 10}, {"big_blind", 20}, {"hands", 6}},
+              {{"small_blind", 50}, {"big_blind", 100}, {"hands", 6}},
+              {{"small_blind", 100}, {"big_blind", 200}, {"hands", 6}}}}};
+}
+
+// Every chip of the database's accounts is where the ledger says: balances, plus the entries
+// of tournaments still registering, plus the pools of those running less the prizes paid, make
+// what was granted.
+void check_ledger(const std::string& dir) {
+    felt::db::Database db(dir + "/data/felt.db");
+    CHECK(sql_int(db, "SELECT SUM(balance) FROM accounts") +
+              sql_int(db, "SELECT COALESCE(SUM(CASE t.status WHEN 'registering' THEN buy_in + fee "
+                          "ELSE buy_in - prize END), 0) FROM tournament_entries e JOIN "
+                          "tournaments t ON t.id = e.tournament_id WHERE t.status IN "
+                          "('registering', 'running')") ==
+          sql_int(db, "SELECT SUM(amount) FROM ledger WHERE reason = 'grant'"));
+}
+
+} // namespace
+
+TEST_CASE("feltd: a multi-table freezeout starts at its time, balances and breaks its tables "
+          "while bots play it, and is taken up after a SIGKILL in the middle of it; one short "
+          "of its minimum is cancelled and refunded") {
+    char tmpl[] = "/tmp/feltd_test_XXXXXX";
+    REQUIRE(mkdtemp(tmpl) != nullptr);
+    const std::string dir = tmpl;
+    constexpr int kEntrants = 7; // tables of 3, 2 and 2
+    std::int64_t t = 0, cancelled = 0;
+    std::vector<Entry> p;
+    std::vector<TournamentRun> runs(kEntrants);
+    std::atomic<int> moved{0};
+    {
+        Feltd d({}, dir);
+        Entry host = guest(d.port());
+        for (int i = 0; i < kEntrants; ++i) p.push_back(guest(d.port()));
+        const json made = host.c->call(multi_table(2));
+        REQUIRE_MESSAGE(made["ok"] == true, made.dump());
+        t = made["tournament"];
+        cancelled = host.c->call(multi_table(3))["tournament"];
+        const json line = host.c->call({{"type", "tournament"}, {"tournament", t}})["tournament"];
+        CHECK(line["format"] == "multi-table");
+        CHECK(line["status"] == "registering");
+        CHECK(line["min_entrants"] == 2);
+        for (Entry& e : p)
+            REQUIRE(e.c->call({{"type", "tournament_register"}, {"tournament", t}})["ok"] == true);
+        // Two of the three it needs: at its time it is cancelled, and both entries refunded.
+        Client other(d.port());
+        other.hello();
+        REQUIRE(other.call({{"type", "resume"}, {"token", p[0].token}})["ok"] == true);
+        REQUIRE(other.call({{"type", "tournament_register"}, {"tournament", cancelled}})["ok"] ==
+                true);
+        REQUIRE(p[1].c->call({{"type", "tournament_register"}, {"tournament", cancelled}})["ok"] ==
+                true);
+        json told;
+        do {
+            auto m = other.read();
+            REQUIRE(m.has_value());
+            told = *m;
+        } while (!(told["type"] == "tournament" && told["kind"] == "cancelled"));
+        CHECK(told["tournament"] == cancelled);
+        CHECK(other.call({{"type", "tournament"},
+                          {"tournament", cancelled}})["tournament"]["status"] == "cancelled");
+
+        // The bots play the other until one of them has been moved, and a few hands more: then
+        // the kill.
+        std::vector<std::thread> bots;
+        for (int i = 0; i < kEntrants; ++i)
+            bots.emplace_back([&, i] { runs[i] = play_tournament(*p[i].c, 31 + i, &moved); });
+        for (int waited = 0; moved == 0 && waited < 600; ++waited)
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        d.stop(SIGKILL);
+        for (auto& b : bots) b.join();
+        CHECK(moved > 0);
+    }
+    check_ledger(dir);
+    {
+        Feltd d({}, dir);
+        Entry host = guest(d.port());
+        const json asked = host.c->call({{"type", "tournament"}, {"tournament", t}});
+        // (It may have ended before the kill: then it is not taken up.)
+        const bool over = asked["ok"] != true;
+        if (!over) {
+            const json& r = asked["tournament"];
+            REQUIRE(r["status"] == "running");
+            // Every chip is in a stack: entries times the starting stack.
+            Chips in_play;
+            std::set<std::string> in;
+            for (const json& st : r["standings"])
+                if (st["place"].is_null()) {
+                    in_play += Chips(st["stack"].get<std::int64_t>());
+                    in.insert(st["name"].get<std::string>());
+                }
+            CHECK(in_play == Chips(kEntrants * 500));
+            // Those still in sign in again, are seated where the tournament left them, and play
+            // it to the end.
+            std::vector<std::unique_ptr<Client>> back(kEntrants);
+            std::vector<std::thread> bots;
+            for (int i = 0; i < kEntrants; ++i) {
+                if (!in.count(p[i].name)) continue;
+                back[i] = std::make_unique<Client>(d.port());
+                back[i]->hello();
+                REQUIRE(back[i]->call({{"type", "resume"}, {"token", p[i].token}})["ok"] == true);
+                bots.emplace_back([&, i] { runs[i] = play_tournament(*back[i], 41 + i, &moved); });
+            }
+            for (auto& b : bots) b.join();
+            for (int i = 0; i < kEntrants; ++i)
+                if (in.count(p[i].name))
+                    CHECK_MESSAGE(runs[i].errors.empty(),
+                                  p[i].name << ": " << runs[i].errors.front());
+            const json done =
+                host.c->call({{"type", "tournament"}, {"tournament", t}})["tournament"];
+            CHECK(done["status"] == "finished");
+            CHECK(!done.contains("tables"));
+        }
+        CHECK(d.stop(SIGTERM) == 0); // the last table's close written
+    }
+    check_ledger(dir);
+    felt::db::Database db(dir + "/data/felt.db");
+    // Each place once (ties too take their own), paid once each; played at the three tables it
+    // made, which are all closed.
+    CHECK(sql_int(db, "SELECT COUNT(DISTINCT place) FROM tournament_entries WHERE tournament_id "
+                      "= " +
+                          std::to_string(t) + " AND place BETWEEN 1 AND " +
+                          std::to_string(kEntrants)) == kEntrants);
+    CHECK(sql_int(db, "SELECT COUNT(*) FROM tournaments WHERE status = 'finished'") == 1);
+    CHECK(sql_int(db, "SELECT SUM(amount) FROM ledger WHERE reason = 'tournament_prize'") ==
+          kEntrants * 100);
+    CHECK(sql_int(db, "SELECT COUNT(*) FROM ledger WHERE reason = 'tournament_share'") == 0);
+    CHECK(sql_int(db, "SELECT COUNT(DISTINCT table_id) FROM hands") == 3);
+    CHECK(sql_int(db, "SELECT COUNT(*) FROM tables WHERE closed_at IS NULL") == 0);
+    CHECK(sql_int(db, "SELECT SUM(amount) FROM ledger WHERE reason = 'tournament_refund'") == 210);
     std::filesystem::remove_all(dir);
 }
