@@ -23,7 +23,15 @@
 // N feltd nodes on that one database (node ids bench1..benchN) and spreads the tables over them
 // evenly, each node's bots a fleet of their own; CPU, memory and hands are the nodes' sums.
 // --keep leaves the database in its temporary folder. --json prints one JSON object a line:
-// "floor", "step", "sample", "ratio" and "ping".
+// "floor", "step", "sample", "ratio", "ping" and "tournament".
+//
+// --tournament N [--level-hands H]: instead, one multi-table freezeout of N entrants at 9-seat
+// tables, levels in hands (every H hands dealt at all its tables, 40 by default; the blinds
+// double from 10/20, and stacks are 1,500 chips), registered for and played
+// by N bots at full speed: the time from its start to its end, hands a second, the longest a
+// table waited for a balancing or break decision (feltd's own figure), and feltd's memory
+// sampled every 200 ms from the start to the end (the status is asked as often, so times are
+// good to 0.2 s).
 #include "bot.h"
 
 #include <nlohmann/json.hpp>
@@ -198,6 +206,8 @@ struct Args {
     std::string feltd, floor, db; // db: a PostgreSQL URL, or "" for SQLite
     bool no_floor = false, ping = false, as_json = false, keep = false;
     int nodes = 1;
+    int tournament = 0; // entrants of a tournament to run instead of the steps
+    int level_hands = 40;
     std::vector<int> steps{1000};
     double seconds = 10, warmup = 3, sample_every = 0;
     felt::bot::Options bots;
@@ -238,6 +248,10 @@ Args parse(int argc, char** argv) {
             a.floor = v, take();
         else if (k == "--db")
             a.db = v, take();
+        else if (k == "--tournament")
+            a.tournament = std::atoi(v.c_str()), take();
+        else if (k == "--level-hands")
+            a.level_hands = std::max(1, std::atoi(v.c_str())), take();
         else if (k == "--nodes")
             a.nodes = std::max(1, std::atoi(v.c_str())), take();
         else if (k == "--tables" || k == "--steps")
@@ -303,13 +317,112 @@ std::string format(const char* f, auto... v) {
 
 } // namespace
 
+// A reply's JSON, or null.
+json reply_of(const std::vector<std::string>& replies, std::size_t k) {
+    return k < replies.size() ? json::parse(replies[k], nullptr, false) : json();
+}
+
+// --tournament: one multi-table freezeout played by bots; feltd's memory sampled as it runs.
+int run_tournament(const Args& a, pid_t pid, felt::bot::Options o) {
+    const int n = a.tournament;
+    const int start_in_s = 10 + n / 40; // time for every bot to register
+    json levels = json::array();
+    for (const auto& [small, big] : {std::pair{10, 20}, {20, 40}, {40, 80}, {80, 160}})
+        levels.push_back({{"small_blind", small}, {"big_blind", big}, {"hands", a.level_hands}});
+    const json create = {{"type", "create_tournament"},
+                         {"format", "multi-table"},
+                         {"seats", 9},
+                         {"max_entrants", n},
+                         {"buy_in", 1},
+                         {"starting_stack", 1500},
+                         {"hand_delay_ms", 0},
+                         {"decision_ms", 30000},
+                         {"start_in_s", start_in_s},
+                         {"levels", levels}};
+    std::string error;
+    const auto made = felt::bot::exchange(o, {R"({"type":"guest"})", create.dump()}, error);
+    const json created = reply_of(made, 1);
+    if (!created.is_object() || !created.contains("tournament")) {
+        std::printf("create_tournament failed: %s %s\n", error.c_str(), created.dump().c_str());
+        return 1;
+    }
+    const std::int64_t id = created["tournament"];
+    auto view = [&] {
+        std::string e;
+        const auto r = felt::bot::exchange(
+            o, {R"({"type":"guest"})", json{{"type", "tournament"}, {"tournament", id}}.dump()}, e);
+        const json v = reply_of(r, 1);
+        return v.is_object() && v.contains("tournament") ? v["tournament"] : json();
+    };
+    o.tournament = id;
+    o.seats = n;
+    felt::bot::Report report;
+    std::thread bots([&] { report = felt::bot::run(o); });
+    // Samples: its status and feltd's memory every 200 ms while it runs.
+    std::vector<std::pair<double, long>> rss;
+    Clock::time_point started{}, ended{};
+    std::string status;
+    const auto t0 = Clock::now();
+    while (Clock::now() - t0 < std::chrono::hours(2)) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        const json v = view();
+        status = v.is_object() ? v.value("status", "") : "";
+        if (started == Clock::time_point{} &&
+            (status == "running" || status == "break" || status == "finished"))
+            started = Clock::now();
+        if (started != Clock::time_point{})
+            rss.emplace_back(std::chrono::duration<double>(Clock::now() - started).count(),
+                             rss_kib(pid));
+        if (status == "finished" || status == "cancelled") {
+            ended = Clock::now();
+            break;
+        }
+    }
+    bots.join();
+    const json v = view();
+    const double seconds = std::chrono::duration<double>(ended - started).count();
+    const long hands = v.value("hands", 0L), wait = v.value("longest_wait_ms", 0L);
+    long peak = 0;
+    for (const auto& [t, kib] : rss) peak = std::max(peak, kib);
+    json samples = json::array();
+    for (const auto& [t, kib] : rss) samples.push_back({t, kib});
+    const long first = rss.empty() ? 0 : rss.front().second,
+               last = rss.empty() ? 0 : rss.back().second;
+    int placed = 0;
+    for (int p : report.places) placed += p > 0;
+    print(a,
+          {{"kind", "tournament"},
+           {"entrants", n},
+           {"level_hands", a.level_hands},
+           {"status", status},
+           {"seconds", seconds},
+           {"hands", hands},
+           {"hands_per_second", seconds > 0 ? hands / seconds : 0},
+           {"longest_wait_ms", wait},
+           {"rss_kib_start", first},
+           {"rss_kib_peak", peak},
+           {"rss_kib_end", last},
+           {"rss_samples", samples},
+           {"placed", placed},
+           {"errors", report.errors}},
+          format("tournament of %d entrants at 9-seat tables, levels of %d hands: %s in %.1f s "
+                 "from its start, %ld hands (%.1f a second); the longest wait for a balancing or "
+                 "break decision %ld ms; feltd %ld KiB at the start, %ld at the peak, %ld at the "
+                 "end; %d bots placed; errors %zu%s%s",
+                 n, a.level_hands, status.c_str(), seconds, hands,
+                 seconds > 0 ? hands / seconds : 0, wait, first, peak, last, placed,
+                 report.errors.size(), report.errors.empty() ? "" : ", first: ",
+                 report.errors.empty() ? "" : report.errors[0].c_str()));
+    return status == "finished" && report.errors.empty() ? 0 : 1;
+}
+
 int main(int argc, char** argv) {
     const Args a = parse(argc, argv);
     const bool paced = a.bots.think_max_ms > 0;
 
     // The floor first, before feltd exists, so that nothing else runs beside it.
     json floor = nullptr;
-    if (!paced && !a.no_floor) {
+    if (!paced && !a.no_floor && a.tournament == 0) {
         floor = run_floor(a.floor, a.steps.back(), a.bots.seats, a.seconds);
         if (floor.is_null()) {
             std::printf("bench_floor did not run (%s)\n", a.floor.c_str());
@@ -371,6 +484,13 @@ int main(int argc, char** argv) {
     const int port = ports.front();
     felt::bot::Options o = a.bots;
     o.port = std::to_string(port);
+    if (a.tournament > 0) {
+        const int failed = run_tournament(a, pid, o);
+        kill(pid, SIGTERM);
+        waitpid(pid, nullptr, 0);
+        if (!a.keep) std::filesystem::remove_all(dir);
+        return failed;
+    }
 
     if (a.ping) { // request/reply pairs, for scale: 64 connections pinging for 5 seconds
         const felt::bot::PingReport ping = felt::bot::ping_flood(o, 64, 5.0);

@@ -559,12 +559,17 @@ class Bot : public std::enable_shared_from_this<Bot> {
     // Registered (or signed in again): one more bot in the tournament.
     void registered() { ++shared_->seated; }
 
-    // A tournament's news: its start (the table, the seat), and the end of it for this bot.
+    // A tournament's news: its start and each move (the table, the seat: the server seats its
+    // connection there), and the end of it for this bot.
     void tournament_news(const json& m) {
         const std::string kind = m.value("kind", "");
-        if (kind == "started") {
+        if (kind == "started" || kind == "moved") {
             table_ = m.value("table", table_);
             seat_ = m.value("seat", seat_);
+        }
+        if (kind == "cancelled") {
+            leaving_ = true;
+            close();
         }
         if (kind == "out" || kind == "won") {
             {
@@ -779,6 +784,43 @@ PingReport ping_flood(const Options& o, int connections, double seconds) {
     r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     r.errors = shared->report.errors;
     return r;
+}
+
+std::vector<std::string> exchange(const Options& o, const std::vector<std::string>& requests,
+                                  std::string& error) {
+    std::vector<std::string> replies;
+    try {
+        net::io_context ioc;
+        tcp::resolver resolver(ioc);
+        websocket::stream<tcp::socket> ws(ioc);
+        net::connect(ws.next_layer(), resolver.resolve(o.host, o.port));
+        ws.handshake(o.host, "/ws");
+        auto call = [&](json request) {
+            ws.write(net::buffer(request.dump()));
+            for (;;) {
+                beast::flat_buffer buffer;
+                ws.read(buffer);
+                json m = json::parse(beast::buffers_to_string(buffer.data()), nullptr, false);
+                if (m.is_object() && m.contains("id") && m["id"] == request["id"]) return m;
+            }
+        };
+        call({{"type", "hello"}, {"id", 0}, {"version", kProtocolVersion}});
+        int id = 0;
+        for (const std::string& text : requests) {
+            json request = json::parse(text, nullptr, false);
+            if (!request.is_object()) {
+                error = "not a JSON object: " + text;
+                break;
+            }
+            request["id"] = ++id;
+            replies.push_back(call(std::move(request)).dump());
+        }
+        beast::error_code ignored;
+        ws.close(websocket::close_code::normal, ignored);
+    } catch (const std::exception& e) {
+        error = e.what();
+    }
+    return replies;
 }
 
 bool parse_think(std::string_view text, Options& o) {

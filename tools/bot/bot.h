@@ -94,6 +94,13 @@ struct PingReport {
 };
 PingReport ping_flood(const Options& options, int connections, double seconds);
 
+// Requests sent one after another over one WebSocket connection (after hello), each a JSON
+// text; their replies (or refusals) in order, the pushes between them passed over. A first
+// {"type":"guest"} signs the connection in. For scripts and benchmarks: `error` says what went
+// wrong when the connection failed (the replies so far are returned).
+std::vector<std::string> exchange(const Options& options, const std::vector<std::string>& requests,
+                                  std::string& error);
+
 // One plain HTTP GET (http://HOST:PORT/PATH; no TLS), for `felt health`: the status (0 when no
 // answer came), the body, and what went wrong when nothing came back.
 struct HttpAnswer {
