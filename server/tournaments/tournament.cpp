@@ -120,7 +120,10 @@ json Tournament::view() const {
     std::lock_guard lock(mutex_);
     json out = line();
     out["config"] = config_.to_json();
-    const int field = std::max<int>(2, static_cast<int>(entrants_.size()));
+    // The prizes for the field so far; a sit-and-go's, for its seats (it starts only full).
+    const int field = config_.format == "sit-and-go"
+                          ? config_.max_entrants
+                          : std::max<int>(2, static_cast<int>(entrants_.size()));
     json prizes = json::array();
     for (Chips p : tournament::prizes(config_.payouts, field,
                                       config_.buy_in * static_cast<std::int64_t>(field)))
