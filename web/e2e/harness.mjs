@@ -25,7 +25,8 @@ const validateRequest = ajv.getSchema(`${schema.$id}#/definitions/Request`);
 
 // `db`: a database of its own (a PostgreSQL URL, for several nodes on one); by default a fresh
 // SQLite file. `restart()` stops it (SIGTERM, a graceful stop) and starts it again on the same
-// port and database, as an operator's restart would.
+// port and database, as an operator's restart would. E2E_LOG=info in the environment shows its
+// log.
 export async function startFeltd(args = [], { db } = {}) {
   const dir = await mkdtemp(join(tmpdir(), "felt-e2e-"));
   const portFile = join(dir, "port");
@@ -34,7 +35,7 @@ export async function startFeltd(args = [], { db } = {}) {
     const proc = spawn(
       feltdPath,
       ["--port", String(port), "--port-file", portFile, "--db", db ?? join(dir, "felt.db"), "--static", join(web, "dist"),
-       "--log-level", "warn", "--accounts-per-hour", "1000", ...args],
+       "--log-level", process.env.E2E_LOG ?? "warn", "--accounts-per-hour", "1000", ...args],
       { stdio: ["ignore", "inherit", "inherit"] },
     );
     for (let i = 0; i < 200; ++i) {

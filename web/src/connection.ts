@@ -12,6 +12,7 @@ import type {
   ServerFrame,
   SignedOut,
   TableMessage,
+  TournamentPush,
 } from "./gen/protocol";
 
 export const kProtocolVersion = 2;
@@ -20,7 +21,7 @@ export type RequestType = Request["type"];
 export type RequestOf<T extends RequestType> = Extract<Request, { type: T }>;
 export type ReplyOf<T extends RequestType> = Extract<Reply, { type: T }>;
 export type Body<T extends RequestType> = Omit<RequestOf<T>, "type" | "id">;
-export type Push = TableMessage | LobbyChanged | LobbyClosed | SignedOut | Balance;
+export type Push = TableMessage | LobbyChanged | LobbyClosed | SignedOut | Balance | TournamentPush;
 export type Elsewhere = NonNullable<ReplyOf<"resume">["elsewhere"]>;
 
 export class RequestError extends Error {
@@ -219,8 +220,8 @@ export class Connection {
       return;
     }
     if (frame.type === "table" || frame.type === "lobby" || frame.type === "balance") return this.events.push(frame);
-    // A tournament's news (no id): the page has no tournament screens yet.
-    if (frame.type === "tournament" && !("id" in frame)) return;
+    // A tournament's news (no id; a reply to `tournament` has one).
+    if (frame.type === "tournament" && !("id" in frame)) return this.events.push(frame as TournamentPush);
     if (frame.type === "signed_out") {
       this.tokens.set(null);
       this.events.signedOut(frame.reason);

@@ -2,9 +2,10 @@
 // snapshot, a reconnect watches again what was watched, and requests from the screens report
 // their refusals as notices. Screens call these functions; none speaks to the socket.
 import { Connection, RequestError, type Body, type Push, type ReplyOf, type RequestType } from "./connection";
-import type { LobbyLine } from "./gen/protocol";
+import type { LobbyLine, TournamentLine, TournamentPush } from "./gen/protocol";
 import { hashOf, Store, type Screen } from "./store";
 import { applyTable, fromSnapshot } from "./tableview";
+import { finishWords, levelWords, type LevelInfo } from "./tournament";
 
 export class Controller {
   readonly conn: Connection;
@@ -97,7 +98,18 @@ export class Controller {
     });
   }
 
+  // The lobby of tournaments, asked again (after sign-in, on a tournament's news, and while the
+  // lobby is shown).
+  async loadTournaments(): Promise<void> {
+    const reply = await this.conn.request("tournaments", {}).catch(() => null);
+    if (!reply) return;
+    const tournaments = new Map<number, TournamentLine>();
+    for (const t of reply.tournaments) tournaments.set(t.tournament, t);
+    this.store.update(() => ({ tournaments }));
+  }
+
   private async afterSignIn(resumed: boolean): Promise<void> {
+    void this.loadTournaments();
     const reply = await this.ask("watch_lobby", { limit: 100 });
     if (reply) {
       const lobby = new Map<number, LobbyLine>();
@@ -146,6 +158,7 @@ export class Controller {
         return { lobby };
       });
     }
+    if (m.type === "tournament") return this.tournamentNews(m);
     if (m.type !== "table") return;
     const before = this.store.get().tables.get(m.table);
     let view;
@@ -158,5 +171,37 @@ export class Controller {
       return { tables };
     });
     if (view.stale && !before?.stale) void this.conn.request("snapshot", { table: m.table }).catch(() => {});
+  }
+
+  // A tournament's news. At its start and at each move the server has seated the player's
+  // connections at their table already (its snapshot comes by itself): the page follows them
+  // there without a click, unless they are looking at something else than a table of theirs.
+  private tournamentNews(m: TournamentPush): void {
+    const t = m.tournament;
+    if ((m.kind === "started" || m.kind === "moved") && m.table !== undefined) {
+      const table = m.table;
+      const from = m.from_table;
+      this.store.update((s) => {
+        const tables = new Map(s.tables);
+        if (from !== undefined) tables.delete(from);
+        const shown = s.screen.name === "table" ? s.screen.id : null;
+        const follow = shown === null || shown === from || !s.tables.has(shown) || s.tables.get(shown)?.config["tournament"] === t;
+        return follow ? { tables, screen: { name: "table", id: table } } : { tables };
+      });
+      const shown = hashOf(this.store.get().screen);
+      if (typeof location !== "undefined" && location.hash !== shown) location.hash = shown;
+      const seat = (m.seat ?? 0) + 1;
+      this.notify("info", m.kind === "started" ? `Tournament ${t} starts: table ${table}, seat ${seat}.` : `You move to table ${table}, seat ${seat}.`);
+    } else if (m.kind === "level" && m.level) {
+      const l = m.level as LevelInfo;
+      this.notify("info", `Tournament ${t}: level ${l.level ?? ""}, ${levelWords(l)}.`);
+    } else if (m.kind === "break") {
+      this.notify("info", `Tournament ${t}: a break of ${Math.round((m.ms ?? 0) / 60_000)} minutes.`);
+    } else if ((m.kind === "out" || m.kind === "won") && m.place !== undefined) {
+      this.notify("info", finishWords(t, m.place, m.prize ?? 0, m.tied ?? false), true);
+    } else if (m.kind === "cancelled") {
+      this.notify("info", `Tournament ${t} is cancelled: ${m.reason ?? "too few registered"}.`, true);
+    }
+    void this.loadTournaments();
   }
 }

@@ -1,7 +1,7 @@
 // The one store every screen reads: who is signed in, the connection, the lobby, the tables
 // watched, the current screen and the last notice. Changed only through the controller
 // (controller.ts), which feeds it from the connection.
-import type { Account, LobbyLine } from "./gen/protocol";
+import type { Account, LobbyLine, TournamentLine } from "./gen/protocol";
 import type { Status } from "./connection";
 import type { TableView } from "./tableview";
 
@@ -9,7 +9,8 @@ export type Screen =
   | { name: "lobby" }
   | { name: "table"; id: number }
   | { name: "history" }
-  | { name: "hand"; id: number };
+  | { name: "hand"; id: number }
+  | { name: "tournament"; id: number };
 
 export interface Notice {
   kind: "error" | "info";
@@ -24,6 +25,7 @@ export interface State {
   ready: boolean; // the first handshake is done: signed in or known to be signed out
   account: Account | null;
   lobby: Map<number, LobbyLine>;
+  tournaments: Map<number, TournamentLine>; // the lobby of tournaments, newest first
   tables: Map<number, TableView>;
   screen: Screen;
   notice: Notice | null;
@@ -38,6 +40,7 @@ export function initialState(screen: Screen = { name: "lobby" }): State {
     ready: false,
     account: null,
     lobby: new Map(),
+    tournaments: new Map(),
     tables: new Map(),
     screen,
     notice: null,
@@ -65,14 +68,14 @@ export class Store {
   }
 }
 
-// The screen a location hash names: #/lobby, #/table/7, #/history, #/hand/12.
+// The screen a location hash names: #/lobby, #/table/7, #/history, #/hand/12, #/tournament/4.
 export function screenFromHash(hash: string): Screen {
-  const m = /^#\/(table|hand)\/(\d+)$/.exec(hash);
-  if (m) return { name: m[1] as "table" | "hand", id: Number(m[2]) };
+  const m = /^#\/(table|hand|tournament)\/(\d+)$/.exec(hash);
+  if (m) return { name: m[1] as "table" | "hand" | "tournament", id: Number(m[2]) };
   if (hash === "#/history") return { name: "history" };
   return { name: "lobby" };
 }
 
 export function hashOf(s: Screen): string {
-  return s.name === "table" || s.name === "hand" ? `#/${s.name}/${s.id}` : `#/${s.name}`;
+  return s.name === "table" || s.name === "hand" || s.name === "tournament" ? `#/${s.name}/${s.id}` : `#/${s.name}`;
 }

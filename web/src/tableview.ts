@@ -32,7 +32,8 @@ export function fromSnapshot(m: Snapshot, now: number, previous?: TableView): Ta
   const v: TableView = {
     id: m.table,
     game,
-    config: m.config as Record<string, unknown>,
+    // A tournament's table says so beside its configuration; kept with it here.
+    config: { ...(m.config as Record<string, unknown>), ...(m.tournament !== undefined ? { tournament: m.tournament } : {}) },
     seq: m.seq,
     stale: false,
     mySeat: m.your_seat,

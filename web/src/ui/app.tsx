@@ -9,6 +9,7 @@ import { Lobby } from "./lobby";
 import { ChineseTable } from "./chinese";
 import { LeapTable } from "./leap";
 import { PokerTable } from "./poker";
+import { TournamentLobby, TournamentPage } from "./tournaments";
 
 export function useStore(c: Controller): State {
   const [state, setState] = useState(c.store.get());
@@ -148,7 +149,14 @@ export function App(props: { c: Controller }) {
     body = view ? <Table c={c} view={view} balance={s.account.balance} /> : <Opening c={c} id={s.screen.id} />;
   } else if (s.screen.name === "history") body = <History c={c} name={s.account.name} />;
   else if (s.screen.name === "hand") body = <Replay c={c} id={s.screen.id} />;
-  else body = <Lobby c={c} lobby={s.lobby} balance={s.account.balance} />;
+  else if (s.screen.name === "tournament") body = <TournamentPage c={c} id={s.screen.id} name={s.account.name} />;
+  else
+    body = (
+      <>
+        <Lobby c={c} lobby={s.lobby} balance={s.account.balance} />
+        <TournamentLobby c={c} tournaments={s.tournaments} />
+      </>
+    );
   return (
     <>
       <header>

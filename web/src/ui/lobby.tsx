@@ -332,8 +332,8 @@ export function Lobby(props: { c: Controller; lobby: Map<number, LobbyLine>; bal
                 <td>{t.id}</td>
                 <td>{t.game === "poker" ? String(t["variant"]) : t.game === "chinese" ? "chinese poker" : "leap rummy"}</td>
                 <td>{String(t["structure"] ?? t["profile"] ?? t["leap_rule"] ?? "")}</td>
-                <td>{stakesOf(t)}</td>
-                <td>{buyInOf(t)}</td>
+                <td>{t["tournament"] === undefined ? stakesOf(t) : "by level"}</td>
+                <td>{t["tournament"] === undefined ? buyInOf(t) : "—"}</td>
                 <td data-taken={t.taken}>
                   {t.taken}/{t.seats}
                 </td>
@@ -343,9 +343,15 @@ export function Lobby(props: { c: Controller; lobby: Map<number, LobbyLine>; bal
                   <button type="button" onClick={() => props.c.go({ name: "table", id: t.id })}>
                     Watch
                   </button>
-                  <button type="button" class="primary" disabled={t.taken >= t.seats} onClick={() => setJoining(joining === t.id ? null : t.id)}>
-                    Join
-                  </button>
+                  {t["tournament"] === undefined ? (
+                    <button type="button" class="primary" disabled={t.taken >= t.seats} onClick={() => setJoining(joining === t.id ? null : t.id)}>
+                      Join
+                    </button>
+                  ) : (
+                    <button type="button" onClick={() => props.c.go({ name: "tournament", id: Number(t["tournament"]) })}>
+                      Tournament {String(t["tournament"])}
+                    </button>
+                  )}
                 </td>
               </tr>
               {joining === t.id && (

@@ -10,6 +10,7 @@ import type { SeatView, TableView } from "../tableview";
 import { potLines } from "../view";
 import { Hand } from "./cards";
 import { Confirm, FairnessLine, TableSide, useNow } from "./shared";
+import { TournamentBar } from "./tournaments";
 
 // Games in which some cards are dealt face up: the player's own face-down cards are marked.
 function upCards(view: TableView): boolean {
@@ -420,8 +421,11 @@ export function PokerTable(props: { c: Controller; view: TableView; balance: num
   const results = view.lastEnd && view.lastEnd.hand !== closed ? view.lastEnd : null;
   const over = handOver(view);
   const pots = view.hand?.pots ?? [];
+  const tournament = typeof view.config["tournament"] === "number" ? view.config["tournament"] : null;
   const title = useMemo(() => {
     const cfg = view.config;
+    // A tournament's stakes are its level's (the bar below), not the table's.
+    if (tournament !== null) return `${cfg["structure"] ?? ""} ${cfg["variant"] ?? ""}, tournament ${tournament}`;
     return `${cfg["structure"] ?? ""} ${cfg["variant"] ?? ""}, ${stakesText(cfg["stakes"] as Record<string, number> | undefined, cfg["structure"])}${kOpenPair[String(cfg["open_pair"])] ?? ""}${cfg["big_bet_from"] === "seventh" ? "; the big bet on 7th street only" : ""}`;
   }, [view.config]);
   return (
@@ -430,6 +434,7 @@ export function PokerTable(props: { c: Controller; view: TableView; balance: num
         Table {view.id} <span class="sub">{title}</span>
       </h2>
       {view.closed && <p class="notice info">This table has closed.</p>}
+      {tournament !== null && !view.closed && <TournamentBar c={c} id={tournament} name={c.store.get().account?.name ?? ""} />}
       {results && !over && <Results view={view} last onClose={() => setClosed(results.hand)} />}
       <div class="felt" aria-label="poker table">
         <div class="middle">

@@ -1,0 +1,165 @@
+// Tournaments in the browser (issue 46): one created from the lobby's form, registered for on its
+// page, and played to the end by a person and `felt bot` bots together, the page following its
+// player to the table with the level, the clock and the place above the felt; and a multi-table
+// tournament whose player the page follows from table to table as the server moves them.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { join } from "node:path";
+import { failures, guestPage, room, runFelt, screenshots, sleep, until } from "./harness.mjs";
+
+let server, browser;
+room([], (s, b) => ([server, browser] = [s, b]));
+
+// Acts whenever the page offers a turn, the first of `choices` the action bar has, until `done`.
+async function playUntil(p, done, choices = ["Check", "Call", "Fold"]) {
+  while (!(await done())) {
+    const bar = p.page.locator(".action-bar");
+    if (await bar.isVisible().catch(() => false)) {
+      for (const name of choices) {
+        const b = bar.getByRole("button", { name, exact: false }).first();
+        if (await b.isVisible().catch(() => false)) {
+          await b.click().catch(() => {});
+          break;
+        }
+      }
+    }
+    await sleep(100);
+  }
+}
+
+// A request from the page over a socket of its own, signed in as a guest of its own (signing in
+// as the page's player would take their seat's messages to this socket).
+async function call(page, type, body = {}) {
+  return page.evaluate(
+    async ({ type, body }) => {
+      const ws = new WebSocket(`ws://${location.host}/ws`);
+      await new Promise((r) => (ws.onopen = r));
+      let id = 0;
+      const ask = (t, b = {}) =>
+        new Promise((res) => {
+          const me = ++id;
+          ws.addEventListener("message", function on(e) {
+            const m = JSON.parse(e.data);
+            if (m.id !== me) return;
+            ws.removeEventListener("message", on);
+            res(m);
+          });
+          ws.send(JSON.stringify({ ...b, type: t, id: me }));
+        });
+      await ask("hello", { version: 2 });
+      await ask("guest");
+      const r = await ask(type, body);
+      ws.close();
+      return r;
+    },
+    { type, body },
+  );
+}
+
+test("a sit-and-go created and registered for in the browser is played to the end with bots, the page at the table by itself", { timeout: 180_000 }, async () => {
+  const ann = await guestPage(browser, server, "ann");
+  const { page } = ann;
+  await page.getByRole("button", { name: "New tournament" }).click();
+  const form = page.getByRole("form", { name: "create a tournament" });
+  await form.locator('select[name="preset"]').selectOption("turbo");
+  await form.locator('input[name="seats"]').fill("3");
+  await form.locator('input[name="buy_in"]').fill("100");
+  await form.getByRole("button", { name: "Create tournament" }).click();
+  const id = (await until("the tournament", () => ann.rec.received.find((m) => m.type === "create_tournament" && m.ok))).tournament;
+  const row = page.locator(`tr[data-tournament="${id}"]`);
+  await row.waitFor();
+  assert.match(await row.innerText(), /sit-and-go[\s\S]*no-limit holdem[\s\S]*0\/3[\s\S]*registering/);
+  await page.screenshot({ path: join(screenshots, "tournament-lobby.png") });
+
+  // Its page: registering there takes the entry's chips.
+  await row.getByRole("button", { name: "View" }).click();
+  await page.getByRole("button", { name: /Register \(100 chips\)/ }).click();
+  await page.getByLabel("status").filter({ hasText: "Registering: 1 of 3" }).waitFor();
+  await page.getByRole("button", { name: "Unregister" }).waitFor();
+  assert.match(await page.getByLabel("balance").innerText(), /9900 chips/);
+  await page.screenshot({ path: join(screenshots, "tournament-page.png") });
+
+  // Two bots fill it: it starts, and the page goes to ann's table by itself.
+  const bots = runFelt(["bot", "--url", server.ws, "--tournament", String(id), "--seats", "2", "--shove", "--state", join(server.dir, "bots.json")]);
+  await until("the table", async () => /^#\/table\/\d+$/.test(await page.evaluate(() => location.hash)), 30_000);
+  const bar = page.getByLabel("tournament", { exact: true });
+  await bar.filter({ hasText: "Level 1: blinds 10/20" }).waitFor().catch(async (e) => {
+    await page.screenshot({ path: join(failures, "tournament-bar.png") });
+    throw new Error(`${e}; the page shows ${(await page.locator("main").innerText()).slice(0, 600)}`);
+  });
+  assert.match(await bar.innerText(), /next level in \d+:\d\d/);
+  assert.match(await bar.innerText(), /You are \d(st|nd|rd) of 3 in chips/);
+  assert.match(await bar.innerText(), /average stack 1500/);
+  await page.screenshot({ path: join(screenshots, "tournament-table.png") });
+
+  // Ann checks and calls until it is over for her: the page says where she finished.
+  const finished = () => ann.rec.received.some((m) => m.type === "tournament" && (m.kind === "out" || m.kind === "won"));
+  await playUntil(ann, async () => finished());
+  const news = ann.rec.received.find((m) => m.type === "tournament" && (m.kind === "out" || m.kind === "won"));
+  const words = news.kind === "won" ? "You won tournament" : `You finished ${news.place}`;
+  await page.getByRole("status").filter({ hasText: words }).waitFor();
+  const ran = await bots;
+  assert.equal(ran.code, 0, ran.err);
+
+  // Its page at the end: every place, and the prizes paid.
+  await page.goto(`${server.url}/#/tournament/${id}`);
+  await page.getByLabel("status").filter({ hasText: "Finished." }).waitFor();
+  const places = await page.locator(".standings tbody tr td:first-child").allInnerTexts();
+  assert.deepEqual(places.map((p) => p.replace(/ \(tied\)/, "")), ["1st", "2nd", "3rd"]);
+  assert.deepEqual(ann.rec.bad, []);
+  await ann.context.close();
+});
+
+test("a multi-table tournament: the page follows its player to every table the server seats them at", { timeout: 240_000 }, async () => {
+  const ann = await guestPage(browser, server, "ann");
+  const { page } = ann;
+  const made = await call(page, "create_tournament", {
+    format: "multi-table",
+    seats: 2,
+    buy_in: 10,
+    starting_stack: 1000,
+    start_in_s: 6,
+    hand_delay_ms: 300,
+    levels: [
+      { small_blind: 10, big_blind: 20, hands: 20 },
+      { small_blind: 25, big_blind: 50, hands: 20 },
+      { small_blind: 50, big_blind: 100, hands: 20 },
+    ],
+  });
+  assert.equal(made.ok, true, JSON.stringify(made));
+  const id = made.tournament;
+  await page.goto(`${server.url}/#/tournament/${id}`);
+  await page.getByRole("button", { name: /Register \(10 chips\)/ }).click();
+  await page.getByRole("button", { name: "Unregister" }).waitFor();
+  const bots = runFelt(["bot", "--url", server.ws, "--tournament", String(id), "--seats", "7", "--shove", "--state", join(server.dir, "bots-mtt.json")]);
+
+  // Until ann is out or it ends: wherever the server says she sits, the page shows that table.
+  const seen = new Set();
+  const over = () => ann.rec.received.some((m) => m.type === "tournament" && ["out", "won"].includes(m.kind));
+  // Ann calls: when her opponent goes out, her table of two breaks, and she moves.
+  const playing = playUntil(ann, async () => over());
+  while (!over()) {
+    const r = await call(page, "tournament", { tournament: id });
+    const me = r.tournament?.standings?.find((s) => s.name === (r.tournament && ann.rec.received.find((m) => m.type === "guest")?.account?.name));
+    if (me?.table !== undefined && me.place === null) {
+      const table = me.table;
+      await until(`the page at table ${table}`, async () => over() || (await page.evaluate(() => location.hash)) === `#/table/${table}`, 5000);
+      if (!over() && !seen.has(table)) {
+        seen.add(table);
+        await page.locator(".felt").waitFor();
+        // Moved: the new table, with its notice, as the player sees it.
+        if (seen.size === 2) await page.screenshot({ path: join(screenshots, "tournament-moved.png") });
+      }
+    }
+    await sleep(300);
+  }
+  await playing;
+  const moved = ann.rec.received.filter((m) => m.type === "tournament" && m.kind === "moved");
+  for (const m of moved) seen.add(m.table);
+  assert.ok(seen.size >= 1);
+  console.log(`ann sat at tables ${[...seen].join(", ")}; moved ${moved.length} time(s)`);
+  const ran = await bots;
+  assert.equal(ran.code, 0, ran.err);
+  assert.deepEqual(ann.rec.bad, []);
+  await ann.context.close();
+});

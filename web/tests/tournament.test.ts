@@ -1,0 +1,102 @@
+// Tournaments in words (src/tournament.ts), and the controller following a tournament's player
+// from table to table.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { breakInMs, clockWords, finishWords, levelWords, ordinal, standingOf, standingsOrder, type Standing } from "../src/tournament";
+import type { Connection } from "../src/connection";
+import { Controller } from "../src/controller";
+import type { Snapshot } from "../src/gen/protocol";
+import { hashOf, initialState, screenFromHash, Store } from "../src/store";
+import { fromSnapshot } from "../src/tableview";
+
+test("places are written as people say them", () => {
+  const got = [1, 2, 3, 4, 10, 11, 12, 13, 21, 22, 23, 101, 111, 112].map(ordinal);
+  assert.deepEqual(got, ["1st", "2nd", "3rd", "4th", "10th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th", "112th"]);
+});
+
+test("a level's stakes in words, for blinds and for stud", () => {
+  assert.equal(levelWords({ level: 4, small_blind: 50, big_blind: 100, ante: 10 }), "blinds 50/100, ante 10");
+  assert.equal(levelWords({ small_blind: 25, big_blind: 50, big_blind_ante: 50 }), "blinds 25/50, big-blind ante 50");
+  assert.equal(levelWords({ ante: 5, bring_in: 10, small_bet: 40, big_bet: 80 }), "ante 5, bring-in 10, bets 40/80");
+});
+
+test("the clock in minutes and seconds, rounded up, never negative", () => {
+  assert.equal(clockWords(65_000), "1:05");
+  assert.equal(clockWords(64_001), "1:05");
+  assert.equal(clockWords(3_725_000), "1:02:05");
+  assert.equal(clockWords(-5), "0:00");
+});
+
+test("the next break: the rest of this level and the levels before the break", () => {
+  const levels = [{ minutes: 10 }, { minutes: 10 }, { break_minutes: 5 }, { minutes: 15 }, { minutes: 15 }];
+  assert.equal(breakInMs(levels, 1, 60_000), 60_000 + 600_000);
+  assert.equal(breakInMs(levels, 2, 30_000), 30_000);
+  assert.equal(breakInMs(levels, 3, 30_000), null); // no break after level 3
+  assert.equal(breakInMs([{ hands: 10 }, { break_minutes: 5 }, { hands: 10 }], 1, 0), 0);
+});
+
+test("the player's place by chips among those still in, and the standings' order", () => {
+  const s: Standing[] = [
+    { name: "ann", place: null, prize: 0, tied: false, stack: 900 },
+    { name: "bob", place: 4, prize: 0, tied: false },
+    { name: "cy", place: null, prize: 0, tied: false, stack: 2400 },
+    { name: "di", place: 3, prize: 60, tied: false },
+    { name: "ed", place: null, prize: 0, tied: false, stack: 900 },
+  ];
+  assert.deepEqual(standingOf(s, "ann"), { rank: 2, of: 3, stack: 900 });
+  assert.deepEqual(standingOf(s, "ed"), { rank: 2, of: 3, stack: 900 });
+  assert.deepEqual(standingOf(s, "cy"), { rank: 1, of: 3, stack: 2400 });
+  assert.equal(standingOf(s, "bob"), null);
+  assert.deepEqual(standingsOrder(s).map((x) => x.name), ["cy", "ann", "ed", "di", "bob"]);
+});
+
+test("a finish in words", () => {
+  assert.equal(finishWords(4, 1, 420, false), "You won tournament 4: first place, prize 420.");
+  assert.equal(finishWords(4, 3, 0, false), "You finished 3rd in tournament 4.");
+  assert.equal(finishWords(4, 2, 90, true), "You finished 2nd (tied) in tournament 4, prize 90.");
+});
+
+test("a tournament's page has its own address", () => {
+  assert.deepEqual(screenFromHash("#/tournament/12"), { name: "tournament", id: 12 });
+  assert.equal(hashOf({ name: "tournament", id: 12 }), "#/tournament/12");
+});
+
+// A table of tournament 7 (or a cash table, without one) as a snapshot gives it.
+function tableOf(table: number, tournament?: number) {
+  const m: Snapshot = {
+    type: "table", table, seq: 1, kind: "snapshot",
+    config: { game: "poker", variant: "holdem", structure: "no-limit", seats: 3 },
+    seats: [{ seat: 1, name: "ann", stack: 1500, sitting_out: false, connected: true, time_bank_ms: 0 }],
+    your_seat: 1,
+    ...(tournament !== undefined ? { tournament } : {}),
+  };
+  return fromSnapshot(m, 0);
+}
+
+test("the page follows its player to the table a tournament moves them to, and says where they finished", () => {
+  let events: { push: (m: unknown) => void } | undefined;
+  const store = new Store(initialState({ name: "table", id: 3 }));
+  new Controller(store, (e) => {
+    events = e as never;
+    return { request: () => Promise.reject(new Error("offline")) } as unknown as Connection;
+  });
+  store.update(() => ({ tables: new Map([[3, tableOf(3, 7)]]) }));
+  assert.equal(store.get().tables.get(3)!.config["tournament"], 7, "the snapshot's tournament is kept with the table");
+
+  events!.push({ type: "tournament", kind: "moved", tournament: 7, from_table: 3, table: 5, seat: 1 });
+  assert.deepEqual(store.get().screen, { name: "table", id: 5 });
+  assert.equal(store.get().tables.has(3), false, "the table left is shown no more");
+  assert.equal(store.get().notice!.text, "You move to table 5, seat 2.");
+
+  // Looking at a cash table of their own, the player is told, and stays.
+  store.update(() => ({ screen: { name: "table", id: 9 }, tables: new Map([[9, tableOf(9)]]) }));
+  events!.push({ type: "tournament", kind: "moved", tournament: 7, from_table: 5, table: 6, seat: 0 });
+  assert.deepEqual(store.get().screen, { name: "table", id: 9 });
+  assert.equal(store.get().notice!.text, "You move to table 6, seat 1.");
+
+  events!.push({ type: "tournament", kind: "out", tournament: 7, place: 3, prize: 90, tied: false });
+  assert.equal(store.get().notice!.text, "You finished 3rd in tournament 7, prize 90.");
+  assert.equal(store.get().notice!.sticky, true);
+  events!.push({ type: "tournament", kind: "cancelled", tournament: 8, reason: "1 registered, below the 2 it needs: every entry is refunded" });
+  assert.equal(store.get().notice!.text, "Tournament 8 is cancelled: 1 registered, below the 2 it needs: every entry is refunded.");
+});
