@@ -45,10 +45,33 @@ json my_hands(Store& store, std::int64_t account, std::int64_t before, int limit
             h["game"] = c.value("game", "poker");
             for (const char* k : {"variant", "structure", "profile"})
                 if (c.contains(k) && c[k].is_string()) h[k] = c[k];
+            for (const char* k : {"tournament", "level"}) // a tournament's hand
+                if (c.contains(k) && c[k].is_number_integer()) h[k] = c[k];
         }
         hands.push_back(std::move(h));
     }
     return {{"hands", hands}, {"next", next}};
+}
+
+json my_tournaments(Store& store, std::int64_t account, int limit) {
+    json out = json::array();
+    for (const PlayerTournament& t : store.tournaments_of(account, clamp_limit(limit))) {
+        json line = {{"tournament", t.tournament},
+                     {"status", t.status},
+                     {"entrants", t.entrants},
+                     {"place", t.place > 0 ? json(t.place) : json(nullptr)},
+                     {"tied", t.tied},
+                     {"prize", t.prize},
+                     {"buy_in", t.buy_in},
+                     {"fee", t.fee},
+                     {"net", t.status == "cancelled" ? Chips() : t.prize - t.buy_in - t.fee},
+                     {"ended_at", t.ended_at.empty() ? json(nullptr) : json(t.ended_at)}};
+        if (const json c = json::parse(t.config, nullptr, false); c.is_object())
+            for (const char* k : {"format", "variant", "structure"})
+                if (c.contains(k) && c[k].is_string()) line[k] = c[k];
+        out.push_back(std::move(line));
+    }
+    return {{"tournaments", out}};
 }
 
 Outcome<json> hand(Store& store, std::int64_t hand_id, std::int64_t asker) {
@@ -178,6 +201,10 @@ Outcome<json> answer(Store& store, const Query& q, std::int64_t asker) {
     if (q.type == "my_hands") {
         if (!asker) return {std::nullopt, {"unauthorized", "sign in to see your own hands"}};
         return {my_hands(store, asker, q.before, q.limit), {}};
+    }
+    if (q.type == "my_tournaments") {
+        if (!asker) return {std::nullopt, {"unauthorized", "sign in to see your own tournaments"}};
+        return {my_tournaments(store, asker, q.limit), {}};
     }
     if (q.type == "hand") return hand(store, q.id, asker);
     if (q.type == "hand_phh") {

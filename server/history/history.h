@@ -16,10 +16,11 @@ using protocol::json;
 
 // What a history request asks, over WebSocket and HTTP alike.
 struct Query {
-    std::string type;        // my_hands, hand, hand_phh, table_hands or totals
+    std::string type;        // my_hands, my_tournaments, hand, hand_phh, table_hands or totals
     std::int64_t id = 0;     // the hand (hand, hand_phh) or the table (table_hands)
     std::int64_t before = 0; // my_hands: hands below this id (0: from the newest)
-    int limit = 20;          // my_hands, table_hands: 1 to 100 (out of it: the nearest, 0 the 20)
+    int limit = 20; // my_hands, my_tournaments, table_hands: 1 to 100 (out of it: the nearest, 0
+                    // the 20)
     std::optional<std::string> name; // totals: whose (none: the asker's)
 };
 
@@ -36,6 +37,10 @@ Outcome<json> answer(Store& store, const Query& q, std::int64_t asker);
 // The asker's hands, newest first: `limit` (1..100) hands with an id below `before` (0: from
 // the newest). {"hands": [...], "next": id to pass as `before`, or null at the end}
 json my_hands(Store& store, std::int64_t account, std::int64_t before, int limit);
+// The tournaments the account entered, newest first: the game, the status, the entrants, and
+// for the account the place (null until out), the prize, the entry (buy-in and fee) and the net
+// (prize less entry; 0 for a cancelled one, whose entries were refunded).
+json my_tournaments(Store& store, std::int64_t account, int limit);
 
 // One hand in full: configuration, seats, commitment and reveal, and every action and event in
 // order, with the cards the asker (0: nobody) may see. A finished Chinese poker deal is settled

@@ -125,7 +125,7 @@ Answer json_answer(http::status status, const std::string& code, const std::stri
     return {status, "application/json", protocol::error(nullptr, {code, message}) + "\n"};
 }
 
-// The history API: GET /api/me/hands, /api/hands/ID, /api/tables/ID/hands,
+// The history API: GET /api/me/hands, /api/me/tournaments, /api/hands/ID, /api/tables/ID/hands,
 // /api/players/NAME/totals. A session token in "Authorization: Bearer TOKEN" identifies the
 // asker (required for /api/me, optional elsewhere: it shows the asker's own cards). Runs on
 // storage's reader, as one unit of work.
@@ -154,6 +154,8 @@ Answer api(Store& store, const std::string& target, const std::optional<std::str
     const std::string_view players = "/api/players/", tot = "/totals";
     if (path == "/api/me/hands") {
         r.type = "my_hands";
+    } else if (path == "/api/me/tournaments") {
+        r.type = "my_tournaments";
     } else if (auto phh = id_between(path, "/api/hands/", "/phh")) {
         r.type = "hand_phh";
         r.body["hand"] = *phh;
@@ -173,7 +175,7 @@ Answer api(Store& store, const std::string& target, const std::optional<std::str
     if (r.type.empty())
         return json_answer(http::status::not_found, "not_found",
                            "no such API: " + std::string(path));
-    if (r.type == "my_hands" && !asker)
+    if ((r.type == "my_hands" || r.type == "my_tournaments") && !asker)
         return json_answer(http::status::unauthorized, "unauthorized",
                            "send your session token as \"Authorization: Bearer TOKEN\"");
     auto query = history::read_query(r);

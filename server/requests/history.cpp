@@ -25,7 +25,8 @@ void on_history(Peer& p, const protocol::Request& r) {
 } // namespace
 
 void add_history_requests(Routes& routes) {
-    for (const char* type : {"my_hands", "hand", "table_hands", "totals", "hand_phh"})
+    for (const char* type :
+         {"my_hands", "my_tournaments", "hand", "table_hands", "totals", "hand_phh"})
         routes.insert({type, {Needs::account, on_history}});
 }
 

@@ -621,6 +621,22 @@ std::vector<PlayerHand> PgStore::hands_of(std::int64_t account, std::int64_t bef
     return out;
 }
 
+std::vector<PlayerTournament> PgStore::tournaments_of(std::int64_t account, int limit) {
+    const pg::Result r = db().query(
+        "SELECT t.id, t.config, t.status, (SELECT COUNT(*) FROM tournament_entries x WHERE "
+        "x.tournament_id = t.id), COALESCE(e.place, 0), e.prize, e.buy_in, e.fee, e.tied, "
+        "COALESCE(felt_time(t.ended_at), '') FROM tournament_entries e JOIN tournaments t ON t.id "
+        "= e.tournament_id WHERE e.account_id = $1 ORDER BY t.id DESC LIMIT $2",
+        {account, limit});
+    std::vector<PlayerTournament> out;
+    for (int i = 0; i < r.rows(); ++i)
+        out.push_back({r.integer(i, 0), r.text(i, 1), r.text(i, 2),
+                       static_cast<int>(r.integer(i, 3)), static_cast<int>(r.integer(i, 4)),
+                       r.chips(i, 5), r.chips(i, 6), r.chips(i, 7), r.integer(i, 8) != 0,
+                       r.text(i, 9)});
+    return out;
+}
+
 std::optional<HandRecord> PgStore::hand_record(std::int64_t hand_id) {
     const pg::Result h = db().query((std::string("SELECT ") + kSummaryColumns +
                                      ", h.config, h.commitment, COALESCE(h.deck, ''), "

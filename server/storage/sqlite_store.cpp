@@ -428,6 +428,23 @@ std::vector<PlayerHand> SqliteStore::hands_of(std::int64_t account, std::int64_t
     return out;
 }
 
+std::vector<PlayerTournament> SqliteStore::tournaments_of(std::int64_t account, int limit) {
+    db::Statement q(db_, "SELECT t.id, t.config, t.status, (SELECT COUNT(*) FROM "
+                         "tournament_entries x WHERE x.tournament_id = t.id), "
+                         "COALESCE(e.place, 0), e.prize, e.buy_in, e.fee, e.tied, "
+                         "COALESCE(t.ended_at, '') FROM tournament_entries e JOIN tournaments t "
+                         "ON t.id = e.tournament_id WHERE e.account_id = ? ORDER BY t.id DESC "
+                         "LIMIT ?");
+    q.bind(1, account).bind(2, limit);
+    std::vector<PlayerTournament> out;
+    while (q.step())
+        out.push_back({q.column_int(0), q.column_text(1), q.column_text(2),
+                       static_cast<int>(q.column_int(3)), static_cast<int>(q.column_int(4)),
+                       q.column_chips(5), q.column_chips(6), q.column_chips(7),
+                       q.column_int(8) != 0, q.column_text(9)});
+    return out;
+}
+
 std::optional<HandRecord> SqliteStore::hand_record(std::int64_t hand_id) {
     db::Statement h(db_, std::string("SELECT ") + kSummaryColumns +
                              ", h.config, h.commitment, COALESCE(h.deck, ''), "

@@ -60,6 +60,7 @@ class SqliteStore final : public Store {
     std::vector<TournamentRow> open_tournaments() override;
 
     std::vector<PlayerHand> hands_of(std::int64_t account, std::int64_t before, int limit) override;
+    std::vector<PlayerTournament> tournaments_of(std::int64_t account, int limit) override;
     std::optional<HandRecord> hand_record(std::int64_t hand_id) override;
     std::optional<std::vector<HandSummary>> finished_hands(std::int64_t table, int limit) override;
     std::optional<PlayerTotals> totals_of(const std::string& name) override;

@@ -104,6 +104,18 @@ struct PlayerHand {
     std::string config; // the hand's configuration (JSON), for what game it was
 };
 
+// A tournament an account entered, and how it went for them.
+struct PlayerTournament {
+    std::int64_t tournament = 0;
+    std::string config; // JSON: protocol/tournament_config.h
+    std::string status; // registering, running, finished or cancelled
+    int entrants = 0;
+    int place = 0; // 0 until out (or the winner)
+    Chips prize{}, buy_in{}, fee{};
+    bool tied = false;
+    std::string ended_at; // ISO 8601; "" until it ends
+};
+
 // One hand in full, as written: its row, its seats (with their players' names) and its events
 // (JSON, in order, with every card and its visibility).
 struct HandRecord {
@@ -276,6 +288,8 @@ class Store {
                                                                    int limit) = 0;
     // A player's totals over finished hands; empty when no account has the name.
     virtual std::optional<PlayerTotals> totals_of(const std::string& name) = 0;
+    // The tournaments the account entered (and did not leave), newest first, at most `limit`.
+    virtual std::vector<PlayerTournament> tournaments_of(std::int64_t account, int limit) = 0;
 
     // ---- health ----
     // Why the store could not finish opening (a full disk kept the writer from recovering from an

@@ -119,6 +119,11 @@ TEST_CASE("feltd: history over WebSocket and HTTP shows each asker only their ow
     CHECK(a.call({{"type", "my_hands"}, {"limit", "ten"}})["field"] == "limit");
     CHECK(json::parse(http_get(d.port(), "/api/me/hands?limit=1", token_a).body)["hands"].size() ==
           1);
+    // The asker's tournaments over HTTP as over WebSocket: none here.
+    CHECK(http_get(d.port(), "/api/me/tournaments").status == 401);
+    CHECK(json::parse(http_get(d.port(), "/api/me/tournaments", token_a).body) ==
+          json{{"tournaments", json::array()}});
+    CHECK(a.call({{"type", "my_tournaments"}, {"limit", "ten"}})["field"] == "limit");
     auto recent =
         json::parse(http_get(d.port(), "/api/tables/" + std::to_string(table) + "/hands").body);
     CHECK(recent["hands"].size() >= kHands);

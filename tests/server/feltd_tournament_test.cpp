@@ -217,6 +217,20 @@ TEST_CASE("feltd: a sit-and-go registered for and played to the end by bots; ent
     CHECK(hand["replay"]["matches"] == true);
     // Tournament chips are not chips won or lost: the totals count cash hands only.
     CHECK(players[0].c->call({{"type", "totals"}})["hands"] == 0);
+    CHECK(mine["hands"][0]["tournament"] == t);
+    // Each player's tournaments: the place, the prize and the net of the entry.
+    for (std::size_t i = 0; i < players.size(); ++i) {
+        const json ts = players[i].c->call({{"type", "my_tournaments"}});
+        REQUIRE(ts["tournaments"].size() == 1);
+        const json& line = ts["tournaments"][0];
+        CHECK(line["tournament"] == t);
+        CHECK(line["format"] == "sit-and-go");
+        CHECK(line["status"] == "finished");
+        CHECK(line["entrants"] == 3);
+        CHECK(line["place"] == runs[i].place);
+        CHECK(line["prize"] == runs[i].prize.value());
+        CHECK(line["net"] == (runs[i].prize - Chips(110)).value());
+    }
 }
 
 TEST_CASE("feltd: a sit-and-go cut short by SIGKILL is taken up after the restart where its "

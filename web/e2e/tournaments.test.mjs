@@ -106,6 +106,16 @@ test("a sit-and-go created and registered for in the browser is played to the en
   await page.getByLabel("status").filter({ hasText: "Finished." }).waitFor();
   const places = await page.locator(".standings tbody tr td:first-child").allInnerTexts();
   assert.deepEqual(places.map((p) => p.replace(/ \(tied\)/, "")), ["1st", "2nd", "3rd"]);
+
+  // The history: the tournament with ann's place and net, and its hands, replayable.
+  await page.getByRole("link", { name: "History" }).click();
+  const line = page.getByRole("table", { name: "my tournaments" }).locator(`tr[data-tournament="${id}"]`);
+  await line.waitFor();
+  const net = (news.prize ?? 0) - 100;
+  assert.match(await line.innerText(), new RegExp(`${news.place}(st|nd|rd) of 3[\\s\\S]*${net > 0 ? `\\+${net}` : net}`));
+  const hands = page.getByRole("table", { name: "my hands" });
+  assert.match(await hands.innerText(), new RegExp(`tournament ${id} \\(level \\d+\\), table`));
+  await page.screenshot({ path: join(screenshots, "tournament-history.png") });
   assert.deepEqual(ann.rec.bad, []);
   await ann.context.close();
 });

@@ -341,6 +341,28 @@ void tournaments(const Engine& e) {
     CHECK(store->tournament(v)->status == "cancelled");
     conserved();
     ledger_balances(e);
+
+    // A player's tournaments, newest first, as the history lists them.
+    const auto mine = store->tournaments_of(p[2], 10);
+    REQUIRE(mine.size() == 2); // u and v: the entry left in t is not there
+    CHECK(mine[0].tournament == v);
+    CHECK(mine[0].status == "cancelled");
+    CHECK(mine[0].entrants == 3);
+    CHECK(mine[0].place == 3);
+    CHECK(mine[0].prize == Chips(40));
+    CHECK(mine[1].tournament == u);
+    CHECK(mine[1].buy_in == Chips(50));
+    CHECK(mine[1].fee == Chips(5));
+    CHECK(mine[1].place == 0);
+    const auto won = store->tournaments_of(p[0], 10);
+    REQUIRE(won.size() == 2);
+    CHECK(won[1].tournament == t);
+    CHECK(won[1].status == "finished");
+    CHECK(won[1].place == 1);
+    CHECK(won[1].prize == Chips(210));
+    CHECK(won[1].config == R"({"format":"sit-and-go"})");
+    CHECK_FALSE(won[1].ended_at.empty());
+    CHECK(store->tournaments_of(p[0], 1).size() == 1);
 }
 
 } // namespace

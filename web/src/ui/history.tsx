@@ -3,7 +3,7 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import type { Controller } from "../controller";
-import type { HandReply, PlayerHand, TotalsReply } from "../gen/protocol";
+import type { HandReply, PlayerHand, PlayerTournament, TotalsReply } from "../gen/protocol";
 import type { ChineseArrangement, ChinesePairSettled, ChinesePayment } from "../gen/protocol";
 import { replayViews } from "../games/poker";
 import { Hand } from "./cards";
@@ -11,6 +11,7 @@ import { leapCount, leapReplay } from "../games/leap";
 import { Reveal } from "./chinese";
 import { Melds } from "./leap";
 import { Results as EndResults, Seat } from "./poker";
+import { ordinal } from "../tournament";
 
 function Chart(props: { hands: PlayerHand[] }) {
   // Oldest first: the running total of nets.
@@ -69,7 +70,8 @@ export function handWhere(h: PlayerHand): string {
         ? "leap rummy"
         : [h.structure, h.variant].filter(Boolean).join(" ") || "poker";
   const noun = h.game === "chinese" ? "deal" : h.game === "leap" ? "game" : "hand";
-  return `${what}, table ${h.table}, ${noun} ${h.number}`;
+  const tournament = h.tournament !== undefined ? `tournament ${h.tournament} (level ${h.level ?? "?"}), ` : "";
+  return `${what}, ${tournament}table ${h.table}, ${noun} ${h.number}`;
 }
 
 export function History(props: { c: Controller; name: string }) {
@@ -77,6 +79,7 @@ export function History(props: { c: Controller; name: string }) {
   const [hands, setHands] = useState<PlayerHand[]>([]);
   const [next, setNext] = useState<number | null>(null);
   const [totals, setTotals] = useState<TotalsReply | null>(null);
+  const [tournaments, setTournaments] = useState<PlayerTournament[]>([]);
   const more = async (before?: number) => {
     const r = await c.ask("my_hands", before ? { limit: 20, before } : { limit: 20 });
     if (!r) return;
@@ -86,6 +89,7 @@ export function History(props: { c: Controller; name: string }) {
   useEffect(() => {
     void more();
     void c.ask("totals", {}).then(setTotals);
+    void c.ask("my_tournaments", {}).then((r) => r && setTournaments(r.tournaments));
   }, []);
   return (
     <div class="history">
@@ -134,6 +138,38 @@ export function History(props: { c: Controller; name: string }) {
           Older hands
         </button>
       )}
+      <h2>My tournaments</h2>
+      <table class="hands" aria-label="my tournaments">
+        <thead>
+          <tr>
+            <th>#</th>
+            <th>Game</th>
+            <th>Ended</th>
+            <th>Place</th>
+            <th>Prize</th>
+            <th>Net</th>
+          </tr>
+        </thead>
+        <tbody>
+          {tournaments.map((t) => (
+            <tr data-tournament={t.tournament}>
+              <td>{t.tournament}</td>
+              <td>{`${t.format ?? ""}, ${[t.structure, t.variant].filter(Boolean).join(" ")}`}</td>
+              <td>{t.ended_at ? new Date(t.ended_at).toLocaleString() : t.status}</td>
+              <td>{t.place !== null ? `${ordinal(t.place)} of ${t.entrants}${t.tied ? " (tied)" : ""}` : t.status === "cancelled" ? "cancelled" : ""}</td>
+              <td>{t.prize || ""}</td>
+              <td class={t.net > 0 ? "won" : t.net < 0 ? "lost" : ""}>{t.net > 0 ? `+${t.net}` : t.net}</td>
+            </tr>
+          ))}
+          {tournaments.length === 0 && (
+            <tr>
+              <td colSpan={6} class="empty">
+                No tournaments yet.
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
     </div>
   );
 }
