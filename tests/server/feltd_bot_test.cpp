@@ -412,6 +412,74 @@ TEST_CASE("felt bot: six bots register for a turbo sit-and-go and play it to the
     CHECK(t["tournament"]["prizes"] == json::array({420, 180}));
 }
 
+TEST_CASE("felt bot: a sit-and-go of every betting variant and structure is played to the end by "
+          "bots, and its last hand replays to its result") {
+    Feltd d;
+    auto host = guests(d.port(), 1);
+    struct Game {
+        std::string variant, structure;
+        std::int64_t id = 0;
+        felt::bot::Report report;
+    };
+    std::vector<Game> games;
+    for (const char* variant : {"holdem", "draw", "stud", "straight", "mexican", "shrinking"})
+        for (const char* structure : {"no-limit", "pot-limit", "fixed-limit"}) {
+            // Levels of three hands that climb fast, so that shoving bots finish in a few.
+            const json created =
+                host[0]->call({{"type", "create_tournament"},
+                               {"variant", variant},
+                               {"structure", structure},
+                               {"seats", 3},
+                               {"buy_in", 10},
+                               {"starting_stack", 500},
+                               {"hand_delay_ms", 0},
+                               // The bots leave Mexican stud's rollover to the clock.
+                               {"decision_ms", 200},
+                               {"levels",
+                                {{{"small_blind", 10}, {"big_blind", 20}, {"hands", 3}},
+                                 {{"small_blind", 50}, {"big_blind", 100}, {"hands", 3}},
+                                 {{"small_blind", 100}, {"big_blind", 200}, {"hands", 3}}}}});
+            REQUIRE_MESSAGE(created["ok"] == true,
+                            variant << " " << structure << ": " << created.dump());
+            games.push_back({variant, structure, created["tournament"].get<std::int64_t>(), {}});
+        }
+    std::vector<std::thread> runs;
+    for (Game& g : games)
+        runs.emplace_back([&d, &g] {
+            felt::bot::Options o;
+            o.port = std::to_string(d.port());
+            o.tournament = g.id;
+            o.seats = 3;
+            o.shove = true;
+            g.report = felt::bot::run(o);
+        });
+    for (auto& t : runs) t.join();
+    for (const Game& g : games) {
+        INFO(g.variant << " " << g.structure);
+        CHECK_MESSAGE(g.report.errors.empty(),
+                      (g.report.errors.empty() ? "" : g.report.errors.front()));
+        std::vector<int> places = g.report.places;
+        std::sort(places.begin(), places.end());
+        CHECK(places == std::vector<int>{1, 2, 3}); // each its own place, ties too
+        const json t = host[0]->call({{"type", "tournament"}, {"tournament", g.id}});
+        CHECK(t["tournament"]["status"] == "finished");
+        // The winner's last hand, replayed by the server, ends as it was played.
+        const auto winner = std::find(g.report.places.begin(), g.report.places.end(), 1);
+        REQUIRE(winner != g.report.places.end());
+        Client c(d.port());
+        c.hello();
+        REQUIRE(c.call({{"type", "resume"},
+                        {"token", g.report.tokens[static_cast<std::size_t>(
+                                      winner - g.report.places.begin())]}})["ok"] == true);
+        const json mine = c.call({{"type", "my_hands"}, {"limit", 1}});
+        REQUIRE(mine["hands"].size() == 1);
+        CHECK(mine["hands"][0]["tournament"] == g.id);
+        CHECK(mine["hands"][0]["variant"] == g.variant);
+        const json hand = c.call({{"type", "hand"}, {"hand", mine["hands"][0]["hand"]}});
+        CHECK_MESSAGE(hand["replay"]["matches"] == true, hand["replay"].dump());
+    }
+}
+
 TEST_CASE("felt bot --tournament: the bots' sessions kept in a state file; run again, they sign "
           "in with them instead of registering, and stop at once when it is over") {
     Feltd d;

@@ -402,6 +402,7 @@ class Bot : public std::enable_shared_from_this<Bot> {
     void take_turn(const json& legal) {
         if (leaving_) return;
         json a = choose(legal);
+        if (a.is_null()) return; // the clock acts for it
         a["type"] = "act";
         a["id"] = 5;
         a["table"] = table_;
@@ -609,7 +610,17 @@ class Bot : public std::enable_shared_from_this<Bot> {
     }
 
     // Mostly check or call, sometimes the smallest bet or raise, now and then a fold.
+    // What the bot does with its turn; null to leave it to the table's clock. It keeps no cards:
+    // at a draw it stands pat where it may (else the clock draws for it), and Mexican stud's
+    // rollover it leaves to the clock.
     json choose(const json& legal) {
+        const std::string phase = legal.value("phase", "betting");
+        if (phase == "drawing") {
+            if (legal.value("min_discard", 0) == 0 || legal.value("stand_pat", false))
+                return {{"action", "discard"}, {"cards", ""}};
+            return nullptr;
+        }
+        if (phase == "rollover") return nullptr;
         if (shared_->options.shove) { // all in whenever a bet or raise may be made
             if (legal.value("raise", false))
                 return {{"action", "raise"}, {"amount", legal["max_to"]}};
