@@ -137,12 +137,21 @@ std::string to_phh(const HandConfig& c, std::span<const Event> events, const Han
     for (Chips x : ante_list) antes.push_back(x.value());
     t.insert("antes", antes);
     if (blinds_game(c)) {
-        for (std::size_t i = 0; i < n; ++i)
-            blinds.push_back((i == 0                              ? c.stakes.small_blind
-                              : i == 1                            ? c.stakes.big_blind
+        // Blinds placed by a tournament's dead button are written where they were posted: with a
+        // dead small blind the big blind alone, first left of the button (PokerKit opens the
+        // betting left of the largest blind).
+        const bool placed = c.big_blind_seat >= 0 && !heads_up;
+        for (std::size_t i = 0; i < n; ++i) {
+            const int k = players[i];
+            blinds.push_back((placed   ? (k == c.small_blind_seat ? c.stakes.small_blind
+                                          : k == c.big_blind_seat ? c.stakes.big_blind
+                                                                  : Chips{})
+                              : i == 0 ? c.stakes.small_blind
+                              : i == 1 ? c.stakes.big_blind
                               : i - 2 < c.stakes.straddles.size() ? c.stakes.straddles[i - 2]
                                                                   : Chips{})
                                  .value());
+        }
         t.insert("blinds_or_straddles", blinds);
     } else {
         t.insert("bring_in", c.stakes.bring_in.value());
@@ -557,6 +566,14 @@ Result<Replay> replay_table(const toml::table& t) {
         if (!b) return b.error();
         c.stakes.small_blind = (*b)[0];
         c.stakes.big_blind = (*b)[1];
+        // A big blind alone, left of the button: a dead small blind (a tournament's dead button).
+        if (n > 2 && (*b)[0] > 0 &&
+            std::all_of(b->begin() + 1, b->end(), [](Chips x) { return x == 0; })) {
+            c.stakes.small_blind = Chips{};
+            c.stakes.big_blind = (*b)[0];
+            c.big_blind_seat = 0;
+            c.small_blind_seat = -1;
+        }
         std::size_t last = n;
         while (last > 2 && (*b)[last - 1] == 0) --last;
         for (std::size_t i = 2; i < last; ++i) {

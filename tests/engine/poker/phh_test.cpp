@@ -781,3 +781,52 @@ TEST_CASE("PHH: _felt_draws says how many draws a shrinking draw hand plays; wit
     last.replace(last.find("_felt_draws = 4"), 15, "_felt_draws = 5");
     CHECK(replay_phh(last).error().message == "_felt_draws: 1 to 4");
 }
+
+TEST_CASE("PHH: a tournament's hand with a dead small blind is written with the big blind alone "
+          "left of the button, and replays to its stacks") {
+    sim::Options o;
+    o.variant = "holdem";
+    o.structure = "no-limit";
+    o.players = 5;
+    auto base = sim::table_config(o);
+    REQUIRE(base.ok());
+    int dead = 0;
+    for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+        CAPTURE(seed);
+        auto config = std::make_shared<HandConfig>(base.value());
+        // The button on seat 0; seat 1 busted last hand: no small blind, seat 2 posts the big.
+        // Every other seed the small blind is posted as usual (seat 1 in), placed the same way.
+        const bool no_small = seed % 2 == 1;
+        config->button = 0;
+        for (int i = 0; i < 5; ++i)
+            config->stacks[static_cast<std::size_t>(i)] =
+                Chips(40 + static_cast<std::int64_t>(
+                               (seed * 37 + static_cast<std::uint64_t>(i) * 11) % 90));
+        if (no_small) config->stacks[1] = Chips();
+        config->small_blind_seat = no_small ? -1 : 1;
+        config->big_blind_seat = 2;
+        std::mt19937_64 rng(seed);
+        std::shuffle(config->deck.begin(), config->deck.end(), rng);
+        auto played = sim::play_random_hand(config, seed);
+        REQUIRE(played.ok());
+        const std::string text = to_phh(*config, played.value().events, played.value().state);
+        const Chips sb = config->stakes.small_blind, bb = config->stakes.big_blind;
+        // PHH order from seat 1 (or 2): the blinds where they were posted.
+        const std::string want =
+            no_small ? "blinds_or_straddles = [ " + std::to_string(bb.value()) + ", 0, 0, 0 ]"
+                     : "blinds_or_straddles = [ " + std::to_string(sb.value()) + ", " +
+                           std::to_string(bb.value()) + ", 0, 0, 0 ]";
+        CHECK_MESSAGE(text.find(want) != std::string::npos, text);
+        auto replayed = replay_phh(text);
+        REQUIRE_MESSAGE(replayed.ok(),
+                        (replayed.ok() ? "" : replayed.error().message + "\n" + text));
+        std::vector<Chips> stacks;
+        for (int i = 1; i <= 5; ++i)
+            if (const Chips x = played.value().state.seats[static_cast<std::size_t>(i % 5)].stack;
+                config->stacks[static_cast<std::size_t>(i % 5)] > 0)
+                stacks.push_back(x);
+        CHECK(replayed.value().finishing_stacks == stacks);
+        dead += no_small;
+    }
+    CHECK(dead == 100);
+}
