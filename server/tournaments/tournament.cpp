@@ -214,8 +214,11 @@ void Tournament::restore(std::vector<Entrant> entrants) {
 
 void Tournament::arm_start() {
     if (config_.format != "multi-table") return;
-    start_timer_.expires_after(
-        std::chrono::seconds(std::max<std::int64_t>(0, config_.start_at - now_s())));
+    start_after(std::chrono::seconds(std::max<std::int64_t>(0, config_.start_at - now_s())));
+}
+
+void Tournament::start_after(std::chrono::seconds wait) {
+    start_timer_.expires_after(wait);
     start_timer_.async_wait([self = shared_from_this()](error_code ec) {
         if (ec) return;
         {
@@ -405,17 +408,7 @@ void Tournament::started(std::optional<Started> done) {
             director_.reset();
             tables_.clear();
         }
-        start_timer_.expires_after(std::chrono::seconds(5));
-        start_timer_.async_wait([self = shared_from_this()](error_code ec) {
-            if (ec) return;
-            {
-                std::lock_guard lock(self->mutex_);
-                if (self->status_ != Status::registering) return;
-                self->status_ = Status::starting;
-            }
-            self->start();
-        });
-        return;
+        return start_after(std::chrono::seconds(5));
     }
     {
         std::lock_guard lock(mutex_);

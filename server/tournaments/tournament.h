@@ -112,6 +112,8 @@ class Tournament final : public TableHost, public std::enable_shared_from_this<T
         bool cancelled = false;
     };
     void started(std::optional<Started> done);
+    // start() after `wait`, if it still registers then.
+    void start_after(std::chrono::seconds wait);
     // The poker game its tables deal.
     protocol::Outcome<std::pair<protocol::PokerConfig, poker::HandConfig>> table_game() const;
     // Makes feltd's table `table_id` for the director's table, seats its players with their
