@@ -498,6 +498,13 @@ class Bot : public std::enable_shared_from_this<Bot> {
         if (type == "join") {
             seat_ = m.value("seat", -1);
             ++shared_->seated;
+            // Seated at an open table whose other players it saw there have all left meanwhile
+            // (their hands played before it sat down): it leaves at once, as it would have had it
+            // sat down first. (At a table it found empty, it waits for players.)
+            if (shared_->options.join && saw_others_ && others_.empty() && !leaving_) {
+                leaving_ = true;
+                send({{"type", "leave"}, {"id", 6}, {"table", table_}});
+            }
             return;
         }
         if (type == "act") return acted();
@@ -528,7 +535,10 @@ class Bot : public std::enable_shared_from_this<Bot> {
             }
             return close();
         }
-        if (kind == "seated" && m.value("seat", -1) != seat_) others_.insert(m.value("seat", -1));
+        if (kind == "seated" && m.value("seat", -1) != seat_) {
+            others_.insert(m.value("seat", -1));
+            saw_others_ = true;
+        }
         if (kind == "left") others_.erase(m.value("seat", -1));
         // Alone at the table, with nobody to play: leave too. At a table of its own group, once
         // the others have left; at an open table it joined, once no other seat is taken (it may
@@ -547,6 +557,7 @@ class Bot : public std::enable_shared_from_this<Bot> {
             for (const json& s : m["seats"])
                 if (s.is_object() && s.value("seat", -1) >= 0 && s.value("seat", -1) != seat_)
                     others_.insert(s.value("seat", -1));
+            saw_others_ = saw_others_ || !others_.empty();
         }
         if (kind == "snapshot" && shared_->options.join && !asked_seat_) {
             asked_seat_ = true;
@@ -707,8 +718,9 @@ class Bot : public std::enable_shared_from_this<Bot> {
     std::int64_t table_ = 0, buy_in_ = 400;
     int seat_ = -1;
     int hands_ = 0;
-    int gone_ = 0;         // other seats that left the table
-    std::set<int> others_; // the other seats taken, as this bot last saw them
+    int gone_ = 0;            // other seats that left the table
+    std::set<int> others_;    // the other seats taken, as this bot last saw them
+    bool saw_others_ = false; // another seat was taken at some time since it came
     double tokens_;
     Clock::time_point refilled_;
     Clock::time_point sent_;
