@@ -61,8 +61,9 @@ struct TournamentRun {
 
 // Plays random legal actions at the tournament's table, following it when moved, until the
 // tournament is over for this bot (out, or the winner) and its end is told, or the connection
-// ends. `moved` counts the moves of every bot.
-TournamentRun play_tournament(Client& c, unsigned seed, std::atomic<int>* moved = nullptr) {
+// ends. `moved` counts the moves of every bot, `paid` the prizes told to every bot.
+TournamentRun play_tournament(Client& c, unsigned seed, std::atomic<int>* moved = nullptr,
+                              std::atomic<int>* paid = nullptr) {
     TournamentRun run;
     std::mt19937 rng(seed);
     Sight sight;
@@ -94,6 +95,7 @@ TournamentRun play_tournament(Client& c, unsigned seed, std::atomic<int>* moved 
                 run.place = msg["place"];
                 run.prize = Chips(msg["prize"].get<std::int64_t>());
                 done = kind == "out";
+                if (paid && run.prize > Chips()) ++*paid;
             }
             if (kind == "finished") {
                 run.standings = msg["standings"];
@@ -592,5 +594,81 @@ TEST_CASE("feltd: a multi-table freezeout starts at its time, balances and break
     CHECK(sql_int(db, "SELECT COUNT(DISTINCT table_id) FROM hands") == 3);
     CHECK(sql_int(db, "SELECT COUNT(*) FROM tables WHERE closed_at IS NULL") == 0);
     CHECK(sql_int(db, "SELECT SUM(amount) FROM ledger WHERE reason = 'tournament_refund'") == 210);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("feltd: a SIGKILL right after a prize is paid loses nothing and pays nothing twice: the "
+          "tournament is taken up and every place is paid once") {
+    char tmpl[] = "/tmp/feltd_test_XXXXXX";
+    REQUIRE(mkdtemp(tmpl) != nullptr);
+    const std::string dir = tmpl;
+    constexpr int kEntrants = 4; // payouts 50 / 30 / 20: the first out of the money is 4th
+    std::vector<Entry> p;
+    std::vector<TournamentRun> runs(kEntrants);
+    std::atomic<int> paid{0};
+    std::int64_t t = 0;
+    {
+        Feltd d({}, dir);
+        Entry host = guest(d.port());
+        for (int i = 0; i < kEntrants; ++i) p.push_back(guest(d.port()));
+        json sng = {{"type", "create_tournament"},
+                    {"seats", kEntrants},
+                    {"buy_in", 100},
+                    {"starting_stack", 500},
+                    {"hand_delay_ms", 0},
+                    {"decision_ms", 60000},
+                    {"payouts", {50, 30, 20}},
+                    {"levels",
+                     {{{"small_blind", 10}, {"big_blind", 20}, {"hands", 4}},
+                      {{"small_blind", 50}, {"big_blind", 100}, {"hands", 4}}}}};
+        const json made = host.c->call(sng);
+        REQUIRE_MESSAGE(made["ok"] == true, made.dump());
+        t = made["tournament"];
+        for (Entry& e : p)
+            REQUIRE(e.c->call({{"type", "tournament_register"}, {"tournament", t}})["ok"] == true);
+        std::vector<std::thread> bots;
+        for (int i = 0; i < kEntrants; ++i)
+            bots.emplace_back(
+                [&, i] { runs[i] = play_tournament(*p[i].c, 51 + i, nullptr, &paid); });
+        // The first prize told (3rd place, or more at once): then the kill.
+        for (int waited = 0; paid == 0 && waited < 1200; ++waited)
+            std::this_thread::sleep_for(std::chrono::milliseconds(25));
+        d.stop(SIGKILL);
+        for (auto& b : bots) b.join();
+        CHECK(paid > 0);
+    }
+    check_ledger(dir);
+    {
+        Feltd d({}, dir);
+        Entry host = guest(d.port());
+        const json asked = host.c->call({{"type", "tournament"}, {"tournament", t}});
+        if (asked["ok"] == true) { // not over at the kill: the players still in play it out
+            std::set<std::string> in;
+            for (const json& st : asked["tournament"]["standings"])
+                if (st["place"].is_null()) in.insert(st["name"].get<std::string>());
+            std::vector<std::unique_ptr<Client>> back(kEntrants);
+            std::vector<std::thread> bots;
+            for (int i = 0; i < kEntrants; ++i) {
+                if (!in.count(p[i].name)) continue;
+                back[i] = std::make_unique<Client>(d.port());
+                back[i]->hello();
+                REQUIRE(back[i]->call({{"type", "resume"}, {"token", p[i].token}})["ok"] == true);
+                bots.emplace_back([&, i] { runs[i] = play_tournament(*back[i], 61 + i); });
+            }
+            for (auto& b : bots) b.join();
+        }
+        CHECK(d.stop(SIGTERM) == 0);
+    }
+    check_ledger(dir);
+    felt::db::Database db(dir + "/data/felt.db");
+    // Each prize paid once (three places; four when 3rd and 4th tie and share), making the
+    // pool; every place once.
+    CHECK(sql_int(db, "SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM ledger WHERE reason = "
+                      "'tournament_prize' GROUP BY account_id)") == 1);
+    CHECK(sql_int(db, "SELECT COUNT(*) FROM ledger WHERE reason = 'tournament_prize'") >= 3);
+    CHECK(sql_int(db, "SELECT SUM(amount) FROM ledger WHERE reason = 'tournament_prize'") ==
+          kEntrants * 100);
+    CHECK(sql_int(db, "SELECT COUNT(DISTINCT place) FROM tournament_entries") == kEntrants);
+    CHECK(sql_int(db, "SELECT COUNT(*) FROM tournaments WHERE status = 'finished'") == 1);
     std::filesystem::remove_all(dir);
 }
