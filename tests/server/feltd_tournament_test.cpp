@@ -468,6 +468,30 @@ json multi_table(int min_entrants) {
               {{"small_blind", 100}, {"big_blind", 200}, {"hands", 6}}}}};
 }
 
+// After a restart: the players of `p` still in by `standings` (the tournament's, read at the
+// restart) sign in again, are seated where it left them, and play it to the end, without error.
+void play_out(unsigned short port, const json& standings, const std::vector<Entry>& p,
+              std::vector<TournamentRun>& runs, unsigned seed, std::atomic<int>* moved = nullptr) {
+    std::set<std::string> in;
+    for (const json& st : standings)
+        if (st["place"].is_null()) in.insert(st["name"].get<std::string>());
+    std::vector<std::unique_ptr<Client>> back(p.size());
+    std::vector<std::thread> bots;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        if (!in.count(p[i].name)) continue;
+        back[i] = std::make_unique<Client>(port);
+        back[i]->hello();
+        REQUIRE(back[i]->call({{"type", "resume"}, {"token", p[i].token}})["ok"] == true);
+        bots.emplace_back([&, i] {
+            runs[i] = play_tournament(*back[i], seed + static_cast<unsigned>(i), moved);
+        });
+    }
+    for (auto& b : bots) b.join();
+    for (std::size_t i = 0; i < p.size(); ++i)
+        if (in.count(p[i].name))
+            CHECK_MESSAGE(runs[i].errors.empty(), p[i].name << ": " << runs[i].errors.front());
+}
+
 // Every chip of the database's accounts is where the ledger says: balances, plus the entries
 // of tournaments still registering, plus the pools of those running less the prizes paid, make
 // what was granted.
@@ -549,29 +573,10 @@ TEST_CASE("feltd: a multi-table freezeout starts at its time, balances and break
             REQUIRE(r["status"] == "running");
             // Every chip is in a stack: entries times the starting stack.
             Chips in_play;
-            std::set<std::string> in;
             for (const json& st : r["standings"])
-                if (st["place"].is_null()) {
-                    in_play += Chips(st["stack"].get<std::int64_t>());
-                    in.insert(st["name"].get<std::string>());
-                }
+                if (st["place"].is_null()) in_play += Chips(st["stack"].get<std::int64_t>());
             CHECK(in_play == Chips(kEntrants * 500));
-            // Those still in sign in again, are seated where the tournament left them, and play
-            // it to the end.
-            std::vector<std::unique_ptr<Client>> back(kEntrants);
-            std::vector<std::thread> bots;
-            for (int i = 0; i < kEntrants; ++i) {
-                if (!in.count(p[i].name)) continue;
-                back[i] = std::make_unique<Client>(d.port());
-                back[i]->hello();
-                REQUIRE(back[i]->call({{"type", "resume"}, {"token", p[i].token}})["ok"] == true);
-                bots.emplace_back([&, i] { runs[i] = play_tournament(*back[i], 41 + i, &moved); });
-            }
-            for (auto& b : bots) b.join();
-            for (int i = 0; i < kEntrants; ++i)
-                if (in.count(p[i].name))
-                    CHECK_MESSAGE(runs[i].errors.empty(),
-                                  p[i].name << ": " << runs[i].errors.front());
+            play_out(d.port(), r["standings"], p, runs, 41, &moved);
             const json done =
                 host.c->call({{"type", "tournament"}, {"tournament", t}})["tournament"];
             CHECK(done["status"] == "finished");
@@ -642,21 +647,8 @@ TEST_CASE("feltd: a SIGKILL right after a prize is paid loses nothing and pays n
         Feltd d({}, dir);
         Entry host = guest(d.port());
         const json asked = host.c->call({{"type", "tournament"}, {"tournament", t}});
-        if (asked["ok"] == true) { // not over at the kill: the players still in play it out
-            std::set<std::string> in;
-            for (const json& st : asked["tournament"]["standings"])
-                if (st["place"].is_null()) in.insert(st["name"].get<std::string>());
-            std::vector<std::unique_ptr<Client>> back(kEntrants);
-            std::vector<std::thread> bots;
-            for (int i = 0; i < kEntrants; ++i) {
-                if (!in.count(p[i].name)) continue;
-                back[i] = std::make_unique<Client>(d.port());
-                back[i]->hello();
-                REQUIRE(back[i]->call({{"type", "resume"}, {"token", p[i].token}})["ok"] == true);
-                bots.emplace_back([&, i] { runs[i] = play_tournament(*back[i], 61 + i); });
-            }
-            for (auto& b : bots) b.join();
-        }
+        if (asked["ok"] == true) // not over at the kill: the players still in play it out
+            play_out(d.port(), asked["tournament"]["standings"], p, runs, 61);
         CHECK(d.stop(SIGTERM) == 0);
     }
     check_ledger(dir);
