@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cstring>
 #include <sstream>
 #include <stdexcept>
 
@@ -18,20 +19,19 @@ void init_sodium() {
     if (sodium_init() < 0) throw std::runtime_error("libsodium could not be initialised");
 }
 
-} // namespace
-
 // Fisher and Yates, each index drawn as randombytes_uniform draws it (words below 2^32 mod the
-// bound are thrown away, so that none is likelier), but from a ChaCha20 stream keyed with fresh
-// random bytes (randombytes_buf_deterministic): one call to the system's generator a deck rather
-// than one a card.
-void secure_shuffle(std::span<Card> deck) {
+// bound are thrown away, so that none is likelier), but from a ChaCha20 stream
+// (randombytes_buf_deterministic) keyed by `make_key`: one key a deck rather than a call to the
+// system's generator a card.
+template <class MakeKey>
+void shuffle_keyed(std::span<Card> deck, MakeKey make_key) {
     init_sodium();
     std::vector<std::uint32_t> words;
     std::size_t next = 0;
     auto word = [&] {
         if (next == words.size()) { // at first, and in the rare case that rejections used it up
             unsigned char key[randombytes_SEEDBYTES];
-            randombytes_buf(key, sizeof key);
+            make_key(key);
             words.assign(deck.size() + 8, 0);
             randombytes_buf_deterministic(words.data(), words.size() * sizeof words[0], key);
             sodium_memzero(key, sizeof key);
@@ -48,6 +48,31 @@ void secure_shuffle(std::span<Card> deck) {
         std::swap(deck[i - 1], deck[r % bound]);
     }
     sodium_memzero(words.data(), words.size() * sizeof words[0]);
+}
+
+} // namespace
+
+// Each key fresh random bytes.
+void secure_shuffle(std::span<Card> deck) {
+    shuffle_keyed(
+        deck, [](unsigned char(&key)[randombytes_SEEDBYTES]) { randombytes_buf(key, sizeof key); });
+}
+
+// Each key the seed's stream, drawn on.
+void seeded_shuffle(std::span<Card> deck, std::uint64_t seed) {
+    shuffle_keyed(deck, [&seed](unsigned char(&key)[randombytes_SEEDBYTES]) {
+        for (std::size_t k = 0; k < sizeof key; k += 8) {
+            seed = mix_seed(seed, k);
+            std::memcpy(key + k, &seed, 8);
+        }
+    });
+}
+
+std::uint64_t mix_seed(std::uint64_t a, std::uint64_t b) {
+    std::uint64_t z = a + 0x9e3779b97f4a7c15ULL * (b + 1);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
 }
 
 std::uint64_t random_seed() {

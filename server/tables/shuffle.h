@@ -20,6 +20,11 @@ class Game;
 void secure_shuffle(std::span<Card> deck);
 std::uint64_t random_seed();
 
+// Tests only (a tournament's seed): the same shuffle, its stream keyed by `seed` rather than by
+// chance, so that the same seed gives the same deck; and a seed drawn from two (SplitMix64).
+void seeded_shuffle(std::span<Card> deck, std::uint64_t seed);
+std::uint64_t mix_seed(std::uint64_t a, std::uint64_t b);
+
 // Tests only: the next deal's first cards, in the order dealt (choose_deck).
 class ChosenCards {
   public:

@@ -487,3 +487,32 @@ TEST_CASE("secure_shuffle: every order of four cards equally likely, every card 
         CHECK(x < critical(52 * 51));
     }
 }
+
+TEST_CASE("seeded_shuffle (tests only): the same seed, the same deck; the hands of one seed's "
+          "tournament, every order of four cards equally likely") {
+    auto dealt = [](std::uint64_t seed) {
+        std::array<Card, 52> deck;
+        for (int i = 0; i < 52; ++i) deck[static_cast<std::size_t>(i)] = Card::from_code(i);
+        seeded_shuffle(deck, seed);
+        return deck;
+    };
+    CHECK(dealt(46) == dealt(46));
+    CHECK(dealt(46) != dealt(47));
+    // As a table deals them: the seed mixed with each hand's number.
+    std::map<std::vector<int>, long> seen;
+    constexpr int kShuffles = 240000;
+    for (int n = 0; n < kShuffles; ++n) {
+        std::array<Card, 4> deck;
+        for (int i = 0; i < 4; ++i) deck[static_cast<std::size_t>(i)] = Card::from_code(i);
+        seeded_shuffle(deck, mix_seed(46, static_cast<std::uint64_t>(n)));
+        std::vector<int> order;
+        for (Card c : deck) order.push_back(c.code());
+        ++seen[order];
+    }
+    REQUIRE(seen.size() == 24);
+    std::vector<long> counts;
+    for (const auto& [order, count] : seen) counts.push_back(count);
+    const double x = chi_square(counts, kShuffles / 24.0);
+    INFO("chi-square " << x << " against " << critical(23));
+    CHECK(x < critical(23));
+}
