@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cmath>
+#include <limits>
 
 namespace felt::protocol {
 
@@ -136,6 +137,7 @@ json TournamentConfig::to_json() const {
               {"time_bank_ms", time_bank_ms},
               {"hand_delay_ms", hand_delay_ms}};
     if (!preset.empty()) j["preset"] = preset;
+    if (seed) j["seed"] = *seed;
     if (levels.beyond == tournament::Beyond::step) j["step"] = levels.step;
     if (own_payouts) {
         json tiers = json::array();
@@ -249,6 +251,9 @@ Outcome<TournamentConfig> decode_tournament_config(const json& request, std::int
     c.decision_ms = static_cast<int>(in.integer("decision_ms", c.decision_ms, 100, 3'600'000));
     c.time_bank_ms = static_cast<int>(in.integer("time_bank_ms", c.time_bank_ms, 0, 3'600'000));
     c.hand_delay_ms = static_cast<int>(in.integer("hand_delay_ms", c.hand_delay_ms, 0, 60'000));
+    if (in.raw("seed"))
+        c.seed = static_cast<std::uint64_t>(
+            in.integer("seed", 0, 0, std::numeric_limits<std::int64_t>::max()));
     if (auto why = in.finish()) return D{std::nullopt, std::move(*why)};
     return D{std::move(c), {}};
 }

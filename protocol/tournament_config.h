@@ -8,6 +8,7 @@
 #include "tournament/structure.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace felt::protocol {
@@ -29,6 +30,9 @@ struct TournamentConfig {
     std::int64_t start_at = 0; // epoch seconds; multi-table only
     int balance_by = 1;        // how many players more one table may have than another: 1 or 2
     int decision_ms = 30'000, time_bank_ms = 0, hand_delay_ms = 1'000;
+    // Tests only (a feltd started with --chosen-decks): the seating's draws and every deal's
+    // shuffle follow from it, so that the same play gives the same tournament.
+    std::optional<std::uint64_t> seed;
 
     json to_json() const;
 };

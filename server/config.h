@@ -50,6 +50,8 @@ struct Config {
     std::int64_t lease_s = 10;
     // For tests only: `choose_deck` sets the next deal's cards. Off, it is refused.
     bool chosen_decks = false;
+    // For tests only: how long a tournament's minute lasts (levels and breaks in minutes).
+    int tournament_minute_ms = 60'000;
 };
 
 } // namespace felt::server

@@ -181,6 +181,9 @@ void Server::run() {
         });
     if (c.chosen_decks)
         spdlog::warn("--chosen-decks: players may choose the cards dealt; for tests only");
+    if (c.tournament_minute_ms != 60'000)
+        spdlog::warn("--tournament-minute-ms: a tournament's minute lasts {} ms; for tests only",
+                     c.tournament_minute_ms);
     spdlog::info("feltd listening on {}:{} (database {}, static files {})", c.bind, port(),
                  pg::redact(c.db), c.static_dir);
     if (!c.port_file.empty()) std::ofstream(c.port_file) << port() << "\n";

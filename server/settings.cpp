@@ -168,6 +168,10 @@ void add_settings(CLI::App& app, Config& c, std::string& config_file) {
     app.add_flag("--chosen-decks", c.chosen_decks,
                  "FOR TESTS ONLY: a player at a table may choose the next deal's cards "
                  "(choose_deck). Never on a server people play on");
+    app.add_option("--tournament-minute-ms", c.tournament_minute_ms,
+                   "FOR TESTS ONLY: how many milliseconds a tournament's minute lasts, for its "
+                   "levels and breaks")
+        ->check(CLI::Range(1, 60'000));
 }
 
 std::optional<std::string> apply_config_text(CLI::App& app, std::string_view text,

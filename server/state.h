@@ -119,6 +119,7 @@ class SharedState {
         ioc_ = ioc;
         services_.emplace(*storage_, metrics_, lobby_, *ioc, workers_,
                           std::chrono::seconds(config_.table_idle_s), config_.chosen_decks);
+        services_->tournament_minute_ms = config_.tournament_minute_ms;
         services_->balance_changed = [this](std::int64_t account, Chips balance) {
             balance_changed(account, balance);
         };

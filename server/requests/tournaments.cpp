@@ -24,6 +24,10 @@ void on_create_tournament(Peer& p, const protocol::Request& r) {
     if (state.stopping()) return refuse(p, r.id, "stopping", "the server is shutting down");
     auto decoded = protocol::decode_tournament_config(r.body, now_s());
     if (!decoded.ok()) return refuse(p, r.id, decoded.refusal);
+    if (decoded.value->seed && !state.services().chosen_decks)
+        return refuse(p, r.id, "not_testing",
+                      "a tournament's seed is for tests: this server was not started with "
+                      "--chosen-decks");
     const Account creator = *p.client.account;
     std::string text = decoded.value->to_json().dump(); // before the configuration moves below
     stored(

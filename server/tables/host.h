@@ -24,6 +24,9 @@ struct HostDeal {
     std::array<std::int64_t, kMaxTableSeats> accounts{}; // who is dealt in at each seat
     int button = 0;
     TournamentDeal tournament;
+    // Tests only (a tournament's seed): the deals of this table are shuffled from it and the
+    // hand's number, not by chance.
+    std::optional<std::uint64_t> deck_seed;
 };
 
 class TableHost {

@@ -28,6 +28,7 @@ struct Services {
     // An account's balance changed (a buy-in, a top-up, a cash-out): every connection of the
     // account is told. Empty: nobody is told (tests of a table alone).
     std::function<void(std::int64_t account, Chips balance)> balance_changed;
+    int tournament_minute_ms = 60'000; // tests only: how long a tournament's minute lasts
 };
 
 } // namespace felt::server

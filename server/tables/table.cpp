@@ -280,6 +280,7 @@ void Table::choose_deck(std::shared_ptr<Recipient> s, Account, protocol::Request
 
 void Table::start_hand() {
     Deal d;
+    std::optional<std::uint64_t> deck_seed; // a host's, for tests
     if (hosted_) {
         // The host's hand: who is in, the button and the blinds, the level's stakes.
         auto host = host_.lock();
@@ -298,6 +299,7 @@ void Table::start_hand() {
         }
         d.dealer = Seat(hd->button);
         d.tournament = hd->tournament;
+        deck_seed = hd->deck_seed;
         if (d.seats.size() < 2) return not_dealt();
     } else {
         for (Seat i : seats_of(limits_.seats))
@@ -310,11 +312,17 @@ void Table::start_hand() {
         d.dealer = next_dealer();
     }
     d.number = hands_ + 1;
-    // A cryptographically secure shuffle, committed to before the deal.
+    // A cryptographically secure shuffle, committed to before the deal (a seeded one in tests).
     std::vector<Card> deck = game_->deck(d);
-    secure_shuffle(deck);
+    const std::optional<std::uint64_t> seed =
+        deck_seed ? std::optional(mix_seed(*deck_seed, static_cast<std::uint64_t>(d.number)))
+                  : std::nullopt;
+    if (seed)
+        seeded_shuffle(deck, *seed);
+    else
+        secure_shuffle(deck);
     chosen_.stack(*game_, id_, deck);
-    auto started = game_->start(d, std::move(deck), random_seed());
+    auto started = game_->start(d, std::move(deck), seed ? mix_seed(*seed, 1) : random_seed());
     if (!started.ok()) { // a bug, or a configuration that cannot deal
         spdlog::error("table {}: hand cannot start: {}", id_, started.refusal.message);
         return not_dealt();

@@ -47,9 +47,17 @@ tournament::Rules Tournament::rules(std::uint64_t seed) const {
 tournament::Position Tournament::position() const {
     if (tournament::in_hands(config_.levels)) return tournament::position(config_.levels, hands_);
     if (status_ != Status::running) return tournament::position(config_.levels, 0);
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+    return tournament::position(config_.levels, clock_ms());
+}
+
+std::int64_t Tournament::clock_ms() const {
+    const auto real = std::chrono::duration_cast<std::chrono::milliseconds>(
         std::chrono::steady_clock::now() - started_);
-    return tournament::position(config_.levels, ms.count());
+    return real.count() * 60'000 / services_.tournament_minute_ms;
+}
+
+std::chrono::milliseconds Tournament::real_ms(std::int64_t clock_ms) const {
+    return std::chrono::milliseconds(clock_ms * services_.tournament_minute_ms / 60'000);
 }
 
 json Tournament::level_json(int level) const {
@@ -162,7 +170,10 @@ json Tournament::view() const {
         const tournament::Position at = position();
         out["level"] = level_json(at.level);
         out["on_break"] = at.on_break;
-        out[tournament::in_hands(config_.levels) ? "hands_left" : "level_ms_left"] = at.left;
+        if (tournament::in_hands(config_.levels))
+            out["hands_left"] = at.left;
+        else
+            out["level_ms_left"] = real_ms(at.left).count();
         json tables = json::array(); // those not broken
         for (const auto& [table, director_table] : tables_)
             if (director_->has_table(director_table)) tables.push_back(table);
@@ -241,10 +252,7 @@ std::string Tournament::state() const {
     j["table_ids"] = tables;
     j["seed"] = seed_;
     j["hands"] = hands_;
-    if (status_ == Status::running)
-        j["clock_ms"] = std::chrono::duration_cast<std::chrono::milliseconds>(
-                            std::chrono::steady_clock::now() - started_)
-                            .count();
+    if (status_ == Status::running) j["clock_ms"] = clock_ms();
     return j.dump();
 }
 
@@ -341,7 +349,7 @@ void Tournament::start() {
             }
             std::vector<int> players(entrants.size());
             for (std::size_t i = 0; i < players.size(); ++i) players[i] = static_cast<int>(i);
-            const std::uint64_t seed = random_seed();
+            const std::uint64_t seed = self->config_.seed ? *self->config_.seed : random_seed();
             std::vector<int> director_tables;
             {
                 std::lock_guard lock(self->mutex_);
@@ -457,8 +465,8 @@ bool Tournament::resume(const TournamentRow& row, const std::map<std::int64_t, i
         seed_ = state.value("seed", std::uint64_t{0});
         hands_ = state.value("hands", 0L);
         // The level clock stood still while the server was down.
-        started_ = std::chrono::steady_clock::now() -
-                   std::chrono::milliseconds(state.value("clock_ms", std::int64_t{0}));
+        started_ =
+            std::chrono::steady_clock::now() - real_ms(state.value("clock_ms", std::int64_t{0}));
         director_.emplace(rules(seed_), *standing);
         // A table a running hand kept from breaking breaks now: its players are seated where
         // the break sends them (the same draw as before the restart).
@@ -498,7 +506,7 @@ void Tournament::arm_level_timer() {
         std::lock_guard lock(mutex_);
         return position();
     }();
-    level_timer_.expires_after(std::chrono::milliseconds(at.left + 1));
+    level_timer_.expires_after(real_ms(at.left) + std::chrono::milliseconds(1));
     level_timer_.async_wait([self = shared_from_this()](error_code ec) {
         if (ec) return;
         std::vector<std::shared_ptr<Table>> tables;
@@ -511,7 +519,7 @@ void Tournament::arm_level_timer() {
             told = now.on_break ? json{{"type", "tournament"},
                                        {"kind", "break"},
                                        {"tournament", self->id_},
-                                       {"ms", now.left}}
+                                       {"ms", self->real_ms(now.left).count()}}
                                 : json{{"type", "tournament"},
                                        {"kind", "level"},
                                        {"tournament", self->id_},
@@ -566,6 +574,8 @@ std::optional<HostDeal> Tournament::next_deal(std::int64_t table) {
         send(std::move(news));
     }
     HostDeal h;
+    if (config_.seed)
+        h.deck_seed = mix_seed(*config_.seed, static_cast<std::uint64_t>(at_table->second));
     for (std::size_t k = 0; k < d.stacks.size() && k < h.stacks.size(); ++k) {
         h.stacks[k] = d.stacks[k];
         if (d.players[k] >= 0)

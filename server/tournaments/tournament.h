@@ -135,6 +135,11 @@ class Tournament final : public TableHost, public std::enable_shared_from_this<T
     // The state stored with each change: the standing and the level clock.
     std::string state() const;
     tournament::Position position() const;
+    // The level clock: milliseconds of play since the start (a minute lasts
+    // Services::tournament_minute_ms of real time, 60,000 but in tests); and a span of it in
+    // real time.
+    std::int64_t clock_ms() const;
+    std::chrono::milliseconds real_ms(std::int64_t clock_ms) const;
     // Every entrant's news: the same message for each.
     void tell_all(TournamentNews& news, const nlohmann::json& message) const;
     void send(TournamentNews news) const;

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <random>
 #include <set>
@@ -55,16 +56,25 @@ struct TournamentRun {
     std::int64_t table = 0;
     int hands = 0;
     int moves = 0; // tables it was moved to
+    // Breaks it was told of; hands it was dealt between a break's news and the next level's
+    // (one at most: a hand dealt as the break began); each whole break it saw, in real time.
+    int breaks = 0;
+    int dealt_on_break = 0;
+    std::vector<long> break_ms;
     std::vector<std::string> errors;
     json standings;
 };
 
 // Plays random legal actions at the tournament's table, following it when moved, until the
 // tournament is over for this bot (out, or the winner) and its end is told, or the connection
-// ends. `moved` counts the moves of every bot, `paid` the prizes told to every bot.
+// ends. `moved` counts the moves of every bot, `paid` the prizes told to every bot, `breaks` the
+// breaks told to every bot.
 TournamentRun play_tournament(Client& c, unsigned seed, std::atomic<int>* moved = nullptr,
-                              std::atomic<int>* paid = nullptr) {
+                              std::atomic<int>* paid = nullptr,
+                              std::atomic<int>* breaks = nullptr) {
     TournamentRun run;
+    bool on_break = false;
+    std::chrono::steady_clock::time_point break_at; // since when
     std::mt19937 rng(seed);
     Sight sight;
     // Seated at a table (again, or another): what it sees starts there.
@@ -91,6 +101,18 @@ TournamentRun play_tournament(Client& c, unsigned seed, std::atomic<int>* moved 
                 ++run.moves;
                 if (moved) ++*moved;
             }
+            if (kind == "break") {
+                ++run.breaks;
+                if (breaks) ++*breaks;
+                on_break = true;
+                break_at = std::chrono::steady_clock::now();
+            }
+            if (kind == "level" && on_break) {
+                run.break_ms.push_back(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                           std::chrono::steady_clock::now() - break_at)
+                                           .count());
+                on_break = false;
+            }
             if (kind == "out" || kind == "won") {
                 run.place = msg["place"];
                 run.prize = Chips(msg["prize"].get<std::int64_t>());
@@ -110,6 +132,7 @@ TournamentRun play_tournament(Client& c, unsigned seed, std::atomic<int>* moved 
         if (msg["table"] != run.table) continue; // the last of a table it was moved from
         sight.read(msg);
         if (msg["kind"] == "hand_end") ++run.hands;
+        if (msg["kind"] == "hand_start" && on_break) ++run.dealt_on_break;
         // Its turn: in an update, or in the snapshot of a seat taken up again.
         const json* legal =
             msg["kind"] == "update" && msg.contains("turn") && msg["turn"].contains("legal")
@@ -146,6 +169,10 @@ TEST_CASE("feltd: a sit-and-go registered for and played to the end by bots; ent
                         {"start_at", 1000}})["field"] == "start_at");
     CHECK(host.c->call({{"type", "tournament_register"}, {"tournament", 999}})["code"] ==
           "no_such_tournament");
+    // A seed (the same deals every time) is for a test server's tournaments only.
+    const json seeded = host.c->call({{"type", "create_tournament"}, {"seed", 46}});
+    CHECK(seeded["code"] == "not_testing");
+    CHECK(host.c->call({{"type", "tournaments"}})["tournaments"].empty());
 
     const json created = host.c->call({{"type", "create_tournament"},
                                        {"seats", 3},
@@ -582,6 +609,7 @@ TEST_CASE("feltd: a multi-table freezeout starts at its time, balances and break
             CHECK(done["status"] == "finished");
             CHECK(!done.contains("tables"));
         }
+        host.c.reset();              // (an idle connection would hold up the stop for its grace)
         CHECK(d.stop(SIGTERM) == 0); // the last table's close written
     }
     check_ledger(dir);
@@ -649,6 +677,7 @@ TEST_CASE("feltd: a SIGKILL right after a prize is paid loses nothing and pays n
         const json asked = host.c->call({{"type", "tournament"}, {"tournament", t}});
         if (asked.value("ok", false)) // not over at the kill: the players still in play it out
             play_out(d.port(), asked["tournament"]["standings"], p, runs, 61);
+        host.c.reset(); // (an idle connection would hold up the stop for its grace)
         CHECK(d.stop(SIGTERM) == 0);
     }
     check_ledger(dir);
@@ -663,4 +692,156 @@ TEST_CASE("feltd: a SIGKILL right after a prize is paid loses nothing and pays n
     CHECK(sql_int(db, "SELECT COUNT(DISTINCT place) FROM tournament_entries") == kEntrants);
     CHECK(sql_int(db, "SELECT COUNT(*) FROM tournaments WHERE status = 'finished'") == 1);
     std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("feltd: a break pauses every table of a tournament at once; a SIGKILL during it loses "
+          "nothing, and the tournament is taken up, breaks again and is played to the end") {
+    char tmpl[] = "/tmp/feltd_test_XXXXXX";
+    REQUIRE(mkdtemp(tmpl) != nullptr);
+    const std::string dir = tmpl;
+    // A tournament's minute lasts a second here: level 1, a break of "a minute", level 2.
+    constexpr int kMinuteMs = 1000;
+    const std::vector<std::string> flags = {"--tournament-minute-ms", std::to_string(kMinuteMs)};
+    constexpr int kEntrants = 6; // two tables of three
+    std::vector<Entry> p;
+    std::vector<TournamentRun> runs(kEntrants);
+    std::atomic<int> breaks{0};
+    std::int64_t t = 0;
+    {
+        Feltd d(flags, dir);
+        Entry host = guest(d.port());
+        for (int i = 0; i < kEntrants; ++i) p.push_back(guest(d.port()));
+        // Deep stacks for level 1, so that both tables still play at the break; then blinds that
+        // end it in seconds.
+        const json made =
+            host.c->call({{"type", "create_tournament"},
+                          {"format", "multi-table"},
+                          {"seats", 3},
+                          {"buy_in", 100},
+                          {"starting_stack", 100000},
+                          {"hand_delay_ms", 100}, // (at 0 these bots act faster than a player may)
+                          {"decision_ms", 60000},
+                          {"start_in_s", 1},
+                          {"levels",
+                           {{{"small_blind", 10}, {"big_blind", 20}, {"minutes", 1}},
+                            {{"break_minutes", 1}},
+                            {{"small_blind", 20000}, {"big_blind", 40000}, {"minutes", 1}}}}});
+        REQUIRE_MESSAGE(made["ok"] == true, made.dump());
+        t = made["tournament"];
+        for (Entry& e : p)
+            REQUIRE(e.c->call({{"type", "tournament_register"}, {"tournament", t}})["ok"] == true);
+        std::vector<std::thread> bots;
+        for (int i = 0; i < kEntrants; ++i)
+            bots.emplace_back(
+                [&, i] { runs[i] = play_tournament(*p[i].c, 71 + i, nullptr, nullptr, &breaks); });
+        // Every player, at both tables, is told of the break; half-way through it, it is a
+        // break still, and the kill.
+        for (int waited = 0; breaks < kEntrants && waited < 1000; ++waited)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        CHECK(breaks == kEntrants);
+        std::this_thread::sleep_for(std::chrono::milliseconds(kMinuteMs / 2));
+        const json r = host.c->call({{"type", "tournament"}, {"tournament", t}})["tournament"];
+        CHECK(r["status"] == "break");
+        CHECK(r["tables"].size() == 2);
+        CHECK(r["level_ms_left"].get<long>() <= kMinuteMs / 2);
+        d.stop(SIGKILL);
+        for (auto& b : bots) b.join();
+        for (int i = 0; i < kEntrants; ++i) {
+            CHECK(runs[i].breaks == 1);
+            // These bots play several hands a second: none but one dealt as the break began.
+            CHECK(runs[i].dealt_on_break <= 1);
+            CHECK(runs[i].hands > 0);
+        }
+    }
+    check_ledger(dir);
+    {
+        Feltd d(flags, dir);
+        Entry host = guest(d.port());
+        json asked = host.c->call({{"type", "tournament"}, {"tournament", t}});
+        REQUIRE(asked["ok"] == true);
+        // Taken up from its last hand, before the break: the level clock stood still.
+        Chips in_play;
+        for (const json& st : asked["tournament"]["standings"])
+            if (st["place"].is_null()) in_play += Chips(st["stack"].get<std::int64_t>());
+        CHECK(in_play == Chips(kEntrants * 100000));
+        play_out(d.port(), asked["tournament"]["standings"], p, runs, 81);
+        const json done = host.c->call({{"type", "tournament"}, {"tournament", t}})["tournament"];
+        CHECK(done["status"] == "finished");
+        host.c.reset(); // (an idle connection would hold up the stop for its grace)
+        CHECK(d.stop(SIGTERM) == 0);
+    }
+    // The break again after the restart, whole: a minute of the tournament's clock, with no hand
+    // dealt in it, then level 2.
+    int whole = 0;
+    for (const TournamentRun& r : runs) {
+        CHECK(r.dealt_on_break <= 1);
+        for (long ms : r.break_ms) {
+            CHECK(ms >= kMinuteMs * 9 / 10);
+            ++whole;
+        }
+    }
+    CHECK(whole > 0);
+    check_ledger(dir);
+    felt::db::Database db(dir + "/data/felt.db");
+    CHECK(sql_int(db, "SELECT COUNT(*) FROM tournaments WHERE status = 'finished'") == 1);
+    CHECK(sql_int(db, "SELECT COUNT(DISTINCT place) FROM tournament_entries") == kEntrants);
+    CHECK(sql_int(db, "SELECT SUM(amount) FROM ledger WHERE reason = 'tournament_prize'") ==
+          kEntrants * 100);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("feltd --chosen-decks: a tournament's seed makes it reproducible: the same seeded "
+          "sit-and-go, played by the same bots, deals the same decks and ends in the same "
+          "finishing order") {
+    struct Played {
+        std::vector<int> places;        // by entry, in the order they registered
+        std::vector<int> hands;         // hands each entry saw end
+        std::vector<std::string> decks; // every hand's deck, in order
+    };
+    auto play = [](std::uint64_t seed) {
+        Played out;
+        Feltd d({"--chosen-decks"});
+        Entry host = guest(d.port());
+        std::vector<Entry> p;
+        for (int i = 0; i < 4; ++i) p.push_back(guest(d.port()));
+        const json made =
+            host.c->call({{"type", "create_tournament"},
+                          {"seats", 4},
+                          {"buy_in", 100},
+                          {"starting_stack", 500},
+                          {"hand_delay_ms", 0},
+                          {"decision_ms", 60000},
+                          {"seed", seed},
+                          {"levels",
+                           {{{"small_blind", 10}, {"big_blind", 20}, {"hands", 5}},
+                            {{"small_blind", 25}, {"big_blind", 50}, {"hands", 5}}}}});
+        REQUIRE_MESSAGE(made["ok"] == true, made.dump());
+        CHECK(made["config"]["seed"] == seed);
+        const std::int64_t t = made["tournament"];
+        for (Entry& e : p) // one after another: the entries' order is the seating draw's
+            REQUIRE(e.c->call({{"type", "tournament_register"}, {"tournament", t}})["ok"] == true);
+        std::vector<TournamentRun> runs(p.size());
+        std::vector<std::thread> bots;
+        for (std::size_t i = 0; i < p.size(); ++i)
+            bots.emplace_back([&, i] { runs[i] = play_tournament(*p[i].c, 91 + i); });
+        for (auto& b : bots) b.join();
+        for (std::size_t i = 0; i < p.size(); ++i) {
+            CHECK_MESSAGE(runs[i].errors.empty(), p[i].name << ": " << runs[i].errors.front());
+            out.places.push_back(runs[i].place);
+            out.hands.push_back(runs[i].hands);
+        }
+        felt::db::Database db(d.dir() + "/data/felt.db");
+        felt::db::Statement q(db, "SELECT deck FROM hands ORDER BY id");
+        while (q.step()) out.decks.push_back(q.column_text(0));
+        return out;
+    };
+    const Played first = play(46), again = play(46), other = play(47);
+    CHECK(first.decks.size() > 1);
+    CHECK(first.decks == again.decks);
+    CHECK(first.places == again.places);
+    CHECK(first.hands == again.hands);
+    std::set<int> places(first.places.begin(), first.places.end());
+    CHECK(places == std::set<int>{1, 2, 3, 4});
+    // Another seed, another tournament.
+    CHECK(other.decks.front() != first.decks.front());
 }
