@@ -49,6 +49,19 @@ Entry guest(unsigned short port) {
     return e;
 }
 
+// Creates the tournament `config` describes, as `host`; refused, the test stops there.
+std::int64_t create(const Entry& host, const json& config) {
+    const json made = host.c->call(config);
+    REQUIRE_MESSAGE(made["ok"] == true, made.dump());
+    return made["tournament"];
+}
+
+// Each of `p` registers for tournament `t`, one after another: the entries are in their order.
+void register_all(const std::vector<Entry>& p, std::int64_t t) {
+    for (const Entry& e : p)
+        REQUIRE(e.c->call({{"type", "tournament_register"}, {"tournament", t}})["ok"] == true);
+}
+
 // What a bot saw of its tournament.
 struct TournamentRun {
     int place = 0;
@@ -381,8 +394,7 @@ TEST_CASE("feltd: a tournament's player who times out is sat out at once and fol
                       {"decision_ms", 300},
                       {"levels", {{{"small_blind", 10}, {"big_blind", 20}, {"hands", 50}}}}};
     const std::int64_t t = host.c->call(sng)["tournament"];
-    for (Entry& e : p)
-        REQUIRE(e.c->call({{"type", "tournament_register"}, {"tournament", t}})["ok"] == true);
+    register_all(p, t);
     // p[0] plays (checks or calls), p[1] never answers, p[2] leaves at once.
     json started;
     do started = *p[2].c->read();
@@ -461,8 +473,7 @@ TEST_CASE("feltd: a graceful stop in the middle of a sit-and-go lets its seats g
                           {"seats", 2},
                           {"hand_delay_ms", 0},
                           {"decision_ms", 60000}})["tournament"];
-        for (Entry& e : p)
-            REQUIRE(e.c->call({{"type", "tournament_register"}, {"tournament", t}})["ok"] == true);
+        register_all(p, t);
         next_kind(*p[0].c, "hand_start"); // a hand waits for its first action: then the stop
         CHECK(d.stop(SIGTERM) == 0);
     }
@@ -553,16 +564,13 @@ TEST_CASE("feltd: a multi-table freezeout starts at its time, balances and break
         Feltd d({}, dir);
         Entry host = guest(d.port());
         for (int i = 0; i < kEntrants; ++i) p.push_back(guest(d.port()));
-        const json made = host.c->call(multi_table(2));
-        REQUIRE_MESSAGE(made["ok"] == true, made.dump());
-        t = made["tournament"];
+        t = create(host, multi_table(2));
         cancelled = host.c->call(multi_table(3))["tournament"];
         const json line = host.c->call({{"type", "tournament"}, {"tournament", t}})["tournament"];
         CHECK(line["format"] == "multi-table");
         CHECK(line["status"] == "registering");
         CHECK(line["min_entrants"] == 2);
-        for (Entry& e : p)
-            REQUIRE(e.c->call({{"type", "tournament_register"}, {"tournament", t}})["ok"] == true);
+        register_all(p, t);
         // Two of the three it needs: at its time it is cancelled, and both entries refunded.
         Client other(d.port());
         other.hello();
@@ -658,11 +666,8 @@ TEST_CASE("feltd: a SIGKILL right after a prize is paid loses nothing and pays n
                     {"levels",
                      {{{"small_blind", 10}, {"big_blind", 20}, {"hands", 4}},
                       {{"small_blind", 50}, {"big_blind", 100}, {"hands", 4}}}}};
-        const json made = host.c->call(sng);
-        REQUIRE_MESSAGE(made["ok"] == true, made.dump());
-        t = made["tournament"];
-        for (Entry& e : p)
-            REQUIRE(e.c->call({{"type", "tournament_register"}, {"tournament", t}})["ok"] == true);
+        t = create(host, sng);
+        register_all(p, t);
         std::vector<std::thread> bots;
         for (int i = 0; i < kEntrants; ++i)
             bots.emplace_back(
@@ -717,8 +722,7 @@ TEST_CASE("feltd: a break pauses every table of a tournament at once; a SIGKILL 
         for (int i = 0; i < kEntrants; ++i) p.push_back(guest(d.port()));
         // Deep stacks for level 1, so that both tables still play at the break; then blinds that
         // end it in seconds.
-        const json made =
-            host.c->call({{"type", "create_tournament"},
+        t = create(host, {{"type", "create_tournament"},
                           {"format", "multi-table"},
                           {"seats", 3},
                           {"buy_in", 100},
@@ -730,10 +734,7 @@ TEST_CASE("feltd: a break pauses every table of a tournament at once; a SIGKILL 
                            {{{"small_blind", 10}, {"big_blind", 20}, {"minutes", 1}},
                             {{"break_minutes", 1}},
                             {{"small_blind", 20000}, {"big_blind", 40000}, {"minutes", 1}}}}});
-        REQUIRE_MESSAGE(made["ok"] == true, made.dump());
-        t = made["tournament"];
-        for (Entry& e : p)
-            REQUIRE(e.c->call({{"type", "tournament_register"}, {"tournament", t}})["ok"] == true);
+        register_all(p, t);
         std::vector<std::thread> bots;
         for (int i = 0; i < kEntrants; ++i)
             bots.emplace_back(
@@ -822,8 +823,7 @@ TEST_CASE("feltd --chosen-decks: a tournament's seed makes it reproducible: the 
         REQUIRE_MESSAGE(made["ok"] == true, made.dump());
         CHECK(made["config"]["seed"] == seed);
         const std::int64_t t = made["tournament"];
-        for (Entry& e : p) // one after another: the entries' order is the seating draw's
-            REQUIRE(e.c->call({{"type", "tournament_register"}, {"tournament", t}})["ok"] == true);
+        register_all(p, t);
         std::vector<TournamentRun> runs(p.size());
         std::vector<std::thread> bots;
         for (std::size_t i = 0; i < p.size(); ++i)

@@ -23,6 +23,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <future>
 #include <map>
 #include <mutex>
@@ -449,26 +450,30 @@ double critical(int df) {
     return df * std::pow(1 - k + 4.753 * std::sqrt(k), 3);
 }
 
+// 240,000 shuffles of four cards (`shuffle(deck, n)` for the n-th): each of the 24 orders
+// equally likely, by a chi-square test.
+void check_orders_of_four(const std::function<void(std::span<Card>, int)>& shuffle) {
+    std::map<std::vector<int>, long> seen;
+    constexpr int kShuffles = 240000;
+    for (int n = 0; n < kShuffles; ++n) {
+        std::array<Card, 4> deck;
+        for (int i = 0; i < 4; ++i) deck[static_cast<std::size_t>(i)] = Card::from_code(i);
+        shuffle(deck, n);
+        std::vector<int> order;
+        for (Card c : deck) order.push_back(c.code());
+        ++seen[order];
+    }
+    REQUIRE(seen.size() == 24);
+    std::vector<long> counts;
+    for (const auto& [order, count] : seen) counts.push_back(count);
+    const double x = chi_square(counts, kShuffles / 24.0);
+    INFO("chi-square " << x << " against " << critical(23));
+    CHECK(x < critical(23));
+}
+
 TEST_CASE("secure_shuffle: every order of four cards equally likely, every card at every place") {
     // 4 cards: the 24 orders, 240,000 shuffles.
-    {
-        std::map<std::vector<int>, long> seen;
-        constexpr int kShuffles = 240000;
-        for (int n = 0; n < kShuffles; ++n) {
-            std::array<Card, 4> deck;
-            for (int i = 0; i < 4; ++i) deck[static_cast<std::size_t>(i)] = Card::from_code(i);
-            secure_shuffle(deck);
-            std::vector<int> order;
-            for (Card c : deck) order.push_back(c.code());
-            ++seen[order];
-        }
-        REQUIRE(seen.size() == 24);
-        std::vector<long> counts;
-        for (const auto& [order, count] : seen) counts.push_back(count);
-        const double x = chi_square(counts, kShuffles / 24.0);
-        INFO("chi-square " << x << " against " << critical(23));
-        CHECK(x < critical(23));
-    }
+    check_orders_of_four([](std::span<Card> deck, int) { secure_shuffle(deck); });
     // 52 cards: how often each card lands at each place, 52,000 shuffles (1,000 a cell). Each
     // place's counts are a multinomial with 51 degrees of freedom; the sum over the 52 places is
     // taken as a chi-square with 52 x 51 (its mean is exactly that).
@@ -499,20 +504,7 @@ TEST_CASE("seeded_shuffle (tests only): the same seed, the same deck; the hands 
     CHECK(dealt(46) == dealt(46));
     CHECK(dealt(46) != dealt(47));
     // As a table deals them: the seed mixed with each hand's number.
-    std::map<std::vector<int>, long> seen;
-    constexpr int kShuffles = 240000;
-    for (int n = 0; n < kShuffles; ++n) {
-        std::array<Card, 4> deck;
-        for (int i = 0; i < 4; ++i) deck[static_cast<std::size_t>(i)] = Card::from_code(i);
+    check_orders_of_four([](std::span<Card> deck, int n) {
         seeded_shuffle(deck, mix_seed(46, static_cast<std::uint64_t>(n)));
-        std::vector<int> order;
-        for (Card c : deck) order.push_back(c.code());
-        ++seen[order];
-    }
-    REQUIRE(seen.size() == 24);
-    std::vector<long> counts;
-    for (const auto& [order, count] : seen) counts.push_back(count);
-    const double x = chi_square(counts, kShuffles / 24.0);
-    INFO("chi-square " << x << " against " << critical(23));
-    CHECK(x < critical(23));
+    });
 }
