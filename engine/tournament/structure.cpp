@@ -172,6 +172,9 @@ Stakes stakes_of(const Level& l, bool fixed_limit, bool bring_in_game) {
         st.small_bet = l.small_bet ? l.small_bet : l.big_blind;
         st.big_bet = l.big_bet ? l.big_bet : st.small_bet * 2;
         st.bring_in = l.bring_in ? l.bring_in : std::max(Chips(1), st.small_bet / 4);
+        // A stud tournament always has an ante: without one, a field that folds to the bring-in
+        // (players away are folded at once) never moves a chip, and never ends.
+        if (!st.ante && !st.big_blind_ante) st.ante = std::max(Chips(1), st.small_bet / 10);
         return st;
     }
     st.small_blind = l.small_blind;

@@ -71,7 +71,8 @@ bool in_hands(const Structure& s); // whether its levels count hands
 // The stakes a hand is dealt at, for a game with blinds or for stud (bring_in game). Fixed
 // limit and stud derive what the level leaves at 0: the small bet is the big blind, the big bet
 // twice that, and stud's bring-in a quarter of the small bet (at least 1). Stud has no blinds;
-// a game with blinds no bring-in.
+// a game with blinds no bring-in. Stud always has an ante: a tenth of the small bet (at least 1)
+// when the level gives none.
 struct Stakes {
     Chips small_blind{}, big_blind{}, ante{}, big_blind_ante{};
     Chips small_bet{}, big_bet{}, bring_in{};

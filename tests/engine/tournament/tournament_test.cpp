@@ -130,6 +130,11 @@ TEST_CASE("tournament structure: the stakes a hand is dealt at, limit bets and b
     CHECK(stakes_of(l, true, true) ==
           Stakes{{}, {}, Chips(10), {}, Chips(120), Chips(240), Chips(40)});
     CHECK(stakes_of(blinds(1, 2, 10), true, true).bring_in == Chips(1)); // at least 1
+    // Stud's ante, when the level gives none: a tenth of the small bet, at least 1 (a field that
+    // folds to the bring-in would move no chip without it).
+    CHECK(stakes_of(blinds(50, 100, 0), true, true).ante == Chips(10));
+    CHECK(stakes_of(blinds(1, 2, 0), false, true).ante == Chips(1));
+    CHECK(stakes_of(blinds(50, 100, 0), false, false).ante == Chips());
 }
 
 TEST_CASE("tournament presets: each a structure that runs, as the docs give them") {
