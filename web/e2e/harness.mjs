@@ -211,3 +211,28 @@ export async function whoseTurn(players) {
     return null;
   });
 }
+
+// The legal actions of the last turn the page's player was offered (null: none yet).
+export function lastLegal(rec) {
+  for (let i = rec.received.length - 1; i >= 0; --i) {
+    const m = rec.received[i];
+    if (m.type === "table" && m.kind === "update" && m.turn?.legal) return m.turn.legal;
+  }
+  return null;
+}
+
+// Takes the turn the action bar offers as a passive player would, in any game: checks, calls or
+// brings in; draws or turns up the fewest cards allowed, the first ones, picked at the player's
+// seat (any card for a draw, a face-down one for a rollover). Then waits for the bar to go.
+export async function passiveTurn(p, legal, bar) {
+  if (legal.phase !== "betting") {
+    const need = legal.phase === "drawing" ? legal.min_discard : legal.rollover;
+    const pickable = p.page.locator(legal.phase === "drawing" ? ".seat.mine button.card" : ".seat.mine button.card.hole");
+    for (let i = 0; i < need; ++i) await pickable.nth(i).click();
+    await bar.getByRole("button", { name: /Stand pat|Discard|Turn up/ }).click();
+  } else {
+    const name = legal.check ? "Check" : legal.call ? /^Call / : /^Bring in/;
+    await bar.getByRole("button", { name }).click();
+  }
+  await bar.waitFor({ state: "hidden", timeout: 5000 }).catch(() => {});
+}

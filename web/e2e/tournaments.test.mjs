@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { join } from "node:path";
-import { failures, guestPage, room, runFelt, screenshots, sleep, until } from "./harness.mjs";
+import { failures, guestPage, lastLegal, passiveTurn, room, runFelt, screenshots, sleep, until } from "./harness.mjs";
 
 let server, browser;
 room([], (s, b) => ([server, browser] = [s, b]));
@@ -170,6 +170,59 @@ test("a multi-table tournament: the page follows its player to every table the s
   console.log(`ann sat at tables ${[...seen].join(", ")}; moved ${moved.length} time(s)`);
   const ran = await bots;
   assert.equal(ran.code, 0, ran.err);
+  assert.deepEqual(ann.rec.bad, []);
+  await ann.context.close();
+});
+
+test("a sit-and-go of each other betting game, against two bots, is played to its end in the page", { timeout: 300_000 }, async () => {
+  const ann = await guestPage(browser, server, "ann");
+  const { page } = ann;
+  for (const variant of ["straight", "draw", "stud", "mexican", "shrinking"]) {
+    const made = await call(page, "create_tournament", {
+      variant,
+      seats: 3,
+      buy_in: 10,
+      starting_stack: 400,
+      hand_delay_ms: 300,
+      decision_ms: 3000, // the bot leaves its rollovers to the clock
+      levels: [
+        { small_blind: 10, big_blind: 20, hands: 2 },
+        { small_blind: 50, big_blind: 100, hands: 2 },
+      ],
+    });
+    assert.equal(made.ok, true, JSON.stringify(made));
+    const id = made.tournament;
+    const firstAct = Math.max(0, ...ann.rec.sent.map((m) => m.id ?? 0));
+    await page.goto(`${server.url}/#/tournament/${id}`);
+    await page.getByRole("button", { name: /Register \(10 chips\)/ }).click();
+    const bots = runFelt(["bot", "--url", server.ws, "--tournament", String(id), "--seats", "2", "--shove", "--state", join(server.dir, `bots-${variant}.json`)]);
+    await until(`${variant}: the table`, async () => /^#\/table\/\d+$/.test(await page.evaluate(() => location.hash)), 30_000).catch(async (e) => {
+      await page.screenshot({ path: join(failures, `tournament-${variant}.png`) });
+      const t = await call(page, "tournament", { tournament: id });
+      throw new Error(`${e}; the tournament: ${JSON.stringify(t).slice(0, 400)}; the bot: ${JSON.stringify(await Promise.race([bots, sleep(100)]))}`);
+    });
+    // Ann takes every turn the page offers her, as a passive player, until it is over for her.
+    const end = () => ann.rec.received.find((m) => m.type === "tournament" && m.tournament === id && ["out", "won"].includes(m.kind));
+    const deadline = Date.now() + 120_000;
+    while (!end()) {
+      if (Date.now() > deadline) {
+        await page.screenshot({ path: join(failures, `tournament-${variant}.png`) });
+        assert.fail(`${variant}: the tournament did not end for ann`);
+      }
+      const bar = page.locator(".action-bar");
+      if (await bar.isVisible().catch(() => false)) await passiveTurn(ann, lastLegal(ann.rec), bar).catch(() => {});
+      await sleep(100);
+    }
+    const words = end().kind === "won" ? `You won tournament ${id}` : `in tournament ${id}`;
+    await page.getByRole("status").filter({ hasText: words }).waitFor();
+    const ran = await bots;
+    assert.equal(ran.code, 0, `${variant}: ${ran.err}`);
+    // She played it from the page: her actions went out, and the server took them.
+    const acts = ann.rec.sent.filter((m) => m.type === "act" && m.id > firstAct);
+    const taken = acts.filter((a) => ann.rec.received.some((m) => m.id === a.id && m.ok));
+    assert.ok(taken.length > 0, `${variant}: no action of ann's was taken`);
+    console.log(`${variant}: ann finished ${end().place} after ${taken.length} action(s) from the page`);
+  }
   assert.deepEqual(ann.rec.bad, []);
   await ann.context.close();
 });

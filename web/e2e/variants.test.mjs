@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { chooseDeck, failures, guestPage, launch, screenshots, sleep, startFeltd, until } from "./harness.mjs";
+import { chooseDeck, failures, guestPage, lastLegal, launch, passiveTurn, screenshots, sleep, startFeltd, until } from "./harness.mjs";
 
 let server, browser, ann, bob;
 
@@ -25,14 +25,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-const lastLegal = (rec) => {
-  for (let i = rec.received.length - 1; i >= 0; --i) {
-    const m = rec.received[i];
-    if (m.type === "table" && m.kind === "update" && m.turn?.legal) return m.turn.legal;
-  }
-  return null;
-};
 
 // Ann creates a table of this variant and structure; both sit down; one hand is played with
 // checks and calls, `onTurn(person, legal)` first at each turn; then both leave. `extra`: more
@@ -68,18 +60,7 @@ async function playOneHand(variant, structure, onTurn, extra = {}) {
       if (!(await bar.isVisible().catch(() => false))) continue;
       const legal = lastLegal(p.rec);
       if (await onTurn(p, legal, bar, table)) continue;
-      if (legal.phase !== "betting") {
-        // Throw (or turn up) the fewest cards allowed: the first ones.
-        const need = legal.phase === "drawing" ? legal.min_discard : legal.rollover;
-        // Picked at the player's own seat: any card for a draw, a face-down one for a rollover.
-        const pickable = p.page.locator(legal.phase === "drawing" ? ".seat.mine button.card" : ".seat.mine button.card.hole");
-        for (let i = 0; i < need; ++i) await pickable.nth(i).click();
-        await bar.getByRole("button", { name: /Stand pat|Discard|Turn up/ }).click();
-      } else {
-        const name = legal.check ? "Check" : legal.call ? /^Call / : /^Bring in/;
-        await bar.getByRole("button", { name }).click();
-      }
-      await bar.waitFor({ state: "hidden", timeout: 5000 }).catch(() => {});
+      await passiveTurn(p, legal, bar);
     }
     await sleep(50);
   }
