@@ -161,6 +161,16 @@ void WsSession::send_later(Messages messages) {
 
 void WsSession::close() {
     net::post(executor_, [self = shared_from_this()] {
+        // At shutdown: a client that does not answer the close within a second (one that is not
+        // reading) is let go then, rather than holding the stop for the whole grace period.
+        std::visit(
+            [](auto& ws) {
+                websocket::stream_base::timeout t;
+                ws.get_option(t);
+                t.handshake_timeout = std::chrono::seconds(1);
+                ws.set_option(t);
+            },
+            self->ws_);
         self->close_after_writes(websocket::close_code::going_away);
     });
 }

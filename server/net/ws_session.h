@@ -54,7 +54,8 @@ class WsSession : public std::enable_shared_from_this<WsSession>, public Peer {
     // Through the connection's strand, after the handler running there.
     void send_later(Messages messages) override;
     using Recipient::send_later;
-    // Closes the connection (going away); from any thread.
+    // Closes the connection (going away), at shutdown; from any thread. A client that does not
+    // answer the close within a second is let go then.
     void close() override;
     void sign_out(const SignOut& which) override;
     void balance(std::int64_t account, Chips balance) override;
