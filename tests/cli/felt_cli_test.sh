@@ -214,5 +214,11 @@ expect_error "health not http" 'the URL must start with http://' -- health https
 expect_error "health no host" 'not a URL of the form http://HOST:PORT/PATH: http://:80' -- health http://:80
 expect_error "health timeout" '--timeout takes 0 to 600 seconds' -- health --timeout 0 http://127.0.0.1:1
 
+expect "icm the issue's vector" 0 '"icm_equity":\[323.2,278.12,195.79,112.89\],"icm_deal":\[323,278,196,113\],"chip_deal":\[373,271,165,101\]' -- icm --stacks 150000,98750,45500,13250 --prizes 425,280,130,75 --json
+expect "icm table" 0 '^4 +13250 +112.89 +113 +101$' -- icm --stacks 150000,98750,45500,13250 --prizes 425,280,130,75
+expect_error "icm a stack of none" 'every stack in a deal must be positive' -- icm --stacks 5,0 --prizes 1
+expect_error "icm more prizes" 'more prizes than players' -- icm --stacks 5 --prizes 2,1
+expect_error "icm eleven" 'a deal is for at most 10 players' -- icm --stacks 1,1,1,1,1,1,1,1,1,1,1 --prizes 1
+
 echo "felt cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -25,6 +25,7 @@
 #include "rankings/ranking.h"
 #include "rankings/wild.h"
 #include "simulate.h"
+#include "tournament/deal.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -647,6 +648,37 @@ int run_bot(bot::Options o, const std::string& url, const std::string& think, bo
 // `felt health [URL]`: is a feltd up and its storage working? GET /healthz (or URL's own path);
 // exit 0 on 200, 1 otherwise. Needs nothing but this binary, so a slim container image can use it
 // as its HEALTHCHECK.
+// felt icm: a deal of the prizes left among the players still in, by ICM and by chip count.
+int run_icm(const std::vector<std::int64_t>& stack_values,
+            const std::vector<std::int64_t>& prize_values, bool as_json) {
+    std::vector<Chips> stacks, prizes;
+    for (std::int64_t s : stack_values) stacks.push_back(Chips(s));
+    for (std::int64_t p : prize_values) prizes.push_back(Chips(p));
+    const std::vector<double> equity = unwrap(tournament::icm_equity(stacks, prizes));
+    const std::vector<Chips> icm = unwrap(tournament::icm_deal(stacks, prizes));
+    const std::vector<Chips> by_chips = unwrap(tournament::chip_deal(stacks, prizes));
+    if (as_json) {
+        json rounded = json::array();
+        for (double e : equity) rounded.push_back(std::round(e * 100) / 100);
+        std::cout << json{{"stacks", stacks},
+                          {"prizes", prizes},
+                          {"icm_equity", rounded},
+                          {"icm_deal", icm},
+                          {"chip_deal", by_chips}}
+                         .dump()
+                  << "\n";
+        return 0;
+    }
+    std::printf("%-7s %14s %12s %10s %16s\n", "player", "stack", "ICM equity", "ICM deal",
+                "chip-count deal");
+    for (std::size_t i = 0; i < stacks.size(); ++i)
+        std::printf("%-7zu %14lld %12.2f %10lld %16lld\n", i + 1,
+                    static_cast<long long>(stacks[i].value()), equity[i],
+                    static_cast<long long>(icm[i].value()),
+                    static_cast<long long>(by_chips[i].value()));
+    return 0;
+}
+
 int run_health(const std::string& url, double timeout) {
     const std::string scheme = "http://";
     if (url.rfind(scheme, 0) != 0)
@@ -881,6 +913,22 @@ int main(int argc, char** argv) {
                         "(./felt-bot-tournament-ID.json); run again, they take up their entries");
     bot_cmd->add_flag("--json", bot_json, "Print one JSON object");
 
+    std::vector<std::int64_t> icm_stacks, icm_prizes;
+    bool icm_json = false;
+    auto* icm_cmd = app.add_subcommand(
+        "icm", "A deal at a tournament's end: the prizes left split by ICM (Malmuth-Harville) "
+               "and by chip count, in whole chips");
+    icm_cmd->add_option("--stacks", icm_stacks, "The players' stacks: A,B,... (at most 10)")
+        ->delimiter(',')
+        ->required();
+    icm_cmd
+        ->add_option("--prizes", icm_prizes,
+                     "The prizes of the places left, first place first: P,Q,... (no more than "
+                     "the players; the places past them pay nothing)")
+        ->delimiter(',')
+        ->required();
+    icm_cmd->add_flag("--json", icm_json, "Print one JSON object");
+
     std::string health_url = "http://127.0.0.1:8080/healthz";
     double health_timeout = 5;
     auto* health_cmd = app.add_subcommand(
@@ -914,6 +962,7 @@ int main(int argc, char** argv) {
             return run_chinese_arrange(arrange_profile, arrange_cards, arrange_hints, arrange_json);
         if (*bot_cmd) return run_bot(boto, bot_url, bot_think, bot_json, bot_state);
         if (*health_cmd) return run_health(health_url, health_timeout);
+        if (*icm_cmd) return run_icm(icm_stacks, icm_prizes, icm_json);
         if (*draw_best_cmd)
             return run_draw_best(draw_args, draw_hand, draw_deck, draw_max, draw_json);
         if (*draw_hint_cmd)
