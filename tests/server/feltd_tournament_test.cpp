@@ -622,7 +622,7 @@ TEST_CASE("feltd: a multi-table freezeout starts at its time, balances and break
             CHECK(done["status"] == "finished");
             CHECK(!done.contains("tables"));
         }
-        host.c.reset();              // (an idle connection would hold up the stop for its grace)
+        host.c.reset();              // (an idle connection would hold up the stop a second)
         CHECK(d.stop(SIGTERM) == 0); // the last table's close written
     }
     check_ledger(dir);
@@ -687,7 +687,7 @@ TEST_CASE("feltd: a SIGKILL right after a prize is paid loses nothing and pays n
         const json asked = host.c->call({{"type", "tournament"}, {"tournament", t}});
         if (asked.value("ok", false)) // not over at the kill: the players still in play it out
             play_out(d.port(), asked["tournament"]["standings"], p, runs, 61);
-        host.c.reset(); // (an idle connection would hold up the stop for its grace)
+        host.c.reset(); // (an idle connection would hold up the stop a second)
         CHECK(d.stop(SIGTERM) == 0);
     }
     check_ledger(dir);
@@ -780,7 +780,7 @@ TEST_CASE("feltd: a break pauses every table of a tournament at once, for its le
         play_out(d.port(), asked["tournament"]["standings"], p, runs, 81);
         const json done = host.c->call({{"type", "tournament"}, {"tournament", t}})["tournament"];
         CHECK(done["status"] == "finished");
-        host.c.reset(); // (an idle connection would hold up the stop for its grace)
+        host.c.reset(); // (an idle connection would hold up the stop a second)
         CHECK(d.stop(SIGTERM) == 0);
     }
     // The second break again after the restart (its news reaches those signed in again by
