@@ -459,6 +459,8 @@ class Bot : public std::enable_shared_from_this<Bot> {
         if (type == "guest" || type == "resume") {
             signed_in_ = true;
             token_ = m.value("token", token_);
+            if (m.contains("account") && m["account"].is_object())
+                name_ = m["account"].value("name", name_);
             if (const std::int64_t t = shared_->options.tournament) {
                 {
                     std::lock_guard lock(shared_->mutex);
@@ -535,7 +537,9 @@ class Bot : public std::enable_shared_from_this<Bot> {
             }
             return close();
         }
-        if (kind == "seated" && m.value("seat", -1) != seat_) {
+        // (Its own sitting down may be told before the join's reply names its seat: its name
+        // tells it apart.)
+        if (kind == "seated" && m.value("seat", -1) != seat_ && m.value("name", "") != name_) {
             others_.insert(m.value("seat", -1));
             saw_others_ = true;
         }
@@ -719,6 +723,7 @@ class Bot : public std::enable_shared_from_this<Bot> {
     int seat_ = -1;
     int hands_ = 0;
     int gone_ = 0;            // other seats that left the table
+    std::string name_;        // its account's
     std::set<int> others_;    // the other seats taken, as this bot last saw them
     bool saw_others_ = false; // another seat was taken at some time since it came
     double tokens_;
