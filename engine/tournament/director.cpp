@@ -1,5 +1,7 @@
 #include "tournament/director.h"
 
+#include "tournament/deal.h"
+
 #include <algorithm>
 #include <cassert>
 
@@ -10,6 +12,7 @@ Director::Director(Rules rules, std::span<const int> players) : rules_(std::move
     state_.resize(tables_.size());
     for (int id : players) players_[id] = Player{id, rules_.starting_stack, false};
     remaining_ = static_cast<int>(players.size());
+    entrants_ = remaining_;
     prizes_ = prizes(rules_.payouts, remaining_, rules_.pool);
 }
 
@@ -20,6 +23,7 @@ Director::Director(Rules rules, const Standing& standing)
     for (const Standing::Player& p : standing.players)
         players_[p.id] = Player{p.id, p.stack, p.waiting};
     remaining_ = static_cast<int>(standing.players.size());
+    entrants_ = standing.entrants;
     prizes_ = prizes(rules_.payouts, standing.entrants, rules_.pool);
 }
 
@@ -30,7 +34,7 @@ Standing Director::standing() const {
     std::sort(s.players.begin(), s.players.end(),
               [](const Standing::Player& a, const Standing::Player& b) { return a.id < b.id; });
     s.finishes = finishes_;
-    s.entrants = static_cast<int>(players_.size() + finishes_.size()) - (finished() ? 1 : 0);
+    s.entrants = entrants_;
     s.draws = draws_;
     return s;
 }
@@ -206,6 +210,71 @@ Outcome Director::hand_ended(int table, std::span<const Chips> stacks) {
             arrive(m);
             out.moves.push_back(m);
         }
+    return out;
+}
+
+} // namespace felt::tournament
+
+namespace felt::tournament {
+
+std::string_view deal_method_name(DealMethod m) {
+    return m == DealMethod::icm ? "icm" : "chips";
+}
+
+std::optional<DealMethod> parse_deal_method(std::string_view name) {
+    if (name == "icm") return DealMethod::icm;
+    if (name == "chips") return DealMethod::chips;
+    return std::nullopt;
+}
+
+bool Director::in_hand() const {
+    return std::any_of(state_.begin(), state_.end(), [](const Table& x) { return x.in_hand; });
+}
+
+Result<DealTerms> Director::deal_terms(DealMethod method) const {
+    if (finished()) return make_error(Errc::illegal_action, "the tournament is over");
+    if (in_hand())
+        return make_error(Errc::illegal_action,
+                          "a deal is made between hands: one is being played");
+    if (remaining_ > kMostDealPlayers)
+        return make_error(Errc::bad_config, "a deal is made among at most " +
+                                                std::to_string(kMostDealPlayers) + " players; " +
+                                                std::to_string(remaining_) + " are still in");
+    DealTerms t;
+    t.method = method;
+    for (const auto& [id, p] : players_) t.players.push_back(id);
+    std::sort(t.players.begin(), t.players.end(), [&](int a, int b) {
+        const Chips x = players_.at(a).stack, y = players_.at(b).stack;
+        return x != y ? x > y : a < b;
+    });
+    for (int id : t.players) t.stacks.push_back(players_.at(id).stack);
+    // The prizes of places 1 .. remaining_ (places below those paid pay nothing).
+    const std::span<const Chips> left(prizes_.data(), std::min(prizes_.size(), t.players.size()));
+    auto split = method == DealMethod::icm ? icm_deal(t.stacks, left) : chip_deal(t.stacks, left);
+    if (!split) return split.error();
+    t.prizes = std::move(*split);
+    return t;
+}
+
+Result<Outcome> Director::end_by_deal(const DealTerms& terms) {
+    auto now = deal_terms(terms.method);
+    if (!now) return now.error();
+    if (*now != terms)
+        return make_error(Errc::illegal_action, "the stacks changed since the deal was offered");
+    Outcome out;
+    for (std::size_t i = 0; i < terms.players.size(); ++i) {
+        const Finish f{terms.players[i], static_cast<int>(i) + 1, terms.prizes[i], false};
+        if (i == 0)
+            out.won = f;
+        else
+            out.out.push_back(f);
+    }
+    // Finishes in the order they came: the lowest place first, the winner last.
+    for (auto f = out.out.rbegin(); f != out.out.rend(); ++f) finishes_.push_back(*f);
+    finishes_.push_back(*out.won);
+    for (TableSeats& t : tables_) std::fill(t.players.begin(), t.players.end(), -1);
+    players_.clear();
+    remaining_ = 0;
     return out;
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "chips.h"
+#include "result.h"
 #include "tournament/payouts.h"
 #include "tournament/seating.h"
 #include "tournament/structure.h"
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <unordered_map>
 #include <variant>
 #include <vector>
@@ -61,6 +63,18 @@ struct Outcome {
     std::optional<Finish> won; // the winner, when the tournament ended with this hand
 };
 
+// A deal: the prizes of the places left split among the players still in (tournament/deal.h).
+enum class DealMethod : unsigned char { icm, chips };
+std::string_view deal_method_name(DealMethod m); // "icm", "chips"
+std::optional<DealMethod> parse_deal_method(std::string_view name);
+struct DealTerms {
+    DealMethod method = DealMethod::icm;
+    std::vector<int> players;  // still in, largest stack first (equal stacks: the lower id first)
+    std::vector<Chips> stacks; // theirs, in that order
+    std::vector<Chips> prizes; // what each gets, in that order: adding up to the prizes left
+    friend bool operator==(const DealTerms&, const DealTerms&) = default;
+};
+
 // Where a tournament stands between hands, to be stored and taken up again after a restart:
 // hands being played when it was taken count as never dealt (a restart voids them, and their
 // stacks are those from before them, as here).
@@ -107,6 +121,17 @@ class Director {
     // Whether a table waits to be broken once its hand ends (balancing waits for it meanwhile).
     bool breaking() const;
     int remaining() const { return remaining_; }
+    // Whether a hand is being played at any table.
+    bool in_hand() const;
+    // The terms of a deal by `method` among the players still in, from their stacks now.
+    // Errc::illegal_action while a hand is being played or once the tournament is over;
+    // Errc::bad_config with more than kMostDealPlayers still in.
+    Result<DealTerms> deal_terms(DealMethod method) const;
+    // Ends the tournament by the terms every player still in agreed to (deal_terms, with nothing
+    // changed since): they take places 1, 2, ... in the terms' order, each with the terms' prize
+    // (`won`: the first; `out`: the rest, best place first). Nothing changes unless the terms are
+    // those deal_terms gives now (Errc::illegal_action).
+    Result<Outcome> end_by_deal(const DealTerms& terms);
     bool finished() const { return remaining_ <= 1 && !finishes_.empty(); }
     // Every finish so far: players out, then the winner.
     const std::vector<Finish>& finishes() const { return finishes_; }
@@ -139,6 +164,7 @@ class Director {
     std::vector<Chips> prizes_;
     std::vector<Finish> finishes_;
     int remaining_ = 0;
+    int entrants_ = 0;
     std::uint64_t draws_ = 0; // breaks made, for each its own draw
 };
 

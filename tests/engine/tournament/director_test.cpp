@@ -3,10 +3,13 @@
 // ending in random order: every chip kept after every hand, every entrant finishing once with
 // places 1..N, the prizes adding up to the pool, tables even after their hands, and the same seed
 // giving the same tournament.
+#include "tournament/deal.h"
+#include "tournament/director.h"
 #include "tournament_sim.h"
 
 #include <doctest/doctest.h>
 
+#include <map>
 #include <random>
 
 using namespace felt;
@@ -84,4 +87,111 @@ TEST_CASE("tournaments taken up from their standing after restarts still keep ev
         CHECK(static_cast<int>(r.value().finishes.size()) == o.entrants);
         CHECK((r.value().hands < o.restart_every || r.value().restarts > 0));
     }
+}
+
+namespace {
+
+// Deals the next hand at `table` and ends it with `stacks` (by seat; the sum dealt).
+void play_hand(tournament::Director& d, int table, std::vector<Chips> stacks) {
+    auto dealt = d.deal(table, tournament::Position{});
+    REQUIRE(std::holds_alternative<tournament::Deal>(dealt));
+    d.hand_ended(table, stacks);
+}
+
+} // namespace
+
+TEST_CASE("a deal at the final table: the split by ICM or by chips of the prizes left, places by "
+          "stack, and the tournament over") {
+    using tournament::DealMethod;
+    tournament::Rules rules;
+    rules.structure.levels = {tournament::Level{Chips(10), Chips(20)}};
+    rules.starting_stack = Chips(1'000);
+    rules.pool = Chips(1'000);
+    rules.seats = 6;
+    const std::vector<int> players = {0, 1, 2, 3, 4};
+    tournament::Director d(rules, players);
+    REQUIRE(d.tables().size() == 1);
+    const tournament::TableSeats seats = d.tables()[0];
+    // One hand leaves player 4 out and the others with 2,000, 1,500, 1,000 and 500.
+    const std::map<int, Chips> after = {
+        {0, Chips(500)}, {1, Chips(2'000)}, {2, Chips(1'000)}, {3, Chips(1'500)}, {4, Chips()}};
+    std::vector<Chips> by_seat(static_cast<std::size_t>(seats.seats));
+    for (int k = 0; k < seats.seats; ++k)
+        if (const int p = seats.players[static_cast<std::size_t>(k)]; p >= 0)
+            by_seat[static_cast<std::size_t>(k)] = after.at(p);
+    play_hand(d, seats.id, by_seat);
+    REQUIRE(d.remaining() == 4);
+    const std::vector<Chips> prizes = tournament::prizes(rules.payouts, 5, rules.pool);
+
+    for (const DealMethod m : {DealMethod::icm, DealMethod::chips}) {
+        auto terms = d.deal_terms(m);
+        REQUIRE(terms);
+        CHECK(terms->players == std::vector<int>{1, 3, 2, 0});
+        CHECK(terms->stacks ==
+              std::vector<Chips>{Chips(2'000), Chips(1'500), Chips(1'000), Chips(500)});
+        // What deal.h gives for these stacks and the prizes of places 1 to 4.
+        const std::vector<Chips> left(prizes.begin(),
+                                      prizes.begin() + std::min<std::ptrdiff_t>(4, ssize(prizes)));
+        const auto expected = m == DealMethod::icm ? tournament::icm_deal(terms->stacks, left)
+                                                   : tournament::chip_deal(terms->stacks, left);
+        REQUIRE(expected);
+        CHECK(terms->prizes == *expected);
+        Chips paid{}, owed{};
+        for (Chips c : terms->prizes) paid += c;
+        for (Chips c : left) owed += c;
+        CHECK(paid == owed);
+    }
+
+    // Terms from before a hand no longer hold after it.
+    auto stale = d.deal_terms(DealMethod::icm);
+    REQUIRE(stale);
+    auto dealt = d.deal(seats.id, tournament::Position{});
+    REQUIRE(std::holds_alternative<tournament::Deal>(dealt));
+    CHECK(d.in_hand());
+    CHECK(d.deal_terms(DealMethod::icm).error().code == Errc::illegal_action);
+    CHECK(d.end_by_deal(*stale).error().code == Errc::illegal_action);
+    std::vector<Chips> moved = std::get<tournament::Deal>(dealt).stacks;
+    for (std::size_t k = 0, given = 0; k < moved.size(); ++k) // 100 from one player to another
+        if (moved[k] > 0 && given < 2) moved[k] += Chips(given++ == 0 ? 100 : -100);
+    d.hand_ended(seats.id, moved);
+    CHECK_FALSE(d.end_by_deal(*stale));
+    CHECK(d.remaining() == 4);
+
+    auto terms = d.deal_terms(DealMethod::icm);
+    REQUIRE(terms);
+    auto ended = d.end_by_deal(*terms);
+    REQUIRE(ended);
+    REQUIRE(ended->won);
+    CHECK(ended->won->player == terms->players[0]);
+    CHECK(ended->won->prize == terms->prizes[0]);
+    REQUIRE(ended->out.size() == 3);
+    for (std::size_t i = 0; i < 3; ++i) {
+        CHECK(ended->out[i].place == static_cast<int>(i) + 2);
+        CHECK(ended->out[i].player == terms->players[i + 1]);
+        CHECK(ended->out[i].prize == terms->prizes[i + 1]);
+    }
+    CHECK(d.finished());
+    CHECK(d.remaining() == 0);
+    CHECK(d.finishes().size() == 5);
+    Chips paid{};
+    for (const tournament::Finish& f : d.finishes()) paid += f.prize;
+    CHECK(paid == rules.pool);
+    CHECK(d.standing().entrants == 5);
+    CHECK(d.deal_terms(DealMethod::icm).error().code == Errc::illegal_action);
+}
+
+TEST_CASE("a deal is refused among more than ten players") {
+    tournament::Rules rules;
+    rules.structure.levels = {tournament::Level{Chips(10), Chips(20)}};
+    rules.starting_stack = Chips(1'000);
+    rules.pool = Chips(1'100);
+    std::vector<int> players(11);
+    for (int i = 0; i < 11; ++i) players[static_cast<std::size_t>(i)] = i;
+    tournament::Director d(rules, players);
+    const auto terms = d.deal_terms(tournament::DealMethod::chips);
+    REQUIRE_FALSE(terms);
+    CHECK(terms.error().code == Errc::bad_config);
+    CHECK(terms.error().message == "a deal is made among at most 10 players; 11 are still in");
+    CHECK(tournament::parse_deal_method("icm") == tournament::DealMethod::icm);
+    CHECK(tournament::parse_deal_method("chip") == std::nullopt);
 }
