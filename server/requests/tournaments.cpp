@@ -112,6 +112,37 @@ void on_unregister(Peer& p, const protocol::Request& r) {
         });
 }
 
+// A deal among the players still in: propose (by "icm" or "chips"), accept or decline.
+void on_deal(Peer& p, const protocol::Request& r) {
+    auto t = named(p, r);
+    if (!t) return;
+    const auto action = protocol::string_field(r, "action", 1, 16);
+    if (const auto* no = std::get_if<protocol::Refusal>(&action)) return refuse(p, r.id, *no);
+    const std::string& a = std::get<std::string>(action);
+    using Answer = Tournament::DealAnswer;
+    const std::optional<Answer> answer = a == "propose"   ? std::optional(Answer::propose)
+                                         : a == "accept"  ? std::optional(Answer::accept)
+                                         : a == "decline" ? std::optional(Answer::decline)
+                                                          : std::nullopt;
+    if (!answer)
+        return refuse(
+            p, r.id,
+            {"bad_request", "action must be \"propose\", \"accept\" or \"decline\"", "action"});
+    auto method = tournament::DealMethod::icm;
+    if (*answer == Answer::propose) {
+        const auto named_method = protocol::string_field(r, "method", 1, 16);
+        const auto* m = std::get_if<std::string>(&named_method);
+        const auto parsed = m ? tournament::parse_deal_method(*m) : std::nullopt;
+        if (!parsed)
+            return refuse(p, r.id,
+                          {"bad_request", "method must be \"icm\" or \"chips\"", "method"});
+        method = *parsed;
+    }
+    auto done = t->deal(p.client.account->id, *answer, method);
+    if (!done.ok()) return refuse(p, r.id, done.refusal);
+    reply(p, r, {{"tournament", t->id()}, {"deal", *done.value}});
+}
+
 } // namespace
 
 void add_tournament_requests(Routes& routes) {
@@ -121,6 +152,7 @@ void add_tournament_requests(Routes& routes) {
         {"tournament", {Needs::account, on_tournament}},
         {"tournament_register", {Needs::account, on_register}},
         {"tournament_unregister", {Needs::account, on_unregister}},
+        {"tournament_deal", {Needs::account, on_deal}},
     });
 }
 

@@ -6,6 +6,7 @@
 #include "tables/poker_game.h"
 #include "tables/shuffle.h"
 #include "tables/table.h"
+#include "tournament/deal.h"
 
 #include <spdlog/spdlog.h>
 
@@ -27,7 +28,8 @@ Tournament::Tournament(std::int64_t id, protocol::TournamentConfig config, std::
                        std::string creator_name, Services& services, TournamentOutlet outlet)
     : id_(id), config_(std::move(config)), creator_(creator),
       creator_name_(std::move(creator_name)), services_(services), outlet_(std::move(outlet)),
-      strand_(net::make_strand(services.io)), level_timer_(strand_), start_timer_(strand_) {}
+      strand_(net::make_strand(services.io)), level_timer_(strand_), start_timer_(strand_),
+      deal_timer_(strand_) {}
 
 tournament::Rules Tournament::rules(std::uint64_t seed) const {
     tournament::Rules r;
@@ -52,7 +54,7 @@ tournament::Position Tournament::position() const {
 
 std::int64_t Tournament::clock_ms() const {
     const auto real = std::chrono::duration_cast<std::chrono::milliseconds>(
-        std::chrono::steady_clock::now() - started_);
+        paused_.value_or(std::chrono::steady_clock::now()) - started_);
     return real.count() * 60'000 / services_.tournament_minute_ms;
 }
 
@@ -162,6 +164,7 @@ json Tournament::view() const {
         standings.push_back(std::move(s));
     }
     out["standings"] = standings;
+    if (offer_) out["deal"] = deal_json();
     if (director_) {
         out["hands"] = hands_;
         out["longest_wait_ms"] = longest_wait_ms_;
@@ -514,7 +517,7 @@ void Tournament::arm_level_timer() {
         TournamentNews news;
         {
             std::lock_guard lock(self->mutex_);
-            if (self->status_ != Status::running) return;
+            if (self->status_ != Status::running || self->paused_) return;
             const tournament::Position now = self->position();
             told = now.on_break ? json{{"type", "tournament"},
                                        {"kind", "break"},
@@ -543,6 +546,13 @@ std::optional<HostDeal> Tournament::next_deal(std::int64_t table) {
     if (status_ != Status::running || !director_) return std::nullopt;
     const auto at_table = tables_.find(table);
     if (at_table == tables_.end()) return std::nullopt;
+    if (offer_) { // a deal on the table: no new hand; poked once it is off
+        idle_.try_emplace(at_table->second);
+        TournamentNews news;
+        offer_terms(news);
+        send(std::move(news));
+        return std::nullopt;
+    }
     const tournament::Position at = position();
     auto dealt = director_->deal(at_table->second, at);
     const auto now = std::chrono::steady_clock::now();
@@ -661,6 +671,7 @@ void Tournament::settled(std::int64_t table, bool ok) {
         apply(pending_.begin()->second.outcome, news);
         pending_.erase(pending_.begin());
     }
+    if (offer_ && status_ == Status::running) offer_terms(news);
     send(std::move(news));
 }
 
@@ -682,6 +693,8 @@ void Tournament::apply(const tournament::Outcome& o, TournamentNews& news) {
     if (o.won) {
         status_ = Status::finished;
         level_timer_.cancel();
+        deal_timer_.cancel();
+        offer_.reset();
         json standings = json::array();
         for (const tournament::Finish& f : director_->finishes())
             standings.push_back({{"name", entrants_[static_cast<std::size_t>(f.player)].name},
@@ -731,7 +744,213 @@ void Tournament::not_dealt(std::int64_t table) {
         forget_befores();
         director_->not_dealt(at_table->second);
         --hands_;
+        if (offer_) {
+            TournamentNews news;
+            offer_terms(news);
+            send(std::move(news));
+        }
     }
+}
+
+int Tournament::player_of(std::int64_t account) const {
+    if (!director_) return -1;
+    for (std::size_t i = 0; i < entrants_.size(); ++i)
+        if (entrants_[i].account == account && director_->stack(static_cast<int>(i)) > 0)
+            return static_cast<int>(i);
+    return -1;
+}
+
+json Tournament::deal_json() const {
+    json accepted = json::array();
+    for (int p : offer_->accepted) accepted.push_back(entrants_[static_cast<std::size_t>(p)].name);
+    json out = {{"method", tournament::deal_method_name(offer_->method)},
+                {"proposed_by", offer_->proposer},
+                {"accepted", accepted}};
+    if (offer_->terms) {
+        json terms = json::array();
+        for (std::size_t i = 0; i < offer_->terms->players.size(); ++i)
+            terms.push_back(
+                {{"name", entrants_[static_cast<std::size_t>(offer_->terms->players[i])].name},
+                 {"stack", offer_->terms->stacks[i]},
+                 {"prize", offer_->terms->prizes[i]}});
+        out["terms"] = terms;
+        out["ms_left"] =
+            std::max<std::int64_t>(0, std::chrono::duration_cast<std::chrono::milliseconds>(
+                                          deal_timer_.expiry() - std::chrono::steady_clock::now())
+                                          .count());
+    }
+    return out;
+}
+
+protocol::Outcome<json> Tournament::deal(std::int64_t account, DealAnswer answer,
+                                         tournament::DealMethod method) {
+    auto no = [&](std::string code, std::string message) {
+        return protocol::Outcome<json>{std::nullopt, {std::move(code), std::move(message)}};
+    };
+    const std::string which = "tournament " + std::to_string(id_);
+    TournamentNews news;
+    json now;
+    {
+        std::lock_guard lock(mutex_);
+        if (status_ != Status::running || !director_ || director_->finished())
+            return no("not_running", which + " is not being played");
+        const int player = player_of(account);
+        if (player < 0) return no("not_in_tournament", "you are not a player still in " + which);
+        const std::string& name = entrants_[static_cast<std::size_t>(player)].name;
+        switch (answer) {
+        case DealAnswer::propose:
+            if (offer_)
+                return no("deal_pending", "a deal is on the table already: accept or decline it");
+            if (director_->remaining() > tournament::kMostDealPlayers)
+                return no("too_many_players",
+                          "a deal is made among at most " +
+                              std::to_string(tournament::kMostDealPlayers) + " players; " +
+                              std::to_string(director_->remaining()) + " are still in");
+            offer_ = Offer{method, name, std::nullopt, {player}, false};
+            paused_ = std::chrono::steady_clock::now();
+            spdlog::info("tournament {}: {} proposes a deal by {}", id_, name,
+                         tournament::deal_method_name(method));
+            tell_all(news, {{"type", "tournament"},
+                            {"kind", "deal"},
+                            {"tournament", id_},
+                            {"deal", deal_json()}});
+            offer_terms(news);
+            break;
+        case DealAnswer::accept:
+        case DealAnswer::decline:
+            if (!offer_) return no("no_deal", "no deal is on the table in " + which);
+            if (offer_->closing)
+                return no("deal_closing", "every player agreed: the deal is being written");
+            if (!offer_->terms)
+                return no("deal_not_ready",
+                          "the deal's terms are set once the hand being played ends");
+            if (answer == DealAnswer::decline) {
+                deal_off(name + " declined the deal", news);
+                break;
+            }
+            if (std::find(offer_->accepted.begin(), offer_->accepted.end(), player) ==
+                offer_->accepted.end())
+                offer_->accepted.push_back(player);
+            tell_all(news, {{"type", "tournament"},
+                            {"kind", "deal"},
+                            {"tournament", id_},
+                            {"deal", deal_json()}});
+            break;
+        }
+        now = offer_ ? deal_json() : json(nullptr);
+        send(std::move(news)); // under the lock: the deal's news in the order it happened
+    }
+    if (answer == DealAnswer::decline) resume_play();
+    if (answer == DealAnswer::accept) close_deal();
+    return {now, {}};
+}
+
+void Tournament::offer_terms(TournamentNews& news) {
+    if (!offer_ || offer_->terms || !pending_.empty() || director_->in_hand()) return;
+    auto terms = director_->deal_terms(offer_->method);
+    if (!terms) {
+        deal_off(terms.error().message, news);
+        net::post(strand_, [self = shared_from_this()] { self->resume_play(); });
+        return;
+    }
+    offer_->terms = std::move(*terms);
+    // Those who accepted and are out since count no more.
+    std::erase_if(offer_->accepted, [&](int p) { return director_->stack(p) <= 0; });
+    deal_timer_.expires_after(real_ms(60'000));
+    deal_timer_.async_wait([self = shared_from_this()](error_code ec) {
+        if (ec) return;
+        TournamentNews news;
+        {
+            std::lock_guard lock(self->mutex_);
+            if (!self->offer_ || self->offer_->closing) return;
+            self->deal_off("not every player agreed within a minute", news);
+            self->send(std::move(news));
+        }
+        self->resume_play();
+    });
+    tell_all(
+        news,
+        {{"type", "tournament"}, {"kind", "deal"}, {"tournament", id_}, {"deal", deal_json()}});
+}
+
+void Tournament::deal_off(const std::string& reason, TournamentNews& news) {
+    spdlog::info("tournament {}: the deal is off: {}", id_, reason);
+    offer_.reset();
+    deal_timer_.cancel();
+    if (paused_) {
+        started_ += std::chrono::steady_clock::now() - *paused_;
+        paused_.reset();
+    }
+    tell_all(
+        news,
+        {{"type", "tournament"}, {"kind", "deal_off"}, {"tournament", id_}, {"reason", reason}});
+}
+
+void Tournament::resume_play() {
+    std::vector<std::shared_ptr<Table>> waiting;
+    {
+        std::lock_guard lock(mutex_);
+        for (const auto& [id, since] : idle_)
+            if (const auto t = running_.find(id); t != running_.end()) waiting.push_back(t->second);
+    }
+    for (const auto& t : waiting) t->poke();
+    arm_level_timer();
+}
+
+void Tournament::close_deal() {
+    TournamentChange c;
+    tournament::Outcome o;
+    {
+        std::lock_guard lock(mutex_);
+        if (!offer_ || offer_->closing || !offer_->terms ||
+            offer_->accepted.size() < offer_->terms->players.size())
+            return;
+        tournament::Director after = *director_;
+        auto ended = after.end_by_deal(*offer_->terms);
+        if (!ended) {
+            TournamentNews news;
+            deal_off(ended.error().message, news);
+            send(std::move(news));
+            net::post(strand_, [self = shared_from_this()] { self->resume_play(); });
+            return;
+        }
+        offer_->closing = true;
+        deal_timer_.cancel();
+        o = std::move(*ended);
+        before_deal_ = std::move(director_);
+        director_ = std::move(after);
+        c.tournament = id_;
+        for (const tournament::Finish& f : o.out)
+            c.finished.push_back(
+                {entrants_[static_cast<std::size_t>(f.player)].account, f.place, f.prize, false});
+        c.finished.push_back({entrants_[static_cast<std::size_t>(o.won->player)].account,
+                              o.won->place, o.won->prize, false});
+        c.over = true;
+        c.state = state();
+        spdlog::info("tournament {}: every player agreed to the deal", id_);
+    }
+    services_.storage.write(
+        [c](Store& s) {
+            s.change_tournament(c);
+            return true;
+        },
+        strand_,
+        [self = shared_from_this(), o](std::optional<bool> ok) {
+            TournamentNews news;
+            {
+                std::lock_guard lock(self->mutex_);
+                if (ok) {
+                    self->before_deal_.reset();
+                    self->apply(o, news);
+                } else {
+                    self->director_ = std::move(self->before_deal_);
+                    self->before_deal_.reset();
+                    self->deal_off("the deal could not be written", news);
+                }
+                self->send(std::move(news));
+            }
+            if (!ok) self->resume_play();
+        });
 }
 
 void Tournaments::add(std::shared_ptr<Tournament> t) {

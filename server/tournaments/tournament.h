@@ -9,6 +9,13 @@
 // they leave, they sit at the other (a seat still taken is given once it frees, and that table
 // deals no hand that needs them before), and their connections follow them there.
 //
+// A deal: a player still in proposes one (by ICM or chip count) when at most ten are left; the
+// tables deal no new hand and the level clock stops. Once no hand is being played, its terms go to
+// every entrant; when every player still in has accepted them the tournament ends by them (one
+// change written: each their place by stack and their share); one decline, or a minute of the
+// clock without every answer, calls it off and play goes on. A deal is not stored: after a
+// restart play goes on without it.
+//
 // After a restart a tournament still registering takes registrations again, and one that was
 // running is taken up where its last hand written left it (its standing is stored with every
 // hand); one whose state cannot be read is cancelled: the prizes paid stand, and the rest of the
@@ -93,6 +100,14 @@ class Tournament final : public TableHost, public std::enable_shared_from_this<T
     // feltd's tables it plays at.
     std::vector<std::int64_t> table_ids() const;
 
+    // A player's part in a deal (tournament_deal): the deal as it stands after it (deal_json;
+    // null once off), or why not: not_running, not_in_tournament (not a player still in),
+    // too_many_players, deal_pending (one is on the table already), no_deal (none to answer),
+    // deal_not_ready (its terms wait for the hand being played), deal_closing (being written).
+    enum class DealAnswer { propose, accept, decline };
+    protocol::Outcome<nlohmann::json> deal(std::int64_t account, DealAnswer answer,
+                                           tournament::DealMethod method);
+
     // ---- TableHost ----
     std::optional<HostDeal> next_deal(std::int64_t table) override;
     TournamentChange hand_ended(std::int64_t table, std::span<const Chips> stacks) override;
@@ -149,6 +164,26 @@ class Tournament final : public TableHost, public std::enable_shared_from_this<T
     void arm_level_timer();
     nlohmann::json level_json(int level) const;
 
+    // The deal on the table: its method, who proposed it, its terms once set, who accepted.
+    struct Offer {
+        tournament::DealMethod method = tournament::DealMethod::icm;
+        std::string proposer;
+        std::optional<tournament::DealTerms> terms; // once no hand is being played
+        std::vector<int> accepted;                  // players
+        bool closing = false;                       // agreed: being written
+    };
+    nlohmann::json deal_json() const;
+    // The player an account plays as, while still in; -1 otherwise.
+    int player_of(std::int64_t account) const;
+    // Sets the deal's terms once no hand is being played nor written, and tells every entrant.
+    void offer_terms(TournamentNews& news);
+    // Calls the deal off (`reason`: why, in words), the clock running again; then, once that
+    // news is sent, resume_play() lets the tables deal (their hands come after it).
+    void deal_off(const std::string& reason, TournamentNews& news);
+    void resume_play();
+    // Every player still in agreed: the tournament ends by the terms, once written.
+    void close_deal();
+
     const std::int64_t id_;
     const protocol::TournamentConfig config_;
     const std::int64_t creator_;
@@ -185,6 +220,11 @@ class Tournament final : public TableHost, public std::enable_shared_from_this<T
     long hands_ = 0;         // dealt, for levels counted in hands
     std::uint64_t seed_ = 0; // the seating's draws
     int level_ = 0;          // the last level told
+    std::optional<Offer> offer_;
+    net::steady_timer deal_timer_;
+    // While a deal is on the table the level clock stands still, since then.
+    std::optional<std::chrono::steady_clock::time_point> paused_;
+    std::optional<tournament::Director> before_deal_; // while the deal agreed is written
 };
 
 // The stacks of the players still in (by account) in a stored state; none when it is unreadable.

@@ -853,3 +853,221 @@ TEST_CASE("feltd --chosen-decks: a tournament's seed makes it reproducible: the 
     // Another seed, another tournament.
     CHECK(other.decks.front() != first.decks.front());
 }
+
+namespace {
+
+// What a player saw of the deals in its tournament.
+struct DealRun {
+    std::vector<json> terms;      // of each deal whose terms it was shown, as first shown
+    std::vector<std::string> off; // why each deal called off was
+    int dealt_after_off = 0;      // hands dealt after the last deal was called off
+    int place = 0;
+    Chips prize;
+    json finished;
+    std::map<int, json> replies; // by request id
+    std::vector<std::string> errors;
+};
+
+// A player at a deal-making table: folds unless it may check; `propose(round)` says what it
+// proposes on its turn in each round (deals called off so far), nothing for none; `answer(round)`
+// whether it accepts ("accept"), declines ("decline") or lets the deal be ("") once its terms are
+// shown; `all_accept(round)`, whether everyone accepts then. Before its first proposal it asks
+// with a bad method and, the hand being played, accepts too soon; while another's deal is on the
+// table it proposes one too: each refused.
+DealRun make_deals(Client& c, std::int64_t t, std::function<std::string(int)> propose,
+                   std::function<std::string(int)> answer, std::function<bool(int)> all_accept) {
+    DealRun run;
+    int id = 7000, round = 0, proposed = -1, answered = -1;
+    std::int64_t table = 0;
+    bool terms_seen = false;
+    auto ask = [&](json request) {
+        request["id"] = ++id;
+        request["tournament"] = t;
+        c.send(request);
+        return id;
+    };
+    for (;;) {
+        auto m = c.read();
+        if (!m) {
+            run.errors.push_back("connection closed or silent");
+            return run;
+        }
+        const json& msg = *m;
+        if (msg.contains("id") && msg["id"].is_number_integer() && msg["id"].get<int>() > 7000)
+            run.replies[msg["id"].get<int>()] = msg;
+        if (msg["type"] == "tournament") {
+            const std::string kind = msg["kind"];
+            if (kind == "started") table = msg["table"];
+            if (kind == "deal" && msg["deal"].contains("terms") && !terms_seen) {
+                terms_seen = true;
+                run.terms.push_back(msg["deal"]);
+                // A proposer has accepted by proposing. A player about to answer proposes
+                // first (deal_pending): before a decline, or an accept where all accept (no
+                // other answer can call the deal off before it).
+                if (const std::string a = answer(round);
+                    !a.empty() && answered != round && proposed != round) {
+                    answered = round;
+                    if (a == "decline" || all_accept(round))
+                        ask({{"type", "tournament_deal"},
+                             {"action", "propose"},
+                             {"method", "icm"}});
+                    ask({{"type", "tournament_deal"}, {"action", a}});
+                }
+            }
+            if (kind == "deal_off") {
+                run.off.push_back(msg["reason"]);
+                run.dealt_after_off = 0;
+                terms_seen = false;
+                ++round;
+            }
+            if (kind == "out" || kind == "won") {
+                run.place = msg["place"];
+                run.prize = Chips(msg["prize"].get<std::int64_t>());
+            }
+            if (kind == "finished") {
+                run.finished = msg;
+                return run;
+            }
+            continue;
+        }
+        if (msg["type"] != "table" || msg["table"] != table) continue;
+        if (msg["kind"] == "hand_start") ++run.dealt_after_off;
+        const json* legal =
+            msg["kind"] == "update" && msg.contains("turn") && msg["turn"].contains("legal")
+                ? &msg["turn"]["legal"]
+                : nullptr;
+        if (!legal) continue;
+        if (const std::string how = propose(round); !how.empty() && proposed != round) {
+            proposed = round;
+            if (round == 0)
+                ask({{"type", "tournament_deal"},
+                     {"action", "propose"},
+                     {"method", "most"}}); // bad_request
+            ask({{"type", "tournament_deal"}, {"action", "propose"}, {"method", how}});
+            ask({{"type", "tournament_deal"}, {"action", "accept"}}); // deal_not_ready
+        }
+        c.send(json{{"type", "act"},
+                    {"id", ++id},
+                    {"table", table},
+                    {"action", (*legal)["check"] == true ? "check" : "fold"}});
+    }
+}
+
+} // namespace
+
+TEST_CASE("feltd: a deal at the final table: proposed in a hand, its terms once the hand ends, "
+          "declined, let lapse, then agreed by all; the tournament ends by it and the ledger pays "
+          "it") {
+    // A minute of the tournament's clock is two seconds: a deal not agreed lapses in two.
+    Feltd d({"--tournament-minute-ms", "2000"});
+    Entry host = guest(d.port());
+    std::vector<Entry> p;
+    for (int i = 0; i < 3; ++i) p.push_back(guest(d.port()));
+    const std::int64_t t =
+        create(host, {{"type", "create_tournament"},
+                      {"seats", 3},
+                      {"buy_in", 100},
+                      {"starting_stack", 500},
+                      {"hand_delay_ms", 0},
+                      {"decision_ms", 60000},
+                      {"levels", {{{"small_blind", 10}, {"big_blind", 20}, {"hands", 500}}}}});
+    const json early = p[0].c->call(
+        {{"type", "tournament_deal"}, {"tournament", t}, {"action", "propose"}, {"method", "icm"}});
+    CHECK(early["code"] == "not_running");
+    CHECK(p[1].c->call(
+              {{"type", "tournament_deal"}, {"tournament", t}, {"action", "haggle"}})["field"] ==
+          "action");
+    register_all(p, t);
+    for (int i = 0;
+         i < 100 && host.c->call({{"type", "tournament"},
+                                  {"tournament", t}})["tournament"]["status"] != "running";
+         ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    CHECK(host.c->call(
+              {{"type", "tournament_deal"}, {"tournament", t}, {"action", "decline"}})["code"] ==
+          "not_in_tournament");
+
+    // Round 0: the first proposes by ICM, the second declines. Round 1: the third proposes by chip
+    // count, nobody answers: it lapses. Round 2: the first proposes by ICM again, all accept.
+    auto proposer = [](std::size_t i) {
+        return [i](int round) -> std::string {
+            if (round == 0 && i == 0) return "icm";
+            if (round == 1 && i == 2) return "chips";
+            if (round == 2 && i == 0) return "icm";
+            return "";
+        };
+    };
+    auto answerer = [](std::size_t i) {
+        return [i](int round) -> std::string {
+            if (round == 0) return i == 1 ? "decline" : "accept";
+            if (round == 1) return "";
+            return "accept";
+        };
+    };
+    std::vector<DealRun> runs(p.size());
+    std::vector<std::thread> players;
+    for (std::size_t i = 0; i < p.size(); ++i)
+        players.emplace_back([&, i] {
+            runs[i] = make_deals(*p[i].c, t, proposer(i), answerer(i),
+                                 [](int round) { return round == 2; });
+        });
+    for (auto& x : players) x.join();
+
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        CAPTURE(i);
+        const DealRun& r = runs[i];
+        CHECK_MESSAGE(r.errors.empty(), (r.errors.empty() ? "" : r.errors.front()));
+        REQUIRE(r.terms.size() == 3);
+        REQUIRE(r.off.size() == 2);
+        CHECK(r.off[0] == p[1].name + " declined the deal");
+        CHECK(r.off[1] == "not every player agreed within a minute");
+        CHECK(r.terms[0]["method"] == "icm");
+        CHECK(r.terms[1]["method"] == "chips");
+        CHECK(r.terms[1]["proposed_by"] == p[2].name);
+        // The terms: the stacks in play, largest first, and prizes that add up to the pool.
+        for (const json& terms : r.terms) {
+            Chips stacks, prizes, last(1'000'000);
+            for (const json& x : terms["terms"]) {
+                stacks += Chips(x["stack"].get<std::int64_t>());
+                prizes += Chips(x["prize"].get<std::int64_t>());
+                CHECK(Chips(x["stack"].get<std::int64_t>()) <= last);
+                last = Chips(x["stack"].get<std::int64_t>());
+            }
+            CHECK(stacks == Chips(1'500));
+            CHECK(prizes == Chips(300));
+        }
+        // Play went on after the deal was called off, and stopped for the next.
+        CHECK(r.dealt_after_off >= 1);
+        // The refusals: a bad method, an answer before the terms, a second deal; and an accept
+        // that comes after another's decline.
+        for (const auto& [rid, reply] : r.replies)
+            if (reply["type"] == "error")
+                CHECK_MESSAGE((reply["code"] == "bad_request" ||
+                               reply["code"] == "deal_not_ready" ||
+                               reply["code"] == "deal_pending" || reply["code"] == "no_deal"),
+                              reply.dump());
+        // The tournament ended by the last deal: each player's place and prize are its terms'.
+        const json& final_terms = r.terms[2]["terms"];
+        for (std::size_t k = 0; k < final_terms.size(); ++k)
+            if (final_terms[k]["name"] == p[i].name) {
+                CHECK(r.place == static_cast<int>(k) + 1);
+                CHECK(r.prize == Chips(final_terms[k]["prize"].get<std::int64_t>()));
+            }
+        CHECK(r.finished["standings"].size() == 3);
+        const json me = p[i].c->call({{"type", "me"}});
+        CHECK(me["account"]["balance"] == (p[i].balance - Chips(100) + r.prize).value());
+    }
+    std::map<std::string, int> refused;
+    for (const DealRun& r : runs)
+        for (const auto& [rid, reply] : r.replies)
+            if (reply["type"] == "error") ++refused[reply["code"].get<std::string>()];
+    CHECK(refused["bad_request"] == 1);
+    CHECK(refused["deal_not_ready"] >= 1); // the proposer's accept in round 0, at least
+    CHECK(refused["deal_pending"] == 3);   // the decliner, then the two who accept last
+    const json view = host.c->call({{"type", "tournament"}, {"tournament", t}});
+    CHECK(view["tournament"]["status"] == "finished");
+    CHECK(p[0].c->call(
+              {{"type", "tournament_deal"}, {"tournament", t}, {"action", "accept"}})["code"] ==
+          "not_running");
+    check_ledger(d.dir());
+}
