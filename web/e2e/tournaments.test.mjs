@@ -226,3 +226,45 @@ test("a sit-and-go of each other betting game, against two bots, is played to it
   assert.deepEqual(ann.rec.bad, []);
   await ann.context.close();
 });
+
+test("a deal at the final table: proposed above the felt, its terms shown to both, accepted, and the tournament ends by it", { timeout: 120_000 }, async () => {
+  const ann = await guestPage(browser, server, "ann");
+  const bob = await guestPage(browser, server, "bob");
+  const made = await call(ann.page, "create_tournament", { seats: 2, buy_in: 100, starting_stack: 1000, hand_delay_ms: 0, decision_ms: 60000, levels: [{ small_blind: 10, big_blind: 20, hands: 500 }] });
+  assert.equal(made.ok, true, JSON.stringify(made));
+  const id = made.tournament;
+  for (const p of [ann, bob]) {
+    await p.page.goto(`${server.url}/#/tournament/${id}`);
+    await p.page.getByRole("button", { name: /Register \(100 chips\)/ }).click();
+  }
+  for (const p of [ann, bob]) await until("the table", async () => /^#\/table\/\d+$/.test(await p.page.evaluate(() => location.hash)), 30_000);
+
+  // Ann proposes a deal by ICM from the bar above the felt; its terms come once the hand ends.
+  const annBar = ann.page.getByLabel("tournament", { exact: true });
+  await annBar.getByRole("button", { name: "by ICM" }).click();
+  const offer = bob.page.getByRole("region", { name: "deal" });
+  await offer.filter({ hasText: /proposes a deal by ICM/ }).waitFor();
+  const accept = offer.getByRole("button", { name: "Accept the deal" });
+  const shown = async () => accept.isVisible().catch(() => false);
+  await Promise.all([playUntil(ann, shown), playUntil(bob, shown)]);
+  const words = await offer.innerText();
+  assert.match(words, /Waiting for/);
+  // Both players with their chips and prizes: the prizes are the pool, the chips every stack.
+  const rows = await offer.locator("tbody tr").allInnerTexts();
+  assert.equal(rows.length, 2);
+  const cells = rows.map((r) => r.split("\t").map((x) => x.trim()));
+  assert.equal(cells.reduce((s, c) => s + Number(c[1]), 0), 2000);
+  assert.equal(cells.reduce((s, c) => s + Number(c[2]), 0), 200);
+  await bob.page.screenshot({ path: join(screenshots, "tournament-deal.png") });
+
+  await accept.click();
+  for (const p of [ann, bob]) await p.page.getByRole("status").filter({ hasText: /You (won|finished 2nd in) tournament/ }).waitFor();
+  const view = await call(ann.page, "tournament", { tournament: id });
+  assert.equal(view.tournament.status, "finished");
+  const prizes = Object.fromEntries(view.tournament.standings.map((s) => [s.name, s.prize]));
+  for (const c of cells) assert.equal(prizes[c[0]], Number(c[2]), `${c[0]} is paid the deal's prize`);
+  assert.deepEqual(ann.rec.bad, []);
+  assert.deepEqual(bob.rec.bad, []);
+  await ann.context.close();
+  await bob.context.close();
+});

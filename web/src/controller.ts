@@ -198,7 +198,22 @@ export class Controller {
     } else if (m.kind === "break") {
       this.notify("info", `Tournament ${t}: a break of ${Math.round((m.ms ?? 0) / 60_000)} minutes.`);
     } else if ((m.kind === "out" || m.kind === "won") && m.place !== undefined) {
+      this.store.update((s) => {
+        const deals = new Map(s.deals);
+        deals.delete(t);
+        return { deals };
+      });
       this.notify("info", finishWords(t, m.place, m.prize ?? 0, m.tied ?? false), true);
+    } else if (m.kind === "deal" && m.deal) {
+      const deal = m.deal;
+      this.store.update((s) => ({ deals: new Map(s.deals).set(t, deal) }));
+    } else if (m.kind === "deal_off") {
+      this.store.update((s) => {
+        const deals = new Map(s.deals);
+        deals.delete(t);
+        return { deals };
+      });
+      this.notify("info", `Tournament ${t}: the deal is off (${m.reason ?? "declined"}). Play goes on.`);
     } else if (m.kind === "cancelled") {
       this.notify("info", `Tournament ${t} is cancelled: ${m.reason ?? "too few registered"}.`, true);
     }

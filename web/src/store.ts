@@ -1,7 +1,7 @@
 // The one store every screen reads: who is signed in, the connection, the lobby, the tables
 // watched, the current screen and the last notice. Changed only through the controller
 // (controller.ts), which feeds it from the connection.
-import type { Account, LobbyLine, TournamentLine } from "./gen/protocol";
+import type { Account, LobbyLine, TournamentDeal, TournamentLine } from "./gen/protocol";
 import type { Status } from "./connection";
 import type { TableView } from "./tableview";
 
@@ -26,6 +26,7 @@ export interface State {
   account: Account | null;
   lobby: Map<number, LobbyLine>;
   tournaments: Map<number, TournamentLine>; // the lobby of tournaments, newest first
+  deals: Map<number, TournamentDeal>; // by tournament: a deal on the table
   tables: Map<number, TableView>;
   screen: Screen;
   notice: Notice | null;
@@ -41,6 +42,7 @@ export function initialState(screen: Screen = { name: "lobby" }): State {
     account: null,
     lobby: new Map(),
     tournaments: new Map(),
+    deals: new Map(),
     tables: new Map(),
     screen,
     notice: null,

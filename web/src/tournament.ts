@@ -25,6 +25,23 @@ export interface Standing {
   table?: number;
 }
 
+// A deal on the table, as the server gives it (`deal` in the `tournament` push and view).
+export interface DealInfo {
+  method: "icm" | "chips";
+  proposed_by: string;
+  accepted: string[];
+  terms?: { name: string; stack: number; prize: number }[];
+  ms_left?: number;
+}
+
+// The deal in a sentence: who proposed what, and who must still answer.
+export function dealWords(d: DealInfo): string {
+  const how = d.method === "icm" ? "by ICM" : "by chip count";
+  if (!d.terms) return `${d.proposed_by} proposes a deal ${how}: its terms come when the hand ends.`;
+  const waiting = d.terms.map((t) => t.name).filter((n) => !d.accepted.includes(n));
+  return `${d.proposed_by} proposes a deal ${how}. ${waiting.length ? `Waiting for ${waiting.join(", ")}.` : "Everyone agreed."}`;
+}
+
 // 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st…
 export function ordinal(n: number): string {
   const tens = n % 100;

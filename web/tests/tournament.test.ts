@@ -2,7 +2,7 @@
 // from table to table.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { breakInMs, clockWords, finishWords, levelWords, ordinal, standingOf, standingsOrder, type Standing } from "../src/tournament";
+import { breakInMs, clockWords, dealWords, finishWords, levelWords, ordinal, standingOf, standingsOrder, type Standing } from "../src/tournament";
 import type { Connection } from "../src/connection";
 import { Controller } from "../src/controller";
 import type { Snapshot } from "../src/gen/protocol";
@@ -99,4 +99,33 @@ test("the page follows its player to the table a tournament moves them to, and s
   assert.equal(store.get().notice!.sticky, true);
   events!.push({ type: "tournament", kind: "cancelled", tournament: 8, reason: "1 registered, below the 2 it needs: every entry is refunded" });
   assert.equal(store.get().notice!.text, "Tournament 8 is cancelled: 1 registered, below the 2 it needs: every entry is refunded.");
+});
+
+test("a deal in words: who proposed it, by what, and who must still answer", () => {
+  assert.equal(dealWords({ method: "icm", proposed_by: "ann", accepted: ["ann"] }), "ann proposes a deal by ICM: its terms come when the hand ends.");
+  const terms = [
+    { name: "ann", stack: 5200, prize: 244 },
+    { name: "bob", stack: 2800, prize: 204 },
+    { name: "cy", stack: 1000, prize: 152 },
+  ];
+  assert.equal(dealWords({ method: "chips", proposed_by: "bob", accepted: ["bob"], terms }), "bob proposes a deal by chip count. Waiting for ann, cy.");
+  assert.equal(dealWords({ method: "icm", proposed_by: "ann", accepted: ["ann", "bob", "cy"], terms }), "ann proposes a deal by ICM. Everyone agreed.");
+});
+
+test("a deal's pushes: kept by tournament until it is off or the player finishes", () => {
+  let events: { push: (m: unknown) => void } | undefined;
+  const store = new Store(initialState());
+  new Controller(store, (e) => {
+    events = e as never;
+    return { request: () => Promise.reject(new Error("offline")) } as unknown as Connection;
+  });
+  const deal = { method: "icm", proposed_by: "ann", accepted: ["ann"] };
+  events!.push({ type: "tournament", kind: "deal", tournament: 7, deal });
+  assert.deepEqual(store.get().deals.get(7), deal);
+  events!.push({ type: "tournament", kind: "deal_off", tournament: 7, reason: "bob declined the deal" });
+  assert.equal(store.get().deals.has(7), false);
+  assert.equal(store.get().notice!.text, "Tournament 7: the deal is off (bob declined the deal). Play goes on.");
+  events!.push({ type: "tournament", kind: "deal", tournament: 7, deal });
+  events!.push({ type: "tournament", kind: "won", tournament: 7, place: 1, prize: 244, tied: false });
+  assert.equal(store.get().deals.has(7), false);
 });

@@ -6,7 +6,7 @@ import { useEffect, useState } from "preact/hooks";
 import { RequestError } from "../connection";
 import type { Controller } from "../controller";
 import type { TournamentLine } from "../gen/protocol";
-import { breakInMs, clockWords, levelWords, ordinal, standingOf, standingsOrder, type LevelInfo, type Standing } from "../tournament";
+import { breakInMs, clockWords, dealWords, levelWords, ordinal, standingOf, standingsOrder, type DealInfo, type LevelInfo, type Standing } from "../tournament";
 
 type View = Record<string, unknown>;
 
@@ -310,11 +310,75 @@ export function TournamentPage(props: { c: Controller; id: number; name: string 
   );
 }
 
+// The deal on the table of tournament `id`, as the pushes left it (the store's).
+function useDeal(c: Controller, id: number): DealInfo | undefined {
+  const [deal, setDeal] = useState(c.store.get().deals.get(id) as DealInfo | undefined);
+  useEffect(() => c.store.subscribe(() => setDeal(c.store.get().deals.get(id) as DealInfo | undefined)), [id]);
+  return deal;
+}
+
+async function answerDeal(c: Controller, id: number, action: "propose" | "accept" | "decline", method?: "icm" | "chips"): Promise<void> {
+  const r = await c.ask("tournament_deal", { tournament: id, action, ...(method ? { method } : {}) });
+  if (r && action !== "decline") c.store.update((s) => ({ deals: new Map(s.deals).set(id, r.deal as never) }));
+}
+
+// A deal: who proposed it, its terms (each player's stack and prize, ✓ once they accepted), the
+// time left to agree, and Accept and Decline for a player who has not answered.
+function DealOffer(props: { c: Controller; id: number; name: string; deal: DealInfo }) {
+  const d = props.deal;
+  const [shown] = useState(() => Date.now());
+  const mine = d.terms?.some((t) => t.name === props.name) && !d.accepted.includes(props.name);
+  const left = d.ms_left !== undefined ? Math.max(0, d.ms_left - (Date.now() - shown)) : undefined;
+  return (
+    <div class="deal-offer" role="region" aria-label="deal">
+      <p>{dealWords(d)}</p>
+      {d.terms && (
+        <table>
+          <thead>
+            <tr>
+              <th>Player</th>
+              <th>Chips</th>
+              <th>Prize</th>
+              <th>Agreed</th>
+            </tr>
+          </thead>
+          <tbody>
+            {d.terms.map((t) => (
+              <tr key={t.name} class={t.name === props.name ? "me" : ""}>
+                <td>{t.name}</td>
+                <td>{t.stack}</td>
+                <td>{t.prize}</td>
+                <td>{d.accepted.includes(t.name) ? "✓" : ""}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {left !== undefined && <span>{clockWords(left)} left to agree</span>}
+      {mine && (
+        <span class="deal-answer">
+          <button onClick={() => void answerDeal(props.c, props.id, "accept")}>Accept the deal</button>
+          <button onClick={() => void answerDeal(props.c, props.id, "decline")}>Decline</button>
+        </span>
+      )}
+    </div>
+  );
+}
+
 // Above a tournament table's felt: the level and its stakes, the time to the next level and the
 // next break (or the hands left), the player's place by chips among those still in, and the
 // average stack.
 export function TournamentBar(props: { c: Controller; id: number; name: string }) {
   const [view] = useTournament(props.c, props.id, 5000);
+  const deal = useDeal(props.c, props.id);
+  // A deal on the table before the page was opened: the view has it.
+  const [seeded, setSeeded] = useState(false);
+  useEffect(() => {
+    if (!view || seeded) return;
+    setSeeded(true);
+    const d = view["deal"] as DealInfo | undefined;
+    if (d && !props.c.store.get().deals.has(props.id)) props.c.store.update((s) => ({ deals: new Map(s.deals).set(props.id, d as never) }));
+  }, [view]);
   const [, tick] = useState(0);
   useEffect(() => {
     const t = setInterval(() => tick((x) => x + 1), 1000);
@@ -346,6 +410,14 @@ export function TournamentBar(props: { c: Controller; id: number; name: string }
         </span>
       )}
       {view["average_stack"] !== undefined && <span>average stack {String(view["average_stack"])}</span>}
+      {!deal && standing && standing.of >= 2 && standing.of <= 10 && (
+        <span class="deal-propose">
+          Propose a deal:
+          <button onClick={() => void answerDeal(props.c, props.id, "propose", "icm")}>by ICM</button>
+          <button onClick={() => void answerDeal(props.c, props.id, "propose", "chips")}>by chip count</button>
+        </span>
+      )}
+      {deal && <DealOffer c={props.c} id={props.id} name={props.name} deal={deal} />}
     </div>
   );
 }
