@@ -129,6 +129,7 @@ json TournamentConfig::to_json() const {
               {"seats", seats},
               {"buy_in", buy_in},
               {"fee", fee},
+              {"guarantee", guarantee},
               {"starting_stack", starting_stack},
               {"levels", levels_json},
               {"beyond", std::string(tournament::beyond_name(levels.beyond))},
@@ -186,6 +187,7 @@ Outcome<TournamentConfig> decode_tournament_config(const json& request, std::int
 
     c.buy_in = in.chips("buy_in", c.buy_in, 0, kMostChips);
     c.fee = in.chips("fee", c.fee, 0, kMostChips);
+    c.guarantee = in.chips("guarantee", c.guarantee, 0, kMostChips);
     c.starting_stack = in.chips("starting_stack", c.starting_stack, 1, kMostChips);
     if (const json* levels = in.raw("levels")) {
         if (!levels->is_array() || levels->empty()) {

@@ -21,6 +21,7 @@ struct TournamentConfig {
     std::string structure = "no-limit";  // betting: no-limit, pot-limit, fixed-limit
     int seats = 9;                       // a table's; a sit-and-go starts with that many players
     Chips buy_in{}, fee{};               // account chips: to the prize pool, and to the creator
+    Chips guarantee{}; // account chips: the least prize pool, the creator covering the overlay
     Chips starting_stack = Chips(1'500); // tournament chips
     std::string preset;                  // "turbo", "regular", "multi-table" or none
     tournament::Structure levels;

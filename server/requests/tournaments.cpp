@@ -32,10 +32,26 @@ void on_create_tournament(Peer& p, const protocol::Request& r) {
     std::string text = decoded.value->to_json().dump(); // before the configuration moves below
     stored(
         p, r, Access::write,
-        [text = std::move(text), creator = creator.id](Store& s) {
-            return s.create_tournament(text, creator);
+        [text = std::move(text), creator = creator.id,
+         guarantee = decoded.value->guarantee](Store& s) {
+            auto made = s.create_tournament(text, creator, guarantee);
+            const auto* refused = std::get_if<Refusal>(&made);
+            if (refused) return std::make_tuple(std::int64_t{0}, std::optional(*refused), Chips());
+            const auto found = s.find_account(creator);
+            return std::make_tuple(std::get<std::int64_t>(made), std::optional<Refusal>(),
+                                   found ? found->balance : Chips());
         },
-        [self = p.keep(), r, config = std::move(*decoded.value), creator](std::int64_t id) {
+        [self = p.keep(), r, config = std::move(*decoded.value),
+         creator](std::tuple<std::int64_t, std::optional<Refusal>, Chips> done) {
+            const auto& [id, refused, balance] = done;
+            if (refused) {
+                Refusal why = *refused;
+                why.message = "a guarantee of " + std::to_string(config.guarantee.value()) +
+                              " chips is more than your balance";
+                why.field = "guarantee";
+                return refuse(*self, r.id, why);
+            }
+            if (config.guarantee > 0) self->state().balance_changed(creator.id, balance);
             auto t = std::make_shared<Tournament>(id, config, creator.id, creator.name,
                                                   self->state().services(),
                                                   self->state().tournament_outlet());

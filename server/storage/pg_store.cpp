@@ -455,12 +455,18 @@ std::string PgStore::lock_tournament(std::int64_t tournament) {
     return r.rows() ? r.text(0, 0) : std::string();
 }
 
-std::int64_t PgStore::create_tournament(const std::string& config, std::int64_t creator) {
-    return db()
-        .query("INSERT INTO tournaments (config, created_by, node_id) VALUES ($1, $2, $3) "
-               "RETURNING id",
-               {config, creator, node_.id})
-        .integer(0, 0);
+std::variant<std::int64_t, Refusal>
+PgStore::create_tournament(const std::string& config, std::int64_t creator, Chips guarantee) {
+    pg::Transaction t(db());
+    if (guarantee > 0)
+        if (auto no = move_chips(creator, -guarantee, "tournament_guarantee")) return *no;
+    const std::int64_t id =
+        db_.query("INSERT INTO tournaments (config, created_by, node_id, guarantee, "
+                  "guarantee_held) VALUES ($1, $2, $3, $4, $4) RETURNING id",
+                  {config, creator, node_.id, guarantee})
+            .integer(0, 0);
+    t.commit();
+    return id;
 }
 
 std::optional<Refusal> PgStore::enter_tournament(std::int64_t tournament, std::int64_t account,
@@ -509,6 +515,15 @@ bool PgStore::start_tournament(std::int64_t tournament, const std::string& state
         {tournament});
     if (fees.rows() && fees.chips(0, 1) > 0)
         move_chips(fees.integer(0, 0), fees.chips(0, 1), "tournament_fee");
+    // What the buy-ins cover of the guarantee goes back to the creator; the overlay stays.
+    const pg::Result cover = db_.query(
+        "UPDATE tournaments t SET guarantee_held = t.guarantee_held - c.back FROM (SELECT "
+        "LEAST(guarantee_held, COALESCE((SELECT SUM(buy_in) FROM tournament_entries WHERE "
+        "tournament_id = $1), 0)) AS back FROM tournaments WHERE id = $1) c WHERE t.id = $1 "
+        "RETURNING t.created_by, c.back",
+        {tournament});
+    if (cover.rows() && cover.chips(0, 1) > 0)
+        move_chips(cover.integer(0, 0), cover.chips(0, 1), "tournament_guarantee_back");
     db_.query("UPDATE tournament_entries SET status = 'playing' WHERE tournament_id = $1",
               {tournament});
     t.commit();
@@ -548,11 +563,17 @@ void PgStore::cancel_tournament(std::int64_t tournament,
                                        {tournament});
         for (int i = 0; i < r.rows(); ++i)
             if (r.chips(i, 1) > 0) move_chips(r.integer(i, 0), r.chips(i, 1), "tournament_refund");
+        const pg::Result held = db_.query(
+            "SELECT created_by, guarantee_held FROM tournaments WHERE id = $1", {tournament});
+        if (held.rows() && held.chips(0, 1) > 0)
+            move_chips(held.integer(0, 0), held.chips(0, 1), "tournament_guarantee_back");
     } else {
-        const Chips pool = db_.query("SELECT COALESCE(SUM(buy_in), 0) - COALESCE(SUM(prize), 0) "
-                                     "FROM tournament_entries WHERE tournament_id = $1",
-                                     {tournament})
-                               .chips(0, 0);
+        const Chips pool =
+            db_.query("SELECT COALESCE(SUM(buy_in), 0) - COALESCE(SUM(prize), 0) + (SELECT "
+                      "guarantee_held FROM tournaments WHERE id = $1) FROM tournament_entries "
+                      "WHERE tournament_id = $1",
+                      {tournament})
+                .chips(0, 0);
         const pg::Result r = db_.query("SELECT account_id FROM tournament_entries WHERE "
                                        "tournament_id = $1 AND status = 'playing' ORDER BY "
                                        "registered_at, account_id",
@@ -562,7 +583,8 @@ void PgStore::cancel_tournament(std::int64_t tournament,
         for (const auto& [account, share] : tournament_rows::shares(pool, playing, stacks))
             if (share > 0) move_chips(account, share, "tournament_share");
     }
-    db_.query("UPDATE tournaments SET status = 'cancelled', ended_at = now() WHERE id = $1",
+    db_.query("UPDATE tournaments SET status = 'cancelled', guarantee_held = 0, ended_at = now() "
+              "WHERE id = $1",
               {tournament});
     t.commit();
 }

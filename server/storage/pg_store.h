@@ -58,7 +58,8 @@ class PgStore final : public Store {
     void finish_hand(const HandEnd& hand) override;
     void void_hand(std::int64_t hand_id) override;
 
-    std::int64_t create_tournament(const std::string& config, std::int64_t creator) override;
+    std::variant<std::int64_t, Refusal>
+    create_tournament(const std::string& config, std::int64_t creator, Chips guarantee) override;
     std::optional<Refusal> enter_tournament(std::int64_t tournament, std::int64_t account,
                                             Chips buy_in, Chips fee, int max_entrants) override;
     std::optional<Refusal> leave_tournament(std::int64_t tournament, std::int64_t account) override;

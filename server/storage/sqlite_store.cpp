@@ -240,10 +240,17 @@ std::string SqliteStore::status_of(std::int64_t tournament) {
     return q.step() ? q.column_text(0) : std::string();
 }
 
-std::int64_t SqliteStore::create_tournament(const std::string& config, std::int64_t creator) {
-    db::Statement q(db_, "INSERT INTO tournaments (config, created_by) VALUES (?, ?)");
-    q.bind(1, config).bind(2, creator).run();
-    return db_.last_insert_rowid();
+std::variant<std::int64_t, Refusal>
+SqliteStore::create_tournament(const std::string& config, std::int64_t creator, Chips guarantee) {
+    db::Transaction t(db_);
+    if (guarantee > 0)
+        if (auto no = accounts_.move_chips(creator, -guarantee, "tournament_guarantee")) return *no;
+    db::Statement q(db_, "INSERT INTO tournaments (config, created_by, guarantee, guarantee_held) "
+                         "VALUES (?, ?, ?, ?)");
+    q.bind(1, config).bind(2, creator).bind(3, guarantee).bind(4, guarantee).run();
+    const std::int64_t id = db_.last_insert_rowid();
+    t.commit();
+    return id;
 }
 
 std::optional<Refusal> SqliteStore::enter_tournament(std::int64_t tournament, std::int64_t account,
@@ -295,6 +302,18 @@ bool SqliteStore::start_tournament(std::int64_t tournament, const std::string& s
     fees.bind(1, tournament);
     if (fees.step() && fees.column_chips(1) > 0)
         accounts_.move_chips(fees.column_int(0), fees.column_chips(1), "tournament_fee");
+    // What the buy-ins cover of the guarantee goes back to the creator; the overlay stays.
+    db::Statement cover(db_, "SELECT t.created_by, MIN(t.guarantee_held, COALESCE((SELECT "
+                             "SUM(buy_in) FROM tournament_entries WHERE tournament_id = t.id), "
+                             "0)) FROM tournaments t WHERE t.id = ?");
+    cover.bind(1, tournament);
+    if (cover.step() && cover.column_chips(1) > 0) {
+        accounts_.move_chips(cover.column_int(0), cover.column_chips(1),
+                             "tournament_guarantee_back");
+        db::Statement held(db_, "UPDATE tournaments SET guarantee_held = guarantee_held - ? "
+                                "WHERE id = ?");
+        held.bind(1, cover.column_chips(1)).bind(2, tournament).run();
+    }
     db::Statement playing(db_, "UPDATE tournament_entries SET status = 'playing' WHERE "
                                "tournament_id = ?");
     playing.bind(1, tournament).run();
@@ -340,9 +359,15 @@ void SqliteStore::cancel_tournament(std::int64_t tournament,
         while (q.step())
             if (q.column_chips(1) > 0)
                 accounts_.move_chips(q.column_int(0), q.column_chips(1), "tournament_refund");
+        db::Statement held(db_, "SELECT created_by, guarantee_held FROM tournaments WHERE id = ?");
+        held.bind(1, tournament);
+        if (held.step() && held.column_chips(1) > 0)
+            accounts_.move_chips(held.column_int(0), held.column_chips(1),
+                                 "tournament_guarantee_back");
     } else {
-        db::Statement pool(db_, "SELECT COALESCE(SUM(buy_in), 0) - COALESCE(SUM(prize), 0) FROM "
-                                "tournament_entries WHERE tournament_id = ?");
+        db::Statement pool(db_, "SELECT COALESCE(SUM(buy_in), 0) - COALESCE(SUM(prize), 0) + "
+                                "(SELECT guarantee_held FROM tournaments WHERE id = ?1) FROM "
+                                "tournament_entries WHERE tournament_id = ?1");
         pool.bind(1, tournament);
         pool.step();
         std::vector<std::int64_t> playing;
@@ -354,7 +379,8 @@ void SqliteStore::cancel_tournament(std::int64_t tournament,
              tournament_rows::shares(pool.column_chips(0), playing, stacks))
             if (share > 0) accounts_.move_chips(account, share, "tournament_share");
     }
-    db::Statement up(db_, std::string("UPDATE tournaments SET status = 'cancelled', ended_at = ") +
+    db::Statement up(db_, std::string("UPDATE tournaments SET status = 'cancelled', "
+                                      "guarantee_held = 0, ended_at = ") +
                               kNow + " WHERE id = ?");
     up.bind(1, tournament).run();
     t.commit();

@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace felt::server {
@@ -248,8 +249,11 @@ class Store {
     virtual void void_hand(std::int64_t hand_id) = 0;
 
     // ---- tournaments (tournaments/tournament.h) ----
-    // A new tournament's row, registering; its id.
-    virtual std::int64_t create_tournament(const std::string& config, std::int64_t creator) = 0;
+    // A new tournament's row, registering; its id. A guarantee leaves the creator's balance
+    // (tournament_guarantee) and is held with it. Refusal: insufficient_chips (the guarantee is
+    // above the creator's balance; nothing is written).
+    virtual std::variant<std::int64_t, Refusal>
+    create_tournament(const std::string& config, std::int64_t creator, Chips guarantee) = 0;
     // Moves buy_in + fee from the account's balance to the tournament. Refusals:
     // insufficient_chips, already_registered, not_registering (it started, ended or was
     // cancelled; or there is none), tournament_full (`max_entrants` registered).
@@ -260,14 +264,17 @@ class Store {
     virtual std::optional<Refusal> leave_tournament(std::int64_t tournament,
                                                     std::int64_t account) = 0;
     // Registration closes: the tournament runs with its entries playing, from `state`; the
-    // entries' fees go to its creator. False (nothing written) unless it was registering.
+    // entries' fees go to its creator, and so does the part of its guarantee their buy-ins
+    // cover (tournament_guarantee_back): the rest, the overlay, stays in the pool. False
+    // (nothing written) unless it was registering.
     virtual bool start_tournament(std::int64_t tournament, const std::string& state) = 0;
     // A change outside a hand (the winner of a tournament whose last hand was written, a
     // decision between hands): as finish_hand writes one.
     virtual void change_tournament(const TournamentChange& change) = 0;
     // Every entry gets back what it paid, if not out already (a finished entry keeps its
-    // prize, and the rest of the pool is shared by those still in, in proportion to their
-    // `stacks`, by account; the odd chips to the largest stacks); the tournament is cancelled.
+    // prize, and the rest of the pool, the overlay with it, is shared by those still in, in
+    // proportion to their `stacks`, by account; the odd chips to the largest stacks); the
+    // tournament is cancelled. Registering, the creator gets the guarantee back.
     // Nothing happens to one that finished or was cancelled.
     virtual void cancel_tournament(std::int64_t tournament,
                                    const std::vector<std::pair<std::int64_t, Chips>>& stacks) = 0;

@@ -36,7 +36,7 @@ tournament::Rules Tournament::rules(std::uint64_t seed) const {
     r.structure = config_.levels;
     r.payouts = config_.payouts;
     r.starting_stack = config_.starting_stack;
-    r.pool = config_.buy_in * static_cast<std::int64_t>(entrants_.size());
+    r.pool = pool(static_cast<int>(entrants_.size()));
     r.seats = config_.seats;
     r.allowed = config_.balance_by;
     r.fixed_limit = config_.structure == "fixed-limit";
@@ -44,6 +44,10 @@ tournament::Rules Tournament::rules(std::uint64_t seed) const {
     r.bring_in_game = v && v->opener == poker::Opener::showing;
     r.seed = seed;
     return r;
+}
+
+Chips Tournament::pool(int entries) const {
+    return std::max(config_.guarantee, config_.buy_in * static_cast<std::int64_t>(entries));
 }
 
 tournament::Position Tournament::position() const {
@@ -118,6 +122,7 @@ json Tournament::line() const {
                 {"entrants", entrants_.size()},
                 {"max_entrants", config_.max_entrants},
                 {"creator", creator_name_}};
+    if (config_.guarantee > 0) out["guarantee"] = config_.guarantee;
     if (config_.format == "multi-table") {
         out["min_entrants"] = config_.min_entrants;
         out["start_at"] = config_.start_at;
@@ -135,9 +140,7 @@ json Tournament::view() const {
                           ? config_.max_entrants
                           : std::max<int>(2, static_cast<int>(entrants_.size()));
     json prizes = json::array();
-    for (Chips p : tournament::prizes(config_.payouts, field,
-                                      config_.buy_in * static_cast<std::int64_t>(field)))
-        prizes.push_back(p);
+    for (Chips p : tournament::prizes(config_.payouts, field, pool(field))) prizes.push_back(p);
     out["prizes"] = prizes;
     std::map<int, std::int64_t> table_of; // players still in -> feltd's table
     if (director_ && status_ == Status::running)

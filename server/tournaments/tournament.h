@@ -145,6 +145,8 @@ class Tournament final : public TableHost, public std::enable_shared_from_this<T
     // A change to the director other than the hand being written: a failed write can no longer
     // be taken back by restoring the director from before it.
     void forget_befores();
+    // The prize pool for `entries`: their buy-ins, or the guarantee when that is more.
+    Chips pool(int entries) const;
     // The director's rules from the configuration; `seed` draws the seats.
     tournament::Rules rules(std::uint64_t seed) const;
     // The state stored with each change: the standing and the level clock.

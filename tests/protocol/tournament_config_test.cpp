@@ -39,6 +39,12 @@ TEST_CASE("tournament configuration: defaults, presets, and fields beside a pres
     CHECK(turbo.value->starting_stack == Chips(3'000)); // beside the preset, it wins
     CHECK(turbo.value->max_entrants == 6);
     CHECK(turbo.value->fee == Chips(5));
+    CHECK(turbo.value->guarantee == Chips());
+    auto guaranteed = protocol::decode_tournament_config({{"guarantee", 5'000}}, kNow);
+    REQUIRE(guaranteed.ok());
+    CHECK(guaranteed.value->guarantee == Chips(5'000));
+    CHECK(guaranteed.value->to_json()["guarantee"] == 5'000);
+    CHECK(refused({{"guarantee", -1}}).first == "guarantee");
 
     auto mtt = protocol::decode_tournament_config({{"format", "multi-table"},
                                                    {"variant", "stud"},

@@ -536,15 +536,17 @@ void play_out(unsigned short port, const json& standings, const std::vector<Entr
 }
 
 // Every chip of the database's accounts is where the ledger says: balances, plus the entries
-// of tournaments still registering, plus the pools of those running less the prizes paid, make
-// what was granted.
+// of tournaments still registering, plus the pools of those running less the prizes paid, plus
+// the creators' chips held for guarantees, make what was granted.
 void check_ledger(const std::string& dir) {
     felt::db::Database db(dir + "/data/felt.db");
     CHECK(sql_int(db, "SELECT SUM(balance) FROM accounts") +
               sql_int(db, "SELECT COALESCE(SUM(CASE t.status WHEN 'registering' THEN buy_in + fee "
                           "ELSE buy_in - prize END), 0) FROM tournament_entries e JOIN "
                           "tournaments t ON t.id = e.tournament_id WHERE t.status IN "
-                          "('registering', 'running')") ==
+                          "('registering', 'running')") +
+              sql_int(db, "SELECT COALESCE(SUM(guarantee_held), 0) FROM tournaments WHERE status "
+                          "IN ('registering', 'running')") ==
           sql_int(db, "SELECT SUM(amount) FROM ledger WHERE reason = 'grant'"));
 }
 
@@ -1070,4 +1072,65 @@ TEST_CASE("feltd: a deal at the final table: proposed in a hand, its terms once 
               {{"type", "tournament_deal"}, {"tournament", t}, {"action", "accept"}})["code"] ==
           "not_running");
     check_ledger(d.dir());
+}
+
+TEST_CASE("feltd: a guaranteed prize pool: the creator's chips cover the overlay, come back as "
+          "far as the entries cover it, and a guarantee above the balance is refused") {
+    Feltd d;
+    Entry host = guest(d.port());
+    std::vector<Entry> p;
+    for (int i = 0; i < 3; ++i) p.push_back(guest(d.port()));
+    const json sng = {{"type", "create_tournament"},
+                      {"seats", 3},
+                      {"buy_in", 100},
+                      {"starting_stack", 500},
+                      {"hand_delay_ms", 0},
+                      {"decision_ms", 5000},
+                      {"levels",
+                       {{{"small_blind", 25}, {"big_blind", 50}, {"hands", 2}},
+                        {{"small_blind", 100}, {"big_blind", 200}, {"hands", 2}}}}};
+    json too_much = sng;
+    too_much["guarantee"] = (host.balance + Chips(1)).value();
+    const json refused = host.c->call(too_much);
+    CHECK(refused["code"] == "insufficient_chips");
+    CHECK(refused["field"] == "guarantee");
+    CHECK(host.c->call({{"type", "me"}})["account"]["balance"] == host.balance.value());
+    CHECK(host.c->call({{"type", "tournaments"}})["tournaments"].empty());
+
+    // A guarantee of 1,000 over three buy-ins of 100: the overlay is 700.
+    json guaranteed = sng;
+    guaranteed["guarantee"] = 1000;
+    const std::int64_t t = create(host, guaranteed);
+    CHECK(host.c->call({{"type", "me"}})["account"]["balance"] ==
+          (host.balance - Chips(1000)).value());
+    const json line = host.c->call({{"type", "tournaments"}})["tournaments"][0];
+    CHECK(line["guarantee"] == 1000);
+    const json before = host.c->call({{"type", "tournament"}, {"tournament", t}});
+    Chips listed;
+    for (const json& x : before["tournament"]["prizes"]) listed += Chips(x.get<std::int64_t>());
+    CHECK(listed == Chips(1000)); // the prizes are the guarantee's
+    register_all(p, t);
+    std::vector<TournamentRun> runs(p.size());
+    std::vector<std::thread> bots;
+    for (std::size_t i = 0; i < p.size(); ++i)
+        bots.emplace_back([&, i] { runs[i] = play_tournament(*p[i].c, 31 + i); });
+    for (auto& b : bots) b.join();
+    Chips paid;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        CHECK_MESSAGE(runs[i].errors.empty(),
+                      (runs[i].errors.empty() ? "" : runs[i].errors.front()));
+        paid += runs[i].prize;
+        CHECK(p[i].c->call({{"type", "me"}})["account"]["balance"] ==
+              (p[i].balance - Chips(100) + runs[i].prize).value());
+    }
+    CHECK(paid == Chips(1000));
+    // The creator got back what the entries covered (300): out of pocket by the overlay.
+    CHECK(host.c->call({{"type", "me"}})["account"]["balance"] ==
+          (host.balance - Chips(700)).value());
+    check_ledger(d.dir());
+    felt::db::Database db(d.dir() + "/data/felt.db");
+    CHECK(sql_int(db, "SELECT SUM(amount) FROM ledger WHERE reason = 'tournament_guarantee'") ==
+          -1000);
+    CHECK(sql_int(db, "SELECT SUM(amount) FROM ledger WHERE reason = "
+                      "'tournament_guarantee_back'") == 300);
 }

@@ -247,18 +247,25 @@ void tournaments(const Engine& e) {
     for (int i = 0; i < 4; ++i) p.push_back(store->create_guest().value->id);
     const auto balance = [&](std::int64_t a) { return store->find_account(a)->balance; };
     // Held by tournaments: what registering entries paid, and what running ones have not paid
-    // out yet (the buy-ins less the prizes).
+    // out yet (the buy-ins less the prizes); and the creators' chips for guarantees.
     const auto held = [&] {
         return e.scalar("SELECT COALESCE(SUM(CASE WHEN t.status = 'registering' THEN e.buy_in + "
                         "e.fee WHEN t.status = 'running' THEN e.buy_in - e.prize ELSE 0 END), 0) "
                         "FROM tournament_entries e JOIN tournaments t ON t.id = "
-                        "e.tournament_id");
+                        "e.tournament_id") +
+               e.scalar("SELECT COALESCE(SUM(guarantee_held), 0) FROM tournaments WHERE status "
+                        "IN ('registering', 'running')");
+    };
+    const auto create = [&](const std::string& config, Chips guarantee = Chips()) {
+        auto made = store->create_tournament(config, host.id, guarantee);
+        REQUIRE(std::holds_alternative<std::int64_t>(made));
+        return std::get<std::int64_t>(made);
     };
     const auto conserved = [&] {
         CHECK(e.scalar("SELECT SUM(balance) FROM accounts") + held() == 5 * 1000);
     };
 
-    const std::int64_t t = store->create_tournament(R"({"format":"sit-and-go"})", host.id);
+    const std::int64_t t = create(R"({"format":"sit-and-go"})");
     CHECK(t > 0);
     CHECK_FALSE(store->enter_tournament(t, p[0], Chips(100), Chips(10), 3));
     CHECK(balance(p[0]) == Chips(890));
@@ -319,7 +326,7 @@ void tournaments(const Engine& e) {
     conserved();
 
     // Cancelled while registering: every entry refunded.
-    const std::int64_t u = store->create_tournament("{}", host.id);
+    const std::int64_t u = create("{}");
     CHECK_FALSE(store->enter_tournament(u, p[2], Chips(50), Chips(5), 9));
     store->cancel_tournament(u, {});
     CHECK(balance(p[2]) == Chips(1000));
@@ -328,7 +335,7 @@ void tournaments(const Engine& e) {
     CHECK(balance(p[2]) == Chips(1000));
     // Cancelled while running: a finished entry keeps its prize, the rest of the pool goes to
     // those still in by their stacks (300 - 40 = 260 by 3 to 1: 195 and 65).
-    const std::int64_t v = store->create_tournament("{}", host.id);
+    const std::int64_t v = create("{}");
     for (int i = 0; i < 3; ++i)
         CHECK_FALSE(
             store->enter_tournament(v, p[static_cast<std::size_t>(i)], Chips(100), Chips(0), 9));
@@ -363,6 +370,45 @@ void tournaments(const Engine& e) {
     CHECK(won[1].config == R"({"format":"sit-and-go"})");
     CHECK_FALSE(won[1].ended_at.empty());
     CHECK(store->tournaments_of(p[0], 1).size() == 1);
+
+    // A guarantee above the creator's balance: refused, nothing written.
+    const Chips host_before = balance(host.id);
+    const auto tournaments_before = e.scalar("SELECT COUNT(*) FROM tournaments");
+    auto refused = store->create_tournament("{}", host.id, host_before + Chips(1));
+    REQUIRE(std::holds_alternative<Refusal>(refused));
+    CHECK(std::get<Refusal>(refused).code == "insufficient_chips");
+    CHECK(balance(host.id) == host_before);
+    CHECK(e.scalar("SELECT COUNT(*) FROM tournaments") == tournaments_before);
+    // Cancelled while registering: the guarantee comes back.
+    const std::int64_t g1 = create("{}", Chips(150));
+    CHECK(balance(host.id) == host_before - Chips(150));
+    conserved();
+    store->cancel_tournament(g1, {});
+    CHECK(balance(host.id) == host_before);
+    conserved();
+    // Two entries of 100 cover 200 of a 500 guarantee: 200 back to the creator at the start, and
+    // the overlay of 300 in the pool; cancelled then, the pool of 500 goes to the two by stacks.
+    const std::int64_t g2 = create("{}", Chips(500));
+    CHECK_FALSE(store->enter_tournament(g2, p[0], Chips(100), Chips(0), 9));
+    CHECK_FALSE(store->enter_tournament(g2, p[1], Chips(100), Chips(0), 9));
+    CHECK(store->start_tournament(g2, "{}"));
+    CHECK(balance(host.id) == host_before - Chips(300));
+    conserved();
+    const Chips p0 = balance(p[0]), p1 = balance(p[1]);
+    store->cancel_tournament(g2, {{p[0], Chips(3'000)}, {p[1], Chips(2'000)}});
+    CHECK(balance(p[0]) - p0 == Chips(300));
+    CHECK(balance(p[1]) - p1 == Chips(200));
+    CHECK(balance(host.id) == host_before - Chips(300));
+    conserved();
+    // Entries that cover the guarantee: all of it back at the start.
+    const std::int64_t g3 = create("{}", Chips(150));
+    CHECK_FALSE(store->enter_tournament(g3, p[0], Chips(100), Chips(0), 9));
+    CHECK_FALSE(store->enter_tournament(g3, p[1], Chips(100), Chips(0), 9));
+    CHECK(store->start_tournament(g3, "{}"));
+    CHECK(balance(host.id) == host_before - Chips(300));
+    CHECK(e.scalar("SELECT guarantee_held FROM tournaments WHERE id = " + std::to_string(g3)) == 0);
+    conserved();
+    ledger_balances(e);
 }
 
 } // namespace
