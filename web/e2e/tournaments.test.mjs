@@ -227,14 +227,15 @@ test("a sit-and-go of each other betting game, against two bots, is played to it
   await ann.context.close();
 });
 
-test("a deal at the final table: proposed above the felt, its terms shown to both, accepted, and the tournament ends by it", { timeout: 120_000 }, async () => {
+test("a guaranteed pool and a deal at the final table: proposed above the felt, its terms shown to both, accepted, and the tournament ends by it", { timeout: 120_000 }, async () => {
   const ann = await guestPage(browser, server, "ann");
   const bob = await guestPage(browser, server, "bob");
-  const made = await call(ann.page, "create_tournament", { seats: 2, buy_in: 100, starting_stack: 1000, hand_delay_ms: 0, decision_ms: 60000, levels: [{ small_blind: 10, big_blind: 20, hands: 500 }] });
+  const made = await call(ann.page, "create_tournament", { seats: 2, buy_in: 100, guarantee: 500, starting_stack: 1000, hand_delay_ms: 0, decision_ms: 60000, levels: [{ small_blind: 10, big_blind: 20, hands: 500 }] });
   assert.equal(made.ok, true, JSON.stringify(made));
   const id = made.tournament;
   for (const p of [ann, bob]) {
     await p.page.goto(`${server.url}/#/tournament/${id}`);
+    await p.page.getByRole("heading", { name: /buy-in 100, 500 guaranteed/ }).waitFor();
     await p.page.getByRole("button", { name: /Register \(100 chips\)/ }).click();
   }
   for (const p of [ann, bob]) await until("the table", async () => /^#\/table\/\d+$/.test(await p.page.evaluate(() => location.hash)), 30_000);
@@ -249,12 +250,13 @@ test("a deal at the final table: proposed above the felt, its terms shown to bot
   await Promise.all([playUntil(ann, shown), playUntil(bob, shown)]);
   const words = await offer.innerText();
   assert.match(words, /Waiting for/);
-  // Both players with their chips and prizes: the prizes are the pool, the chips every stack.
+  // Both players with their chips and prizes: the prizes are the pool (the guarantee's, above
+  // the two buy-ins), the chips every stack.
   const rows = await offer.locator("tbody tr").allInnerTexts();
   assert.equal(rows.length, 2);
   const cells = rows.map((r) => r.split("\t").map((x) => x.trim()));
   assert.equal(cells.reduce((s, c) => s + Number(c[1]), 0), 2000);
-  assert.equal(cells.reduce((s, c) => s + Number(c[2]), 0), 200);
+  assert.equal(cells.reduce((s, c) => s + Number(c[2]), 0), 500);
   await bob.page.screenshot({ path: join(screenshots, "tournament-deal.png") });
 
   await accept.click();

@@ -52,6 +52,7 @@ function CreateTournament(props: { c: Controller; done: () => void }) {
     seats: "6",
     buy_in: "100",
     fee: "0",
+    guarantee: "",
     starting_stack: "",
     max_entrants: "100",
     min_entrants: "2",
@@ -67,6 +68,7 @@ function CreateTournament(props: { c: Controller; done: () => void }) {
     ["seats", multi ? "Seats a table" : "Players (seats)"],
     ["buy_in", "Buy-in"],
     ["fee", "Fee (to you)"],
+    ["guarantee", "Guaranteed pool (from your chips; empty: none)"],
     ["starting_stack", "Starting stack (empty: the preset's)"],
     ...(multi
       ? ([
@@ -182,6 +184,7 @@ export function TournamentLobby(props: { c: Controller; tournaments: Map<number,
               <td>
                 {t.buy_in}
                 {t.fee ? ` + ${t.fee}` : ""}
+                {t.guarantee ? `, ${t.guarantee} guaranteed` : ""}
               </td>
               <td>
                 {t.entrants}/{t.max_entrants}
@@ -228,7 +231,7 @@ export function TournamentPage(props: { c: Controller; id: number; name: string 
   return (
     <div class="tournament-page">
       <h2>
-        Tournament {id} <span class="sub">{`${t.format}, ${gameWords(t)}, buy-in ${t.buy_in}${t.fee ? ` + ${t.fee}` : ""}`}</span>
+        Tournament {id} <span class="sub">{`${t.format}, ${gameWords(t)}, buy-in ${t.buy_in}${t.fee ? ` + ${t.fee}` : ""}${t.guarantee ? `, ${t.guarantee} guaranteed` : ""}`}</span>
       </h2>
       <p class="tournament-status" aria-label="status">
         {t.status === "registering"
