@@ -29,11 +29,19 @@ json standing_json(const tournament::Standing& s) {
                             {"place", f.place},
                             {"prize", f.prize.value()},
                             {"tied", f.tied}});
-    return {{"tables", tables},
-            {"players", players},
-            {"finishes", finishes},
-            {"entrants", s.entrants},
-            {"draws", s.draws}};
+    json out = {{"tables", tables},
+                {"players", players},
+                {"finishes", finishes},
+                {"entrants", s.entrants},
+                {"draws", s.draws}};
+    if (s.round > 0) {
+        json outs = json::array();
+        for (const tournament::Out& o : s.round_outs)
+            outs.push_back({{"player", o.player}, {"stack_at_start", o.stack_at_start.value()}});
+        out["round"] = s.round;
+        out["round_outs"] = outs;
+    }
+    return out;
 }
 
 std::optional<tournament::Standing> read_standing(const json& j) {
@@ -62,7 +70,13 @@ std::optional<tournament::Standing> read_standing(const json& j) {
             s.finishes.push_back({f.at("player").get<int>(), f.at("place").get<int>(),
                                   Chips(f.at("prize").get<std::int64_t>()),
                                   f.at("tied").get<bool>()});
-        if (s.entrants < static_cast<int>(s.players.size())) return std::nullopt;
+        // Hand-for-hand on the bubble (absent from a state written before it, or outside it).
+        s.round = j.value("round", 0);
+        if (j.contains("round_outs"))
+            for (const json& o : j.at("round_outs"))
+                s.round_outs.push_back(
+                    {o.at("player").get<int>(), Chips(o.at("stack_at_start").get<std::int64_t>())});
+        if (s.entrants < static_cast<int>(s.players.size()) || s.round < 0) return std::nullopt;
         return s;
     } catch (const json::exception&) {
         return std::nullopt;

@@ -18,7 +18,7 @@ Director::Director(Rules rules, std::span<const int> players) : rules_(std::move
 
 Director::Director(Rules rules, const Standing& standing)
     : rules_(std::move(rules)), tables_(standing.tables), finishes_(standing.finishes),
-      draws_(standing.draws) {
+      draws_(standing.draws), round_(standing.round), round_outs_(standing.round_outs) {
     state_.resize(tables_.size());
     for (const Standing::Player& p : standing.players)
         players_[p.id] = Player{p.id, p.stack, p.waiting};
@@ -36,6 +36,8 @@ Standing Director::standing() const {
     s.finishes = finishes_;
     s.entrants = entrants_;
     s.draws = draws_;
+    s.round = round_;
+    s.round_outs = round_outs_;
     return s;
 }
 
@@ -45,8 +47,62 @@ void Director::not_dealt(int table) {
 
 Outcome Director::settle() {
     Outcome out;
+    if (round_ > 0 && !in_hand() && !finished()) end_round(out); // its other hands were void
     if (!finished()) settle_breaks(out);
     return out;
+}
+
+bool Director::at_bubble() const {
+    if (finished() || tables_.size() < 2) return false;
+    const auto paid = std::count_if(prizes_.begin(), prizes_.end(), [](Chips p) { return p > 0; });
+    return remaining_ == static_cast<int>(paid) + 1;
+}
+
+bool Director::round_over() const {
+    for (std::size_t i = 0; i < tables_.size(); ++i) {
+        if (state_[i].in_hand) return false;
+        if (state_[i].round == round_) continue;
+        int live = 0; // players who can be dealt in (those out this round have no chips)
+        for (int id : tables_[i].players)
+            if (id >= 0 && players_.at(id).stack > 0) ++live;
+        if (live >= 2 && !halted(tables_, i)) return false; // it has yet to play its hand
+    }
+    return true;
+}
+
+void Director::end_round(Outcome& out) {
+    place_out(std::move(round_outs_), out);
+    round_outs_.clear();
+    if (finished()) {
+        round_ = 0;
+        return;
+    }
+    settle_breaks(out);
+    if (!breaking())
+        for (std::size_t i = 0; i < tables_.size(); ++i)
+            for (const Move& m : balance(tables_, i, rules_.allowed)) {
+                arrive(m);
+                out.moves.push_back(m);
+            }
+    round_ = at_bubble() ? round_ + 1 : 0;
+}
+
+void Director::place_out(std::vector<Out> outs, Outcome& out) {
+    if (outs.empty()) return;
+    const auto placed = knocked_out(std::move(outs), remaining_, prizes_);
+    remaining_ -= static_cast<int>(placed.size());
+    for (const Finish& f : placed) {
+        for (TableSeats& t : tables_)
+            std::replace(t.players.begin(), t.players.end(), f.player, -1);
+        players_.erase(f.player);
+        finishes_.push_back(f);
+        out.out.push_back(f);
+    }
+    if (remaining_ == 1) {
+        const int winner = players_.begin()->first;
+        out.won = Finish{winner, 1, prizes_.empty() ? Chips() : prizes_[0], false};
+        finishes_.push_back(*out.won);
+    }
 }
 
 std::size_t Director::index_of(int table) const {
@@ -91,6 +147,12 @@ std::variant<Deal, Idle> Director::deal(int table, const Position& at) {
     if (st.breaking) return Idle::breaking;
     if (halted(tables_, i)) return Idle::halted;
     if (t.count() < 2) return Idle::short_of;
+    // Hand-for-hand begins once no hand is being played; then each table deals once a round.
+    if (round_ == 0 && at_bubble()) {
+        if (in_hand()) return Idle::hand_for_hand;
+        round_ = 1;
+    }
+    if (round_ > 0 && st.round == round_) return Idle::hand_for_hand;
     Blinds b = next_blinds_at(i);
     // Players who waited are dealt in once the button has passed them; with fewer than two
     // others nobody waits.
@@ -123,6 +185,8 @@ std::variant<Deal, Idle> Director::deal(int table, const Position& at) {
     st.in_hand = true;
     st.dealt = b;
     st.started = d.stacks;
+    st.round = round_;
+    d.hand_for_hand = round_;
     return d;
 }
 
@@ -187,21 +251,14 @@ Outcome Director::hand_ended(int table, std::span<const Chips> stacks) {
     assert(before == after);
     (void)before;
     (void)after;
-    if (!outs.empty()) {
-        out.out = knocked_out(outs, remaining_, prizes_);
-        remaining_ -= static_cast<int>(outs.size());
-        for (const Finish& f : out.out) {
-            std::replace(t.players.begin(), t.players.end(), f.player, -1);
-            players_.erase(f.player);
-            finishes_.push_back(f);
-        }
-    }
-    if (remaining_ == 1) {
-        const int winner = players_.begin()->first;
-        out.won = Finish{winner, 1, prizes_.empty() ? Chips() : prizes_[0], false};
-        finishes_.push_back(*out.won);
+    if (round_ > 0 && st.round == round_) {
+        // A hand of the round: its players out wait, chipless, for the round to end.
+        round_outs_.insert(round_outs_.end(), outs.begin(), outs.end());
+        if (round_over()) end_round(out);
         return out;
     }
+    place_out(std::move(outs), out);
+    if (finished()) return out;
     settle_breaks(out);
     // Balancing waits while a table is being broken: its players are about to move anyway.
     i = index_of(table);

@@ -1,6 +1,12 @@
 // A running tournament's director: from the start to the last player, what each table deals next
 // (who is in, the blinds where the dead button puts them, the level's stakes) and what each
 // finished hand changes (players out with their places and prizes, tables balanced and broken).
+//
+// Hand-for-hand on the bubble: when the next player out would finish just outside the prizes
+// and more than one table plays, each table deals one hand and waits until every table that can
+// deal has played its hand of the round. Players out in a round finish together, once it ends
+// (knocked_out: by their stacks at the start of their hands, equal ones tied), and the tables
+// are broken and balanced then.
 // Pure, as the rest of the engine: the caller plays the hands, keeps the clock, and says when a
 // table's hand ends; the same calls in the same order give the same tournament.
 #pragma once
@@ -37,6 +43,7 @@ struct Rules {
 struct Deal {
     int table = 0;
     int level = 1;
+    int hand_for_hand = 0;     // the round of hand-for-hand play it belongs to; 0: none
     std::vector<Chips> stacks; // by seat; 0: nobody dealt in there (empty, or waiting)
     std::vector<int> players;  // by seat: who is dealt in there; -1: nobody
     Blinds blinds;
@@ -46,13 +53,14 @@ struct Deal {
 
 // Why a table does not deal now.
 enum class Idle : unsigned char {
-    in_hand,  // its hand is still being played
-    halted,   // three or more players short of the fullest: it waits for players (TDA)
-    breaking, // it is to be broken, once its hand ends
-    short_of, // fewer than two players
-    on_break, // the tournament's break
-    finished, // the tournament is over
-    no_table, // no such table (broken, or never)
+    in_hand,       // its hand is still being played
+    halted,        // three or more players short of the fullest: it waits for players (TDA)
+    breaking,      // it is to be broken, once its hand ends
+    short_of,      // fewer than two players
+    on_break,      // the tournament's break
+    finished,      // the tournament is over
+    hand_for_hand, // it played its hand of the round (or the round waits for hands to end)
+    no_table,      // no such table (broken, or never)
 };
 
 // What a finished hand changed.
@@ -90,6 +98,8 @@ struct Standing {
     std::vector<Finish> finishes;
     int entrants = 0;
     std::uint64_t draws = 0;
+    int round = 0;               // hand-for-hand's round; 0: none
+    std::vector<Out> round_outs; // out in the round so far, placed when it ends
     friend bool operator==(const Standing&, const Standing&) = default;
 };
 
@@ -101,7 +111,8 @@ class Director {
     // Then settle() breaks the table a hand being played kept from breaking.
     Director(Rules rules, const Standing& standing);
     Standing standing() const;
-    // Breaks the tables that can be broken now that no hand runs at them (after a restart).
+    // Breaks the tables that can be broken now that no hand runs at them (after a restart); ends
+    // a hand-for-hand round whose other hands the restart voided, placing its players out.
     Outcome settle();
 
     // The next hand at a table, at the level `at` (position(): the caller's clock), or why not.
@@ -123,6 +134,10 @@ class Director {
     int remaining() const { return remaining_; }
     // Whether a hand is being played at any table.
     bool in_hand() const;
+    // The round of hand-for-hand play (from 1), or 0 when the tables play freely.
+    int hand_for_hand() const { return round_; }
+    // Whether the next player out finishes just outside the prizes, with more than one table.
+    bool at_bubble() const;
     // The terms of a deal by `method` among the players still in, from their stacks now.
     // Errc::illegal_action while a hand is being played or once the tournament is over;
     // Errc::bad_config with more than kMostDealPlayers still in.
@@ -150,12 +165,20 @@ class Director {
         bool breaking = false;
         Blinds dealt;               // the blinds of the hand being played
         std::vector<Chips> started; // by seat: the stacks dealt in
+        int round = 0;              // the hand-for-hand round it last dealt in
     };
     std::size_t index_of(int table) const; // tables_.size() when there is none
     // The blinds of table i's next hand, leaving out players who wait.
     Blinds next_blinds_at(std::size_t i) const;
     void arrive(const Move& m);
     void settle_breaks(Outcome& out);
+    // Players out of a hand (or a round), placed together; the winner once one is left.
+    void place_out(std::vector<Out> outs, Outcome& out);
+    // Whether the hand-for-hand round is over: every table that can deal has played its hand.
+    bool round_over() const;
+    // Ends the round: its players out placed, tables broken and balanced; the next round, or
+    // free play once the bubble has burst.
+    void end_round(Outcome& out);
 
     Rules rules_;
     std::vector<TableSeats> tables_;
@@ -166,6 +189,8 @@ class Director {
     int remaining_ = 0;
     int entrants_ = 0;
     std::uint64_t draws_ = 0; // breaks made, for each its own draw
+    int round_ = 0;           // hand-for-hand's round; 0: none
+    std::vector<Out> round_outs_;
 };
 
 } // namespace felt::tournament

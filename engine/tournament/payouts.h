@@ -43,6 +43,7 @@ std::vector<Chips> prizes(const PayoutTable& t, int entrants, Chips pool);
 struct Out {
     int player = 0;
     Chips stack_at_start{};
+    friend bool operator==(const Out&, const Out&) = default;
 };
 struct Finish {
     int player = 0;

@@ -173,4 +173,14 @@ TEST_CASE("a tournament's standing as JSON: read back the same, and a damaged on
     broken["entrants"] = "many";
     CHECK_FALSE(protocol::read_standing(broken));
     CHECK_FALSE(protocol::read_standing(json::array()));
+    // Hand-for-hand's round and its players out so far, read back the same.
+    tournament::Standing round = s;
+    round.round = 3;
+    round.round_outs = {{5, Chips(700)}, {9, Chips(1'300)}};
+    const auto round_back = protocol::read_standing(protocol::standing_json(round));
+    REQUIRE(round_back.has_value());
+    CHECK(*round_back == round);
+    broken = protocol::standing_json(round);
+    broken["round_outs"][0]["stack_at_start"] = "lots";
+    CHECK_FALSE(protocol::read_standing(broken));
 }

@@ -79,6 +79,8 @@ Result<TournamentReport> simulate_tournament(const TournamentOptions& o) {
     Rng rng(o.seed ^ 0x746f75726e616d65ull);
     const Chips total = o.starting_stack * o.entrants;
     std::map<int, std::shared_ptr<const poker::HandConfig>> running; // by table
+    std::map<int, int> round_of;   // by table: the hand-for-hand round of its hand being played
+    std::map<int, int> last_round; // by table: the last round it dealt in
     auto fail = [&](std::string why) {
         if (rep.failure.empty())
             rep.failure = "hand " + std::to_string(rep.hands) + ": " + std::move(why);
@@ -90,6 +92,8 @@ Result<TournamentReport> simulate_tournament(const TournamentOptions& o) {
             const Standing left = dir.standing();
             dir = Director(r, left);
             running.clear(); // void: the stacks are those from before them
+            round_of.clear();
+            last_round.clear();
             if (o.check && !(dir.standing() == left)) fail("the standing taken up differs");
             const Outcome settled = dir.settle();
             rep.moves += static_cast<long>(settled.moves.size());
@@ -102,6 +106,21 @@ Result<TournamentReport> simulate_tournament(const TournamentOptions& o) {
         for (const TableSeats& t : std::vector<TableSeats>(dir.tables())) {
             auto d = dir.deal(t.id, at);
             if (!std::holds_alternative<Deal>(d)) continue;
+            if (const int round = std::get<Deal>(d).hand_for_hand; round > 0) {
+                // Hand-for-hand: one hand a table in each round, and no round begins before
+                // every hand of the one before has ended.
+                ++rep.hand_for_hand;
+                if (o.check && last_round[t.id] == round)
+                    fail("table " + std::to_string(t.id) + " dealt twice in round " +
+                         std::to_string(round));
+                for (const auto& [other, r2] : round_of)
+                    if (o.check && r2 != round)
+                        fail("round " + std::to_string(round) + " began at table " +
+                             std::to_string(t.id) + " while table " + std::to_string(other) +
+                             " played a hand of round " + std::to_string(r2));
+                last_round[t.id] = round;
+            }
+            round_of[t.id] = std::get<Deal>(d).hand_for_hand;
             running[t.id] = std::make_shared<const poker::HandConfig>(
                 config_of(std::get<Deal>(d), base.value(), rng));
             ++rep.hands;
@@ -118,6 +137,8 @@ Result<TournamentReport> simulate_tournament(const TournamentOptions& o) {
         }
         const int table = it->first;
         running.erase(it);
+        const int round = round_of[table]; // balancing waits for the round's end
+        round_of.erase(table);
         std::vector<Chips> stacks;
         for (int k = 0; k < played.value().state.config->seats; ++k)
             stacks.push_back(played.value().state.seats[static_cast<std::size_t>(k)].stack);
@@ -129,7 +150,8 @@ Result<TournamentReport> simulate_tournament(const TournamentOptions& o) {
         int fewest = o.seats;
         for (const TableSeats& t : dir.tables()) fewest = std::min(fewest, t.count());
         for (const TableSeats& t : dir.tables())
-            if (t.id == table && !dir.breaking() && t.count() - fewest > o.allowed)
+            if ((round == 0 ? t.id == table : dir.hand_for_hand() != round) && !dir.breaking() &&
+                t.count() - fewest > o.allowed)
                 fail("table " + std::to_string(table) + " has " + std::to_string(t.count()) +
                      " players, the shortest " + std::to_string(fewest));
         for (const Move& m : out.moves)

@@ -44,6 +44,7 @@ struct TournamentReport {
     long moves = 0; // players moved, balancing and breaking
     int broken = 0; // tables broken
     int restarts = 0;
+    long hand_for_hand = 0; // hands dealt hand-for-hand on the bubble
     std::vector<tournament::Finish> finishes;
     double seconds = 0;
     std::uint64_t signature = 0;

@@ -9,6 +9,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 
@@ -32,7 +33,7 @@ TEST_CASE("tournaments played through the engine: every chip kept, every place t
     constexpr int kTournaments = 100;
 #endif
     std::mt19937 rng(4646);
-    long hands = 0;
+    long hands = 0, hand_for_hand = 0;
     for (int n = 0; n < kTournaments; ++n) {
         const Game& g = games[n % 5];
         sim::TournamentOptions o;
@@ -51,8 +52,13 @@ TEST_CASE("tournaments played through the engine: every chip kept, every place t
                                 << o.seats << " seats: " << r.value().failure);
         CHECK(static_cast<int>(r.value().finishes.size()) == o.entrants);
         hands += r.value().hands;
+        hand_for_hand += r.value().hand_for_hand;
     }
-    MESSAGE(hands << " hands in " << kTournaments << " tournaments");
+    MESSAGE(hands << " hands in " << kTournaments << " tournaments, " << hand_for_hand
+                  << " of them hand-for-hand on the bubble");
+#ifndef FELT_SANITIZE
+    CHECK(hand_for_hand > 0); // the simulation checks each round's hands
+#endif
 }
 
 TEST_CASE("a tournament with a seed and the same hands finishes in the same order") {
@@ -194,4 +200,120 @@ TEST_CASE("a deal is refused among more than ten players") {
     CHECK(terms.error().message == "a deal is made among at most 10 players; 11 are still in");
     CHECK(tournament::parse_deal_method("icm") == tournament::DealMethod::icm);
     CHECK(tournament::parse_deal_method("chip") == std::nullopt);
+}
+
+namespace {
+
+// Four players left of eight at two tables of three, three places paid (400, 240, 160): the
+// bubble. Players 0 and 1 sit at table 1, players 2 and 3 at table 2.
+tournament::Director bubble(Chips stack0, Chips stack2) {
+    tournament::Rules rules;
+    rules.structure.levels = {tournament::Level{Chips(10), Chips(20)}};
+    rules.starting_stack = Chips(1'000);
+    rules.pool = Chips(800);
+    rules.seats = 3;
+    tournament::Standing s;
+    s.entrants = 8;
+    s.tables = {{1, 3, {0, 1, -1}, {}}, {2, 3, {2, 3, -1}, {}}};
+    s.players = {{0, stack0, false},
+                 {1, Chips(4'000) - stack0, false},
+                 {2, stack2, false},
+                 {3, Chips(4'000) - stack2, false}};
+    for (int p = 4; p < 8; ++p) s.finishes.push_back({p, 12 - p, Chips(), false});
+    return tournament::Director(rules, s);
+}
+
+// Ends the hand at `table` with the seats' stacks: the first seat's player out, the second with
+// every chip.
+tournament::Outcome bust_first(tournament::Director& d, int table) {
+    const auto& t = *std::find_if(d.tables().begin(), d.tables().end(),
+                                  [&](const tournament::TableSeats& x) { return x.id == table; });
+    const Chips all = d.stack(t.players[0]) + d.stack(t.players[1]);
+    return d.hand_ended(table, std::vector<Chips>{Chips(), all, Chips()});
+}
+
+} // namespace
+
+TEST_CASE("hand-for-hand on the bubble: each table one hand a round, the players out in a round "
+          "placed together by their starting stacks, ties sharing") {
+    using tournament::Idle;
+    const tournament::Position at{};
+    {
+        tournament::Director d = bubble(Chips(1'000), Chips(1'500));
+        REQUIRE(d.at_bubble());
+        CHECK(d.hand_for_hand() == 0);
+        auto one = d.deal(1, at);
+        REQUIRE(std::holds_alternative<tournament::Deal>(one));
+        CHECK(std::get<tournament::Deal>(one).hand_for_hand == 1);
+        auto two = d.deal(2, at);
+        REQUIRE(std::holds_alternative<tournament::Deal>(two));
+        CHECK(std::get<tournament::Deal>(two).hand_for_hand == 1);
+        // Table 1's player 0 is out first: placed only when table 2's hand ends too.
+        const tournament::Outcome first = bust_first(d, 1);
+        CHECK(first.out.empty());
+        CHECK(d.remaining() == 4);
+        CHECK(std::get<Idle>(d.deal(1, at)) == Idle::hand_for_hand);
+        const tournament::Outcome second = bust_first(d, 2);
+        // Player 2 began the hand with more than player 0: third, in the money; player 0 fourth.
+        REQUIRE(second.out.size() == 2);
+        CHECK(second.out[0] == tournament::Finish{2, 3, Chips(160), false});
+        CHECK(second.out[1] == tournament::Finish{0, 4, Chips(), false});
+        CHECK(d.remaining() == 2);
+        CHECK(d.hand_for_hand() == 0);    // the bubble burst
+        CHECK(second.broken.size() == 1); // two players left fit on one table
+        CHECK(d.chips() == Chips(8'000));
+    }
+    {
+        // Equal stacks at the start of their hands: third and fourth tied, sharing 160.
+        tournament::Director d = bubble(Chips(1'000), Chips(1'000));
+        REQUIRE(std::holds_alternative<tournament::Deal>(d.deal(1, at)));
+        REQUIRE(std::holds_alternative<tournament::Deal>(d.deal(2, at)));
+        bust_first(d, 2);
+        const tournament::Outcome o = bust_first(d, 1);
+        REQUIRE(o.out.size() == 2);
+        CHECK(o.out[0].tied);
+        CHECK(o.out[1].tied);
+        CHECK(o.out[0].prize + o.out[1].prize == Chips(160));
+        CHECK(o.out[0].prize == Chips(80));
+    }
+    {
+        // Nobody out in round 1: round 2, again one hand a table.
+        tournament::Director d = bubble(Chips(1'000), Chips(1'500));
+        REQUIRE(std::holds_alternative<tournament::Deal>(d.deal(1, at)));
+        const auto& t1 = d.tables()[0];
+        std::vector<Chips> same;
+        for (int p : t1.players) same.push_back(p >= 0 ? d.stack(p) : Chips());
+        d.hand_ended(1, same);
+        CHECK(std::get<Idle>(d.deal(1, at)) == Idle::hand_for_hand); // table 2 has yet to play
+        REQUIRE(std::holds_alternative<tournament::Deal>(d.deal(2, at)));
+        const auto& t2 = d.tables()[1];
+        same.clear();
+        for (int p : t2.players) same.push_back(p >= 0 ? d.stack(p) : Chips());
+        d.hand_ended(2, same);
+        CHECK(d.hand_for_hand() == 2);
+        auto next = d.deal(1, at);
+        REQUIRE(std::holds_alternative<tournament::Deal>(next));
+        CHECK(std::get<tournament::Deal>(next).hand_for_hand == 2);
+    }
+    {
+        // A restart in the middle of a round: the hand cut short is void, and the round ends
+        // with the players out so far, as the standing keeps them.
+        tournament::Director d = bubble(Chips(1'000), Chips(1'500));
+        REQUIRE(std::holds_alternative<tournament::Deal>(d.deal(1, at)));
+        REQUIRE(std::holds_alternative<tournament::Deal>(d.deal(2, at)));
+        bust_first(d, 1);
+        const tournament::Standing kept = d.standing();
+        CHECK(kept.round == 1);
+        REQUIRE(kept.round_outs.size() == 1);
+        tournament::Rules rules;
+        rules.structure.levels = {tournament::Level{Chips(10), Chips(20)}};
+        rules.pool = Chips(800);
+        rules.seats = 3;
+        tournament::Director again(rules, kept);
+        const tournament::Outcome settled = again.settle();
+        REQUIRE(settled.out.size() == 1);
+        CHECK(settled.out[0] == tournament::Finish{0, 4, Chips(), false});
+        CHECK(again.remaining() == 3);
+        CHECK(again.hand_for_hand() == 0);
+    }
 }
