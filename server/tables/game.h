@@ -158,6 +158,7 @@ struct TournamentDeal {
     int small_blind_seat = -1; // -1: a dead small blind
     int big_blind_seat = -1;
     bool cap_heads_up = true;
+    int hand_for_hand = 0; // the round of hand-for-hand play on the bubble; 0: none
 };
 
 // What a hand is dealt from.

@@ -147,6 +147,7 @@ Outcome<Started> PokerGame::start(const Deal& d, std::vector<Card> deck, std::ui
                             {"small_bet", k.small_bet}, {"big_bet", k.big_bet}};
         if (k.big_blind > 0) record["blind_seats"] = {t->small_blind_seat, t->big_blind_seat};
         if (t->big_blind_ante > 0) record["big_blind_ante"] = t->big_blind_ante;
+        if (t->hand_for_hand > 0) record["hand_for_hand"] = t->hand_for_hand;
     }
     std::string deck_text = ranking().to_string(cfg->deck);
     auto started = poker::start_hand(cfg);

@@ -168,6 +168,8 @@ json Tournament::view() const {
     }
     out["standings"] = standings;
     if (offer_) out["deal"] = deal_json();
+    if (director_ && director_->hand_for_hand() > 0)
+        out["hand_for_hand"] = director_->hand_for_hand();
     if (director_) {
         out["hands"] = hands_;
         out["longest_wait_ms"] = longest_wait_ms_;
@@ -608,6 +610,18 @@ std::optional<HostDeal> Tournament::next_deal(std::int64_t table) {
     t.small_blind_seat = d.blinds.small_poster();
     t.big_blind_seat = d.blinds.big_blind;
     t.cap_heads_up = d.cap_heads_up;
+    t.hand_for_hand = d.hand_for_hand;
+    if (d.hand_for_hand > 0 && !told_hand_for_hand_) {
+        told_hand_for_hand_ = true;
+        spdlog::info("tournament {}: hand-for-hand on the bubble, {} players left", id_,
+                     director_->remaining());
+        TournamentNews news;
+        tell_all(news, {{"type", "tournament"},
+                        {"kind", "hand_for_hand"},
+                        {"tournament", id_},
+                        {"remaining", director_->remaining()}});
+        send(std::move(news));
+    }
     return h;
 }
 

@@ -227,6 +227,7 @@ class Tournament final : public TableHost, public std::enable_shared_from_this<T
     // While a deal is on the table the level clock stands still, since then.
     std::optional<std::chrono::steady_clock::time_point> paused_;
     std::optional<tournament::Director> before_deal_; // while the deal agreed is written
+    bool told_hand_for_hand_ = false;
 };
 
 // The stacks of the players still in (by account) in a stored state; none when it is unreadable.

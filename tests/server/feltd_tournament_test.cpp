@@ -74,6 +74,7 @@ struct TournamentRun {
     int breaks = 0;
     int dealt_on_break = 0;
     std::vector<long> break_ms;
+    bool hand_for_hand = false; // told of hand-for-hand play
     std::vector<std::string> errors;
     json standings;
 };
@@ -110,6 +111,7 @@ TournamentRun play_tournament(Client& c, unsigned seed, std::atomic<int>* moved 
         if (msg["type"] == "tournament") {
             const std::string kind = msg["kind"];
             if (kind == "started" || kind == "moved") sit(msg["table"], msg["seat"]);
+            if (kind == "hand_for_hand") run.hand_for_hand = true;
             if (kind == "moved") {
                 ++run.moves;
                 if (moved) ++*moved;
@@ -1133,4 +1135,72 @@ TEST_CASE("feltd: a guaranteed prize pool: the creator's chips cover the overlay
           -1000);
     CHECK(sql_int(db, "SELECT SUM(amount) FROM ledger WHERE reason = "
                       "'tournament_guarantee_back'") == 300);
+}
+
+TEST_CASE("feltd: hand-for-hand on the bubble: each table plays one hand a round and waits for "
+          "the others; its hands are marked in the history") {
+    // Eight players at tables of two, three paid: the bubble comes with four players left at two
+    // tables (a table of two loses at most one player a hand).
+    Feltd d;
+    Entry host = guest(d.port());
+    std::vector<Entry> p;
+    for (int i = 0; i < 8; ++i) p.push_back(guest(d.port()));
+    const std::int64_t t =
+        create(host, {{"type", "create_tournament"},
+                      {"format", "multi-table"},
+                      {"seats", 2},
+                      {"buy_in", 100},
+                      {"max_entrants", 8},
+                      {"start_in_s", 1},
+                      {"starting_stack", 2000},
+                      {"hand_delay_ms", 0},
+                      {"decision_ms", 5000},
+                      {"levels",
+                       {{{"small_blind", 25}, {"big_blind", 50}, {"hands", 8}},
+                        {{"small_blind", 50}, {"big_blind", 100}, {"hands", 8}}}}});
+    register_all(p, t);
+    std::vector<TournamentRun> runs(p.size());
+    std::vector<std::thread> bots;
+    for (std::size_t i = 0; i < p.size(); ++i)
+        bots.emplace_back([&, i] { runs[i] = play_tournament(*p[i].c, 71 + i); });
+    for (auto& b : bots) b.join();
+    std::set<int> places;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        CHECK_MESSAGE(runs[i].errors.empty(),
+                      (runs[i].errors.empty() ? "" : runs[i].errors.front()));
+        places.insert(runs[i].place);
+    }
+    CHECK(places.size() == 8);
+    check_ledger(d.dir());
+
+    // The hands of each round: one a table, and none of a round begun before every hand of the
+    // round before ended (the times the hands' rows were written).
+    felt::db::Database db(d.dir() + "/data/felt.db");
+    felt::db::Statement q(db, "SELECT table_id, json_extract(config, '$.hand_for_hand'), "
+                              "started_at, ended_at FROM hands WHERE json_extract(config, "
+                              "'$.hand_for_hand') IS NOT NULL AND status = 'finished'");
+    struct Round {
+        std::multiset<std::int64_t> tables;
+        std::string first_start, last_end;
+    };
+    std::map<std::int64_t, Round> rounds;
+    while (q.step()) {
+        Round& r = rounds[q.column_int(1)];
+        r.tables.insert(q.column_int(0));
+        const std::string start = q.column_text(2), end = q.column_text(3);
+        if (r.first_start.empty() || start < r.first_start) r.first_start = start;
+        if (end > r.last_end) r.last_end = end;
+    }
+    MESSAGE(rounds.size() << " rounds of hand-for-hand");
+    for (auto it = rounds.begin(); it != rounds.end(); ++it) {
+        CAPTURE(it->first);
+        for (std::int64_t table : it->second.tables) CHECK(it->second.tables.count(table) == 1);
+        if (const auto next = std::next(it); next != rounds.end())
+            CHECK(it->second.last_end <= next->second.first_start);
+    }
+    // The bubble bursts in a round of hand-for-hand, unless the hand being played at the other
+    // table when it came (dealt before it) put its player out: that player is the bubble's.
+    const bool told = std::any_of(runs.begin(), runs.end(),
+                                  [](const TournamentRun& r) { return r.hand_for_hand; });
+    CHECK(told == !rounds.empty());
 }

@@ -214,6 +214,8 @@ export class Controller {
         return { deals };
       });
       this.notify("info", `Tournament ${t}: the deal is off (${m.reason ?? "declined"}). Play goes on.`);
+    } else if (m.kind === "hand_for_hand") {
+      this.notify("info", `Tournament ${t}: hand-for-hand on the bubble (${m.remaining ?? "?"} left): each table plays one hand and waits for the others.`);
     } else if (m.kind === "cancelled") {
       this.notify("info", `Tournament ${t} is cancelled: ${m.reason ?? "too few registered"}.`, true);
     }

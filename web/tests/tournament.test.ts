@@ -128,4 +128,6 @@ test("a deal's pushes: kept by tournament until it is off or the player finishes
   events!.push({ type: "tournament", kind: "deal", tournament: 7, deal });
   events!.push({ type: "tournament", kind: "won", tournament: 7, place: 1, prize: 244, tied: false });
   assert.equal(store.get().deals.has(7), false);
+  events!.push({ type: "tournament", kind: "hand_for_hand", tournament: 8, remaining: 28 });
+  assert.equal(store.get().notice!.text, "Tournament 8: hand-for-hand on the bubble (28 left): each table plays one hand and waits for the others.");
 });

@@ -399,6 +399,7 @@ export function TournamentBar(props: { c: Controller; id: number; name: string }
     <div class="tournament-bar" aria-label="tournament">
       <a href={`#/tournament/${props.id}`}>Tournament {props.id}</a>
       {view["status"] === "break" && <span>On a break</span>}
+      {view["hand_for_hand"] !== undefined && <span class="level">Hand-for-hand on the bubble</span>}
       {level && (
         <span class="level">
           Level {level.level}: {levelWords(level)}
