@@ -62,6 +62,19 @@ void register_all(const std::vector<Entry>& p, std::int64_t t) {
         REQUIRE(e.c->call({{"type", "tournament_register"}, {"tournament", t}})["ok"] == true);
 }
 
+// Reads on until a hand is being played at the player's table: its start, or, when the
+// connection was seated after the hand began (its `started` news is sent as the table deals, and
+// may be taken up after the deal), the table's snapshot with the hand.
+void hand_running(Client& c) {
+    for (;;) {
+        auto m = c.read();
+        REQUIRE(m.has_value());
+        if ((*m)["type"] != "table") continue;
+        if ((*m)["kind"] == "hand_start") return;
+        if ((*m)["kind"] == "snapshot" && m->contains("hand") && (*m)["hand"].is_object()) return;
+    }
+}
+
 // What a bot saw of its tournament.
 struct TournamentRun {
     int place = 0;
@@ -320,7 +333,7 @@ TEST_CASE("feltd: a sit-and-go cut short by SIGKILL is taken up after the restar
         do started = *p[0].c->read();
         while (!(started["type"] == "tournament" && started["kind"] == "started"));
         const std::int64_t table = started["table"];
-        next_kind(*p[0].c, "hand_start");
+        hand_running(*p[0].c);
         fold_first(*p[0].c, *p[1].c, table);
         next_kind(*p[0].c, "hand_start");
         d.stop(SIGKILL);
@@ -477,7 +490,7 @@ TEST_CASE("feltd: a graceful stop in the middle of a sit-and-go lets its seats g
                           {"hand_delay_ms", 0},
                           {"decision_ms", 60000}})["tournament"];
         register_all(p, t);
-        next_kind(*p[0].c, "hand_start"); // a hand waits for its first action: then the stop
+        hand_running(*p[0].c); // a hand waits for its first action: then the stop
         CHECK(d.stop(SIGTERM) == 0);
     }
     {
