@@ -106,6 +106,17 @@ TEST_CASE("felt bot: a bot at an open table leaves once it is alone there, thoug
     many.hands = 1'000'000;
     many.seed = 2;
     auto lone = std::async(std::launch::async, [&] { return felt::bot::run(many); });
+    // The lone bot sits down first. (A bot that finds its table empty waits for players; had
+    // the others come and gone before it looked, it would wait, as it should.)
+    auto taken = [&] {
+        const json list = people[0]->call({{"type", "tables"}});
+        for (const json& t : list["tables"])
+            if (t["id"] == table) return t["taken"].get<int>();
+        return -1;
+    };
+    for (int i = 0; i < 500 && taken() < 1; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    REQUIRE(taken() == 1);
     const felt::bot::Report r = felt::bot::run(few);
     CHECK_MESSAGE(r.errors.empty(), (r.errors.empty() ? "" : r.errors.front()));
     const bool left = lone.wait_for(std::chrono::seconds(30)) == std::future_status::ready;
