@@ -34,6 +34,19 @@ json standing_json(const tournament::Standing& s) {
                 {"finishes", finishes},
                 {"entrants", s.entrants},
                 {"draws", s.draws}};
+    if (s.entry_open || s.pool > 0 || !s.busts.empty() || !s.add_ons.empty() || s.hands_ended > 0) {
+        json busts = json::array();
+        for (const tournament::Bust& b : s.busts)
+            busts.push_back({{"player", b.player},
+                             {"hand", b.hand},
+                             {"stack_at_start", b.stack_at_start.value()},
+                             {"seated", b.seated}});
+        out["entry_open"] = s.entry_open;
+        out["pool"] = s.pool.value();
+        out["busts"] = busts;
+        out["add_ons"] = s.add_ons;
+        out["hands_ended"] = s.hands_ended;
+    }
     if (s.round > 0) {
         json outs = json::array();
         for (const tournament::Out& o : s.round_outs)
@@ -76,7 +89,18 @@ std::optional<tournament::Standing> read_standing(const json& j) {
             for (const json& o : j.at("round_outs"))
                 s.round_outs.push_back(
                     {o.at("player").get<int>(), Chips(o.at("stack_at_start").get<std::int64_t>())});
-        if (s.entrants < static_cast<int>(s.players.size()) || s.round < 0) return std::nullopt;
+        // The entry period (absent from a state written before it).
+        s.entry_open = j.value("entry_open", false);
+        s.pool = Chips(j.value("pool", std::int64_t{0}));
+        s.hands_ended = j.value("hands_ended", 0L);
+        if (j.contains("add_ons")) s.add_ons = j.at("add_ons").get<std::vector<int>>();
+        if (j.contains("busts"))
+            for (const json& b : j.at("busts"))
+                s.busts.push_back({b.at("player").get<int>(), b.at("hand").get<long>(),
+                                   Chips(b.at("stack_at_start").get<std::int64_t>()),
+                                   b.at("seated").get<bool>()});
+        if (s.entrants < static_cast<int>(s.players.size()) || s.round < 0 || s.pool < 0)
+            return std::nullopt;
         return s;
     } catch (const json::exception&) {
         return std::nullopt;

@@ -31,7 +31,18 @@ struct Rules {
     Structure structure;
     PayoutTable payouts = default_payouts();
     Chips starting_stack{};
-    Chips pool{}; // the prize pool: entries times the buy-in
+    Chips pool{}; // the prize pool at the start: entries times the buy-in (or a guarantee)
+    // The entry period (below): entries after the start until the end of level `late_levels`
+    // (late registration and re-entries), rebuys of `rebuy_stack` during levels 1 to
+    // `rebuy_levels` while a stack is at most `rebuy_limit`, and one add-on of `add_on_stack`
+    // at the break after the rebuy period. Each adds `price` to the pool (and, once the entries
+    // so far cover it, a guarantee stays the least pool: `guarantee`).
+    int late_levels = 0;
+    int rebuy_levels = 0;
+    Chips rebuy_stack{}, rebuy_limit{};
+    Chips add_on_stack{};
+    Chips price{};
+    Chips guarantee{};
     int seats = 9;
     int allowed = 1; // how many players more one table may have than another after its hand
     bool fixed_limit = false;
@@ -63,12 +74,26 @@ enum class Idle : unsigned char {
     no_table,      // no such table (broken, or never)
 };
 
-// What a finished hand changed.
+// What a finished hand (or a decision between hands) changed.
 struct Outcome {
     std::vector<Finish> out;   // players knocked out, best place first
-    std::vector<Move> moves;   // players moved to other tables, in order
+    std::vector<Move> moves;   // players moved to other tables, in order (a newcomer seated:
+                               // from_table -1)
     std::vector<int> broken;   // tables broken (ids)
+    std::vector<int> opened;   // tables opened for newcomers (ids)
+    std::vector<int> busted;   // in the entry period: players left without chips, not yet out
     std::optional<Finish> won; // the winner, when the tournament ended with this hand
+};
+
+// A player who lost their chips in the entry period: placed when it closes, by when and with
+// what they went (the earlier lower; in one hand by their stacks at its start), unless they
+// rebuy first. `seated` while they keep their seat to decide.
+struct Bust {
+    int player = 0;
+    long hand = 0; // the hands ended before theirs, at every table
+    Chips stack_at_start{};
+    bool seated = true;
+    friend bool operator==(const Bust&, const Bust&) = default;
 };
 
 // A deal: the prizes of the places left split among the players still in (tournament/deal.h).
@@ -100,6 +125,13 @@ struct Standing {
     std::uint64_t draws = 0;
     int round = 0;               // hand-for-hand's round; 0: none
     std::vector<Out> round_outs; // out in the round so far, placed when it ends
+    // The entry period (rules with late entries, rebuys or an add-on): whether it is open, the
+    // pool so far, the players out of chips in it, who took the add-on, and the hands ended.
+    bool entry_open = false;
+    Chips pool{};
+    std::vector<Bust> busts;
+    std::vector<int> add_ons;
+    long hands_ended = 0;
     friend bool operator==(const Standing&, const Standing&) = default;
 };
 
@@ -134,6 +166,40 @@ class Director {
     int remaining() const { return remaining_; }
     // Whether a hand is being played at any table.
     bool in_hand() const;
+
+    // ---- The entry period ----
+    // From the start while late entries, rebuys or the add-on may still come: no player is
+    // placed in it. One who loses their chips keeps their seat, dealt out, to rebuy (or, the
+    // caller's choice, to re-enter as a new player), until they give it up (give_up_seat); all
+    // of them are placed when it closes (advance), the pool then final. It closes once the clock
+    // passes every window, or when fewer than two players have chips and nobody who could still
+    // rebuy keeps a seat.
+    bool entry_open() const { return entry_open_; }
+    Chips pool() const { return pool_; }
+    // Whether each may be asked for at `at`: a new entry (late or re-entry), a rebuy (the
+    // player's stack aside), the add-on (the break after the rebuy period).
+    bool entries_open(const Position& at) const;
+    bool rebuys_open(const Position& at) const;
+    bool add_on_open(const Position& at) const;
+    // The level whose break carries the add-on; 0 when there is none (no add-on, or no break
+    // after the rebuy period).
+    int add_on_level() const;
+    // A new player, `player` (an id not used before), with a starting stack at a random empty
+    // seat (a new table when all are full), by the rules of a move. Errc::illegal_action
+    // outside the window.
+    Result<Outcome> enter(int player, const Position& at);
+    // A rebuy: `rebuy_stack` more, now, or once the hand the player is in ends. Refused
+    // (Errc::illegal_action) outside the window, for a player not in (or who gave up their
+    // seat), or with a stack above the limit.
+    Result<Outcome> rebuy(int player, const Position& at);
+    // The add-on: `add_on_stack` more, once a player (not out of chips). Refused outside the
+    // add-on's break, for a player not in, and a second time.
+    Result<Outcome> add_on(int player, const Position& at);
+    // A player out of chips gives up their seat (they will not rebuy); placed at the close.
+    Outcome give_up_seat(int player);
+    // The clock moved on to `at`: the entry period closes when it is over (its busted players
+    // placed, the prizes final).
+    Outcome advance(const Position& at);
     // The round of hand-for-hand play (from 1), or 0 when the tables play freely.
     int hand_for_hand() const { return round_; }
     // Whether the next player out finishes just outside the prizes, with more than one table.
@@ -159,7 +225,15 @@ class Director {
         int id = 0;
         Chips stack{};
         bool waiting = false; // moved in between the button and the big blind
+        Chips pending{};      // bought during their hand: added when it ends
     };
+    // Whether a seated player sits the next hand out: waiting for the button, or out of chips.
+    bool sits_out(int id) const;
+    const Player* in_play(int id) const; // a player still in, or null
+    bool player_in_hand(int id) const;   // dealt into a hand being played
+    void recompute_prizes();
+    void close_entries(Outcome& out);
+    void free_seat(int id);
     struct Table {
         bool in_hand = false;
         bool breaking = false;
@@ -191,6 +265,11 @@ class Director {
     std::uint64_t draws_ = 0; // breaks made, for each its own draw
     int round_ = 0;           // hand-for-hand's round; 0: none
     std::vector<Out> round_outs_;
+    bool entry_open_ = false;
+    Chips pool_{};
+    std::vector<Bust> busts_;
+    std::vector<int> add_ons_;
+    long hands_ended_ = 0;
 };
 
 } // namespace felt::tournament

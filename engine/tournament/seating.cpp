@@ -184,6 +184,29 @@ std::optional<std::size_t> table_to_break(const std::vector<TableSeats>& tables)
     return which;
 }
 
+std::optional<Move> seat_newcomer(std::vector<TableSeats>& tables, int player, std::uint64_t seed) {
+    Draw draw{seed};
+    int fewest = -1;
+    std::vector<std::size_t> candidates;
+    for (std::size_t i = 0; i < tables.size(); ++i) {
+        if (tables[i].count() >= tables[i].seats) continue;
+        if (fewest < 0 || tables[i].count() < fewest) {
+            fewest = tables[i].count();
+            candidates.clear();
+        }
+        if (tables[i].count() == fewest) candidates.push_back(i);
+    }
+    if (candidates.empty()) return std::nullopt;
+    TableSeats& t = tables[candidates[static_cast<std::size_t>(
+        draw.below(static_cast<int>(candidates.size())))]];
+    std::vector<int> empty;
+    for (int k = 0; k < t.seats; ++k)
+        if (t.players[static_cast<std::size_t>(k)] < 0) empty.push_back(k);
+    const int seat = empty[static_cast<std::size_t>(draw.below(static_cast<int>(empty.size())))];
+    t.players[static_cast<std::size_t>(seat)] = player;
+    return Move{player, -1, -1, t.id, seat};
+}
+
 std::vector<Move> break_table(std::vector<TableSeats>& tables, std::size_t which,
                               std::uint64_t seed) {
     Draw draw{seed};

@@ -86,6 +86,11 @@ bool halted(const std::vector<TableSeats>& tables, std::size_t t);
 // the fewest players (the last of them on a tie). None with one table.
 std::optional<std::size_t> table_to_break(const std::vector<TableSeats>& tables);
 
+// A newcomer (a late entry, a re-entry) seated at a random empty seat of a random table among
+// those with the fewest players that have room (`seed` draws them): the move made (from_table
+// -1), or none when every table is full.
+std::optional<Move> seat_newcomer(std::vector<TableSeats>& tables, int player, std::uint64_t seed);
+
 // Breaks table `which`: each of its players, in seat order, goes to a random empty seat at a
 // table with the fewest players then; the table is removed from `tables`. The moves made.
 std::vector<Move> break_table(std::vector<TableSeats>& tables, std::size_t which,

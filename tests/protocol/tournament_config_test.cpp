@@ -183,4 +183,13 @@ TEST_CASE("a tournament's standing as JSON: read back the same, and a damaged on
     broken = protocol::standing_json(round);
     broken["round_outs"][0]["stack_at_start"] = "lots";
     CHECK_FALSE(protocol::read_standing(broken));
+    // The entry period: open, its pool, those out of chips in it, the add-ons taken.
+    tournament::Standing entries = s;
+    entries.entry_open = true;
+    entries.pool = Chips(2'600);
+    entries.busts = {{4, 17, Chips(900), true}, {6, 19, Chips(300), false}};
+    entries.add_ons = {1, 2};
+    const auto entries_back = protocol::read_standing(protocol::standing_json(entries));
+    REQUIRE(entries_back.has_value());
+    CHECK(*entries_back == entries);
 }

@@ -64,6 +64,11 @@ Result<TournamentReport> simulate_tournament(const TournamentOptions& o) {
     }
     r.starting_stack = o.starting_stack;
     r.pool = o.buy_in * o.entrants;
+    r.late_levels = o.late_levels;
+    r.rebuy_levels = o.rebuy_levels;
+    r.rebuy_stack = o.starting_stack;
+    r.rebuy_limit = o.starting_stack;
+    r.price = o.buy_in;
     r.seats = o.seats;
     r.allowed = o.allowed;
     r.fixed_limit = base.value().structure == poker::Structure::fixed_limit;
@@ -77,7 +82,8 @@ Result<TournamentReport> simulate_tournament(const TournamentOptions& o) {
     Director dir(r, players);
     rep.tables = static_cast<int>(dir.tables().size());
     Rng rng(o.seed ^ 0x746f75726e616d65ull);
-    const Chips total = o.starting_stack * o.entrants;
+    Chips total = o.starting_stack * o.entrants;
+    int entrants = o.entrants;
     std::map<int, std::shared_ptr<const poker::HandConfig>> running; // by table
     std::map<int, int> round_of;   // by table: the hand-for-hand round of its hand being played
     std::map<int, int> last_round; // by table: the last round it dealt in
@@ -103,6 +109,26 @@ Result<TournamentReport> simulate_tournament(const TournamentOptions& o) {
         const auto tables =
             static_cast<std::int64_t>(std::max<std::size_t>(1, dir.tables().size()));
         const Position at = position(r.structure, rep.hands / tables);
+        // The entry period: now and then a late entry; its close places those out of chips.
+        if (rep.entered < o.late_entries && dir.entries_open(at) && rng.below(4) == 0) {
+            auto in = dir.enter(entrants, at);
+            if (!in) {
+                fail(in.error().message);
+                break;
+            }
+            ++entrants;
+            ++rep.entered;
+            total += o.starting_stack;
+            rep.moves += static_cast<long>(in.value().moves.size());
+        }
+        if (o.check && dir.chips() != total)
+            fail("chips in play after an entry " + to_string(dir.chips()));
+        const Outcome closed = dir.advance(at);
+        if (o.check && dir.chips() != total)
+            fail("chips in play after the close " + to_string(dir.chips()));
+        rep.moves += static_cast<long>(closed.moves.size());
+        rep.broken += static_cast<int>(closed.broken.size());
+        if (dir.finished()) break;
         for (const TableSeats& t : std::vector<TableSeats>(dir.tables())) {
             auto d = dir.deal(t.id, at);
             if (!std::holds_alternative<Deal>(d)) continue;
@@ -126,6 +152,14 @@ Result<TournamentReport> simulate_tournament(const TournamentOptions& o) {
             ++rep.hands;
         }
         if (running.empty()) {
+            // Players out of chips who kept their seats to rebuy let their time run out.
+            bool gave_up = false;
+            for (const tournament::Bust& b : dir.standing().busts)
+                if (b.seated) {
+                    dir.give_up_seat(b.player);
+                    gave_up = true;
+                }
+            if (gave_up) continue;
             fail("no table can deal and the tournament is not over");
             break;
         }
@@ -145,8 +179,21 @@ Result<TournamentReport> simulate_tournament(const TournamentOptions& o) {
         const Outcome out = dir.hand_ended(table, stacks);
         rep.moves += static_cast<long>(out.moves.size());
         rep.broken += static_cast<int>(out.broken.size());
+        for (int busted : out.busted) {
+            const int choice = rng.below(3);
+            if (choice == 0 && dir.rebuy(busted, at)) {
+                ++rep.rebuys;
+                total += o.starting_stack;
+            } else if (choice == 1) {
+                dir.give_up_seat(busted);
+            }
+            if (o.check && dir.chips() != total)
+                fail("chips in play after a rebuy " + to_string(dir.chips()) + " of " +
+                     to_string(total));
+        }
         if (!o.check) continue;
-        if (dir.chips() != total) fail("chips in play " + to_string(dir.chips()));
+        if (dir.chips() != total)
+            fail("chips in play " + to_string(dir.chips()) + " of " + to_string(total));
         int fewest = o.seats;
         for (const TableSeats& t : dir.tables()) fewest = std::min(fewest, t.count());
         for (const TableSeats& t : dir.tables())
@@ -174,14 +221,15 @@ Result<TournamentReport> simulate_tournament(const TournamentOptions& o) {
             places.insert(f.place);
             paid += f.prize;
         }
-        if (static_cast<int>(who.size()) != o.entrants ||
-            static_cast<int>(rep.finishes.size()) != o.entrants)
+        const Chips pool = r.pool + o.buy_in * (rep.entered + rep.rebuys);
+        if (static_cast<int>(who.size()) != entrants ||
+            static_cast<int>(rep.finishes.size()) != entrants)
             fail("entrants finished: " + std::to_string(who.size()));
         else if (places.size() != who.size() || *places.begin() != 1 ||
-                 *places.rbegin() != o.entrants)
-            fail("places taken are not 1 to " + std::to_string(o.entrants));
-        else if (paid != r.pool)
-            fail("prizes paid " + to_string(paid) + " of a pool of " + to_string(r.pool));
+                 *places.rbegin() != entrants)
+            fail("places taken are not 1 to " + std::to_string(entrants));
+        else if (paid != pool || dir.pool() != pool)
+            fail("prizes paid " + to_string(paid) + " of a pool of " + to_string(pool));
         else if (rep.finishes.back().place != 1)
             fail("the last to finish is not the winner");
     }

@@ -36,6 +36,12 @@ struct TournamentOptions {
     // A restart every this many hands dealt (0: none): the hands running are void, and the
     // director is taken up from its standing (Director(rules, standing), then settle()).
     int restart_every = 0;
+    // The entry period: late entries until the end of level `late_levels` (one now and then,
+    // `late_entries` at most), and rebuys during the first `rebuy_levels`: a player out of
+    // chips rebuys, gives up their seat or waits, by chance.
+    int late_levels = 0;
+    int late_entries = 0;
+    int rebuy_levels = 0;
 };
 
 struct TournamentReport {
@@ -44,7 +50,8 @@ struct TournamentReport {
     long moves = 0; // players moved, balancing and breaking
     int broken = 0; // tables broken
     int restarts = 0;
-    long hand_for_hand = 0; // hands dealt hand-for-hand on the bubble
+    long hand_for_hand = 0;      // hands dealt hand-for-hand on the bubble
+    int entered = 0, rebuys = 0; // late entries and rebuys taken
     std::vector<tournament::Finish> finishes;
     double seconds = 0;
     std::uint64_t signature = 0;

@@ -317,3 +317,131 @@ TEST_CASE("hand-for-hand on the bubble: each table one hand a round, the players
         CHECK(again.hand_for_hand() == 0);
     }
 }
+
+TEST_CASE("tournaments with late entries and rebuys played through the engine: every chip bought "
+          "in play, every entry placed once, the prizes the whole pool, restarts or not") {
+#ifdef FELT_SANITIZE
+    constexpr int kTournaments = 6;
+#else
+    constexpr int kTournaments = 60;
+#endif
+    std::mt19937 rng(4747);
+    int entered = 0, rebuys = 0;
+    for (int n = 0; n < kTournaments; ++n) {
+        sim::TournamentOptions o;
+        o.seats = 2 + static_cast<int>(rng() % 8);
+        o.entrants = 2 + static_cast<int>(rng() % 60);
+        o.hands_per_level = 3;
+        o.late_levels = static_cast<int>(rng() % 4);
+        o.late_entries = static_cast<int>(rng() % 30);
+        o.rebuy_levels = static_cast<int>(rng() % 4);
+        o.restart_every = n % 3 == 0 ? 1 + static_cast<int>(rng() % 10) : 0;
+        o.seed = rng();
+        CAPTURE(n);
+        auto r = sim::simulate_tournament(o);
+        REQUIRE(r.ok());
+        CHECK_MESSAGE(r.value().failure.empty(),
+                      o.entrants << " entrants at " << o.seats << " seats, late entries to level "
+                                 << o.late_levels << ", rebuys to level " << o.rebuy_levels << ": "
+                                 << r.value().failure);
+        entered += r.value().entered;
+        rebuys += r.value().rebuys;
+    }
+    MESSAGE(entered << " late entries and " << rebuys << " rebuys in " << kTournaments
+                    << " tournaments");
+    CHECK(entered > 0);
+    CHECK(rebuys > 0);
+}
+
+TEST_CASE("the entry period: a late entry, rebuys (at once, or after the hand), the add-on at its "
+          "break, each refused outside its window; those out of chips placed at its close") {
+    using tournament::Position;
+    tournament::Rules rules;
+    rules.structure.levels = {{Chips(10), Chips(20), {}, {}, {}, {}, {}, 10},
+                              {Chips(20), Chips(40), {}, {}, {}, {}, {}, 10},
+                              tournament::Level{.break_minutes = 5},
+                              {Chips(40), Chips(80), {}, {}, {}, {}, {}, 10}};
+    rules.starting_stack = Chips(1'000);
+    rules.pool = Chips(300);
+    rules.price = Chips(100);
+    rules.seats = 6;
+    rules.late_levels = 1;
+    rules.rebuy_levels = 2;
+    rules.rebuy_stack = Chips(1'000);
+    rules.rebuy_limit = Chips(1'000);
+    rules.add_on_stack = Chips(2'000);
+    const std::vector<int> players = {0, 1, 2};
+    tournament::Director d(rules, players);
+    const Position one{1, false, 1}, two{2, false, 1}, after_two{2, true, 1}, three{3, false, 1};
+    CHECK(d.entry_open());
+    CHECK(d.add_on_level() == 2);
+
+    // A late entry in level 1, none after it.
+    REQUIRE(d.enter(3, one));
+    CHECK(d.remaining() == 4);
+    CHECK(d.pool() == Chips(400));
+    CHECK_FALSE(d.enter(3, one));
+    CHECK(d.enter(4, two).error().message == "entries close at the end of level 1");
+
+    // Player 0 loses every chip: not out, and back in with a rebuy.
+    const tournament::TableSeats t = d.tables()[0];
+    auto hand = [&](const Position& at, int loser, int winner) {
+        auto dealt = d.deal(t.id, at);
+        REQUIRE(std::holds_alternative<tournament::Deal>(dealt));
+        std::vector<Chips> stacks = std::get<tournament::Deal>(dealt).stacks;
+        std::size_t l = 0, w = 0;
+        for (std::size_t k = 0; k < t.players.size(); ++k) {
+            if (d.tables()[0].players[k] == loser) l = k;
+            if (d.tables()[0].players[k] == winner) w = k;
+        }
+        stacks[w] += stacks[l];
+        stacks[l] = Chips();
+        return d.hand_ended(t.id, stacks);
+    };
+    const tournament::Outcome busted = hand(one, 0, 1);
+    CHECK(busted.busted == std::vector<int>{0});
+    CHECK(busted.out.empty());
+    CHECK(d.remaining() == 4);
+    CHECK(d.deal_terms(tournament::DealMethod::icm).error().code == Errc::illegal_action);
+    REQUIRE(d.rebuy(0, one));
+    CHECK(d.stack(0) == Chips(1'000));
+    CHECK(d.pool() == Chips(500));
+    // Above the limit: refused.
+    CHECK(d.rebuy(1, one).error().message ==
+          "a rebuy is taken with at most 1000 chips; this stack has 2000");
+    // During player 2's hand: added when it ends.
+    auto dealt = d.deal(t.id, two);
+    REQUIRE(std::holds_alternative<tournament::Deal>(dealt));
+    REQUIRE(d.rebuy(2, two));
+    CHECK(d.stack(2) == Chips(1'000));
+    CHECK(d.chips() == Chips(6'000)); // four starting stacks and two rebuys
+    d.hand_ended(t.id, std::get<tournament::Deal>(dealt).stacks);
+    CHECK(d.stack(2) == Chips(2'000));
+    CHECK(d.rebuy(2, after_two).error().message ==
+          "rebuys are taken during the first 2 levels only");
+
+    // The add-on at the break after level 2, once.
+    CHECK(d.add_on(1, two).error().message == "the add-on is taken at the break after level 2");
+    REQUIRE(d.add_on(1, after_two));
+    CHECK(d.add_on(1, after_two).error().message == "the add-on is taken once");
+    CHECK(d.pool() == Chips(700));
+    CHECK(d.chips() == Chips(8'000)); // and the add-on
+
+    // Player 3 loses every chip in level 2 and keeps their seat; the close places them last, the
+    // prizes from the pool as it stands then.
+    CHECK(hand(two, 3, 1).busted == std::vector<int>{3});
+    CHECK(d.advance(after_two).out.empty()); // the add-on's break: still open
+    const tournament::Outcome closed = d.advance(three);
+    CHECK_FALSE(d.entry_open());
+    REQUIRE(closed.out.size() == 1);
+    CHECK(closed.out[0].player == 3);
+    CHECK(closed.out[0].place == 4);
+    CHECK(d.remaining() == 3);
+    const auto prizes = tournament::prizes(rules.payouts, 4, Chips(700));
+    Chips all{};
+    for (Chips p : prizes) all += p;
+    CHECK(all == Chips(700));
+    CHECK(d.add_on(0, after_two).error().code == Errc::illegal_action);
+    // Out of chips now: out at once, as in any tournament.
+    CHECK(hand(three, 0, 1).out.size() == 1);
+}
