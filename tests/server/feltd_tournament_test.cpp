@@ -179,6 +179,27 @@ TournamentRun play_tournament(Client& c, unsigned seed, std::atomic<int>* moved 
     return run;
 }
 
+// `n` guests, each with its own connection.
+std::vector<Entry> guests_of(unsigned short port, int n) {
+    std::vector<Entry> out;
+    for (int i = 0; i < n; ++i) out.push_back(guest(port));
+    return out;
+}
+
+// Each of `p` plays its tournament as a bot (seeds from `seed`), all at once, to its end; what
+// each saw, every error failing the test.
+std::vector<TournamentRun> play_all(const std::vector<Entry>& p, unsigned seed) {
+    std::vector<TournamentRun> runs(p.size());
+    std::vector<std::thread> bots;
+    for (std::size_t i = 0; i < p.size(); ++i)
+        bots.emplace_back([&, i] { runs[i] = play_tournament(*p[i].c, seed + i); });
+    for (auto& b : bots) b.join();
+    for (std::size_t i = 0; i < p.size(); ++i)
+        CHECK_MESSAGE(runs[i].errors.empty(),
+                      p[i].name << ": " << (runs[i].errors.empty() ? "" : runs[i].errors.front()));
+    return runs;
+}
+
 } // namespace
 
 TEST_CASE("feltd: a sit-and-go registered for and played to the end by bots; entries, the fee "
@@ -400,8 +421,7 @@ TEST_CASE("feltd: a tournament's player who times out is sat out at once and fol
           "cashed out") {
     Feltd d;
     Entry host = guest(d.port());
-    std::vector<Entry> p;
-    for (int i = 0; i < 3; ++i) p.push_back(guest(d.port()));
+    std::vector<Entry> p = guests_of(d.port(), 3);
     const json sng = {{"type", "create_tournament"},
                       {"seats", 3},
                       {"starting_stack", 1000},
@@ -483,8 +503,7 @@ TEST_CASE("feltd: a graceful stop in the middle of a sit-and-go lets its seats g
     {
         Feltd d({}, dir);
         Entry host = guest(d.port());
-        std::vector<Entry> p;
-        for (int i = 0; i < 2; ++i) p.push_back(guest(d.port()));
+        std::vector<Entry> p = guests_of(d.port(), 2);
         t = host.c->call({{"type", "create_tournament"},
                           {"seats", 2},
                           {"hand_delay_ms", 0},
@@ -824,8 +843,7 @@ TEST_CASE("feltd --chosen-decks: a tournament's seed makes it reproducible: the 
         Played out;
         Feltd d({"--chosen-decks"});
         Entry host = guest(d.port());
-        std::vector<Entry> p;
-        for (int i = 0; i < 4; ++i) p.push_back(guest(d.port()));
+        std::vector<Entry> p = guests_of(d.port(), 4);
         const json made =
             host.c->call({{"type", "create_tournament"},
                           {"seats", 4},
@@ -841,15 +859,8 @@ TEST_CASE("feltd --chosen-decks: a tournament's seed makes it reproducible: the 
         CHECK(made["config"]["seed"] == seed);
         const std::int64_t t = made["tournament"];
         register_all(p, t);
-        std::vector<TournamentRun> runs(p.size());
-        std::vector<std::thread> bots;
-        for (std::size_t i = 0; i < p.size(); ++i)
-            bots.emplace_back([&, i] { runs[i] = play_tournament(*p[i].c, 91 + i); });
-        for (auto& b : bots) b.join();
+        const std::vector<TournamentRun> runs = play_all(p, 91);
         for (std::size_t i = 0; i < p.size(); ++i) {
-            CHECK_MESSAGE(runs[i].errors.empty(),
-                          p[i].name << ": "
-                                    << (runs[i].errors.empty() ? "" : runs[i].errors.front()));
             out.places.push_back(runs[i].place);
             out.hands.push_back(runs[i].hands);
         }
@@ -978,8 +989,7 @@ TEST_CASE("feltd: a deal at the final table: proposed in a hand, its terms once 
     // A minute of the tournament's clock is two seconds: a deal not agreed lapses in two.
     Feltd d({"--tournament-minute-ms", "2000"});
     Entry host = guest(d.port());
-    std::vector<Entry> p;
-    for (int i = 0; i < 3; ++i) p.push_back(guest(d.port()));
+    std::vector<Entry> p = guests_of(d.port(), 3);
     const std::int64_t t =
         create(host, {{"type", "create_tournament"},
                       {"seats", 3},
@@ -1093,8 +1103,7 @@ TEST_CASE("feltd: a guaranteed prize pool: the creator's chips cover the overlay
           "far as the entries cover it, and a guarantee above the balance is refused") {
     Feltd d;
     Entry host = guest(d.port());
-    std::vector<Entry> p;
-    for (int i = 0; i < 3; ++i) p.push_back(guest(d.port()));
+    std::vector<Entry> p = guests_of(d.port(), 3);
     const json sng = {{"type", "create_tournament"},
                       {"seats", 3},
                       {"buy_in", 100},
@@ -1125,15 +1134,9 @@ TEST_CASE("feltd: a guaranteed prize pool: the creator's chips cover the overlay
     for (const json& x : before["tournament"]["prizes"]) listed += Chips(x.get<std::int64_t>());
     CHECK(listed == Chips(1000)); // the prizes are the guarantee's
     register_all(p, t);
-    std::vector<TournamentRun> runs(p.size());
-    std::vector<std::thread> bots;
-    for (std::size_t i = 0; i < p.size(); ++i)
-        bots.emplace_back([&, i] { runs[i] = play_tournament(*p[i].c, 31 + i); });
-    for (auto& b : bots) b.join();
+    const std::vector<TournamentRun> runs = play_all(p, 31);
     Chips paid;
     for (std::size_t i = 0; i < p.size(); ++i) {
-        CHECK_MESSAGE(runs[i].errors.empty(),
-                      (runs[i].errors.empty() ? "" : runs[i].errors.front()));
         paid += runs[i].prize;
         CHECK(p[i].c->call({{"type", "me"}})["account"]["balance"] ==
               (p[i].balance - Chips(100) + runs[i].prize).value());
@@ -1156,8 +1159,7 @@ TEST_CASE("feltd: hand-for-hand on the bubble: each table plays one hand a round
     // tables (a table of two loses at most one player a hand).
     Feltd d;
     Entry host = guest(d.port());
-    std::vector<Entry> p;
-    for (int i = 0; i < 8; ++i) p.push_back(guest(d.port()));
+    std::vector<Entry> p = guests_of(d.port(), 8);
     const std::int64_t t =
         create(host, {{"type", "create_tournament"},
                       {"format", "multi-table"},
@@ -1172,17 +1174,9 @@ TEST_CASE("feltd: hand-for-hand on the bubble: each table plays one hand a round
                        {{{"small_blind", 25}, {"big_blind", 50}, {"hands", 8}},
                         {{"small_blind", 50}, {"big_blind", 100}, {"hands", 8}}}}});
     register_all(p, t);
-    std::vector<TournamentRun> runs(p.size());
-    std::vector<std::thread> bots;
-    for (std::size_t i = 0; i < p.size(); ++i)
-        bots.emplace_back([&, i] { runs[i] = play_tournament(*p[i].c, 71 + i); });
-    for (auto& b : bots) b.join();
+    const std::vector<TournamentRun> runs = play_all(p, 71);
     std::set<int> places;
-    for (std::size_t i = 0; i < p.size(); ++i) {
-        CHECK_MESSAGE(runs[i].errors.empty(),
-                      (runs[i].errors.empty() ? "" : runs[i].errors.front()));
-        places.insert(runs[i].place);
-    }
+    for (const TournamentRun& r : runs) places.insert(r.place);
     CHECK(places.size() == 8);
     check_ledger(d.dir());
 
