@@ -838,13 +838,13 @@ protocol::Outcome<json> Tournament::deal(std::int64_t account, DealAnswer answer
             if (!offer_) return no("no_deal", "no deal is on the table in " + which);
             if (offer_->closing)
                 return no("deal_closing", "every player agreed: the deal is being written");
-            if (!offer_->terms)
-                return no("deal_not_ready",
-                          "the deal's terms are set once the hand being played ends");
-            if (answer == DealAnswer::decline) {
+            if (answer == DealAnswer::decline) { // no need to see the terms to say no
                 deal_off(name + " declined the deal", news);
                 break;
             }
+            if (!offer_->terms)
+                return no("deal_not_ready",
+                          "the deal's terms are set once the hand being played ends");
             if (std::find(offer_->accepted.begin(), offer_->accepted.end(), player) ==
                 offer_->accepted.end())
                 offer_->accepted.push_back(player);

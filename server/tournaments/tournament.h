@@ -103,7 +103,8 @@ class Tournament final : public TableHost, public std::enable_shared_from_this<T
     // A player's part in a deal (tournament_deal): the deal as it stands after it (deal_json;
     // null once off), or why not: not_running, not_in_tournament (not a player still in),
     // too_many_players, deal_pending (one is on the table already), no_deal (none to answer),
-    // deal_not_ready (its terms wait for the hand being played), deal_closing (being written).
+    // deal_not_ready (an accept before its terms, which wait for the hand being played; a
+    // decline needs none), deal_closing (being written).
     enum class DealAnswer { propose, accept, decline };
     protocol::Outcome<nlohmann::json> deal(std::int64_t account, DealAnswer answer,
                                            tournament::DealMethod method);

@@ -1211,3 +1211,65 @@ TEST_CASE("feltd: hand-for-hand on the bubble: each table plays one hand a round
                                   [](const TournamentRun& r) { return r.hand_for_hand; });
     CHECK(told == !rounds.empty());
 }
+
+TEST_CASE("feltd: a deal stops the level clock while it is on the table, and is refused among "
+          "more than ten players") {
+    // A minute of the clock lasts a second here: a level of one minute, a second.
+    Feltd d({"--tournament-minute-ms", "1000"});
+    Entry host = guest(d.port());
+    std::vector<Entry> p = guests_of(d.port(), 2);
+    const std::int64_t t =
+        create(host, {{"type", "create_tournament"},
+                      {"seats", 2},
+                      {"starting_stack", 1000},
+                      {"hand_delay_ms", 0},
+                      {"decision_ms", 60000},
+                      {"levels",
+                       {{{"small_blind", 10}, {"big_blind", 20}, {"minutes", 2}},
+                        {{"small_blind", 20}, {"big_blind", 40}, {"minutes", 2}}}}});
+    register_all(p, t);
+    hand_running(*p[0].c);
+    // Proposed while the first hand waits for its first action: the clock stops at once.
+    const json proposed = p[0].c->call(
+        {{"type", "tournament_deal"}, {"tournament", t}, {"action", "propose"}, {"method", "icm"}});
+    REQUIRE_MESSAGE(proposed["ok"] == true, proposed.dump());
+    auto left = [&] {
+        const json v = host.c->call({{"type", "tournament"}, {"tournament", t}})["tournament"];
+        return std::make_pair(v["level"]["level"].get<int>(), v["level_ms_left"].get<long>());
+    };
+    const auto stopped = left();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+    CHECK(left() == stopped);
+    CHECK(host.c->call({{"type", "tournament"},
+                        {"tournament", t}})["tournament"]["deal"]["proposed_by"] == p[0].name);
+    // Called off: the clock runs again from where it stood.
+    REQUIRE(p[1].c->call(
+                {{"type", "tournament_deal"}, {"tournament", t}, {"action", "decline"}})["ok"] ==
+            true);
+    std::this_thread::sleep_for(std::chrono::milliseconds(600));
+    const auto running = left();
+    CHECK(running.first == stopped.first);
+    CHECK(running.second < stopped.second - 300);
+    CHECK(running.second > stopped.second - 1500);
+
+    // Eleven players still in: no deal.
+    std::vector<Entry> many = guests_of(d.port(), 11);
+    const std::int64_t big = create(host, {{"type", "create_tournament"},
+                                           {"format", "multi-table"},
+                                           {"seats", 6},
+                                           {"max_entrants", 11},
+                                           {"start_in_s", 1},
+                                           {"decision_ms", 60000}});
+    register_all(many, big);
+    json refused;
+    for (int i = 0; i < 100; ++i) {
+        refused = many[0].c->call({{"type", "tournament_deal"},
+                                   {"tournament", big},
+                                   {"action", "propose"},
+                                   {"method", "chips"}});
+        if (refused["code"] != "not_running") break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    CHECK(refused["code"] == "too_many_players");
+    CHECK(refused["message"] == "a deal is made among at most 10 players; 11 are still in");
+}

@@ -330,7 +330,10 @@ async function answerDeal(c: Controller, id: number, action: "propose" | "accept
 function DealOffer(props: { c: Controller; id: number; name: string; deal: DealInfo }) {
   const d = props.deal;
   const [shown] = useState(() => Date.now());
-  const mine = d.terms?.some((t) => t.name === props.name) && !d.accepted.includes(props.name);
+  // Accepted once the terms are shown; declined at any time (no terms are needed to say no).
+  const answered = d.accepted.includes(props.name);
+  const mine = !answered && d.terms?.some((t) => t.name === props.name);
+  const mayDecline = !answered && (d.terms ? mine : true);
   const left = d.ms_left !== undefined ? Math.max(0, d.ms_left - (Date.now() - shown)) : undefined;
   return (
     <div class="deal-offer" role="region" aria-label="deal">
@@ -358,9 +361,9 @@ function DealOffer(props: { c: Controller; id: number; name: string; deal: DealI
         </table>
       )}
       {left !== undefined && <span>{clockWords(left)} left to agree</span>}
-      {mine && (
+      {mayDecline && (
         <span class="deal-answer">
-          <button onClick={() => void answerDeal(props.c, props.id, "accept")}>Accept the deal</button>
+          {mine && <button onClick={() => void answerDeal(props.c, props.id, "accept")}>Accept the deal</button>}
           <button onClick={() => void answerDeal(props.c, props.id, "decline")}>Decline</button>
         </span>
       )}
