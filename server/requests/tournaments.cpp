@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <set>
 
 namespace felt::server::requests {
 
@@ -63,11 +64,37 @@ void on_create_tournament(Peer& p, const protocol::Request& r) {
         });
 }
 
+// The lobby of tournaments: this node's, and on a cluster the other nodes' too (each with its
+// node's `url`), newest first.
 void on_tournaments(Peer& p, const protocol::Request& r) {
-    reply(p, r, {{"tournaments", p.state().tournaments().lines()}});
+    json lines = p.state().tournaments().lines();
+    if (!p.state().clustered()) return reply(p, r, {{"tournaments", lines}});
+    stored(
+        p, r, Access::read, [](Store& s) { return s.tournaments_elsewhere(); },
+        [self = p.keep(), r, lines = std::move(lines)](std::vector<TournamentElsewhere> rows) {
+            json all = lines;
+            std::set<std::int64_t> here; // (a reader's store may not know which node it is on)
+            for (const json& line : lines) here.insert(line["tournament"].get<std::int64_t>());
+            for (const TournamentElsewhere& t : rows) {
+                if (here.count(t.id)) continue;
+                const auto config =
+                    protocol::decode_tournament_config(json::parse(t.config, nullptr, false), 0);
+                if (!config.ok()) continue; // not written by feltd
+                json line = tournament_line(t.id, *config.value, t.status,
+                                            static_cast<std::size_t>(t.entrants), t.creator_name);
+                line["url"] = t.url;
+                all.push_back(std::move(line));
+            }
+            std::stable_sort(all.begin(), all.end(), [](const json& a, const json& b) {
+                return a["tournament"].get<std::int64_t>() > b["tournament"].get<std::int64_t>();
+            });
+            reply(*self, r, {{"tournaments", all}});
+        });
 }
 
-// The tournament the request names, or a refusal (and null).
+// The tournament the request names, or a refusal (and null). On a cluster, a tournament another
+// node hosts is a `moved` refusal with its address (the client signs in there and asks again),
+// given by `elsewhere`, once storage has said.
 std::shared_ptr<Tournament> named(Peer& p, const protocol::Request& r) {
     const auto id = protocol::integer_field(r, "tournament", std::nullopt, 1);
     if (!id.ok()) {
@@ -75,10 +102,26 @@ std::shared_ptr<Tournament> named(Peer& p, const protocol::Request& r) {
         return nullptr;
     }
     auto t = p.state().tournaments().find(*id.value);
-    if (!t)
-        refuse(p, r.id, "no_such_tournament",
-               "there is no tournament " + std::to_string(*id.value));
-    return t;
+    if (t) return t;
+    const std::int64_t which = *id.value;
+    auto none = [which](Peer& to, const protocol::Request& req) {
+        refuse(to, req.id, "no_such_tournament", "there is no tournament " + std::to_string(which));
+    };
+    if (!p.state().clustered()) {
+        none(p, r);
+        return nullptr;
+    }
+    stored(
+        p, r, Access::read, [which](Store& s) { return s.node_url_of_tournament(which); },
+        [self = p.keep(), r, which, none](std::optional<std::string> url) {
+            if (!url) return none(*self, r);
+            refuse(*self, r.id,
+                   {"moved",
+                    "tournament " + std::to_string(which) + " is on another node: connect to " +
+                        *url + ", sign in with your token and ask again",
+                    "", *url});
+        });
+    return nullptr;
 }
 
 void on_tournament(Peer& p, const protocol::Request& r) {

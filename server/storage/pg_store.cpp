@@ -212,6 +212,29 @@ std::optional<std::string> PgStore::node_url_of(std::int64_t table) {
     return r.text(0, 0);
 }
 
+std::optional<std::string> PgStore::node_url_of_tournament(std::int64_t tournament) {
+    const pg::Result r = db().query(
+        "SELECT n.url FROM tournaments t JOIN nodes n ON n.id = t.node_id WHERE t.id = $1 AND "
+        "t.status IN ('registering', 'running') AND n.id != $2 AND n.url != ''",
+        {tournament, node_.id});
+    if (r.rows() == 0) return std::nullopt;
+    return r.text(0, 0);
+}
+
+std::vector<TournamentElsewhere> PgStore::tournaments_elsewhere() {
+    const pg::Result r = db().query(
+        "SELECT t.id, t.config, t.status, a.name, n.url, (SELECT COUNT(*) FROM "
+        "tournament_entries e WHERE e.tournament_id = t.id) FROM tournaments t JOIN accounts a ON "
+        "a.id = t.created_by JOIN nodes n ON n.id = t.node_id WHERE t.status IN ('registering', "
+        "'running') AND n.id != $1 AND n.url != '' ORDER BY t.id",
+        {node_.id});
+    std::vector<TournamentElsewhere> out;
+    for (int i = 0; i < r.rows(); ++i)
+        out.push_back({r.integer(i, 0), r.text(i, 1), r.text(i, 2), r.text(i, 3), r.text(i, 4),
+                       static_cast<int>(r.integer(i, 5))});
+    return out;
+}
+
 std::vector<SeatElsewhere> PgStore::seats_elsewhere(std::int64_t account) {
     const pg::Result r = db().query(
         "SELECT s.table_id, n.url FROM table_seats s JOIN tables t ON t.id = s.table_id "

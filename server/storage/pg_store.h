@@ -79,6 +79,8 @@ class PgStore final : public Store {
     Tending tend() override;
     void announce(const std::string& url) override;
     std::optional<std::string> node_url_of(std::int64_t table) override;
+    std::optional<std::string> node_url_of_tournament(std::int64_t tournament) override;
+    std::vector<TournamentElsewhere> tournaments_elsewhere() override;
     std::vector<SeatElsewhere> seats_elsewhere(std::int64_t account) override;
     void release() override;
     void notify(const std::string& message) override;

@@ -69,6 +69,10 @@ class SqliteStore final : public Store {
     Tending tend() override { return {}; }
     void announce(const std::string&) override {}
     std::optional<std::string> node_url_of(std::int64_t) override { return std::nullopt; }
+    std::optional<std::string> node_url_of_tournament(std::int64_t) override {
+        return std::nullopt;
+    }
+    std::vector<TournamentElsewhere> tournaments_elsewhere() override { return {}; }
     std::vector<SeatElsewhere> seats_elsewhere(std::int64_t) override { return {}; }
     void release() override {}
     void notify(const std::string&) override {}

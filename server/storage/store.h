@@ -89,6 +89,14 @@ struct TournamentRow {
     std::vector<TournamentEntry> entries;
 };
 
+// A tournament another node hosts (several nodes on one database), for this node's lobby of
+// tournaments: its row, its entries counted, and where clients reach its node.
+struct TournamentElsewhere {
+    std::int64_t id = 0;
+    std::string config, status, creator_name, url;
+    int entrants = 0;
+};
+
 // A hand as a list shows it.
 struct HandSummary {
     std::int64_t id = 0, table = 0;
@@ -319,6 +327,10 @@ class Store {
     // Where clients reach the node that hosts an open table of another node; empty when no
     // other node hosts it.
     virtual std::optional<std::string> node_url_of(std::int64_t table) = 0;
+    // The same for a tournament registering or running on another node.
+    virtual std::optional<std::string> node_url_of_tournament(std::int64_t tournament) = 0;
+    // The tournaments registering or running on other nodes (that say where they are), by id.
+    virtual std::vector<TournamentElsewhere> tournaments_elsewhere() = 0;
     // The seats an account holds at open tables of other nodes (that say where they are).
     virtual std::vector<SeatElsewhere> seats_elsewhere(std::int64_t account) = 0;
     // At a graceful stop: the lease lapses now, so that anything left is recovered at once.

@@ -110,24 +110,30 @@ json Tournament::line() const {
         status = "cancelled";
         break;
     }
-    json out = {{"tournament", id_},
-                {"format", config_.format},
-                {"variant", config_.variant},
-                {"structure", config_.structure},
-                {"seats", config_.seats},
-                {"buy_in", config_.buy_in},
-                {"fee", config_.fee},
-                {"starting_stack", config_.starting_stack},
-                {"status", status},
-                {"entrants", entrants_.size()},
-                {"max_entrants", config_.max_entrants},
-                {"creator", creator_name_}};
-    if (config_.guarantee > 0) out["guarantee"] = config_.guarantee;
-    if (config_.format == "multi-table") {
-        out["min_entrants"] = config_.min_entrants;
-        out["start_at"] = config_.start_at;
-    }
+    json out = tournament_line(id_, config_, status, entrants_.size(), creator_name_);
     if (director_ && status_ == Status::running) out["remaining"] = director_->remaining();
+    return out;
+}
+
+json tournament_line(std::int64_t id, const protocol::TournamentConfig& c,
+                     const std::string& status, std::size_t entrants, const std::string& creator) {
+    json out = {{"tournament", id},
+                {"format", c.format},
+                {"variant", c.variant},
+                {"structure", c.structure},
+                {"seats", c.seats},
+                {"buy_in", c.buy_in},
+                {"fee", c.fee},
+                {"starting_stack", c.starting_stack},
+                {"status", status},
+                {"entrants", entrants},
+                {"max_entrants", c.max_entrants},
+                {"creator", creator}};
+    if (c.guarantee > 0) out["guarantee"] = c.guarantee;
+    if (c.format == "multi-table") {
+        out["min_entrants"] = c.min_entrants;
+        out["start_at"] = c.start_at;
+    }
     return out;
 }
 

@@ -231,6 +231,12 @@ class Tournament final : public TableHost, public std::enable_shared_from_this<T
     bool told_hand_for_hand_ = false;
 };
 
+// A tournament's line in the lobby of tournaments, from its configuration: its status
+// (registering, running, break, finished or cancelled), its entries and its creator.
+nlohmann::json tournament_line(std::int64_t id, const protocol::TournamentConfig& c,
+                               const std::string& status, std::size_t entrants,
+                               const std::string& creator);
+
 // The stacks of the players still in (by account) in a stored state; none when it is unreadable.
 std::vector<std::pair<std::int64_t, Chips>> stacks_in(const std::string& state);
 

@@ -398,3 +398,50 @@ TEST_CASE("PostgreSQL cluster: one lobby over every node: tables lists each tabl
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
     CHECK(listed(on_c).count(on_a) == 0);
 }
+
+TEST_CASE("PostgreSQL cluster: every node's lobby of tournaments lists another node's tournament "
+          "with its address; registering there answers moved, and the client registers on its "
+          "node") {
+    FELT_NEED_PG();
+    felt_test::PgDatabase pgdb;
+    Feltd a({"--db", pgdb.url, "--node-id", "a", "--lease", "2s"});
+    Feltd b({"--db", pgdb.url, "--node-id", "b", "--lease", "2s"});
+    const std::string a_url = ws_url(a);
+    auto host = guest(a.port());
+    const json made = host->call({{"type", "create_tournament"}, {"seats", 3}, {"buy_in", 100}});
+    REQUIRE_MESSAGE(made["ok"] == true, made.dump());
+    const std::int64_t t = made["tournament"];
+
+    Client on_b(b.port());
+    on_b.hello();
+    const json signed_in = on_b.call({{"type", "guest"}});
+    REQUIRE(signed_in["ok"] == true);
+    // b's lobby lists a's tournament, with a's address; a's lists it without one (its own).
+    const json listed = on_b.call({{"type", "tournaments"}});
+    REQUIRE(listed["tournaments"].size() == 1);
+    const json& line = listed["tournaments"][0];
+    CHECK(line["tournament"] == t);
+    CHECK(line["status"] == "registering");
+    CHECK(line["entrants"] == 0);
+    CHECK(line["max_entrants"] == 3);
+    CHECK(line["url"] == a_url);
+    const json own = host->call({{"type", "tournaments"}});
+    REQUIRE_MESSAGE(own["tournaments"].size() == 1, own.dump());
+    CHECK_FALSE(own["tournaments"][0].contains("url"));
+    // Asked on b, it is moved to a; a tournament no node hosts is no such tournament.
+    for (const char* type : {"tournament", "tournament_register"}) {
+        CAPTURE(type);
+        const json moved = on_b.call({{"type", type}, {"tournament", t}});
+        CHECK(moved["code"] == "moved");
+        CHECK(moved["url"] == a_url);
+    }
+    const json none = on_b.call({{"type", "tournament"}, {"tournament", t + 100}});
+    CHECK(none["code"] == "no_such_tournament");
+    CHECK_FALSE(none.contains("url"));
+    // The client signs in on a with its token and registers there; b's lobby counts the entry.
+    Client on_a(a.port());
+    on_a.hello();
+    REQUIRE(on_a.call({{"type", "resume"}, {"token", signed_in["token"]}})["ok"] == true);
+    REQUIRE(on_a.call({{"type", "tournament_register"}, {"tournament", t}})["ok"] == true);
+    CHECK(on_b.call({{"type", "tournaments"}})["tournaments"][0]["entrants"] == 1);
+}
