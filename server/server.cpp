@@ -113,21 +113,27 @@ struct Server::Impl {
         tending.expires_after(std::chrono::seconds(state->config().lease_s) / 3);
         tending.async_wait([this](beast::error_code ec) {
             if (ec || state->stopping()) return;
-            state->storage().write([](Store& s) { return s.tend(); }, ioc.get_executor(),
-                                   [this](std::optional<Tending> t) {
-                                       if (t && !t->lease_held) {
-                                           spdlog::error("this node's lease was taken over by "
-                                                         "another node, which recovered its "
-                                                         "tables: stopping");
-                                           shutdown();
-                                           return;
-                                       }
-                                       if (t && t->nodes_recovered)
-                                           spdlog::warn("recovered {} table(s) of {} node(s) "
-                                                        "whose leases lapsed",
-                                                        t->tables_recovered, t->nodes_recovered);
-                                       tend();
-                                   });
+            state->storage().write(
+                [](Store& s) { return s.tend(); }, ioc.get_executor(),
+                [this](std::optional<Tending> t) {
+                    if (t && !t->lease_held) {
+                        spdlog::error("this node's lease was taken over by "
+                                      "another node, which recovered its "
+                                      "tables: stopping");
+                        shutdown();
+                        return;
+                    }
+                    if (t && t->nodes_recovered)
+                        spdlog::warn("recovered {} table(s) of {} node(s) "
+                                     "whose leases lapsed",
+                                     t->tables_recovered, t->nodes_recovered);
+                    // Their tournaments go on here, as after a restart.
+                    if (t && !t->tournaments.empty())
+                        open_tournaments(std::move(t->tournaments), std::move(t->tournament_tables),
+                                         state->storage(), state->tournaments(), state->services(),
+                                         state->tournament_outlet(), ioc.get_executor());
+                    tend();
+                });
         });
     }
 

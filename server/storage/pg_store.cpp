@@ -191,11 +191,40 @@ Tending PgStore::tend() {
                       {node})
                 .rows() == 0)
             continue;
+        take_tournaments(node, out);
         out.tables_recovered += recover_tables(node);
         ++out.nodes_recovered;
         t.commit();
     }
     return out;
+}
+
+void PgStore::take_tournaments(const std::string& node, Tending& out) {
+    // Their tables' running hands are void, and the tables become this node's, open; then the
+    // tournaments themselves (so that recovering the node's tables leaves them be).
+    db_.query("UPDATE hands h SET status = 'void', ended_at = now() FROM tables t WHERE "
+              "h.table_id = t.id AND h.status = 'running' AND t.node_id = $1 AND t.closed_at IS "
+              "NULL AND t.config::jsonb ? 'tournament'",
+              {node});
+    const pg::Result tables = db_.query(
+        "UPDATE tables t SET node_id = $2 WHERE t.node_id = $1 AND t.closed_at IS NULL AND "
+        "t.config::jsonb ? 'tournament' RETURNING t.id, (SELECT COALESCE(MAX(h.number), 0) FROM "
+        "hands h WHERE h.table_id = t.id)",
+        {node, node_.id});
+    for (int i = 0; i < tables.rows(); ++i)
+        out.tournament_tables[tables.integer(i, 0)] = static_cast<int>(tables.integer(i, 1));
+    const pg::Result ids = db_.query(
+        "UPDATE tournaments SET node_id = $2 WHERE node_id = $1 AND status IN ('registering', "
+        "'running') RETURNING id",
+        {node, node_.id});
+    std::vector<std::int64_t> taken;
+    for (int i = 0; i < ids.rows(); ++i) taken.push_back(ids.integer(i, 0));
+    std::sort(taken.begin(), taken.end());
+    for (std::int64_t id : taken)
+        if (auto row = tournament(id)) out.tournaments.push_back(std::move(*row));
+    if (!taken.empty())
+        spdlog::warn("took over {} tournament(s) of node {}, with {} table(s)", taken.size(), node,
+                     tables.rows());
 }
 
 void PgStore::announce(const std::string& url) {

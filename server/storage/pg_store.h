@@ -101,6 +101,9 @@ class PgStore final : public Store {
     pg::Connection& db();
     // Takes this node's lease, waiting up to one lease for another run's to lapse.
     void take_lease();
+    // Inside tend()'s transaction: the tournaments of a node whose lease lapsed, and their open
+    // tables, become this node's (their running hands void), for it to take them up.
+    void take_tournaments(const std::string& node, Tending& out);
     // Returns the stacks on the open tables of `node` (and on any open table from before nodes
     // existed) to their owners and voids their running hands, in the caller's transaction. Then
     // the open tables are closed (another node's, whose lease lapsed), or with `keep` become this

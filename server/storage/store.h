@@ -11,6 +11,7 @@
 #include "protocol/messages.h"
 
 #include <chrono>
+#include <map>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -192,6 +193,11 @@ struct OpenTable {
 struct Tending {
     bool lease_held = true; // false: another node recovered this node's tables; it must stop
     int nodes_recovered = 0, tables_recovered = 0;
+    // The tournaments of the nodes recovered, registering or running, now this node's to take
+    // up (as after a restart), and their tables, open, with their hands so far (the hands that
+    // were running are void).
+    std::vector<TournamentRow> tournaments;
+    std::map<std::int64_t, int> tournament_tables;
 };
 
 // This node among the nodes on one database (PostgreSQL): its name, a random name for this run

@@ -3,6 +3,7 @@
 // lease, with the ledger balancing to the chip at the end; moved; and one lobby over every node.
 #include "bot.h"
 #include "server/feltd_harness.h"
+#include "server/feltd_play.h"
 #include "server/storage/engines.h"
 
 #include <doctest/doctest.h>
@@ -444,4 +445,112 @@ TEST_CASE("PostgreSQL cluster: every node's lobby of tournaments lists another n
     REQUIRE(on_a.call({{"type", "resume"}, {"token", signed_in["token"]}})["ok"] == true);
     REQUIRE(on_a.call({{"type", "tournament_register"}, {"tournament", t}})["ok"] == true);
     CHECK(on_b.call({{"type", "tournaments"}})["tournaments"][0]["entrants"] == 1);
+}
+
+namespace {
+
+// A tournament player who checks when it may, calls when it must, until the tournament is over
+// for it: its place, once the end is told.
+int play_out(Client& c) {
+    int place = 0;
+    for (int id = 9000;;) {
+        auto m = c.read();
+        REQUIRE(m.has_value());
+        const json& msg = *m;
+        if (msg["type"] == "tournament") {
+            if (msg["kind"] == "out" || msg["kind"] == "won") place = msg["place"];
+            if (msg["kind"] == "finished" || msg["kind"] == "out") return place;
+            continue;
+        }
+        if (msg["type"] != "table") continue;
+        const json* legal =
+            msg["kind"] == "update" && msg.contains("turn") && msg["turn"].contains("legal")
+                ? &msg["turn"]["legal"]
+            : msg["kind"] == "snapshot" && msg.contains("legal") ? &msg["legal"]
+                                                                 : nullptr;
+        if (!legal) continue;
+        const char* action = (*legal)["check"] == true  ? "check"
+                             : (*legal)["call"] == true ? "call"
+                                                        : "fold";
+        c.send(json{{"type", "act"}, {"id", ++id}, {"table", msg["table"]}, {"action", action}});
+    }
+}
+
+} // namespace
+
+TEST_CASE("PostgreSQL cluster: the node of a running tournament is killed mid-hand; another node "
+          "takes it over once the lease lapses, its players sign in there and play it to the end; "
+          "every prize and fee paid once") {
+    FELT_NEED_PG();
+    felt_test::PgDatabase pgdb;
+    Feltd a({"--db", pgdb.url, "--node-id", "a", "--lease", "2s"});
+    Feltd b({"--db", pgdb.url, "--node-id", "b", "--lease", "2s"});
+    auto host = guest(a.port());
+    std::vector<std::unique_ptr<Client>> on_a;
+    std::vector<std::string> tokens;
+    for (int i = 0; i < 2; ++i) {
+        on_a.push_back(std::make_unique<Client>(a.port()));
+        on_a.back()->hello();
+        const json g = on_a.back()->call({{"type", "guest"}});
+        REQUIRE(g["ok"] == true);
+        tokens.push_back(g["token"]);
+    }
+    const json made = host->call({{"type", "create_tournament"},
+                                  {"seats", 2},
+                                  {"buy_in", 100},
+                                  {"fee", 10},
+                                  {"starting_stack", 1000},
+                                  {"hand_delay_ms", 0},
+                                  {"decision_ms", 60000},
+                                  {"levels",
+                                   {{{"small_blind", 25}, {"big_blind", 50}, {"hands", 3}},
+                                    {{"small_blind", 50}, {"big_blind", 100}, {"hands", 3}}}}});
+    REQUIRE_MESSAGE(made["ok"] == true, made.dump());
+    const std::int64_t t = made["tournament"];
+    for (auto& c : on_a)
+        REQUIRE(c->call({{"type", "tournament_register"}, {"tournament", t}})["ok"] == true);
+    // The first hand is played out (the one to act folds), the second is dealt: then a dies.
+    json started;
+    do started = *on_a[0]->read();
+    while (!(started["type"] == "tournament" && started["kind"] == "started"));
+    const std::int64_t table = started["table"];
+    for (;;) { // the first hand: its start, or the snapshot that has it
+        const json m = *on_a[0]->read();
+        if (m["type"] == "table" &&
+            (m["kind"] == "hand_start" || (m["kind"] == "snapshot" && m.contains("hand"))))
+            break;
+    }
+    fold_first(*on_a[0], *on_a[1], table);
+    next_kind(*on_a[0], "hand_start");
+    CHECK(a.stop(SIGKILL) == -1);
+
+    // b takes the tournament over once a's lease lapses, at the same table.
+    felt::pg::Connection db(pgdb.url);
+    CHECK(poll_until(db,
+                     "SELECT COUNT(*) FROM tournaments WHERE node_id = 'b' AND id = " +
+                         std::to_string(t),
+                     1, 20) == 1);
+    // Its players sign in on b and are seated there again; they play it to the end.
+    std::vector<std::unique_ptr<Client>> on_b;
+    for (const std::string& token : tokens) {
+        on_b.push_back(std::make_unique<Client>(b.port()));
+        on_b.back()->hello();
+        REQUIRE(on_b.back()->call({{"type", "resume"}, {"token", token}})["ok"] == true);
+    }
+    std::vector<int> places(2);
+    std::vector<std::thread> players;
+    for (std::size_t i = 0; i < 2; ++i)
+        players.emplace_back([&, i] { places[i] = play_out(*on_b[i]); });
+    for (auto& p : players) p.join();
+    std::sort(places.begin(), places.end());
+    CHECK(places == std::vector<int>{1, 2});
+    auto scalar = [&](const std::string& sql) { return db.query(sql.c_str()).integer(0, 0); };
+    CHECK(scalar("SELECT COUNT(*) FROM tournaments WHERE status = 'finished'") == 1);
+    CHECK(scalar("SELECT SUM(amount) FROM ledger WHERE reason = 'tournament_prize'") == 200);
+    CHECK(scalar("SELECT COUNT(*) FROM ledger WHERE reason = 'tournament_prize'") == 1);
+    CHECK(scalar("SELECT SUM(amount) FROM ledger WHERE reason = 'tournament_fee'") == 20);
+    CHECK(scalar("SELECT COUNT(DISTINCT table_id) FROM hands") == 1);
+    CHECK(scalar("SELECT COUNT(*) FROM hands WHERE status = 'void'") == 1);
+    CHECK(scalar("SELECT SUM(balance) FROM accounts") ==
+          scalar("SELECT SUM(amount) FROM ledger WHERE reason = 'grant'"));
 }
