@@ -514,12 +514,7 @@ TEST_CASE("PostgreSQL cluster: the node of a running tournament is killed mid-ha
     do started = *on_a[0]->read();
     while (!(started["type"] == "tournament" && started["kind"] == "started"));
     const std::int64_t table = started["table"];
-    for (;;) { // the first hand: its start, or the snapshot that has it
-        const json m = *on_a[0]->read();
-        if (m["type"] == "table" &&
-            (m["kind"] == "hand_start" || (m["kind"] == "snapshot" && m.contains("hand"))))
-            break;
-    }
+    hand_running(*on_a[0]);
     fold_first(*on_a[0], *on_a[1], table);
     next_kind(*on_a[0], "hand_start");
     CHECK(a.stop(SIGKILL) == -1);

@@ -121,4 +121,14 @@ json fold_first(Client& a, Client& b, std::int64_t table) {
     return next_kind(a, "hand_end");
 }
 
+void hand_running(Client& c) {
+    for (;;) {
+        auto m = c.read();
+        REQUIRE(m.has_value());
+        if ((*m)["type"] != "table") continue;
+        if ((*m)["kind"] == "hand_start") return;
+        if ((*m)["kind"] == "snapshot" && m->contains("hand") && (*m)["hand"].is_object()) return;
+    }
+}
+
 } // namespace feltd_test

@@ -138,4 +138,9 @@ json next_lobby(Client& c);
 // their turn), and reads both on to the hand's end: the end.
 json fold_first(Client& a, Client& b, std::int64_t table);
 
+// Reads on until a hand is being played at the player's table: its start, or, when the
+// connection was seated after the hand began (a tournament's `started` news is sent as the table
+// deals, and may be taken up after the deal), the table's snapshot with the hand.
+void hand_running(Client& c);
+
 } // namespace feltd_test

@@ -62,19 +62,6 @@ void register_all(const std::vector<Entry>& p, std::int64_t t) {
         REQUIRE(e.c->call({{"type", "tournament_register"}, {"tournament", t}})["ok"] == true);
 }
 
-// Reads on until a hand is being played at the player's table: its start, or, when the
-// connection was seated after the hand began (its `started` news is sent as the table deals, and
-// may be taken up after the deal), the table's snapshot with the hand.
-void hand_running(Client& c) {
-    for (;;) {
-        auto m = c.read();
-        REQUIRE(m.has_value());
-        if ((*m)["type"] != "table") continue;
-        if ((*m)["kind"] == "hand_start") return;
-        if ((*m)["kind"] == "snapshot" && m->contains("hand") && (*m)["hand"].is_object()) return;
-    }
-}
-
 // What a bot saw of its tournament.
 struct TournamentRun {
     int place = 0;
