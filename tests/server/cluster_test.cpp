@@ -409,7 +409,13 @@ TEST_CASE("PostgreSQL cluster: every node's lobby of tournaments lists another n
     Feltd b({"--db", pgdb.url, "--node-id", "b", "--lease", "2s"});
     const std::string a_url = ws_url(a);
     auto host = guest(a.port());
-    const json made = host->call({{"type", "create_tournament"}, {"seats", 3}, {"buy_in", 100}});
+    const json made = host->call({{"type", "create_tournament"},
+                                  {"seats", 3},
+                                  {"buy_in", 100},
+                                  {"hand_delay_ms", 0},
+                                  {"levels",
+                                   {{{"small_blind", 25}, {"big_blind", 50}, {"hands", 3}},
+                                    {{"small_blind", 50}, {"big_blind", 100}, {"hands", 3}}}}});
     REQUIRE_MESSAGE(made["ok"] == true, made.dump());
     const std::int64_t t = made["tournament"];
 
@@ -445,6 +451,21 @@ TEST_CASE("PostgreSQL cluster: every node's lobby of tournaments lists another n
     REQUIRE(on_a.call({{"type", "resume"}, {"token", signed_in["token"]}})["ok"] == true);
     REQUIRE(on_a.call({{"type", "tournament_register"}, {"tournament", t}})["ok"] == true);
     CHECK(on_b.call({{"type", "tournaments"}})["tournaments"][0]["entrants"] == 1);
+    REQUIRE(on_a.call({{"type", "tournament_unregister"}, {"tournament", t}})["ok"] == true);
+
+    // felt bot follows moved too: three bots sent to b register on a and play it to the end.
+    felt::bot::Options o;
+    o.port = std::to_string(b.port());
+    o.tournament = t;
+    o.seats = 3;
+    o.shove = true;
+    const felt::bot::Report r = felt::bot::run(o);
+    CHECK_MESSAGE(r.errors.empty(), (r.errors.empty() ? "" : r.errors.front()));
+    felt::pg::Connection db(pgdb.url);
+    CHECK(db.query(("SELECT COUNT(*) FROM tournament_entries WHERE tournament_id = " +
+                    std::to_string(t) + " AND place IS NOT NULL")
+                       .c_str())
+              .integer(0, 0) == 3);
 }
 
 namespace {

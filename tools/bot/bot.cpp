@@ -467,8 +467,9 @@ class Bot : public std::enable_shared_from_this<Bot> {
                     shared_->report.tokens[number_] = token_;
                 }
                 // A bot signed in again is seated again by the server, if it runs (it asks, in
-                // case it ended meanwhile); a new one registers.
-                if (type == "resume") {
+                // case it ended meanwhile); a new one registers, and so does one sent to the
+                // tournament's node (moved) before it had.
+                if (type == "resume" && (!moved_ || entered_)) {
                     registered();
                     return send({{"type", "tournament"}, {"id", 7}, {"tournament", t}});
                 }
@@ -573,7 +574,10 @@ class Bot : public std::enable_shared_from_this<Bot> {
     }
 
     // Registered (or signed in again): one more bot in the tournament.
-    void registered() { ++shared_->seated; }
+    void registered() {
+        entered_ = true;
+        ++shared_->seated;
+    }
 
     // A tournament's news: its start and each move (the table, the seat: the server seats its
     // connection there), and the end of it for this bot.
@@ -705,6 +709,7 @@ class Bot : public std::enable_shared_from_this<Bot> {
     std::string host_, port_;    // the node connected to: the options', or where `moved` sent it
     std::string token_;          // the session, for signing in again on another node
     bool moved_ = false, moving_ = false;
+    bool entered_ = false;    // registered for its tournament (or signed in again as an entrant)
     unsigned generation_ = 0; // of the connection: a move starts the next
     std::vector<char> in_ = std::vector<char>(4096);
     std::size_t have_ = 0;          // bytes read into in_ and not yet taken
