@@ -583,6 +583,15 @@ bool PgStore::start_tournament(std::int64_t tournament, const std::string& state
 }
 
 void PgStore::apply(const TournamentChange& c) {
+    // Fencing: a node whose tournament another node took over (its lease lapsed) writes nothing
+    // of it, so that nothing is paid twice. (A hand's change is fenced by its hand already; a
+    // change between hands, such as a deal, by this.)
+    const pg::Result owner =
+        db_.query("SELECT COALESCE(node_id, $2) FROM tournaments WHERE id = $1 FOR UPDATE",
+                  {c.tournament, node_.id});
+    if (owner.rows() == 1 && owner.text(0, 0) != node_.id)
+        throw pg::Error("", "tournament " + std::to_string(c.tournament) +
+                                " was taken over by node " + owner.text(0, 0));
     for (const EntryFinish& f : c.finished)
         // Paid once: an entry already out is not changed, nor paid again.
         if (db_.query("UPDATE tournament_entries SET status = 'out', place = $3, prize = $4, "

@@ -409,6 +409,21 @@ void tournaments(const Engine& e) {
     CHECK(e.scalar("SELECT guarantee_held FROM tournaments WHERE id = " + std::to_string(g3)) == 0);
     conserved();
     ledger_balances(e);
+
+    if (e.label == "PostgreSQL") {
+        // Fencing: once another node took the tournament over, this node writes nothing of it.
+        const std::int64_t f = create("{}");
+        CHECK_FALSE(store->enter_tournament(f, p[0], Chips(100), Chips(0), 9));
+        CHECK_FALSE(store->enter_tournament(f, p[1], Chips(100), Chips(0), 9));
+        CHECK(store->start_tournament(f, "{}"));
+        e.exec("UPDATE tournaments SET node_id = 'elsewhere' WHERE id = " + std::to_string(f));
+        const Chips before = balance(p[0]);
+        CHECK_THROWS(store->change_tournament(
+            {f, {{p[1], 2, Chips(), false}, {p[0], 1, Chips(200), false}}, "{}", true}));
+        CHECK(balance(p[0]) == before);
+        CHECK(store->tournament(f)->status == "running");
+        conserved();
+    }
 }
 
 } // namespace
