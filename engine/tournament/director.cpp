@@ -389,6 +389,11 @@ void Director::recompute_prizes() {
     prizes_ = prizes(rules_.payouts, entrants_, pool_);
 }
 
+void Director::bought() {
+    pool_ = std::max(pool_ + rules_.price, rules_.guarantee);
+    recompute_prizes();
+}
+
 void Director::free_seat(int id) {
     for (TableSeats& t : tables_) std::replace(t.players.begin(), t.players.end(), id, -1);
 }
@@ -432,9 +437,7 @@ Result<Outcome> Director::enter(int player, const Position& at) {
     players_[player] = Player{player, rules_.starting_stack, false, Chips()};
     ++entrants_;
     ++remaining_;
-    pool_ += rules_.price;
-    pool_ = std::max(pool_, rules_.guarantee);
-    recompute_prizes();
+    bought();
     auto seated = seat_newcomer(tables_, player, rules_.seed + 0x632be59bd9b4e019ULL * ++draws_);
     if (!seated) { // every table is full: a new one, balanced from the others as they play
         TableSeats t;
@@ -474,9 +477,7 @@ Result<Outcome> Director::rebuy(int player, const Position& at) {
     else
         q.stack += rules_.rebuy_stack;
     if (bust != busts_.end()) busts_.erase(bust); // back in
-    pool_ += rules_.price;
-    pool_ = std::max(pool_, rules_.guarantee);
-    recompute_prizes();
+    bought();
     return Outcome{};
 }
 
@@ -497,9 +498,7 @@ Result<Outcome> Director::add_on(int player, const Position& at) {
     else
         q.stack += rules_.add_on_stack;
     add_ons_.push_back(player);
-    pool_ += rules_.price;
-    pool_ = std::max(pool_, rules_.guarantee);
-    recompute_prizes();
+    bought();
     return Outcome{};
 }
 

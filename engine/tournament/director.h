@@ -232,6 +232,8 @@ class Director {
     const Player* in_play(int id) const; // a player still in, or null
     bool player_in_hand(int id) const;   // dealt into a hand being played
     void recompute_prizes();
+    // An entry, rebuy or add-on bought: its price to the pool (the guarantee its least).
+    void bought();
     void close_entries(Outcome& out);
     void free_seat(int id);
     struct Table {

@@ -833,10 +833,7 @@ protocol::Outcome<json> Tournament::deal(std::int64_t account, DealAnswer answer
             paused_ = std::chrono::steady_clock::now();
             spdlog::info("tournament {}: {} proposes a deal by {}", id_, name,
                          tournament::deal_method_name(method));
-            tell_all(news, {{"type", "tournament"},
-                            {"kind", "deal"},
-                            {"tournament", id_},
-                            {"deal", deal_json()}});
+            tell_deal(news);
             offer_terms(news);
             break;
         case DealAnswer::accept:
@@ -854,10 +851,7 @@ protocol::Outcome<json> Tournament::deal(std::int64_t account, DealAnswer answer
             if (std::find(offer_->accepted.begin(), offer_->accepted.end(), player) ==
                 offer_->accepted.end())
                 offer_->accepted.push_back(player);
-            tell_all(news, {{"type", "tournament"},
-                            {"kind", "deal"},
-                            {"tournament", id_},
-                            {"deal", deal_json()}});
+            tell_deal(news);
             break;
         }
         now = offer_ ? deal_json() : json(nullptr);
@@ -891,6 +885,10 @@ void Tournament::offer_terms(TournamentNews& news) {
         }
         self->resume_play();
     });
+    tell_deal(news);
+}
+
+void Tournament::tell_deal(TournamentNews& news) const {
     tell_all(
         news,
         {{"type", "tournament"}, {"kind", "deal"}, {"tournament", id_}, {"deal", deal_json()}});

@@ -176,6 +176,8 @@ class Tournament final : public TableHost, public std::enable_shared_from_this<T
         bool closing = false;                       // agreed: being written
     };
     nlohmann::json deal_json() const;
+    // The deal as it stands, to every entrant (the `deal` push).
+    void tell_deal(TournamentNews& news) const;
     // The player an account plays as, while still in; -1 otherwise.
     int player_of(std::int64_t account) const;
     // Sets the deal's terms once no hand is being played nor written, and tells every entrant.
