@@ -557,6 +557,12 @@ std::optional<HostDeal> Tournament::next_deal(std::int64_t table) {
     if (status_ != Status::running || !director_) return std::nullopt;
     const auto at_table = tables_.find(table);
     if (at_table == tables_.end()) return std::nullopt;
+    if (director_->hand_for_hand() > 0 && !pending_.empty()) {
+        // Hand for hand, a round begins once every hand of the one before is written too (the
+        // last written pokes the tables that wait).
+        idle_.try_emplace(at_table->second);
+        return std::nullopt;
+    }
     if (offer_) { // a deal on the table: no new hand; poked once it is off
         idle_.try_emplace(at_table->second);
         TournamentNews news;
