@@ -261,6 +261,7 @@ Outcome Director::hand_ended(int table, std::span<const Chips> stacks) {
         before += dealt;
         after += now;
         Player& p = players_.at(t.players[seat]);
+        if (!now && p.pending > 0) out.bought_back.push_back(p.id);
         p.stack = now + p.pending; // what they bought during the hand
         p.pending = Chips();
         if (!p.stack) {
@@ -500,6 +501,12 @@ Result<Outcome> Director::add_on(int player, const Position& at) {
     add_ons_.push_back(player);
     bought();
     return Outcome{};
+}
+
+const Bust* Director::bust(int player) const {
+    const auto b = std::find_if(busts_.begin(), busts_.end(),
+                                [&](const Bust& x) { return x.player == player; });
+    return b == busts_.end() ? nullptr : &*b;
 }
 
 Outcome Director::give_up_seat(int player) {

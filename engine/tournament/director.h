@@ -76,13 +76,14 @@ enum class Idle : unsigned char {
 
 // What a finished hand (or a decision between hands) changed.
 struct Outcome {
-    std::vector<Finish> out;   // players knocked out, best place first
-    std::vector<Move> moves;   // players moved to other tables, in order (a newcomer seated:
-                               // from_table -1)
-    std::vector<int> broken;   // tables broken (ids)
-    std::vector<int> opened;   // tables opened for newcomers (ids)
-    std::vector<int> busted;   // in the entry period: players left without chips, not yet out
-    std::optional<Finish> won; // the winner, when the tournament ended with this hand
+    std::vector<Finish> out;      // players knocked out, best place first
+    std::vector<Move> moves;      // players moved to other tables, in order (a newcomer seated:
+                                  // from_table -1)
+    std::vector<int> broken;      // tables broken (ids)
+    std::vector<int> opened;      // tables opened for newcomers (ids)
+    std::vector<int> busted;      // in the entry period: players left without chips, not yet out
+    std::vector<int> bought_back; // left without chips by the hand, but with chips bought in it
+    std::optional<Finish> won;    // the winner, when the tournament ended with this hand
 };
 
 // A player who lost their chips in the entry period: placed when it closes, by when and with
@@ -195,6 +196,10 @@ class Director {
     // The add-on: `add_on_stack` more, once a player (not out of chips). Refused outside the
     // add-on's break, for a player not in, and a second time.
     Result<Outcome> add_on(int player, const Position& at);
+    // Whether a player is still in (not placed yet), and whether they are out of chips in the
+    // entry period, waiting for its close (or to rebuy, while `seated`).
+    bool is_in(int player) const { return players_.count(player) > 0; }
+    const Bust* bust(int player) const;
     // A player out of chips gives up their seat (they will not rebuy); placed at the close.
     Outcome give_up_seat(int player);
     // The clock moved on to `at`: the entry period closes when it is over (its busted players

@@ -411,14 +411,26 @@ TEST_CASE("the entry period: a late entry, rebuys (at once, or after the hand), 
     // Above the limit: refused.
     CHECK(d.rebuy(1, one).error().message ==
           "a rebuy is taken with at most 1000 chips; this stack has 2000");
-    // During player 2's hand: added when it ends.
+    // During player 2's hand: added when it ends. They lose every chip of the hand, and play on
+    // with the rebuy's (bought back, not busted).
     auto dealt = d.deal(t.id, two);
     REQUIRE(std::holds_alternative<tournament::Deal>(dealt));
     REQUIRE(d.rebuy(2, two));
     CHECK(d.stack(2) == Chips(1'000));
     CHECK(d.chips() == Chips(6'000)); // four starting stacks and two rebuys
-    d.hand_ended(t.id, std::get<tournament::Deal>(dealt).stacks);
-    CHECK(d.stack(2) == Chips(2'000));
+    std::vector<Chips> after = std::get<tournament::Deal>(dealt).stacks;
+    for (std::size_t k = 0; k < after.size(); ++k)
+        if (d.tables()[0].players[k] == 2) {
+            const std::size_t other =
+                after[(k + 1) % after.size()] > 0 ? (k + 1) % after.size() : (k + 2) % after.size();
+            after[other] += after[k];
+            after[k] = Chips();
+        }
+    const tournament::Outcome bought_back = d.hand_ended(t.id, after);
+    CHECK(bought_back.bought_back == std::vector<int>{2});
+    CHECK(bought_back.busted.empty());
+    CHECK(d.stack(2) == Chips(1'000));
+    CHECK(d.chips() == Chips(6'000));
     CHECK(d.rebuy(2, after_two).error().message ==
           "rebuys are taken during the first 2 levels only");
 
