@@ -595,16 +595,61 @@ void PgStore::apply(const TournamentChange& c) {
     for (const EntryFinish& f : c.finished)
         // Paid once: an entry already out is not changed, nor paid again.
         if (db_.query("UPDATE tournament_entries SET status = 'out', place = $3, prize = $4, "
-                      "tied = $5 WHERE tournament_id = $1 AND account_id = $2 AND "
-                      "status = 'playing'",
-                      {c.tournament, f.account, f.place, f.prize, f.tied ? 1 : 0})
+                      "tied = $5 WHERE tournament_id = $1 AND account_id = $2 AND entry = $6 "
+                      "AND status = 'playing'",
+                      {c.tournament, f.account, f.place, f.prize, f.tied ? 1 : 0, f.entry})
                     .affected() == 1 &&
             f.prize > 0)
             move_chips(f.account, f.prize, "tournament_prize");
-    db_.query(c.over ? "UPDATE tournaments SET state = $2, status = 'finished', ended_at = now() "
-                       "WHERE id = $1 AND status = 'running'"
-                     : "UPDATE tournaments SET state = $2 WHERE id = $1 AND status = 'running'",
-              {c.tournament, c.state});
+    // A state is written unless a later change's was (the last change, the end, always is).
+    db_.query(c.over ? "UPDATE tournaments SET state = $2, state_seq = $3, status = 'finished', "
+                       "ended_at = now() WHERE id = $1 AND status = 'running'"
+                     : "UPDATE tournaments SET state = $2, state_seq = $3 WHERE id = $1 AND "
+                       "status = 'running' AND state_seq <= $3",
+              {c.tournament, c.state, static_cast<std::int64_t>(c.seq)});
+}
+
+std::optional<Refusal> PgStore::buy_in_tournament(std::int64_t tournament,
+                                                  const TournamentPurchase& p) {
+    pg::Transaction t(db());
+    if (lock_tournament(tournament) != "running") return tournament_rows::not_running(tournament);
+    using Kind = TournamentPurchase::Kind;
+    const Chips price = p.buy_in + (p.kind == Kind::entry ? p.fee : Chips());
+    if (p.kind == Kind::entry &&
+        db_.query("SELECT 1 FROM tournament_entries WHERE tournament_id = $1 AND account_id = $2 "
+                  "AND entry >= $3",
+                  {tournament, p.account, p.entry})
+            .rows())
+        return tournament_rows::already_registered(tournament);
+    if (auto no = move_chips(p.account, -price, tournament_rows::purchase_reason(p.kind)))
+        return no;
+    if (p.kind == Kind::entry)
+        db_.query("INSERT INTO tournament_entries (tournament_id, account_id, entry, buy_in, fee, "
+                  "status) VALUES ($1, $2, $3, $4, $5, 'playing')",
+                  {tournament, p.account, p.entry, p.buy_in, p.fee});
+    else if (db_.query(p.kind == Kind::rebuy
+                           ? "UPDATE tournament_entries SET rebuys = rebuys + 1, bought = bought "
+                             "+ $4 WHERE tournament_id = $1 AND account_id = $2 AND entry = $3"
+                           : "UPDATE tournament_entries SET add_ons = add_ons + 1, bought = "
+                             "bought + $4 WHERE tournament_id = $1 AND account_id = $2 AND entry "
+                             "= $3",
+                       {tournament, p.account, p.entry, p.buy_in})
+                 .affected() != 1)
+        throw pg::Error("", "tournament " + std::to_string(tournament) + " has no entry " +
+                                std::to_string(p.entry) + " of account " +
+                                std::to_string(p.account));
+    // What the guarantee still held covers of the buy-in goes back to the creator.
+    const pg::Result back = db_.query(
+        "UPDATE tournaments t SET guarantee_held = t.guarantee_held - c.back FROM (SELECT "
+        "LEAST(guarantee_held, $2) AS back FROM tournaments WHERE id = $1) c WHERE t.id = $1 "
+        "RETURNING t.created_by, c.back",
+        {tournament, p.buy_in});
+    if (p.kind == Kind::entry && p.fee > 0) move_chips(back.integer(0, 0), p.fee, "tournament_fee");
+    if (back.chips(0, 1) > 0)
+        move_chips(back.integer(0, 0), back.chips(0, 1), "tournament_guarantee_back");
+    apply(p.change);
+    t.commit();
+    return std::nullopt;
 }
 
 void PgStore::change_tournament(const TournamentChange& change) {
@@ -630,14 +675,14 @@ void PgStore::cancel_tournament(std::int64_t tournament,
             move_chips(held.integer(0, 0), held.chips(0, 1), "tournament_guarantee_back");
     } else {
         const Chips pool =
-            db_.query("SELECT COALESCE(SUM(buy_in), 0) - COALESCE(SUM(prize), 0) + (SELECT "
-                      "guarantee_held FROM tournaments WHERE id = $1) FROM tournament_entries "
-                      "WHERE tournament_id = $1",
+            db_.query("SELECT COALESCE(SUM(buy_in + bought), 0) - COALESCE(SUM(prize), 0) + "
+                      "(SELECT guarantee_held FROM tournaments WHERE id = $1) FROM "
+                      "tournament_entries WHERE tournament_id = $1",
                       {tournament})
                 .chips(0, 0);
         const pg::Result r = db_.query("SELECT account_id FROM tournament_entries WHERE "
-                                       "tournament_id = $1 AND status = 'playing' ORDER BY "
-                                       "registered_at, account_id",
+                                       "tournament_id = $1 AND status = 'playing' GROUP BY "
+                                       "account_id ORDER BY MIN(registered_at), account_id",
                                        {tournament});
         std::vector<std::int64_t> playing;
         for (int i = 0; i < r.rows(); ++i) playing.push_back(r.integer(i, 0));
@@ -665,13 +710,16 @@ std::optional<TournamentRow> PgStore::tournament(std::int64_t tournament) {
                     {}};
     const pg::Result e = db_.query(
         "SELECT e.account_id, a.name, e.buy_in, e.fee, e.status, COALESCE(e.place, 0), e.prize, "
-        "e.tied FROM tournament_entries e JOIN accounts a ON a.id = e.account_id WHERE "
-        "e.tournament_id = $1 ORDER BY e.registered_at, e.account_id",
+        "e.tied, e.entry, e.rebuys, e.add_ons FROM tournament_entries e JOIN accounts a ON a.id "
+        "= e.account_id WHERE e.tournament_id = $1 ORDER BY e.registered_at, e.account_id, "
+        "e.entry",
         {tournament});
     for (int i = 0; i < e.rows(); ++i)
         r.entries.push_back({e.integer(i, 0), e.text(i, 1), e.chips(i, 2), e.chips(i, 3),
                              e.text(i, 4), static_cast<int>(e.integer(i, 5)), e.chips(i, 6),
-                             e.integer(i, 7) != 0});
+                             e.integer(i, 7) != 0, static_cast<int>(e.integer(i, 8)),
+                             static_cast<int>(e.integer(i, 9)),
+                             static_cast<int>(e.integer(i, 10))});
     return r;
 }
 
@@ -706,10 +754,13 @@ std::vector<PlayerHand> PgStore::hands_of(std::int64_t account, std::int64_t bef
 
 std::vector<PlayerTournament> PgStore::tournaments_of(std::int64_t account, int limit) {
     const pg::Result r = db().query(
+        // One line a tournament: its last entry's place, and what every entry paid and won.
         "SELECT t.id, t.config, t.status, (SELECT COUNT(*) FROM tournament_entries x WHERE "
-        "x.tournament_id = t.id), COALESCE(e.place, 0), e.prize, e.buy_in, e.fee, e.tied, "
+        "x.tournament_id = t.id), COALESCE((SELECT l.place FROM tournament_entries l WHERE "
+        "l.tournament_id = t.id AND l.account_id = $1 ORDER BY l.entry DESC LIMIT 1), 0), "
+        "SUM(e.prize), SUM(e.buy_in + e.bought), SUM(e.fee), MAX(e.tied), "
         "COALESCE(felt_time(t.ended_at), '') FROM tournament_entries e JOIN tournaments t ON t.id "
-        "= e.tournament_id WHERE e.account_id = $1 ORDER BY t.id DESC LIMIT $2",
+        "= e.tournament_id WHERE e.account_id = $1 GROUP BY t.id ORDER BY t.id DESC LIMIT $2",
         {account, limit});
     std::vector<PlayerTournament> out;
     for (int i = 0; i < r.rows(); ++i)

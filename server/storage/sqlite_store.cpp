@@ -323,22 +323,74 @@ bool SqliteStore::start_tournament(std::int64_t tournament, const std::string& s
 
 void SqliteStore::apply(const TournamentChange& c) {
     db::Statement out(db_, "UPDATE tournament_entries SET status = 'out', place = ?, prize = ?, "
-                           "tied = ? WHERE tournament_id = ? AND account_id = ? AND "
-                           "status = 'playing'");
+                           "tied = ? WHERE tournament_id = ? AND account_id = ? AND entry = ? "
+                           "AND status = 'playing'");
     for (const EntryFinish& f : c.finished) {
         out.reset();
         out.bind(1, f.place).bind(2, f.prize).bind(3, f.tied ? 1 : 0).bind(4, c.tournament);
-        out.bind(5, f.account).run();
+        out.bind(5, f.account).bind(6, f.entry).run();
         // Paid once: an entry already out is not changed, nor paid again.
         if (db_.changes() == 1 && f.prize > 0)
             accounts_.move_chips(f.account, f.prize, "tournament_prize");
     }
-    db::Statement state(db_, c.over ? std::string("UPDATE tournaments SET state = ?, status = "
-                                                  "'finished', ended_at = ") +
-                                          kNow + " WHERE id = ? AND status = 'running'"
-                                    : std::string("UPDATE tournaments SET state = ? WHERE id = "
-                                                  "? AND status = 'running'"));
-    state.bind(1, c.state).bind(2, c.tournament).run();
+    // A state is written unless a later change's was (the last change, the end, always is).
+    db::Statement state(db_, c.over ? std::string("UPDATE tournaments SET state = ?1, state_seq = "
+                                                  "?3, status = 'finished', ended_at = ") +
+                                          kNow + " WHERE id = ?2 AND status = 'running'"
+                                    : std::string("UPDATE tournaments SET state = ?1, state_seq = "
+                                                  "?3 WHERE id = ?2 AND status = 'running' AND "
+                                                  "state_seq <= ?3"));
+    state.bind(1, c.state).bind(2, c.tournament).bind(3, static_cast<std::int64_t>(c.seq)).run();
+}
+
+std::optional<Refusal> SqliteStore::buy_in_tournament(std::int64_t tournament,
+                                                      const TournamentPurchase& p) {
+    db::Transaction t(db_);
+    if (status_of(tournament) != "running") return tournament_rows::not_running(tournament);
+    using Kind = TournamentPurchase::Kind;
+    const Chips price = p.buy_in + (p.kind == Kind::entry ? p.fee : Chips());
+    if (p.kind == Kind::entry) {
+        db::Statement mine(db_, "SELECT 1 FROM tournament_entries WHERE tournament_id = ? AND "
+                                "account_id = ? AND entry >= ?");
+        mine.bind(1, tournament).bind(2, p.account).bind(3, p.entry);
+        if (mine.step()) return tournament_rows::already_registered(tournament);
+    }
+    if (auto no = accounts_.move_chips(p.account, -price, tournament_rows::purchase_reason(p.kind)))
+        return no;
+    if (p.kind == Kind::entry) {
+        db::Statement q(db_, "INSERT INTO tournament_entries (tournament_id, account_id, entry, "
+                             "buy_in, fee, status) VALUES (?, ?, ?, ?, ?, 'playing')");
+        q.bind(1, tournament).bind(2, p.account).bind(3, p.entry).bind(4, p.buy_in);
+        q.bind(5, p.fee).run();
+    } else {
+        db::Statement q(db_, p.kind == Kind::rebuy
+                                 ? "UPDATE tournament_entries SET rebuys = rebuys + 1, bought = "
+                                   "bought + ? WHERE tournament_id = ? AND account_id = ? AND "
+                                   "entry = ?"
+                                 : "UPDATE tournament_entries SET add_ons = add_ons + 1, bought = "
+                                   "bought + ? WHERE tournament_id = ? AND account_id = ? AND "
+                                   "entry = ?");
+        q.bind(1, p.buy_in).bind(2, tournament).bind(3, p.account).bind(4, p.entry).run();
+        if (db_.changes() != 1)
+            throw db::Error(SQLITE_ERROR, "tournament " + std::to_string(tournament) +
+                                              " has no entry " + std::to_string(p.entry) +
+                                              " of account " + std::to_string(p.account));
+    }
+    db::Statement creator(db_, "SELECT created_by, MIN(guarantee_held, ?) FROM tournaments WHERE "
+                               "id = ?");
+    creator.bind(1, p.buy_in).bind(2, tournament);
+    creator.step();
+    if (p.kind == Kind::entry && p.fee > 0)
+        accounts_.move_chips(creator.column_int(0), p.fee, "tournament_fee");
+    if (const Chips back = creator.column_chips(1); back > 0) {
+        accounts_.move_chips(creator.column_int(0), back, "tournament_guarantee_back");
+        db::Statement held(db_, "UPDATE tournaments SET guarantee_held = guarantee_held - ? "
+                                "WHERE id = ?");
+        held.bind(1, back).bind(2, tournament).run();
+    }
+    apply(p.change);
+    t.commit();
+    return std::nullopt;
 }
 
 void SqliteStore::change_tournament(const TournamentChange& change) {
@@ -365,14 +417,15 @@ void SqliteStore::cancel_tournament(std::int64_t tournament,
             accounts_.move_chips(held.column_int(0), held.column_chips(1),
                                  "tournament_guarantee_back");
     } else {
-        db::Statement pool(db_, "SELECT COALESCE(SUM(buy_in), 0) - COALESCE(SUM(prize), 0) + "
-                                "(SELECT guarantee_held FROM tournaments WHERE id = ?1) FROM "
+        db::Statement pool(db_, "SELECT COALESCE(SUM(buy_in + bought), 0) - COALESCE(SUM(prize), "
+                                "0) + (SELECT guarantee_held FROM tournaments WHERE id = ?1) FROM "
                                 "tournament_entries WHERE tournament_id = ?1");
         pool.bind(1, tournament);
         pool.step();
         std::vector<std::int64_t> playing;
         db::Statement q(db_, "SELECT account_id FROM tournament_entries WHERE tournament_id = ? "
-                             "AND status = 'playing' ORDER BY registered_at, account_id");
+                             "AND status = 'playing' GROUP BY account_id ORDER BY "
+                             "MIN(registered_at), account_id");
         q.bind(1, tournament);
         while (q.step()) playing.push_back(q.column_int(0));
         for (const auto& [account, share] :
@@ -400,14 +453,16 @@ std::optional<TournamentRow> SqliteStore::tournament(std::int64_t tournament) {
                     q.column_text(5),
                     {}};
     db::Statement e(db_, "SELECT e.account_id, a.name, e.buy_in, e.fee, e.status, "
-                         "COALESCE(e.place, 0), e.prize, e.tied FROM tournament_entries e JOIN "
-                         "accounts a ON a.id = e.account_id WHERE e.tournament_id = ? ORDER BY "
-                         "e.registered_at, e.account_id");
+                         "COALESCE(e.place, 0), e.prize, e.tied, e.entry, e.rebuys, e.add_ons "
+                         "FROM tournament_entries e JOIN accounts a ON a.id = e.account_id WHERE "
+                         "e.tournament_id = ? ORDER BY e.registered_at, e.account_id, e.entry");
     e.bind(1, tournament);
     while (e.step())
         r.entries.push_back({e.column_int(0), e.column_text(1), e.column_chips(2),
                              e.column_chips(3), e.column_text(4), static_cast<int>(e.column_int(5)),
-                             e.column_chips(6), e.column_int(7) != 0});
+                             e.column_chips(6), e.column_int(7) != 0,
+                             static_cast<int>(e.column_int(8)), static_cast<int>(e.column_int(9)),
+                             static_cast<int>(e.column_int(10))});
     return r;
 }
 
@@ -455,12 +510,15 @@ std::vector<PlayerHand> SqliteStore::hands_of(std::int64_t account, std::int64_t
 }
 
 std::vector<PlayerTournament> SqliteStore::tournaments_of(std::int64_t account, int limit) {
+    // One line a tournament: its last entry's place, and what every entry paid and won.
     db::Statement q(db_, "SELECT t.id, t.config, t.status, (SELECT COUNT(*) FROM "
                          "tournament_entries x WHERE x.tournament_id = t.id), "
-                         "COALESCE(e.place, 0), e.prize, e.buy_in, e.fee, e.tied, "
-                         "COALESCE(t.ended_at, '') FROM tournament_entries e JOIN tournaments t "
-                         "ON t.id = e.tournament_id WHERE e.account_id = ? ORDER BY t.id DESC "
-                         "LIMIT ?");
+                         "COALESCE((SELECT l.place FROM tournament_entries l WHERE "
+                         "l.tournament_id = t.id AND l.account_id = e.account_id ORDER BY "
+                         "l.entry DESC LIMIT 1), 0), SUM(e.prize), SUM(e.buy_in + e.bought), "
+                         "SUM(e.fee), MAX(e.tied), COALESCE(t.ended_at, '') FROM "
+                         "tournament_entries e JOIN tournaments t ON t.id = e.tournament_id WHERE "
+                         "e.account_id = ? GROUP BY t.id ORDER BY t.id DESC LIMIT ?");
     q.bind(1, account).bind(2, limit);
     std::vector<PlayerTournament> out;
     while (q.step())

@@ -55,6 +55,8 @@ class SqliteStore final : public Store {
     std::optional<Refusal> leave_tournament(std::int64_t tournament, std::int64_t account) override;
     bool start_tournament(std::int64_t tournament, const std::string& state) override;
     void change_tournament(const TournamentChange& change) override;
+    std::optional<Refusal> buy_in_tournament(std::int64_t tournament,
+                                             const TournamentPurchase& purchase) override;
     void cancel_tournament(std::int64_t tournament,
                            const std::vector<std::pair<std::int64_t, Chips>>& stacks) override;
     std::optional<TournamentRow> tournament(std::int64_t tournament) override;

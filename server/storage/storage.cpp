@@ -77,7 +77,10 @@ void Storage::loop(Worker& w) {
             std::unique_lock lock(w.mutex);
             w.wake.wait(lock, [&] { return w.stop || !w.queue.empty(); });
             if (w.queue.empty()) return;
-            const std::size_t n = w.writes ? std::min(w.queue.size(), kMaxGroup) : 1;
+            // A group ends before a job that runs alone; that one runs by itself.
+            std::size_t n = 1;
+            if (w.writes && !w.queue.front().alone)
+                while (n < std::min(w.queue.size(), kMaxGroup) && !w.queue[n].alone) ++n;
             for (std::size_t i = 0; i < n; ++i) {
                 jobs.push_back(std::move(w.queue.front()));
                 w.queue.pop_front();

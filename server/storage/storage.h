@@ -51,6 +51,13 @@ class Storage {
     void write(Job job, const Executor& ex, Done done) {
         submit(writer_, std::move(job), ex, std::move(done));
     }
+    // The same, in a transaction of its own: never grouped with other writes, so that it runs
+    // once, and a failure is its own (a job that changes memory too, and takes it back when its
+    // write fails).
+    template <class Job, class Executor, class Done>
+    void write_alone(Job job, const Executor& ex, Done done) {
+        submit(writer_, std::move(job), ex, std::move(done), true);
+    }
     // The same for a unit of work that changes nothing, on the reader.
     template <class Job, class Executor, class Done>
     void read(Job job, const Executor& ex, Done done) {
@@ -76,6 +83,7 @@ class Storage {
     struct Job {
         std::function<void(Store&)> run;
         std::function<void(bool ok)> done;
+        bool alone = false;
     };
     struct Worker {
         std::unique_ptr<Store> store;
@@ -89,7 +97,7 @@ class Storage {
     };
 
     template <class F, class Executor, class Done>
-    void submit(Worker& w, F job, const Executor& ex, Done done) {
+    void submit(Worker& w, F job, const Executor& ex, Done done, bool alone = false) {
         using R = std::invoke_result_t<F&, Store&>;
         static_assert(!std::is_void_v<R>, "a unit of work returns its result");
         auto result = std::make_shared<std::optional<R>>();
@@ -99,7 +107,8 @@ class Storage {
                         boost::asio::post(ex, [done = std::move(done), result]() mutable {
                             done(std::move(*result));
                         });
-                    }});
+                    },
+                    alone});
     }
     void push(Worker& w, Job job);
     void loop(Worker& w);

@@ -56,6 +56,22 @@ Refusal not_registered(std::int64_t tournament) {
             "you are not registered for tournament " + std::to_string(tournament)};
 }
 
+Refusal not_running(std::int64_t tournament) {
+    return {"not_running", "tournament " + std::to_string(tournament) + " is not being played"};
+}
+
+const char* purchase_reason(TournamentPurchase::Kind kind) {
+    switch (kind) {
+    case TournamentPurchase::Kind::entry:
+        return "tournament_entry";
+    case TournamentPurchase::Kind::rebuy:
+        return "tournament_rebuy";
+    case TournamentPurchase::Kind::add_on:
+        return "tournament_add_on";
+    }
+    return "tournament_entry";
+}
+
 Refusal full(std::int64_t tournament, int max_entrants) {
     return {"tournament_full", "tournament " + std::to_string(tournament) + " has its " +
                                    std::to_string(max_entrants) + " entrants already"};

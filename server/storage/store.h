@@ -11,8 +11,8 @@
 #include "protocol/messages.h"
 
 #include <chrono>
-#include <map>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,21 +39,38 @@ struct HandSeat {
 };
 
 // A tournament entry that finished: its place and prize (paid to the balance once), and whether
-// it tied with others out in the same hand.
+// it tied with others out in the same hand; `entry`: which of the account's entries (a re-entry
+// is the account's next).
 struct EntryFinish {
     std::int64_t account = 0;
     int place = 0;
     Chips prize{};
     bool tied = false;
+    int entry = 1;
 };
 
 // What a hand (or a decision between hands) changed in a tournament: the entries that finished,
-// where the tournament stands now (its state, JSON), and whether it is over.
+// where the tournament stands now (its state, JSON), and whether it is over. `seq` numbers the
+// tournament's changes in the order they were made: a state is written unless one of a later
+// change was written already (the writes of two tables' hands may reach storage out of order).
 struct TournamentChange {
     std::int64_t tournament = 0;
     std::vector<EntryFinish> finished;
     std::string state;
     bool over = false;
+    long seq = 0;
+};
+
+// A purchase in a running tournament's entry period: a new entry (late registration, or a
+// re-entry: `entry`, the account's next) pays the buy-in and the fee; a rebuy or an add-on, for
+// the account's entry `entry`, pays the buy-in. `change`: the tournament's state after it.
+struct TournamentPurchase {
+    enum class Kind : unsigned char { entry, rebuy, add_on };
+    std::int64_t account = 0;
+    Kind kind = Kind::entry;
+    int entry = 1;
+    Chips buy_in{}, fee{};
+    TournamentChange change;
 };
 
 // A finished hand: its reveal, every seat's result (written to the seat's stack on the table
@@ -77,6 +94,8 @@ struct TournamentEntry {
     int place = 0;      // 0 until out (or won)
     Chips prize{};
     bool tied = false;
+    int entry = 1;
+    int rebuys = 0, add_ons = 0;
 };
 
 // A tournament as stored, with its entries in the order they registered.
@@ -156,6 +175,9 @@ Refusal not_registering(std::int64_t tournament);
 Refusal already_registered(std::int64_t tournament);
 Refusal not_registered(std::int64_t tournament);
 Refusal full(std::int64_t tournament, int max_entrants);
+Refusal not_running(std::int64_t tournament);
+// The ledger's reason for a purchase's price.
+const char* purchase_reason(TournamentPurchase::Kind kind);
 // A cancelled running tournament's pool left (`pool`: buy-ins less the prizes paid) shared by
 // the entries still playing (`playing`, by account, in order) in proportion to their stacks
 // (`stacks`, by account; an entry without one has none), rounded down, the odd chips one each to
@@ -285,6 +307,15 @@ class Store {
     // A change outside a hand (the winner of a tournament whose last hand was written, a
     // decision between hands): as finish_hand writes one.
     virtual void change_tournament(const TournamentChange& change) = 0;
+    // A purchase in the entry period, with the tournament's state after it: the price leaves
+    // the account's balance (tournament_entry, tournament_rebuy, tournament_add_on) for the
+    // pool, a new entry's fee going to the creator (tournament_fee); what the guarantee still
+    // held covers of the buy-in goes back to the creator (tournament_guarantee_back: the pool
+    // is the guarantee or what was paid in, whichever is more). A new entry's row is playing.
+    // Refusals (nothing written): insufficient_chips, not_running, already_registered (a new
+    // entry whose number the account has).
+    virtual std::optional<Refusal> buy_in_tournament(std::int64_t tournament,
+                                                     const TournamentPurchase& purchase) = 0;
     // Every entry gets back what it paid, if not out already (a finished entry keeps its
     // prize, and the rest of the pool, the overlay with it, is shared by those still in, in
     // proportion to their `stacks`, by account; the odd chips to the largest stacks); the

@@ -250,7 +250,8 @@ void tournaments(const Engine& e) {
     // out yet (the buy-ins less the prizes); and the creators' chips for guarantees.
     const auto held = [&] {
         return e.scalar("SELECT COALESCE(SUM(CASE WHEN t.status = 'registering' THEN e.buy_in + "
-                        "e.fee WHEN t.status = 'running' THEN e.buy_in - e.prize ELSE 0 END), 0) "
+                        "e.fee WHEN t.status = 'running' THEN e.buy_in + e.bought - e.prize ELSE 0 "
+                        "END), 0) "
                         "FROM tournament_entries e JOIN tournaments t ON t.id = "
                         "e.tournament_id") +
                e.scalar("SELECT COALESCE(SUM(guarantee_held), 0) FROM tournaments WHERE status "
@@ -407,6 +408,88 @@ void tournaments(const Engine& e) {
     CHECK(store->start_tournament(g3, "{}"));
     CHECK(balance(host.id) == host_before - Chips(300));
     CHECK(e.scalar("SELECT guarantee_held FROM tournaments WHERE id = " + std::to_string(g3)) == 0);
+    conserved();
+    ledger_balances(e);
+
+    // The entry period: purchases while it runs, each written with the state after it.
+    const std::int64_t w = create(R"({"format":"multi-table"})", Chips(400));
+    CHECK_FALSE(store->enter_tournament(w, p[0], Chips(100), Chips(10), 9));
+    CHECK(store->start_tournament(w, "{}")); // 100 of the 400 back: 300 held
+    conserved();
+    using Kind = TournamentPurchase::Kind;
+    const auto purchase = [&](std::int64_t account, Kind kind, int entry, long seq) {
+        TournamentPurchase x{account, kind, entry, Chips(100), Chips(10), {}};
+        x.change = {w, {}, "{\"seq\":" + std::to_string(seq) + "}", false, seq};
+        return store->buy_in_tournament(w, x);
+    };
+    const auto held_back = [&] {
+        return e.scalar("SELECT guarantee_held FROM tournaments WHERE id = " + std::to_string(w));
+    };
+    const Chips host_w = balance(host.id);
+    // A late entry: the buy-in to the pool (the guarantee held gives as much back), the fee to
+    // the creator.
+    const Chips p1_before = balance(p[1]);
+    CHECK_FALSE(purchase(p[1], Kind::entry, 1, 2));
+    CHECK(balance(p[1]) == p1_before - Chips(110));
+    CHECK(balance(host.id) == host_w + Chips(110));
+    CHECK(held_back() == 200);
+    CHECK(purchase(p[1], Kind::entry, 1, 3)->code == "already_registered");
+    // A re-entry is the account's next entry; a rebuy and an add-on count on their entry.
+    CHECK_FALSE(purchase(p[0], Kind::entry, 2, 4));
+    CHECK_FALSE(purchase(p[0], Kind::rebuy, 2, 5));
+    CHECK_FALSE(purchase(p[0], Kind::add_on, 2, 6));
+    CHECK(held_back() == 0); // 400 paid in: the guarantee is covered
+    CHECK(balance(host.id) == host_w + Chips(110 + 110 + 100));
+    conserved();
+    // Refused, nothing written: more than the balance, a rebuy of an entry that is none, a
+    // tournament not running.
+    const Chips p2_before = balance(p[2]);
+    CHECK(store
+              ->buy_in_tournament(
+                  w, {p[2], Kind::entry, 1, Chips(100'000), Chips(), {w, {}, "{}", false, 0}})
+              ->code == "insufficient_chips");
+    CHECK(balance(p[2]) == p2_before);
+    CHECK_THROWS(purchase(p[2], Kind::rebuy, 1, 7));
+    CHECK(balance(p[2]) == p2_before);
+    CHECK(store
+              ->buy_in_tournament(
+                  t, {p[2], Kind::entry, 1, Chips(1), Chips(), {t, {}, "{}", false, 0}})
+              ->code == "not_running");
+    row = store->tournament(w);
+    REQUIRE(row->entries.size() == 3);
+    const auto entry = [&](std::int64_t account, int n) {
+        const auto& all = row->entries;
+        const auto it = std::find_if(all.begin(), all.end(), [&](const TournamentEntry& x) {
+            return x.account == account && x.entry == n;
+        });
+        REQUIRE(it != all.end());
+        return *it;
+    };
+    CHECK(entry(p[1], 1).status == "playing");
+    CHECK(entry(p[0], 2).rebuys == 1);
+    CHECK(entry(p[0], 2).add_ons == 1);
+    CHECK(entry(p[0], 1).rebuys == 0);
+    // A state is not replaced by an earlier change's (written late).
+    CHECK(row->state == R"({"seq":6})");
+    store->change_tournament({w, {}, R"({"seq":5})", false, 5});
+    CHECK(store->tournament(w)->state == R"({"seq":6})");
+    store->change_tournament({w, {}, R"({"seq":8})", false, 8});
+    CHECK(store->tournament(w)->state == R"({"seq":8})");
+    // Entry 1 of p[0] out, entry 2 on: each finish names its entry.
+    store->change_tournament({w, {{p[0], 3, Chips(), false, 1}}, R"({"seq":9})", false, 9});
+    row = store->tournament(w);
+    CHECK(entry(p[0], 1).status == "out");
+    CHECK(entry(p[0], 2).status == "playing");
+    conserved();
+    // The history: one line a tournament, what every entry paid.
+    const auto entered = store->tournaments_of(p[0], 10);
+    REQUIRE_FALSE(entered.empty());
+    CHECK(entered[0].tournament == w);
+    CHECK(entered[0].buy_in == Chips(400));
+    CHECK(entered[0].fee == Chips(20));
+    CHECK(entered[0].place == 0); // the last entry plays on
+    // Cancelled: the pool (every buy-in, rebuy and add-on) to the entries still in.
+    store->cancel_tournament(w, {{p[0], Chips(1)}, {p[1], Chips(1)}});
     conserved();
     ledger_balances(e);
 
