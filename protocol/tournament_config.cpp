@@ -118,6 +118,57 @@ std::optional<tournament::PayoutTable> read_payouts(const json& v, int max_entra
     return t;
 }
 
+// The entry period's settings (TournamentConfig), checked against the format and the levels.
+void read_entry_period(ConfigReader& in, TournamentConfig& c) {
+    constexpr int kMostLevels = 1'000;
+    const bool sng = c.format == "sit-and-go";
+    for (const char* key : {"late_registration_levels", "reentries", "reentry_levels"})
+        if (sng && in.raw(key))
+            in.refuse(key, std::string("a sit-and-go starts when its seats are full and takes no "
+                                       "late entries: \"") +
+                               key + "\" is for multi-table tournaments");
+    c.late_registration_levels =
+        static_cast<int>(in.integer("late_registration_levels", 0, 0, kMostLevels));
+    c.reentries = static_cast<int>(in.integer("reentries", 0, 0, 100));
+    c.reentry_levels = static_cast<int>(in.integer(
+        "reentry_levels", c.reentries > 0 ? c.late_registration_levels : 0, 0, kMostLevels));
+    if (c.reentries > 0 && c.reentry_levels == 0)
+        in.refuse("reentry_levels", "re-entries need a window: \"reentry_levels\" (or "
+                                    "\"late_registration_levels\") of at least 1");
+    if (c.reentries == 0 && c.reentry_levels > 0)
+        in.refuse("reentries", "\"reentry_levels\" is given but \"reentries\" (how many) is 0");
+    c.rebuy_levels = static_cast<int>(in.integer("rebuy_levels", 0, 0, kMostLevels));
+    c.rebuy_stack = in.chips("rebuy_stack", c.starting_stack, 1, kMostChips);
+    c.rebuy_stack_limit = in.chips("rebuy_stack_limit", c.starting_stack, 0, kMostChips);
+    c.add_on_stack = in.chips("add_on_stack", Chips(), 0, kMostChips);
+    if (c.rebuy_levels == 0)
+        for (const char* key : {"rebuy_stack", "rebuy_stack_limit"})
+            if (in.raw(key))
+                in.refuse(key, std::string("\"") + key + "\" is given but \"rebuy_levels\" is 0");
+    if (c.add_on_stack > 0 && !in.failed()) {
+        // The add-on is taken at the first break after the rebuy period.
+        int played = 0;
+        bool break_after = false;
+        for (const Level& l : c.levels.levels) {
+            if (l.is_break()) {
+                if (c.rebuy_levels > 0 && played >= c.rebuy_levels) {
+                    break_after = true;
+                    break;
+                }
+                continue;
+            }
+            ++played;
+        }
+        if (c.rebuy_levels == 0)
+            in.refuse("add_on_stack", "the add-on is taken at the break after the rebuy period: "
+                                      "give \"rebuy_levels\" too");
+        else if (!break_after)
+            in.refuse("add_on_stack", "the add-on is taken at the break after the rebuy period, "
+                                      "and the levels have no break after level " +
+                                          std::to_string(c.rebuy_levels));
+    }
+}
+
 } // namespace
 
 json TournamentConfig::to_json() const {
@@ -139,6 +190,17 @@ json TournamentConfig::to_json() const {
               {"hand_delay_ms", hand_delay_ms}};
     if (!preset.empty()) j["preset"] = preset;
     if (seed) j["seed"] = *seed;
+    if (late_registration_levels > 0) j["late_registration_levels"] = late_registration_levels;
+    if (reentries > 0) {
+        j["reentries"] = reentries;
+        j["reentry_levels"] = reentry_levels;
+    }
+    if (rebuy_levels > 0) {
+        j["rebuy_levels"] = rebuy_levels;
+        j["rebuy_stack"] = rebuy_stack;
+        j["rebuy_stack_limit"] = rebuy_stack_limit;
+    }
+    if (add_on_stack > 0) j["add_on_stack"] = add_on_stack;
     if (levels.beyond == tournament::Beyond::step) j["step"] = levels.step;
     if (own_payouts) {
         json tiers = json::array();
@@ -253,6 +315,7 @@ Outcome<TournamentConfig> decode_tournament_config(const json& request, std::int
     c.decision_ms = static_cast<int>(in.integer("decision_ms", c.decision_ms, 100, 3'600'000));
     c.time_bank_ms = static_cast<int>(in.integer("time_bank_ms", c.time_bank_ms, 0, 3'600'000));
     c.hand_delay_ms = static_cast<int>(in.integer("hand_delay_ms", c.hand_delay_ms, 0, 60'000));
+    read_entry_period(in, c);
     if (in.raw("seed"))
         c.seed = static_cast<std::uint64_t>(
             in.integer("seed", 0, 0, std::numeric_limits<std::int64_t>::max()));

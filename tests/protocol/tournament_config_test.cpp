@@ -130,6 +130,42 @@ TEST_CASE("tournament configuration: what is refused, in words, naming the field
           P{"", ""});
 }
 
+TEST_CASE("tournament configuration: the entry period") {
+    const json mtt = {{"format", "multi-table"}};
+    auto with = [&](json more) {
+        json j = mtt;
+        j.update(more);
+        return j;
+    };
+    // The multi-table preset breaks after level 6: rebuys in levels 1-4, the add-on at that break.
+    auto all = protocol::decode_tournament_config(with({{"late_registration_levels", 6},
+                                                        {"reentries", 2},
+                                                        {"rebuy_levels", 4},
+                                                        {"add_on_stack", 5'000}}),
+                                                  kNow);
+    REQUIRE(all.ok());
+    CHECK(all.value->reentry_levels == 6); // the late registration's window by default
+    CHECK(all.value->rebuy_stack == all.value->starting_stack);
+    CHECK(all.value->rebuy_stack_limit == all.value->starting_stack);
+    auto again = protocol::decode_tournament_config(all.value->to_json(), 0);
+    REQUIRE(again.ok());
+    CHECK(again.value->to_json() == all.value->to_json());
+    CHECK(again.value->reentries == 2);
+    CHECK(again.value->add_on_stack == Chips(5'000));
+    // Refused, naming the field.
+    CHECK(refused({{"late_registration_levels", 3}}).first == "late_registration_levels"); // SNG
+    CHECK(refused({{"reentries", 1}}).first == "reentries");
+    CHECK(refused(with({{"reentries", 1}})).first == "reentry_levels"); // no window
+    CHECK(refused(with({{"reentry_levels", 3}})).first == "reentries");
+    CHECK(refused(with({{"rebuy_stack", 100}})).first == "rebuy_stack");   // no rebuy_levels
+    CHECK(refused(with({{"add_on_stack", 100}})).first == "add_on_stack"); // no rebuys
+    CHECK(refused(with({{"rebuy_levels", 40}, {"add_on_stack", 100}})).first == "add_on_stack");
+    CHECK(refused(with({{"rebuy_levels", -1}})).first == "rebuy_levels");
+    CHECK(refused({{"rebuy_levels", 2}, {"rebuy_stack", 0}}).first == "rebuy_stack");
+    // A sit-and-go may have rebuys.
+    CHECK(refused({{"rebuy_levels", 2}}).first.empty());
+}
+
 TEST_CASE("a tournament's standing as JSON: read back the same, and a damaged one refused") {
     tournament::Rules r;
     r.structure = tournament::preset("turbo")->structure;
