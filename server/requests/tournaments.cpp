@@ -128,13 +128,23 @@ void on_tournament(Peer& p, const protocol::Request& r) {
     if (auto t = named(p, r)) reply(p, r, {{"tournament", t->view()}});
 }
 
+// A purchase in a running tournament's entry period, answered once written.
+void buy(Peer& p, const protocol::Request& r, const std::shared_ptr<Tournament>& t,
+         Tournament::Purchase what) {
+    const Account a = *p.client.account;
+    t->buy(a, what, [self = p.keep(), r, id = t->id(), a](protocol::Outcome<Chips> done) {
+        net::post(self->strand(), [self, r, id, a, done] {
+            if (!done.ok()) return refuse(*self, r.id, done.refusal);
+            reply(*self, r, {{"tournament", id}, {"balance", *done.value}});
+            self->state().balance_changed(a.id, *done.value);
+        });
+    });
+}
+
 void on_register(Peer& p, const protocol::Request& r) {
     auto t = named(p, r);
     if (!t) return;
-    if (!t->registering())
-        return refuse(p, r.id, "not_registering",
-                      "tournament " + std::to_string(t->id()) +
-                          " is not taking registrations (it started or ended)");
+    if (!t->registering()) return buy(p, r, t, Tournament::Purchase::enter); // late
     const Account a = *p.client.account;
     const protocol::TournamentConfig& c = t->config();
     stored(
@@ -169,6 +179,18 @@ void on_unregister(Peer& p, const protocol::Request& r) {
             reply(*self, r, {{"tournament", t->id()}, {"balance", done.second}});
             self->state().balance_changed(a.id, done.second);
         });
+}
+
+void on_reenter(Peer& p, const protocol::Request& r) {
+    if (auto t = named(p, r)) buy(p, r, t, Tournament::Purchase::reenter);
+}
+
+void on_rebuy(Peer& p, const protocol::Request& r) {
+    if (auto t = named(p, r)) buy(p, r, t, Tournament::Purchase::rebuy);
+}
+
+void on_add_on(Peer& p, const protocol::Request& r) {
+    if (auto t = named(p, r)) buy(p, r, t, Tournament::Purchase::add_on);
 }
 
 // A deal among the players still in: propose (by "icm" or "chips"), accept or decline.
@@ -212,6 +234,9 @@ void add_tournament_requests(Routes& routes) {
         {"tournament_register", {Needs::account, on_register}},
         {"tournament_unregister", {Needs::account, on_unregister}},
         {"tournament_deal", {Needs::account, on_deal}},
+        {"tournament_reenter", {Needs::account, on_reenter}},
+        {"tournament_rebuy", {Needs::account, on_rebuy}},
+        {"tournament_add_on", {Needs::account, on_add_on}},
     });
 }
 

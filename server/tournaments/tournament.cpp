@@ -10,6 +10,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <unordered_set>
+
 namespace felt::server {
 
 using nlohmann::json;
@@ -22,6 +24,18 @@ std::int64_t now_s() {
         .count();
 }
 
+// One change after another, as one.
+void merge(tournament::Outcome& into, tournament::Outcome from) {
+    auto append = [](auto& to, auto& more) { to.insert(to.end(), more.begin(), more.end()); };
+    append(into.out, from.out);
+    append(into.moves, from.moves);
+    append(into.broken, from.broken);
+    append(into.opened, from.opened);
+    append(into.busted, from.busted);
+    append(into.bought_back, from.bought_back);
+    if (from.won) into.won = from.won;
+}
+
 } // namespace
 
 Tournament::Tournament(std::int64_t id, protocol::TournamentConfig config, std::int64_t creator,
@@ -29,7 +43,7 @@ Tournament::Tournament(std::int64_t id, protocol::TournamentConfig config, std::
     : id_(id), config_(std::move(config)), creator_(creator),
       creator_name_(std::move(creator_name)), services_(services), outlet_(std::move(outlet)),
       strand_(net::make_strand(services.io)), level_timer_(strand_), start_timer_(strand_),
-      deal_timer_(strand_) {}
+      deal_timer_(strand_), bust_timer_(strand_) {}
 
 tournament::Rules Tournament::rules(std::uint64_t seed) const {
     tournament::Rules r;
@@ -37,6 +51,13 @@ tournament::Rules Tournament::rules(std::uint64_t seed) const {
     r.payouts = config_.payouts;
     r.starting_stack = config_.starting_stack;
     r.pool = pool(static_cast<int>(entrants_.size()));
+    r.late_levels = std::max(config_.late_registration_levels, config_.reentry_levels);
+    r.rebuy_levels = config_.rebuy_levels;
+    r.rebuy_stack = config_.rebuy_stack;
+    r.rebuy_limit = config_.rebuy_stack_limit;
+    r.add_on_stack = config_.add_on_stack;
+    r.price = config_.buy_in;
+    r.guarantee = config_.guarantee;
     r.seats = config_.seats;
     r.allowed = config_.balance_by;
     r.fixed_limit = config_.structure == "fixed-limit";
@@ -130,6 +151,11 @@ json tournament_line(std::int64_t id, const protocol::TournamentConfig& c,
                 {"max_entrants", c.max_entrants},
                 {"creator", creator}};
     if (c.guarantee > 0) out["guarantee"] = c.guarantee;
+    if (c.late_registration_levels > 0)
+        out["late_registration_levels"] = c.late_registration_levels;
+    if (c.reentries > 0) out["reentries"] = c.reentries;
+    if (c.rebuy_levels > 0) out["rebuy_levels"] = c.rebuy_levels;
+    if (c.add_on_stack > 0) out["add_on_stack"] = c.add_on_stack;
     if (c.format == "multi-table") {
         out["min_entrants"] = c.min_entrants;
         out["start_at"] = c.start_at;
@@ -145,9 +171,14 @@ json Tournament::view() const {
     const int field = config_.format == "sit-and-go"
                           ? config_.max_entrants
                           : std::max<int>(2, static_cast<int>(entrants_.size()));
+    // Running: the entries so far, and the pool with every purchase.
+    const bool counted = director_ && status_ != Status::registering;
+    const int entries = counted ? static_cast<int>(entrants_.size()) : field;
+    const Chips pool_now = counted ? director_->pool() : pool(field);
     json prizes = json::array();
-    for (Chips p : tournament::prizes(config_.payouts, field, pool(field))) prizes.push_back(p);
+    for (Chips p : tournament::prizes(config_.payouts, entries, pool_now)) prizes.push_back(p);
     out["prizes"] = prizes;
+    out["pool"] = pool_now;
     std::map<int, std::int64_t> table_of; // players still in -> feltd's table
     if (director_ && status_ == Status::running)
         for (const auto& [table, director_table] : tables_)
@@ -169,6 +200,8 @@ json Tournament::view() const {
                 s["stack"] = director_->stack(static_cast<int>(i));
             if (const auto t = table_of.find(static_cast<int>(i)); t != table_of.end())
                 s["table"] = t->second;
+            if (director_->bust(static_cast<int>(i))) s["busted"] = true;
+            if (const int e = entry_of(static_cast<int>(i)); e > 1) s["entry"] = e;
         }
         standings.push_back(std::move(s));
     }
@@ -184,6 +217,17 @@ json Tournament::view() const {
         const tournament::Position at = position();
         out["level"] = level_json(at.level);
         out["on_break"] = at.on_break;
+        if (director_->entry_open()) {
+            out["entry_open"] = true;
+            out["late_registration_open"] =
+                director_->entries_open(at) && at.level <= config_.late_registration_levels &&
+                !(at.on_break && at.level == config_.late_registration_levels);
+            out["reentry_open"] = director_->entries_open(at) &&
+                                  at.level <= config_.reentry_levels &&
+                                  !(at.on_break && at.level == config_.reentry_levels);
+            out["rebuys_open"] = director_->rebuys_open(at);
+            out["add_on_open"] = director_->add_on_open(at);
+        }
         if (tournament::in_hands(config_.levels))
             out["hands_left"] = at.left;
         else
@@ -205,7 +249,9 @@ bool Tournament::registering() const {
 
 void Tournament::tell_all(TournamentNews& news, const json& message) const {
     const auto text = std::make_shared<const std::string>(message.dump());
-    for (const Entrant& e : entrants_) news.told[e.account].push_back(text);
+    std::unordered_set<std::int64_t> told; // an account re-entered is told once
+    for (const Entrant& e : entrants_)
+        if (told.insert(e.account).second) news.told[e.account].push_back(text);
 }
 
 void Tournament::send(TournamentNews news) const {
@@ -266,6 +312,7 @@ std::string Tournament::state() const {
     j["table_ids"] = tables;
     j["seed"] = seed_;
     j["hands"] = hands_;
+    j["seq"] = changes_;
     if (status_ == Status::running) j["clock_ms"] = clock_ms();
     return j.dump();
 }
@@ -300,18 +347,32 @@ Tournament::table_game() const {
     return protocol::decode_poker_config(c);
 }
 
-Tournament::Opened Tournament::open_table(std::int64_t table_id, int director_table, int hands) {
+std::string Tournament::table_config() const {
+    json c = table_game().value->first.to_json(); // decoded before: it decodes
+    c["tournament"] = id_;
+    return c.dump();
+}
+
+std::shared_ptr<Table> Tournament::make_table(std::int64_t table_id, int director_table,
+                                              int hands) {
     auto game = table_game(); // decoded before: it decodes
-    Opened o;
-    o.table = std::make_shared<Table>(
+    auto table = std::make_shared<Table>(
         table_id, poker_game(std::move(game.value->first), std::move(game.value->second)),
         services_);
-    o.table->set_host(weak_from_this(), id_);
-    o.table->continue_from(hands);
-    services_.lobby.add(o.table, 0);
+    table->set_host(weak_from_this(), id_);
+    table->continue_from(hands);
+    services_.lobby.add(table, 0);
+    tables_[table_id] = director_table;
+    running_[director_table] = table;
+    return table;
+}
+
+Tournament::Opened Tournament::open_table(std::int64_t table_id, int director_table, int hands) {
+    Opened o;
     std::vector<Chips> stacks;
     {
         std::lock_guard lock(mutex_);
+        o.table = make_table(table_id, director_table, hands);
         for (const tournament::TableSeats& t : director_->tables()) {
             if (t.id != director_table) continue;
             for (int k = 0; k < t.seats; ++k)
@@ -320,8 +381,6 @@ Tournament::Opened Tournament::open_table(std::int64_t table_id, int director_ta
                     stacks.push_back(director_->stack(p));
                 }
         }
-        tables_[table_id] = director_table;
-        running_[director_table] = o.table;
     }
     for (std::size_t i = 0; i < o.seated.size(); ++i) {
         const auto& [e, k] = o.seated[i];
@@ -339,14 +398,12 @@ void Tournament::start() {
         status_ = Status::registering;
         return;
     }
-    json stored_config = decoded.value->first.to_json();
-    stored_config["tournament"] = id_;
     // Who plays is who storage holds registered when registration closes, in the order they
     // registered: an entry written before the start plays, one after it is refused. The tables'
     // rows are made with the start, so that the state written with it names them (a restart
     // takes the tournament up at them).
     services_.storage.write(
-        [self = shared_from_this(), config = stored_config.dump()](Store& s) -> Started {
+        [self = shared_from_this(), config = table_config()](Store& s) -> Started {
             Started out;
             const auto row = s.tournament(self->id_);
             if (!row || row->status != "registering") return out;
@@ -478,6 +535,7 @@ bool Tournament::resume(const TournamentRow& row, const std::map<std::int64_t, i
         }
         seed_ = state.value("seed", std::uint64_t{0});
         hands_ = state.value("hands", 0L);
+        changes_ = state.value("seq", 0L);
         // The level clock stood still while the server was down.
         started_ =
             std::chrono::steady_clock::now() - real_ms(state.value("clock_ms", std::int64_t{0}));
@@ -502,6 +560,14 @@ bool Tournament::resume(const TournamentRow& row, const std::map<std::int64_t, i
     }
     spdlog::info("tournament {}: taken up where it stopped, {} players in", id_,
                  director_->remaining());
+    {
+        // Players out of chips who kept their seats to rebuy: a minute from now to decide.
+        std::lock_guard lock(mutex_);
+        for (int p = 0; p < static_cast<int>(entrants_.size()); ++p)
+            if (const tournament::Bust* b = director_->bust(p); b && b->seated)
+                busted_[p] = std::chrono::steady_clock::now() + real_ms(60'000);
+        arm_bust_timer();
+    }
     for (const auto& t : opened) t->poke();
     arm_level_timer();
     return true;
@@ -539,8 +605,14 @@ void Tournament::arm_level_timer() {
                                        {"tournament", self->id_},
                                        {"level", self->level_json(now.level)}};
             self->level_ = now.level;
+            if (now.on_break && self->director_->add_on_open(now)) told["add_on"] = true;
             for (const auto& [id, t] : self->running_) tables.push_back(t);
             self->tell_all(news, told);
+            // The entry period closes once the clock passes its windows.
+            if (self->director_->entry_open()) {
+                tournament::Outcome closed = self->advance();
+                if (!self->director_->entry_open()) self->write_change(closed);
+            }
         }
         self->send(std::move(news));
         for (const auto& t : tables) t->poke(); // a break's end: the tables deal again
@@ -639,24 +711,27 @@ std::optional<HostDeal> Tournament::next_deal(std::int64_t table) {
 
 TournamentChange Tournament::hand_ended(std::int64_t table, std::span<const Chips> stacks) {
     std::lock_guard lock(mutex_);
-    TournamentChange c;
-    c.tournament = id_;
     const auto at_table = tables_.find(table);
-    if (!director_ || at_table == tables_.end()) return c;
+    if (!director_ || at_table == tables_.end()) {
+        TournamentChange none;
+        none.tournament = id_;
+        return none;
+    }
     forget_befores();
     Pending& p = pending_[++sequence_];
     p.table = table;
     p.before = *director_;
     p.outcome = director_->hand_ended(at_table->second, stacks);
-    auto entry = [&](const tournament::Finish& f) {
-        return EntryFinish{entrants_[static_cast<std::size_t>(f.player)].account, f.place, f.prize,
-                           f.tied};
-    };
-    for (const tournament::Finish& f : p.outcome.out) c.finished.push_back(entry(f));
-    if (p.outcome.won) c.finished.push_back(entry(*p.outcome.won));
-    c.over = p.outcome.won.has_value();
-    c.state = state();
-    return c;
+    // A player who lost every chip of the hand but bought more during it (a rebuy, the add-on)
+    // plays on: the table lets their seat go with the hand, and they sit in it again.
+    for (int player : p.outcome.bought_back)
+        for (const tournament::TableSeats& t : director_->tables())
+            for (std::size_t k = 0; k < t.players.size(); ++k)
+                if (t.players[k] == player)
+                    p.outcome.moves.insert(p.outcome.moves.begin(),
+                                           {player, -1, -1, t.id, static_cast<int>(k)});
+    if (director_->entry_open()) merge(p.outcome, advance());
+    return change_of(p.outcome);
 }
 
 void Tournament::push_balance(std::int64_t account) {
@@ -696,12 +771,16 @@ void Tournament::settled(std::int64_t table, bool ok) {
     // is written. Under the lock, so that the tables and the connections hear of them in that
     // order too.
     TournamentNews news;
+    apply_written(news);
+    send(std::move(news));
+}
+
+void Tournament::apply_written(TournamentNews& news) {
     while (!pending_.empty() && pending_.begin()->second.written) {
         apply(pending_.begin()->second.outcome, news);
         pending_.erase(pending_.begin());
     }
     if (offer_ && status_ == Status::running) offer_terms(news);
-    send(std::move(news));
 }
 
 void Tournament::apply(const tournament::Outcome& o, TournamentNews& news) {
@@ -711,12 +790,12 @@ void Tournament::apply(const tournament::Outcome& o, TournamentNews& news) {
         const Entrant& e = entrants_[static_cast<std::size_t>(f.player)];
         spdlog::info("tournament {}: {} finishes {}{}, prize {}", id_, e.name, f.place,
                      f.tied ? " (tied)" : "", f.prize);
-        news.tell(e.account, {{"type", "tournament"},
-                              {"kind", o.won && f.place == 1 ? "won" : "out"},
-                              {"tournament", id_},
-                              {"place", f.place},
-                              {"prize", f.prize},
-                              {"tied", f.tied}});
+        json told = {{"type", "tournament"}, {"kind", o.won && f.place == 1 ? "won" : "out"},
+                     {"tournament", id_},    {"place", f.place},
+                     {"prize", f.prize},     {"tied", f.tied}};
+        if (const int entry = entry_of(f.player); entry > 1 || last_entry(e.account) != f.player)
+            told["entry"] = entry; // which of the account's entries
+        news.tell(e.account, told);
         if (f.prize > 0) push_balance(e.account);
     }
     if (o.won) {
@@ -739,8 +818,30 @@ void Tournament::apply(const tournament::Outcome& o, TournamentNews& news) {
         for (const auto& [id, t] : running_) t->end_hosting("tournament over");
         return;
     }
+    // Tables opened for newcomers (every table was full), empty: the moves seat them.
+    for (int opened : o.opened)
+        for (const auto& [table, director_table] : tables_)
+            if (director_table == opened && !running_.count(opened)) {
+                spdlog::info("tournament {}: table {} opens for a newcomer", id_, table);
+                make_table(table, opened, 0);
+            }
     for (const tournament::Move& m : o.moves) {
-        const auto from = running_.find(m.from_table), to = running_.find(m.to_table);
+        const auto to = running_.find(m.to_table);
+        if (m.from_table < 0 && to != running_.end()) { // a newcomer, or a rebuy seated again
+            const Entrant& e = entrants_[static_cast<std::size_t>(m.player)];
+            spdlog::info("tournament {}: {} sits at table {}, seat {}", id_, e.name,
+                         to->second->id(), m.to_seat + 1);
+            to->second->seat_entrant(Account{e.account, e.name, false, Chips()}, Seat(m.to_seat),
+                                     director_->stack(m.player));
+            news.tell(e.account, {{"type", "tournament"},
+                                  {"kind", "seated"},
+                                  {"tournament", id_},
+                                  {"table", to->second->id()},
+                                  {"seat", m.to_seat}});
+            news.seated[e.account] = to->second;
+            continue;
+        }
+        const auto from = running_.find(m.from_table);
         if (from == running_.end() || to == running_.end()) continue;
         const Entrant& e = entrants_[static_cast<std::size_t>(m.player)];
         spdlog::info("tournament {}: {} moves from table {} to table {}, seat {}", id_, e.name,
@@ -762,6 +863,33 @@ void Tournament::apply(const tournament::Outcome& o, TournamentNews& news) {
             t->second->end_hosting("table broken");
             idle_.erase(id);
         }
+    // Out of chips in the entry period: a minute to rebuy (their seat kept), or their seat given
+    // up at once when they may not; a re-entry stays open to them while its window is.
+    const tournament::Position at = position();
+    tournament::Outcome given_up;
+    bool gave_up = false;
+    for (int p : o.busted) {
+        if (!director_->bust(p)) continue; // bought back in meanwhile
+        const Entrant& e = entrants_[static_cast<std::size_t>(p)];
+        const bool rebuy = director_->rebuys_open(at);
+        const bool reenter =
+            std::holds_alternative<int>(check_purchase(e.account, Purchase::reenter, at));
+        json told = {{"type", "tournament"},
+                     {"kind", "busted"},
+                     {"tournament", id_},
+                     {"rebuy", rebuy},
+                     {"reenter", reenter}};
+        if (rebuy) {
+            told["ms"] = real_ms(60'000).count();
+            busted_[p] = std::chrono::steady_clock::now() + real_ms(60'000);
+        } else {
+            merge(given_up, director_->give_up_seat(p));
+            gave_up = true;
+        }
+        news.tell(e.account, told);
+    }
+    if (gave_up) write_change(given_up);
+    if (!o.busted.empty()) arm_bust_timer();
     // The tables that waited may deal now.
     for (const auto& [id, since] : idle_)
         if (const auto t = running_.find(id); t != running_.end()) t->second->poke();
@@ -946,14 +1074,7 @@ void Tournament::close_deal() {
         o = std::move(*ended);
         before_deal_ = std::move(director_);
         director_ = std::move(after);
-        c.tournament = id_;
-        for (const tournament::Finish& f : o.out)
-            c.finished.push_back(
-                {entrants_[static_cast<std::size_t>(f.player)].account, f.place, f.prize, false});
-        c.finished.push_back({entrants_[static_cast<std::size_t>(o.won->player)].account,
-                              o.won->place, o.won->prize, false});
-        c.over = true;
-        c.state = state();
+        c = change_of(o);
         spdlog::info("tournament {}: every player agreed to the deal", id_);
     }
     services_.storage.write(
@@ -977,6 +1098,286 @@ void Tournament::close_deal() {
                 self->send(std::move(news));
             }
             if (!ok) self->resume_play();
+        });
+}
+
+// ---- the entry period ----
+
+int Tournament::last_entry(std::int64_t account) const {
+    for (std::size_t i = entrants_.size(); i-- > 0;)
+        if (entrants_[i].account == account) return static_cast<int>(i);
+    return -1;
+}
+
+int Tournament::entry_of(int player) const {
+    const std::int64_t account = entrants_[static_cast<std::size_t>(player)].account;
+    return 1 +
+           static_cast<int>(std::count_if(entrants_.begin(), entrants_.begin() + player,
+                                          [&](const Entrant& e) { return e.account == account; }));
+}
+
+EntryFinish Tournament::entry_finish(const tournament::Finish& f) const {
+    return {entrants_[static_cast<std::size_t>(f.player)].account, f.place, f.prize, f.tied,
+            entry_of(f.player)};
+}
+
+TournamentChange Tournament::change_of(const tournament::Outcome& o) {
+    TournamentChange c;
+    c.tournament = id_;
+    for (const tournament::Finish& f : o.out) c.finished.push_back(entry_finish(f));
+    if (o.won) c.finished.push_back(entry_finish(*o.won));
+    c.over = o.won.has_value();
+    c.seq = ++changes_;
+    c.state = state();
+    return c;
+}
+
+tournament::Outcome Tournament::advance() {
+    const bool was_open = director_->entry_open();
+    tournament::Outcome o = director_->advance(position());
+    if (was_open && !director_->entry_open()) {
+        spdlog::info("tournament {}: the entry period closes with {} entries, pool {}", id_,
+                     entrants_.size(), director_->pool());
+        busted_.clear();
+    }
+    return o;
+}
+
+void Tournament::write_change(const tournament::Outcome& o) {
+    forget_befores();
+    const long sequence = ++sequence_;
+    pending_[sequence] = Pending{0, std::nullopt, o, false};
+    write_pending(sequence, change_of(o));
+}
+
+void Tournament::write_pending(long sequence, TournamentChange c) {
+    services_.storage.write(
+        [c](Store& s) {
+            s.change_tournament(c);
+            return true;
+        },
+        strand_,
+        [self = shared_from_this(), sequence, c](std::optional<bool> ok) mutable {
+            if (!ok) { // the director has it: written again until it is (paid once)
+                spdlog::error("tournament {}: a change could not be written; again in a second",
+                              self->id_);
+                auto retry = std::make_shared<net::steady_timer>(self->strand_);
+                retry->expires_after(std::chrono::seconds(1));
+                retry->async_wait([self, sequence, c = std::move(c), retry](error_code) mutable {
+                    self->write_pending(sequence, std::move(c));
+                });
+                return;
+            }
+            TournamentNews news;
+            std::lock_guard lock(self->mutex_);
+            if (const auto p = self->pending_.find(sequence); p != self->pending_.end())
+                p->second.written = true;
+            self->apply_written(news);
+            self->send(std::move(news));
+        });
+}
+
+void Tournament::arm_bust_timer() {
+    if (busted_.empty()) return;
+    auto first = busted_.begin()->second;
+    for (const auto& [p, until] : busted_) first = std::min(first, until);
+    bust_timer_.expires_at(first);
+    bust_timer_.async_wait([self = shared_from_this()](error_code ec) {
+        if (ec) return;
+        std::lock_guard lock(self->mutex_);
+        if (self->status_ != Status::running || !self->director_) return;
+        const auto now = std::chrono::steady_clock::now();
+        tournament::Outcome given_up;
+        bool gave_up = false;
+        for (auto it = self->busted_.begin(); it != self->busted_.end();) {
+            if (it->second > now) {
+                ++it;
+                continue;
+            }
+            if (const tournament::Bust* b = self->director_->bust(it->first); b && b->seated) {
+                spdlog::info("tournament {}: {} did not rebuy and gives up their seat", self->id_,
+                             self->entrants_[static_cast<std::size_t>(it->first)].name);
+                merge(given_up, self->director_->give_up_seat(it->first));
+                gave_up = true;
+            }
+            it = self->busted_.erase(it);
+        }
+        if (gave_up) self->write_change(given_up);
+        self->arm_bust_timer();
+    });
+}
+
+std::variant<int, protocol::Refusal>
+Tournament::check_purchase(std::int64_t account, Purchase what,
+                           const tournament::Position& at) const {
+    using R = protocol::Refusal;
+    const std::string which = "tournament " + std::to_string(id_);
+    if (status_ != Status::running || !director_ || director_->finished())
+        return R{"not_running", which + " is not being played"};
+    const int last = last_entry(account);
+    // Whether the clock is within the window of `levels` (through the end of that level).
+    const auto within = [&](int levels) {
+        return director_->entries_open(at) && at.level <= levels &&
+               !(at.on_break && at.level == levels);
+    };
+    const auto full = [&]() -> std::optional<R> {
+        if (static_cast<int>(entrants_.size()) < config_.max_entrants) return std::nullopt;
+        return R{"tournament_full",
+                 which + " has its " + std::to_string(config_.max_entrants) + " entries already"};
+    };
+    switch (what) {
+    case Purchase::enter:
+        if (last >= 0)
+            return R{"already_registered",
+                     "you have an entry in " + which + ": once out of chips, re-enter"};
+        if (config_.late_registration_levels == 0)
+            return R{"not_registering", which + " started, and takes no late registration"};
+        if (!within(config_.late_registration_levels))
+            return R{"not_registering", "late registration for " + which +
+                                            " closed at the end of level " +
+                                            std::to_string(config_.late_registration_levels)};
+        if (auto no = full()) return *no;
+        return -1;
+    case Purchase::reenter: {
+        if (config_.reentries == 0) return R{"reentry_refused", which + " takes no re-entries"};
+        if (last < 0) return R{"not_in_tournament", "you have no entry in " + which};
+        if (!director_->is_in(last) || !director_->bust(last)) {
+            if (director_->is_in(last))
+                return R{"reentry_refused", "you still have chips: a re-entry is for a player "
+                                            "out of chips"};
+            return R{"reentry_refused", "your entry in " + which +
+                                            " is out, and re-entries "
+                                            "closed with the entry period"};
+        }
+        if (entry_of(last) > config_.reentries)
+            return R{"reentry_refused", "you have re-entered " +
+                                            std::to_string(entry_of(last) - 1) +
+                                            " times, the most " + which + " allows"};
+        if (!within(config_.reentry_levels))
+            return R{"reentry_refused", "re-entries to " + which + " closed at the end of level " +
+                                            std::to_string(config_.reentry_levels)};
+        if (auto no = full()) return *no;
+        return last;
+    }
+    case Purchase::rebuy:
+    case Purchase::add_on: {
+        if (last < 0 || !director_->is_in(last))
+            return R{"not_in_tournament", "you are not a player still in " + which};
+        tournament::Director trial = *director_; // the director's own check, on a copy
+        auto tried = what == Purchase::rebuy ? trial.rebuy(last, at) : trial.add_on(last, at);
+        if (!tried)
+            return R{what == Purchase::rebuy ? "rebuy_refused" : "add_on_refused",
+                     tried.error().message};
+        return last;
+    }
+    }
+    return R{"bad_request", "no such purchase"};
+}
+
+std::variant<Tournament::Bought, protocol::Refusal> Tournament::purchase(Store& s, const Account& a,
+                                                                         Purchase what) {
+    const tournament::Position at = position();
+    auto checked = check_purchase(a.id, what, at);
+    if (const auto* no = std::get_if<protocol::Refusal>(&checked)) return *no;
+    const int player = std::get<int>(checked);
+    // Taken back if the write is refused or fails: nothing else changes them meanwhile.
+    tournament::Director before = *director_;
+    const std::size_t entrants = entrants_.size();
+    const auto tables = tables_;
+    const auto restore = [&] {
+        director_ = std::move(before);
+        entrants_.resize(entrants);
+        tables_ = tables;
+    };
+    TournamentPurchase p;
+    p.account = a.id;
+    p.buy_in = config_.buy_in;
+    tournament::Outcome o;
+    Bought out;
+    s.begin_group();
+    try {
+        if (what == Purchase::enter || what == Purchase::reenter) {
+            if (what == Purchase::reenter) merge(o, director_->give_up_seat(player));
+            const int id = static_cast<int>(entrants_.size());
+            entrants_.push_back({a.id, a.name});
+            auto entered = director_->enter(id, at);
+            if (!entered) throw std::logic_error(entered.error().message); // checked above
+            merge(o, std::move(*entered));
+            p.kind = TournamentPurchase::Kind::entry;
+            p.fee = config_.fee;
+            p.entry = entry_of(id);
+            for (int t : o.opened) tables_[s.create_table(table_config(), creator_)] = t;
+        } else {
+            const bool seated_again = director_->stack(player) == 0; // out of chips: sits again
+            auto bought = what == Purchase::rebuy ? director_->rebuy(player, at)
+                                                  : director_->add_on(player, at);
+            if (!bought) throw std::logic_error(bought.error().message); // checked above
+            if (seated_again)
+                for (const tournament::TableSeats& t : director_->tables())
+                    for (std::size_t k = 0; k < t.players.size(); ++k)
+                        if (t.players[k] == player)
+                            o.moves.push_back({player, -1, -1, t.id, static_cast<int>(k)});
+            p.kind = what == Purchase::rebuy ? TournamentPurchase::Kind::rebuy
+                                             : TournamentPurchase::Kind::add_on;
+            p.entry = entry_of(player);
+        }
+        p.change = change_of(o);
+        if (auto no = s.buy_in_tournament(id_, p)) {
+            s.abandon_group();
+            restore();
+            return *no;
+        }
+        const auto found = s.find_account(a.id);
+        out.balance = found ? found->balance : Chips();
+        s.commit_group();
+    } catch (...) {
+        s.abandon_group();
+        restore();
+        throw;
+    }
+    forget_befores();
+    busted_.erase(player);
+    out.sequence = ++sequence_;
+    pending_[out.sequence] = Pending{0, std::nullopt, std::move(o), false};
+    return out;
+}
+
+void Tournament::buy(const Account& a, Purchase what,
+                     std::function<void(protocol::Outcome<Chips>)> answer) {
+    using Answer = protocol::Outcome<Chips>;
+    {
+        std::lock_guard lock(mutex_);
+        auto checked = check_purchase(a.id, what, position());
+        if (auto* no = std::get_if<protocol::Refusal>(&checked))
+            return net::post(strand_, [answer, no = *no] { answer(Answer{std::nullopt, no}); });
+    }
+    services_.storage.write_alone(
+        [self = shared_from_this(), a, what](Store& s) {
+            std::lock_guard lock(self->mutex_);
+            return self->purchase(s, a, what);
+        },
+        strand_,
+        [self = shared_from_this(), a, what,
+         answer](std::optional<std::variant<Bought, protocol::Refusal>> done) {
+            if (!done)
+                return answer(Answer{std::nullopt,
+                                     {"internal", "the purchase could not be written: nothing "
+                                                  "was bought"}});
+            if (const auto* no = std::get_if<protocol::Refusal>(&*done))
+                return answer(Answer{std::nullopt, *no});
+            const Bought& b = std::get<Bought>(*done);
+            static constexpr const char* kNames[] = {"enters", "re-enters", "rebuys",
+                                                     "takes the add-on"};
+            spdlog::info("tournament {}: {} {}", self->id_, a.name, kNames[static_cast<int>(what)]);
+            {
+                TournamentNews news;
+                std::lock_guard lock(self->mutex_);
+                if (const auto p = self->pending_.find(b.sequence); p != self->pending_.end())
+                    p->second.written = true;
+                self->apply_written(news);
+                self->send(std::move(news));
+            }
+            answer(Answer{b.balance, {}});
         });
 }
 
@@ -1011,8 +1412,16 @@ std::vector<std::pair<std::int64_t, Chips>> stacks_in(const std::string& state) 
     const json& accounts = j["accounts"];
     for (const tournament::Standing::Player& p : standing->players)
         if (p.id >= 0 && static_cast<std::size_t>(p.id) < accounts.size() &&
-            accounts[static_cast<std::size_t>(p.id)].is_number_integer())
-            out.push_back({accounts[static_cast<std::size_t>(p.id)].get<std::int64_t>(), p.stack});
+            accounts[static_cast<std::size_t>(p.id)].is_number_integer()) {
+            // An account's entries together (one, out of chips, may wait for the period's close).
+            const auto account = accounts[static_cast<std::size_t>(p.id)].get<std::int64_t>();
+            auto it = std::find_if(out.begin(), out.end(),
+                                   [&](const auto& x) { return x.first == account; });
+            if (it == out.end())
+                out.push_back({account, p.stack});
+            else
+                it->second += p.stack;
+        }
     return out;
 }
 

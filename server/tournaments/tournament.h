@@ -16,6 +16,15 @@
 // clock without every answer, calls it off and play goes on. A deal is not stored: after a
 // restart play goes on without it.
 //
+// The entry period (late registration, re-entries, rebuys, the add-on): each purchase is
+// checked, then written alone with the tournament's state after it (the director is changed
+// under the lock while it is written, and restored if the write fails or is refused), and once
+// written what it changed is applied in order with the hands' changes: a newcomer seated at a
+// random seat (at a new table when every table is full), a rebuying player seated again. A
+// player out of chips in it keeps their seat for a minute of the clock when they may rebuy, and
+// is placed when it closes (at the end of its windows, or when fewer than two players have
+// chips), with the other players out in it.
+//
 // After a restart a tournament still registering takes registrations again, and one that was
 // running is taken up where its last hand written left it (its standing is stored with every
 // hand); one whose state cannot be read is cancelled: the prizes paid stand, and the rest of the
@@ -40,6 +49,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <variant>
 #include <vector>
 
 namespace felt::server {
@@ -109,6 +119,15 @@ class Tournament final : public TableHost, public std::enable_shared_from_this<T
     protocol::Outcome<nlohmann::json> deal(std::int64_t account, DealAnswer answer,
                                            tournament::DealMethod method);
 
+    // A purchase in the entry period: a late registration (tournament_register once running), a
+    // re-entry, a rebuy or the add-on. `answer` gets, on the tournament's strand, the account's
+    // balance after it or a refusal: not_running, not_registering (late registration closed or
+    // none), already_registered (a new entry for an account that has one: re-enter instead),
+    // tournament_full, not_in_tournament, reentry_refused, rebuy_refused, add_on_refused (each
+    // saying why), insufficient_chips, internal (storage failed: nothing bought).
+    enum class Purchase { enter, reenter, rebuy, add_on };
+    void buy(const Account& a, Purchase what, std::function<void(protocol::Outcome<Chips>)> answer);
+
     // ---- TableHost ----
     std::optional<HostDeal> next_deal(std::int64_t table) override;
     TournamentChange hand_ended(std::int64_t table, std::span<const Chips> stacks) override;
@@ -139,10 +158,41 @@ class Tournament final : public TableHost, public std::enable_shared_from_this<T
         std::vector<std::pair<Entrant, int>> seated; // and their seats
     };
     Opened open_table(std::int64_t table_id, int director_table, int hands);
+    // The table alone, listed, without players; with the lock held.
+    std::shared_ptr<Table> make_table(std::int64_t table_id, int director_table, int hands);
+    // The configuration stored with each of its tables.
+    std::string table_config() const;
     // Once a hand's change is written (and every change before it): its players out and the
     // winner told (and their prizes' balances), the players it moved sent to their new tables,
     // the tables it broke closed, and the tables that waited poked. With the lock held.
     void apply(const tournament::Outcome& o, TournamentNews& news);
+    // Applies the changes written, in order, up to the first not written yet.
+    void apply_written(TournamentNews& news);
+    // What a change writes: its finishes, and the state after it with its number.
+    TournamentChange change_of(const tournament::Outcome& o);
+    // A change between hands (the entry period's close, seats given up): written (again until
+    // it is), then applied in order with the hands' changes.
+    void write_change(const tournament::Outcome& o);
+    void write_pending(long sequence, TournamentChange c);
+    // The entry period's close once the clock has passed its windows: with the hand's change, or
+    // written alone (at a new level).
+    tournament::Outcome advance();
+    // A purchase, checked: the director's player it is for (-1: a new entry), or why not.
+    std::variant<int, protocol::Refusal> check_purchase(std::int64_t account, Purchase what,
+                                                        const tournament::Position& at) const;
+    // Inside its write, with the lock held: the purchase made in the director and written; the
+    // balance after it and its change's place in pending_, or why not (the director as before).
+    struct Bought {
+        Chips balance{};
+        long sequence = 0;
+    };
+    std::variant<Bought, protocol::Refusal> purchase(Store& s, const Account& a, Purchase what);
+    // The account's last entry (the director's player), or -1; which of its entries a player is.
+    int last_entry(std::int64_t account) const;
+    int entry_of(int player) const;
+    EntryFinish entry_finish(const tournament::Finish& f) const;
+    // Players out of chips who may rebuy keep their seat until then; the timer frees it.
+    void arm_bust_timer();
     // A change to the director other than the hand being written: a failed write can no longer
     // be taken back by restoring the director from before it.
     void forget_befores();
@@ -231,6 +281,9 @@ class Tournament final : public TableHost, public std::enable_shared_from_this<T
     std::optional<std::chrono::steady_clock::time_point> paused_;
     std::optional<tournament::Director> before_deal_; // while the deal agreed is written
     bool told_hand_for_hand_ = false;
+    long changes_ = 0; // the changes numbered (TournamentChange::seq)
+    std::map<int, std::chrono::steady_clock::time_point> busted_;
+    net::steady_timer bust_timer_;
 };
 
 // A tournament's line in the lobby of tournaments, from its configuration: its status

@@ -70,7 +70,8 @@ inline pid_t spawn(std::vector<std::string> args, rlim_t max_files = 0,
 // feltd in a folder of its own, started with --port 0 and waited for until it listens.
 class Feltd {
   public:
-    // `output`: a file for its log (none: the test's own output).
+    // `output`: a file for its log (none: the test's own output). Its log level is warn, or
+    // $FELTD_LOG_LEVEL (info, debug: to see what a failing test's feltd did).
     explicit Feltd(std::vector<std::string> extra = {}, std::string dir = "", rlim_t max_files = 0,
                    std::string output = "")
         : max_files_(max_files), output_(std::move(output)) {
@@ -100,7 +101,8 @@ class Feltd {
                                          "--port-file",
                                          port_file,
                                          "--log-level",
-                                         "warn"};
+                                         getenv("FELTD_LOG_LEVEL") ? getenv("FELTD_LOG_LEVEL")
+                                                                   : "warn"};
         if (std::find(extra.begin(), extra.end(), "--db") == extra.end())
             args.insert(args.end(), {"--db", dir_ + "/data/felt.db"});
         if (std::find(extra.begin(), extra.end(), "--static") == extra.end())

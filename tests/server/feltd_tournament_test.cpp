@@ -558,12 +558,13 @@ void play_out(unsigned short port, const json& standings, const std::vector<Entr
 
 // Every chip of the database's accounts is where the ledger says: balances, plus the entries
 // of tournaments still registering, plus the pools of those running less the prizes paid, plus
-// the creators' chips held for guarantees, make what was granted.
+// the creators' chips held for guarantees, make what was granted. (The pools of running
+// tournaments: the buy-ins, rebuys and add-ons less the prizes paid.)
 void check_ledger(const std::string& dir) {
     felt::db::Database db(dir + "/data/felt.db");
     CHECK(sql_int(db, "SELECT SUM(balance) FROM accounts") +
               sql_int(db, "SELECT COALESCE(SUM(CASE t.status WHEN 'registering' THEN buy_in + fee "
-                          "ELSE buy_in - prize END), 0) FROM tournament_entries e JOIN "
+                          "ELSE buy_in + bought - prize END), 0) FROM tournament_entries e JOIN "
                           "tournaments t ON t.id = e.tournament_id WHERE t.status IN "
                           "('registering', 'running')") +
               sql_int(db, "SELECT COALESCE(SUM(guarantee_held), 0) FROM tournaments WHERE status "
@@ -1259,4 +1260,238 @@ TEST_CASE("feltd: a deal stops the level clock while it is on the table, and is 
     }
     CHECK(refused["code"] == "too_many_players");
     CHECK(refused["message"] == "a deal is made among at most 10 players; 11 are still in");
+}
+
+namespace {
+
+// What a bot saw of a tournament's entry period.
+struct EntryRun {
+    int busted = 0, seated = 0, breaks = 0;
+    // The answers to its purchases, by request ("tournament_rebuy", ...), in the order asked
+    // (they may come in another): ok, or the code.
+    std::map<std::string, std::vector<std::string>> answers;
+    std::vector<std::string> said; // every answer, in the order asked: the request, and why not
+    int place = 0;                 // its last entry's
+    std::vector<std::string> errors;
+};
+
+// A bot in a tournament with an entry period (`t`). With `late`, it registers once the
+// tournament runs. At its first seat it asks for two rebuys at once (its stack at the limit:
+// the first is taken, the second is above it), a re-entry (it has chips) and the add-on (not
+// the break). It shoves each hand of level 1 until it first loses its chips; out of chips, it
+// re-enters if it may, else rebuys (twice at most), else lets its seat go. At the break it asks
+// for a rebuy and a re-entry (too late), and for the add-on twice. Otherwise it checks or folds
+// (so that once every shover has lost its chips once, the blinds go round until the break).
+EntryRun play_entries(Client& c, std::int64_t t, bool late) {
+    EntryRun run;
+    std::map<int, std::string> asked;                       // request id -> its type
+    std::map<int, std::pair<std::string, std::string>> got; // request id -> its code, why
+    int id = 7000, entry = 1, rebuys = 0;
+    bool first_seat = true, shoving = true;
+    std::int64_t table = 0;
+    auto ask = [&](const std::string& type) {
+        asked[++id] = type;
+        c.send({{"type", type}, {"id", id}, {"tournament", t}});
+    };
+    if (late) ask("tournament_register");
+    for (;;) {
+        auto m = c.read();
+        if (!m) {
+            run.errors.push_back("connection closed or silent");
+            break;
+        }
+        const json& msg = *m;
+        if (msg.contains("id") && msg["id"].is_number() && asked.count(msg["id"].get<int>())) {
+            const std::string type = asked[msg["id"].get<int>()];
+            got[msg["id"].get<int>()] = {msg["ok"] == true ? "ok" : msg.value("code", "?"),
+                                         msg["ok"] == true ? "ok" : msg.value("message", "?")};
+            if (type == "tournament_reenter" && msg["ok"] == true) ++entry;
+            if (type == "tournament_register" && msg["ok"] != true) break;
+            continue;
+        }
+        if (msg["type"] == "error") run.errors.push_back(msg.dump());
+        if (msg["type"] == "tournament") {
+            const std::string kind = msg["kind"];
+            if (kind == "started" || kind == "moved" || kind == "seated") {
+                table = msg["table"];
+                ++run.seated;
+                if (first_seat) {
+                    first_seat = false;
+                    ask("tournament_rebuy");
+                    ask("tournament_rebuy");
+                    ask("tournament_reenter");
+                    ask("tournament_add_on");
+                }
+            }
+            if (kind == "busted") {
+                ++run.busted;
+                shoving = false;
+                if (msg["reenter"] == true && entry == 1)
+                    ask("tournament_reenter");
+                else if (msg["rebuy"] == true && rebuys < 2) {
+                    ++rebuys;
+                    ask("tournament_rebuy");
+                }
+            }
+            if (kind == "level") shoving = false;
+            if (kind == "break") { // the rebuys' and re-entries' windows are over
+                ++run.breaks;
+                ask("tournament_rebuy");
+                ask("tournament_reenter");
+                if (msg.value("add_on", false)) {
+                    ask("tournament_add_on");
+                    ask("tournament_add_on");
+                }
+            }
+            if ((kind == "out" || kind == "won") && msg.value("entry", entry) == entry) {
+                run.place = msg["place"];
+                if (kind == "out") break;
+            }
+            if (kind == "finished") break;
+            continue;
+        }
+        if (msg["type"] != "table" || msg["table"] != table) continue;
+        if (msg["kind"] != "update" || !msg.contains("turn") || !msg["turn"].contains("legal"))
+            continue;
+        const json& legal = msg["turn"]["legal"];
+        json a = {{"action", "fold"}};
+        if (shoving && legal["raise"] == true)
+            a = {{"action", "raise"}, {"amount", legal["max_to"]}};
+        else if (shoving && legal["bet"] == true)
+            a = {{"action", "bet"}, {"amount", legal["max_to"]}};
+        else if (shoving && legal["call"] == true)
+            a = {{"action", "call"}};
+        else if (legal["check"] == true)
+            a = {{"action", "check"}};
+        a["type"] = "act";
+        a["id"] = ++id;
+        a["table"] = table;
+        c.send(a);
+    }
+    for (const auto& [n, answer] : got) {
+        run.answers[asked[n]].push_back(answer.first);
+        run.said.push_back(asked[n] + ": " + answer.second);
+    }
+    return run;
+}
+
+} // namespace
+
+TEST_CASE("feltd: the entry period: late registration, re-entries, rebuys and the add-on at a "
+          "running tournament, each refused outside its rule; every purchase's chips in play, in "
+          "the pool and in the ledger") {
+    // A tournament's minute lasts a second: level 1 (8 s) takes late entries, re-entries and
+    // rebuys; the add-on at the break after it; then blinds that end it.
+    constexpr int kMinuteMs = 1000;
+    Feltd d({"--tournament-minute-ms", std::to_string(kMinuteMs)});
+    Entry host = guest(d.port());
+    std::vector<Entry> p = guests_of(d.port(), 3); // two register, the third comes late
+    Entry late = guest(d.port());                  // too late
+    const json config = {{"type", "create_tournament"},
+                         {"format", "multi-table"},
+                         {"seats", 3},
+                         {"buy_in", 100},
+                         {"fee", 5},
+                         {"starting_stack", 500},
+                         {"hand_delay_ms", 100},
+                         {"decision_ms", 60000},
+                         {"start_in_s", 1},
+                         {"late_registration_levels", 1},
+                         {"reentries", 1},
+                         {"rebuy_levels", 1},
+                         {"rebuy_stack", 500},
+                         {"rebuy_stack_limit", 500},
+                         {"add_on_stack", 1000},
+                         {"levels",
+                          {{{"small_blind", 10}, {"big_blind", 20}, {"minutes", 8}},
+                           {{"break_minutes", 3}},
+                           {{"small_blind", 20000}, {"big_blind", 40000}, {"minutes", 5}}}}};
+    const std::int64_t t = create(host, config);
+    const json line = host.c->call({{"type", "tournaments"}})["tournaments"][0];
+    CHECK(line["late_registration_levels"] == 1);
+    CHECK(line["reentries"] == 1);
+    CHECK(line["rebuy_levels"] == 1);
+    CHECK(line["add_on_stack"] == 1000);
+    // Before the start: nothing to buy.
+    CHECK(p[0].c->call({{"type", "tournament_rebuy"}, {"tournament", t}})["code"] == "not_running");
+    for (int i = 0; i < 2; ++i)
+        REQUIRE(p[i].c->call({{"type", "tournament_register"}, {"tournament", t}})["ok"] == true);
+    std::vector<EntryRun> runs(3);
+    std::vector<std::thread> bots;
+    for (int i = 0; i < 2; ++i)
+        bots.emplace_back([&, i] { runs[i] = play_entries(*p[i].c, t, false); });
+    const auto view = [&] {
+        return host.c->call({{"type", "tournament"}, {"tournament", t}})["tournament"];
+    };
+    for (int waited = 0; view()["status"] != "running" && waited < 500; ++waited)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    REQUIRE(view()["late_registration_open"] == true);
+    bots.emplace_back([&] { runs[2] = play_entries(*p[2].c, t, true); });
+    CHECK(late.c->call({{"type", "tournament_reenter"}, {"tournament", t}})["code"] ==
+          "not_in_tournament");
+    CHECK(late.c->call({{"type", "tournament_add_on"}, {"tournament", t}})["code"] ==
+          "not_in_tournament");
+
+    // The break after level 1: no more entries, re-entries nor rebuys; the add-on.
+    for (int waited = 0; view()["status"] != "break" && waited < 1500; ++waited)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::this_thread::sleep_for(std::chrono::milliseconds(kMinuteMs)); // the last hand ends
+    const json at_break = view();
+    CHECK(at_break["status"] == "break");
+    CHECK(at_break["add_on_open"] == true);
+    CHECK(at_break["rebuys_open"] == false);
+    CHECK(late.c->call({{"type", "tournament_register"}, {"tournament", t}})["code"] ==
+          "not_registering");
+    for (auto& b : bots) b.join();
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        std::string said;
+        for (const std::string& x : runs[i].said) said += "\n  " + x;
+        INFO(p[i].name << said);
+        CHECK(runs[i].errors.empty());
+        // At its first seat: one rebuy taken, the second above the limit; no re-entry with
+        // chips, no add-on before the break.
+        const auto& a = runs[i].answers;
+        REQUIRE(a.count("tournament_rebuy"));
+        CHECK(a.at("tournament_rebuy")[0] == "ok");
+        CHECK(a.at("tournament_rebuy")[1] == "rebuy_refused");
+        CHECK(a.at("tournament_reenter")[0] == "reentry_refused");
+        REQUIRE(a.count("tournament_add_on"));
+        CHECK(a.at("tournament_add_on")[0] == "add_on_refused");
+        // At the break: too late to rebuy or re-enter; the add-on once, if it had chips.
+        CHECK(a.at("tournament_rebuy").back() == "rebuy_refused");
+        CHECK(a.at("tournament_reenter").back() == "reentry_refused");
+        if (a.at("tournament_add_on").size() == 3) {
+            CHECK(a.at("tournament_add_on")[1] == "ok");
+            CHECK(a.at("tournament_add_on")[2] == "add_on_refused");
+        }
+        CHECK(runs[i].place > 0);
+        CHECK(runs[i].breaks == 1); // told once, re-entered or not
+    }
+    CHECK(runs[2].answers.at("tournament_register")[0] == "ok");
+    const json done = view();
+    CHECK(done["status"] == "finished");
+
+    // Every purchase in the pool, every prize paid from it, and the ledger whole.
+    check_ledger(d.dir());
+    felt::db::Database db(d.dir() + "/data/felt.db");
+    const auto entries = sql_int(db, "SELECT COUNT(*) FROM tournament_entries");
+    const auto rebuys = sql_int(db, "SELECT SUM(rebuys) FROM tournament_entries");
+    const auto add_ons = sql_int(db, "SELECT SUM(add_ons) FROM tournament_entries");
+    CHECK(entries >= 4); // three, and at least one re-entry (the shoving busts someone)
+    CHECK(rebuys >= 3);  // one each at the first seat
+    CHECK(sql_int(db, "SELECT SUM(prize) FROM tournament_entries") ==
+          100 * (entries + rebuys + add_ons));
+    CHECK(sql_int(db, "SELECT -SUM(amount) FROM ledger WHERE reason = 'tournament_rebuy'") ==
+          100 * rebuys);
+    CHECK(sql_int(db, "SELECT -SUM(amount) FROM ledger WHERE reason = 'tournament_add_on'") ==
+          100 * add_ons);
+    CHECK(sql_int(db, "SELECT SUM(amount) FROM ledger WHERE reason = 'tournament_fee'") ==
+          5 * entries);
+    CHECK(done["pool"] == 100 * (entries + rebuys + add_ons));
+    // Every chip bought is in play: at the end, the winner holds every starting stack, rebuy and
+    // add-on.
+    Chips in_play;
+    for (const json& st : done["standings"])
+        if (st.contains("stack")) in_play += Chips(st["stack"].get<std::int64_t>());
+    CHECK(in_play == Chips(500 * entries + 500 * rebuys + 1000 * add_ons));
 }
