@@ -31,7 +31,10 @@
 // by N bots at full speed: the time from its start to its end, hands a second, the longest a
 // table waited for a balancing or break decision (feltd's own figure), and feltd's memory
 // sampled every 200 ms from the start to the end (the status is asked as often, so times are
-// good to 0.2 s).
+// good to 0.2 s). --rebuys R: rebuys in its first two levels (at most 1,500 chips, 1,500 more),
+// each bot taking up to R of them as it loses its chips; the rebuys taken are the pool less the
+// entries (a buy-in of 1). With --nodes, the bots connect to every node in turn, and those of
+// the other nodes follow `moved` to the tournament's (the first node, whose memory is sampled).
 #include "bot.h"
 
 #include <nlohmann/json.hpp>
@@ -250,6 +253,8 @@ Args parse(int argc, char** argv) {
             a.db = v, take();
         else if (k == "--tournament")
             a.tournament = std::atoi(v.c_str()), take();
+        else if (k == "--rebuys")
+            a.bots.rebuys = std::max(0, std::atoi(v.c_str())), take();
         else if (k == "--level-hands")
             a.level_hands = std::max(1, std::atoi(v.c_str())), take();
         else if (k == "--nodes")
@@ -323,7 +328,7 @@ json reply_of(const std::vector<std::string>& replies, std::size_t k) {
 }
 
 // --tournament: one multi-table freezeout played by bots; feltd's memory sampled as it runs.
-int run_tournament(const Args& a, pid_t pid, felt::bot::Options o) {
+int run_tournament(const Args& a, pid_t pid, const std::vector<int>& ports, felt::bot::Options o) {
     const int n = a.tournament;
     const int start_in_s = 10 + n / 40; // time for every bot to register
     json levels = json::array();
@@ -339,8 +344,14 @@ int run_tournament(const Args& a, pid_t pid, felt::bot::Options o) {
                          {"decision_ms", 30000},
                          {"start_in_s", start_in_s},
                          {"levels", levels}};
+    json config = create;
+    if (o.rebuys > 0) { // rebuys during the first two levels, at most a starting stack
+        config["rebuy_levels"] = 2;
+        config["rebuy_stack"] = 1500;
+        config["rebuy_stack_limit"] = 1500;
+    }
     std::string error;
-    const auto made = felt::bot::exchange(o, {R"({"type":"guest"})", create.dump()}, error);
+    const auto made = felt::bot::exchange(o, {R"({"type":"guest"})", config.dump()}, error);
     const json created = reply_of(made, 1);
     if (!created.is_object() || !created.contains("tournament")) {
         std::printf("create_tournament failed: %s %s\n", error.c_str(), created.dump().c_str());
@@ -355,9 +366,28 @@ int run_tournament(const Args& a, pid_t pid, felt::bot::Options o) {
         return v.is_object() && v.contains("tournament") ? v["tournament"] : json();
     };
     o.tournament = id;
-    o.seats = n;
+    // On a cluster the bots connect to every node in turn: those of the other nodes are sent to
+    // the tournament's (moved).
+    std::vector<felt::bot::Options> fleets;
+    for (std::size_t k = 0; k < ports.size(); ++k) {
+        felt::bot::Options f = o;
+        f.port = std::to_string(ports[k]);
+        f.seats = n / static_cast<int>(ports.size()) +
+                  (static_cast<int>(k) < n % static_cast<int>(ports.size()) ? 1 : 0);
+        if (f.seats > 0) fleets.push_back(f);
+    }
     felt::bot::Report report;
-    std::thread bots([&] { report = felt::bot::run(o); });
+    std::thread bots([&] {
+        std::vector<felt::bot::Report> each(fleets.size());
+        std::vector<std::thread> runs;
+        for (std::size_t k = 0; k < fleets.size(); ++k)
+            runs.emplace_back([&, k] { each[k] = felt::bot::run(fleets[k]); });
+        for (auto& r : runs) r.join();
+        for (auto& r : each) {
+            report.places.insert(report.places.end(), r.places.begin(), r.places.end());
+            merge(report, std::move(r));
+        }
+    });
     // Samples: its status and feltd's memory every 200 ms while it runs.
     std::vector<std::pair<double, long>> rss;
     Clock::time_point started{}, ended{};
@@ -404,14 +434,17 @@ int run_tournament(const Args& a, pid_t pid, felt::bot::Options o) {
            {"rss_kib_end", last},
            {"rss_samples", samples},
            {"placed", placed},
+           {"nodes", a.nodes},
+           {"rebuys", v.value("pool", 0L) - n},
            {"errors", report.errors}},
           format("tournament of %d entrants at 9-seat tables, levels of %d hands: %s in %.1f s "
                  "from its start, %ld hands (%.1f a second); the longest wait for a balancing or "
                  "break decision %ld ms; feltd %ld KiB at the start, %ld at the peak, %ld at the "
-                 "end; %d bots placed; errors %zu%s%s",
+                 "end; %d bots placed; %ld rebuys; %d node(s); errors %zu%s%s",
                  n, a.level_hands, status.c_str(), seconds, hands,
                  seconds > 0 ? hands / seconds : 0, wait, first, peak, last, placed,
-                 report.errors.size(), report.errors.empty() ? "" : ", first: ",
+                 v.value("pool", 0L) - n, a.nodes, report.errors.size(),
+                 report.errors.empty() ? "" : ", first: ",
                  report.errors.empty() ? "" : report.errors[0].c_str()));
     return status == "finished" && report.errors.empty() ? 0 : 1;
 }
@@ -485,9 +518,11 @@ int main(int argc, char** argv) {
     felt::bot::Options o = a.bots;
     o.port = std::to_string(port);
     if (a.tournament > 0) {
-        const int failed = run_tournament(a, pid, o);
-        kill(pid, SIGTERM);
-        waitpid(pid, nullptr, 0);
+        const int failed = run_tournament(a, pid, ports, o);
+        for (pid_t p : pids) {
+            kill(p, SIGTERM);
+            waitpid(p, nullptr, 0);
+        }
         if (!a.keep) std::filesystem::remove_all(dir);
         return failed;
     }

@@ -447,6 +447,7 @@ class Bot : public std::enable_shared_from_this<Bot> {
         const std::string type = m.value("type", "");
         if (type == "error" && m.value("code", "") == "moved" && !moved_ && !token_.empty())
             return move_to(m.value("url", ""));
+        if (type == "error" && m.value("id", 0) == 8) return; // a rebuy too late: it waits
         if (type == "error") {
             shared_->error(m.dump());
             return close();
@@ -583,9 +584,15 @@ class Bot : public std::enable_shared_from_this<Bot> {
     // connection there), and the end of it for this bot.
     void tournament_news(const json& m) {
         const std::string kind = m.value("kind", "");
-        if (kind == "started" || kind == "moved") {
+        if (kind == "started" || kind == "moved" || kind == "seated") {
             table_ = m.value("table", table_);
             seat_ = m.value("seat", seat_);
+        }
+        if (kind == "busted" && m.value("rebuy", false) && rebuys_ < shared_->options.rebuys) {
+            ++rebuys_;
+            send({{"type", "tournament_rebuy"},
+                  {"id", 8},
+                  {"tournament", m.value("tournament", 0)}});
         }
         if (kind == "cancelled") {
             leaving_ = true;
@@ -710,6 +717,7 @@ class Bot : public std::enable_shared_from_this<Bot> {
     std::string token_;          // the session, for signing in again on another node
     bool moved_ = false, moving_ = false;
     bool entered_ = false;    // registered for its tournament (or signed in again as an entrant)
+    int rebuys_ = 0;          // taken in its tournament
     unsigned generation_ = 0; // of the connection: a move starts the next
     std::vector<char> in_ = std::vector<char>(4096);
     std::size_t have_ = 0;          // bytes read into in_ and not yet taken

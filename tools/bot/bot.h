@@ -40,6 +40,10 @@ struct Options {
     // them (`resume`) instead of registering, and are seated again if the tournament runs.
     std::int64_t tournament = 0;
     std::vector<std::string> tokens;
+    // In a tournament's entry period: how many rebuys each bot takes, one each time it loses its
+    // chips while it may rebuy (a rebuy refused, too late, is no error: the bot waits for its
+    // place).
+    int rebuys = 0;
 };
 
 struct Report {

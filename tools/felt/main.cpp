@@ -907,6 +907,11 @@ int main(int argc, char** argv) {
                         "Register --seats bots for this tournament (its id) and play until they "
                         "are out, following their table. Bots sign in as guests from one "
                         "address: a test server may need --accounts-per-hour raised");
+    bot_cmd
+        ->add_option("--rebuys", boto.rebuys,
+                     "With --tournament: each bot rebuys up to N times, when it loses its "
+                     "chips while rebuys are open (0)")
+        ->check(CLI::Range(0, 1000));
     std::string bot_state;
     bot_cmd->add_option("--state", bot_state,
                         "With --tournament: where the bots' sessions are kept "
