@@ -888,7 +888,11 @@ void Tournament::apply(const tournament::Outcome& o, TournamentNews& news) {
         }
         news.tell(e.account, told);
     }
-    if (gave_up) write_change(given_up);
+    if (gave_up) {
+        // Nobody left to rebuy and fewer than two with chips: the entry period closes now.
+        if (director_->entry_open()) merge(given_up, advance());
+        write_change(given_up);
+    }
     if (!o.busted.empty()) arm_bust_timer();
     // The tables that waited may deal now.
     for (const auto& [id, since] : idle_)
@@ -1202,7 +1206,10 @@ void Tournament::arm_bust_timer() {
             }
             it = self->busted_.erase(it);
         }
-        if (gave_up) self->write_change(given_up);
+        if (gave_up) {
+            if (self->director_->entry_open()) merge(given_up, self->advance());
+            self->write_change(given_up);
+        }
         self->arm_bust_timer();
     });
 }

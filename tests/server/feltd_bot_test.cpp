@@ -423,6 +423,53 @@ TEST_CASE("felt bot: six bots register for a turbo sit-and-go and play it to the
     CHECK(t["tournament"]["prizes"] == json::array({420, 180}));
 }
 
+TEST_CASE("felt bot --rebuys: shoving bots rebuy when they lose their chips while rebuys are "
+          "open, at most twice, and play the sit-and-go to the end; its pool is every entry and "
+          "rebuy") {
+    // A player out of chips keeps their seat a minute of the tournament's clock to rebuy (a
+    // bot that has rebought twice lets it pass): a second here.
+    Feltd d({"--tournament-minute-ms", "1000"});
+    auto people = guests(d.port(), 1);
+    const json created =
+        people[0]->call({{"type", "create_tournament"},
+                         {"seats", 6},
+                         {"buy_in", 100},
+                         {"starting_stack", 500},
+                         {"hand_delay_ms", 0},
+                         {"rebuy_levels", 1},
+                         {"rebuy_stack", 500},
+                         {"levels",
+                          {{{"small_blind", 10}, {"big_blind", 20}, {"hands", 20}},
+                           {{"small_blind", 100}, {"big_blind", 200}, {"hands", 20}}}}});
+    REQUIRE_MESSAGE(created["ok"] == true, created.dump());
+    felt::bot::Options o;
+    o.port = std::to_string(d.port());
+    o.tournament = created["tournament"];
+    o.seats = 6;
+    o.shove = true;
+    o.rebuys = 2;
+    const felt::bot::Report r = felt::bot::run(o);
+    CHECK_MESSAGE(r.errors.empty(), (r.errors.empty() ? "" : r.errors.front()));
+    std::vector<int> places = r.places;
+    std::sort(places.begin(), places.end());
+    CHECK(places == std::vector<int>{1, 2, 3, 4, 5, 6});
+    const json t = people[0]->call({{"type", "tournament"}, {"tournament", o.tournament}});
+    CHECK(t["tournament"]["status"] == "finished");
+    // All in from the first hand: someone loses their chips in level 1, and rebuys.
+    const std::int64_t pool = t["tournament"]["pool"];
+    const std::int64_t rebuys = (pool - 600) / 100;
+    CHECK(pool % 100 == 0);
+    CHECK(rebuys >= 1);
+    CHECK(rebuys <= 12);
+    std::int64_t paid = 0, chips = 0;
+    for (const json& s : t["tournament"]["standings"]) {
+        paid += s["prize"].get<std::int64_t>();
+        chips += s.value("stack", std::int64_t{0});
+    }
+    CHECK(paid == pool);
+    CHECK(chips == 500 * (6 + rebuys)); // the winner holds every chip bought
+}
+
 TEST_CASE("felt bot: a sit-and-go of every betting variant and structure is played to the end by "
           "bots, and its last hand replays to its result") {
     Feltd d;
