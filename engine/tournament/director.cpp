@@ -532,7 +532,10 @@ Outcome Director::advance(const Position& at) {
         const bool may_rebuy =
             rebuys_open(at) &&
             std::any_of(busts_.begin(), busts_.end(), [](const Bust& b) { return b.seated; });
-        open = with_chips >= 2 || may_rebuy;
+        // With levels in minutes a late entry or a re-entry may still come, the clock running
+        // on; with levels in hands no hand is dealt to end their window.
+        const bool may_enter = entries_open(at) && !in_hands(rules_.structure);
+        open = with_chips >= 2 || may_rebuy || may_enter;
     }
     if (!open) close_entries(out);
     return out;

@@ -174,7 +174,7 @@ class Director {
     // caller's choice, to re-enter as a new player), until they give it up (give_up_seat); all
     // of them are placed when it closes (advance), the pool then final. It closes once the clock
     // passes every window, or when fewer than two players have chips and nobody who could still
-    // rebuy keeps a seat.
+    // rebuy keeps a seat, nor (levels in minutes) may enter.
     bool entry_open() const { return entry_open_; }
     Chips pool() const { return pool_; }
     // Whether each may be asked for at `at`: a new entry (late or re-entry), a rebuy (the

@@ -459,3 +459,43 @@ TEST_CASE("the entry period: a late entry, rebuys (at once, or after the hand), 
     // Out of chips now: out at once, as in any tournament.
     CHECK(hand(three, 0, 1).out.size() == 1);
 }
+
+TEST_CASE("the entry period: fewer than two with chips and nobody to rebuy closes it at once with "
+          "levels in hands; with levels in minutes it waits for late entries while they may come") {
+    for (const bool hands : {false, true}) {
+        INFO((hands ? "levels in hands" : "levels in minutes"));
+        tournament::Rules rules;
+        tournament::Level one{.small_blind = Chips(10), .big_blind = Chips(20)};
+        tournament::Level two{.small_blind = Chips(20), .big_blind = Chips(40)};
+        (hands ? one.hands : one.minutes) = 10;
+        (hands ? two.hands : two.minutes) = 10;
+        rules.structure.levels = {one, two};
+        rules.starting_stack = Chips(1'000);
+        rules.pool = Chips(200);
+        rules.price = Chips(100);
+        rules.late_levels = 1;
+        const std::vector<int> players = {0, 1};
+        tournament::Director d(rules, players);
+        const tournament::Position at{1, false, 5};
+        const int table = d.tables()[0].id;
+        auto dealt = d.deal(table, at);
+        REQUIRE(std::holds_alternative<tournament::Deal>(dealt));
+        std::vector<Chips> stacks = std::get<tournament::Deal>(dealt).stacks;
+        const auto& seated = d.tables()[0].players;
+        const auto k0 = static_cast<std::size_t>(std::find(seated.begin(), seated.end(), 0) -
+                                                 seated.begin()),
+                   k1 = static_cast<std::size_t>(std::find(seated.begin(), seated.end(), 1) -
+                                                 seated.begin());
+        stacks[k1] += stacks[k0];
+        stacks[k0] = Chips();
+        CHECK(d.hand_ended(table, stacks).busted == std::vector<int>{0});
+        d.give_up_seat(0);
+        const tournament::Outcome o = d.advance(at);
+        CHECK(d.entry_open() == !hands);
+        CHECK(o.won.has_value() == hands);
+        if (!hands) { // a newcomer comes, and the tournament goes on
+            REQUIRE(d.enter(2, at));
+            CHECK(d.remaining() == 3);
+        }
+    }
+}
