@@ -270,3 +270,49 @@ test("a guaranteed pool and a deal at the final table: proposed above the felt, 
   await ann.context.close();
   await bob.context.close();
 });
+
+test("the entry period in the browser: a late registration from the tournament's page seats its player, and a rebuy from the bar above the felt adds to the pool", { timeout: 120_000 }, async () => {
+  const ann = await guestPage(browser, server, "ann");
+  const bob = await guestPage(browser, server, "bob");
+  const cy = await guestPage(browser, server, "cy");
+  const made = await call(ann.page, "create_tournament", {
+    format: "multi-table",
+    seats: 3,
+    buy_in: 100,
+    starting_stack: 1000,
+    start_in_s: 4,
+    late_registration_levels: 1,
+    rebuy_levels: 1,
+    rebuy_stack: 1000,
+    rebuy_stack_limit: 1000,
+    hand_delay_ms: 0,
+    decision_ms: 60000,
+    levels: [{ small_blind: 10, big_blind: 20, hands: 500 }],
+  });
+  assert.equal(made.ok, true, JSON.stringify(made));
+  const id = made.tournament;
+  for (const p of [ann, bob]) {
+    await p.page.goto(`${server.url}/#/tournament/${id}`);
+    await p.page.getByRole("heading", { name: /late registration to level 1, rebuys for 1 level/ }).waitFor();
+    await p.page.getByRole("button", { name: /Register \(100 chips\)/ }).click();
+  }
+  for (const p of [ann, bob]) await until("the table", async () => /^#\/table\/\d+$/.test(await p.page.evaluate(() => location.hash)), 30_000);
+
+  // Cy comes late: the page offers the late registration, and the server seats them.
+  await cy.page.goto(`${server.url}/#/tournament/${id}`);
+  await cy.page.getByRole("button", { name: "Register late (1000 chips for 100)" }).click();
+  await until("cy at the table", async () => /^#\/table\/\d+$/.test(await cy.page.evaluate(() => location.hash)), 30_000);
+
+  // Cy's stack is at the limit: the bar offers a rebuy, and takes it.
+  const bar = cy.page.getByLabel("tournament", { exact: true });
+  const rebuy = bar.getByRole("button", { name: "Rebuy (1000 chips for 100)" });
+  await rebuy.waitFor();
+  await cy.page.screenshot({ path: join(screenshots, "tournament-entry.png") });
+  await rebuy.click();
+  await cy.page.getByRole("status").filter({ hasText: /Your rebuy is in/ }).waitFor();
+  const view = await call(ann.page, "tournament", { tournament: id });
+  assert.equal(view.tournament.pool, 400); // three entries and a rebuy
+  assert.equal(view.tournament.entrants, 3);
+  for (const p of [ann, bob, cy]) assert.deepEqual(p.rec.bad, []);
+  for (const p of [ann, bob, cy]) await p.context.close();
+});

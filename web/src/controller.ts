@@ -178,7 +178,7 @@ export class Controller {
   // there without a click, unless they are looking at something else than a table of theirs.
   private tournamentNews(m: TournamentPush): void {
     const t = m.tournament;
-    if ((m.kind === "started" || m.kind === "moved") && m.table !== undefined) {
+    if ((m.kind === "started" || m.kind === "moved" || m.kind === "seated") && m.table !== undefined) {
       const table = m.table;
       const from = m.from_table;
       this.store.update((s) => {
@@ -191,7 +191,17 @@ export class Controller {
       const shown = hashOf(this.store.get().screen);
       if (typeof location !== "undefined" && location.hash !== shown) location.hash = shown;
       const seat = (m.seat ?? 0) + 1;
-      this.notify("info", m.kind === "started" ? `Tournament ${t} starts: table ${table}, seat ${seat}.` : `You move to table ${table}, seat ${seat}.`);
+      this.notify(
+        "info",
+        m.kind === "started"
+          ? `Tournament ${t} starts: table ${table}, seat ${seat}.`
+          : m.kind === "seated"
+            ? `Tournament ${t}: you sit at table ${table}, seat ${seat}.`
+            : `You move to table ${table}, seat ${seat}.`,
+      );
+    } else if (m.kind === "busted") {
+      const may = [m.rebuy ? `rebuy (within ${Math.round((m.ms ?? 0) / 1000)} s, your seat kept)` : "", m.reenter ? "re-enter" : ""].filter((x) => x);
+      this.notify("info", `Tournament ${t}: you have lost your chips.${may.length ? ` You may ${may.join(" or ")}.` : ""}`, true);
     } else if (m.kind === "level" && m.level) {
       const l = m.level as LevelInfo;
       this.notify("info", `Tournament ${t}: level ${l.level ?? ""}, ${levelWords(l)}.`);

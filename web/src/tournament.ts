@@ -23,6 +23,8 @@ export interface Standing {
   tied: boolean;
   stack?: number;
   table?: number;
+  busted?: boolean; // out of chips in the entry period, not placed yet
+  entry?: number; // a re-entry: the account's second, third...
 }
 
 // A deal on the table, as the server gives it (`deal` in the `tournament` push and view).
@@ -95,8 +97,9 @@ export function breakInMs(levels: unknown[], level: number, levelMsLeft: number)
 
 // Where the player stands among those still in, by stack (1: the biggest), and how many are in.
 export function standingOf(standings: Standing[], name: string): { rank: number; of: number; stack: number } | null {
-  const inPlay = standings.filter((s) => s.place === null && s.stack !== undefined);
-  const me = inPlay.find((s) => s.name === name);
+  // (Out of chips in the entry period, waiting for its close: not in play.)
+  const inPlay = standings.filter((s) => s.place === null && s.stack !== undefined && !s.busted);
+  const me = inPlay.filter((s) => s.name === name).pop(); // a re-entry: the last entry
   if (!me) return null;
   const rank = 1 + inPlay.filter((s) => (s.stack ?? 0) > (me.stack ?? 0)).length;
   return { rank, of: inPlay.length, stack: me.stack ?? 0 };
@@ -115,4 +118,23 @@ export function standingsOrder(standings: Standing[]): Standing[] {
 export function finishWords(tournament: number, place: number, prize: number, tied: boolean): string {
   if (place === 1 && !tied) return `You won tournament ${tournament}: first place${prize > 0 ? `, prize ${prize}` : ""}.`;
   return `You finished ${ordinal(place)}${tied ? " (tied)" : ""} in tournament ${tournament}${prize > 0 ? `, prize ${prize}` : ""}.`;
+}
+
+// What a player may buy now in a tournament's entry period, from its view (`tournament`): a late
+// registration (no entry yet), a re-entry (their last entry out of chips, re-entries left), a
+// rebuy (their stack at most the limit) or the add-on (with chips). The server has the last word:
+// these only say which buttons to show.
+export function purchases(view: Record<string, unknown>, name: string): { register: boolean; reenter: boolean; rebuy: boolean; addOn: boolean } {
+  const standings = (view["standings"] as Standing[] | undefined) ?? [];
+  const config = (view["config"] as Record<string, number> | undefined) ?? {};
+  const mine = standings.filter((s) => s.name === name);
+  const me = mine[mine.length - 1];
+  const stillIn = me !== undefined && me.place === null;
+  return {
+    register: view["late_registration_open"] === true && me === undefined,
+    reenter: view["reentry_open"] === true && stillIn && me.busted === true && mine.length <= (config["reentries"] ?? 0),
+    // Out of chips, only while they keep their seat (a table in their standing).
+    rebuy: view["rebuys_open"] === true && stillIn && (me.stack ?? 0) <= (config["rebuy_stack_limit"] ?? 0) && (!me.busted || me.table !== undefined),
+    addOn: view["add_on_open"] === true && stillIn && (me.stack ?? 0) > 0,
+  };
 }

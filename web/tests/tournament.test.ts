@@ -2,7 +2,7 @@
 // from table to table.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { breakInMs, clockWords, dealWords, finishWords, levelWords, ordinal, standingOf, standingsOrder, type Standing } from "../src/tournament";
+import { breakInMs, clockWords, dealWords, finishWords, levelWords, ordinal, purchases, standingOf, standingsOrder, type Standing } from "../src/tournament";
 import type { Connection } from "../src/connection";
 import { Controller } from "../src/controller";
 import type { Snapshot } from "../src/gen/protocol";
@@ -130,4 +130,30 @@ test("a deal's pushes: kept by tournament until it is off or the player finishes
   assert.equal(store.get().deals.has(7), false);
   events!.push({ type: "tournament", kind: "hand_for_hand", tournament: 8, remaining: 28 });
   assert.equal(store.get().notice!.text, "Tournament 8: hand-for-hand on the bubble (28 left): each table plays one hand and waits for the others.");
+});
+
+test("the entry period's buttons follow the view: register, re-enter, rebuy, add-on", () => {
+  const config = { reentries: 1, rebuy_stack_limit: 1500 };
+  const open = { late_registration_open: true, reentry_open: true, rebuys_open: true, add_on_open: false, config };
+  const ann: Standing = { name: "ann", place: null, prize: 0, tied: false, stack: 1500, table: 3 };
+  const busted: Standing = { ...ann, stack: 0, busted: true };
+  // Not in it: a late registration only.
+  assert.deepEqual(purchases({ ...open, standings: [] }, "ann"), { register: true, reenter: false, rebuy: false, addOn: false });
+  // At the limit: a rebuy; above it, none.
+  assert.deepEqual(purchases({ ...open, standings: [ann] }, "ann"), { register: false, reenter: false, rebuy: true, addOn: false });
+  assert.equal(purchases({ ...open, standings: [{ ...ann, stack: 1501 }] }, "ann").rebuy, false);
+  // Out of chips with the seat kept: a rebuy or a re-entry; the seat given up, a re-entry only.
+  assert.deepEqual(purchases({ ...open, standings: [busted] }, "ann"), { register: false, reenter: true, rebuy: true, addOn: false });
+  const away = { ...busted, table: undefined };
+  assert.deepEqual(purchases({ ...open, standings: [away] }, "ann"), { register: false, reenter: true, rebuy: false, addOn: false });
+  // Re-entered once (the most): the last entry counts, and no second re-entry.
+  const second: Standing = { ...busted, entry: 2 };
+  assert.equal(purchases({ ...open, standings: [away, second] }, "ann").reenter, false);
+  assert.equal(standingOf([away, { ...ann, entry: 2 }], "ann")?.stack, 1500);
+  assert.equal(standingOf([busted, { ...ann, name: "bob" }], "ann"), null); // out of chips: no rank
+  // The add-on's break: with chips only; the windows closed, nothing.
+  const addOn = { ...open, late_registration_open: false, reentry_open: false, rebuys_open: false, add_on_open: true };
+  assert.equal(purchases({ ...addOn, standings: [ann] }, "ann").addOn, true);
+  assert.equal(purchases({ ...addOn, standings: [busted] }, "ann").addOn, false);
+  assert.deepEqual(purchases({ config, standings: [ann] }, "ann"), { register: false, reenter: false, rebuy: false, addOn: false });
 });

@@ -6,7 +6,7 @@ import { useEffect, useState } from "preact/hooks";
 import { RequestError } from "../connection";
 import type { Controller } from "../controller";
 import type { TournamentLine } from "../gen/protocol";
-import { breakInMs, clockWords, dealWords, levelWords, ordinal, standingOf, standingsOrder, type DealInfo, type LevelInfo, type Standing } from "../tournament";
+import { breakInMs, clockWords, dealWords, levelWords, ordinal, purchases, standingOf, standingsOrder, type DealInfo, type LevelInfo, type Standing } from "../tournament";
 
 type View = Record<string, unknown>;
 
@@ -42,6 +42,57 @@ async function enter(c: Controller, id: number, register: boolean, then?: () => 
   then?.();
 }
 
+// The entry period's options in words: "late registration to level 4, 1 re-entry, rebuys for 4
+// levels, add-on 3000"; "" for none.
+function entryWords(t: TournamentLine): string {
+  const parts: string[] = [];
+  if (t.late_registration_levels) parts.push(`late registration to level ${t.late_registration_levels}`);
+  if (t.reentries) parts.push(`${t.reentries} re-entr${t.reentries === 1 ? "y" : "ies"}`);
+  if (t.rebuy_levels) parts.push(`rebuys for ${t.rebuy_levels} level${t.rebuy_levels === 1 ? "" : "s"}`);
+  if (t.add_on_stack) parts.push(`add-on ${t.add_on_stack}`);
+  return parts.join(", ");
+}
+
+const kPurchases = {
+  register: ["tournament_register", "Register late", "You are in: your table and seat follow."],
+  reenter: ["tournament_reenter", "Re-enter", "You are in again with a new stack."],
+  rebuy: ["tournament_rebuy", "Rebuy", "Your rebuy is in."],
+  addOn: ["tournament_add_on", "Take the add-on", "Your add-on is in."],
+} as const;
+
+// The entry period's buttons for what the player may buy now, each with its price.
+function EntryButtons(props: { c: Controller; id: number; name: string; view: View; then?: () => void }) {
+  const may = purchases(props.view, props.name);
+  const config = (props.view["config"] as Record<string, number> | undefined) ?? {};
+  const buyIn = config["buy_in"] ?? 0;
+  const fee = config["fee"] ?? 0;
+  const chips = { register: config["starting_stack"], reenter: config["starting_stack"], rebuy: config["rebuy_stack"], addOn: config["add_on_stack"] };
+  const shown = (Object.keys(kPurchases) as (keyof typeof kPurchases)[]).filter((k) => may[k]);
+  if (shown.length === 0) return null;
+  return (
+    <span class="entry-buttons" role="group" aria-label="entry period">
+      {shown.map((k) => {
+        const [type, label, done] = kPurchases[k];
+        const price = buyIn + (k === "register" || k === "reenter" ? fee : 0);
+        return (
+          <button
+            type="button"
+            class="primary"
+            onClick={async () => {
+              const r = await props.c.ask(type, { tournament: props.id });
+              if (!r) return;
+              props.c.notify("info", `Tournament ${props.id}: ${done}`);
+              props.then?.();
+            }}
+          >
+            {label} ({chips[k] ?? 0} chips for {price})
+          </button>
+        );
+      })}
+    </span>
+  );
+}
+
 // The fields of create_tournament the form offers (docs/tournaments.md has them all).
 function CreateTournament(props: { c: Controller; done: () => void }) {
   const [v, setV] = useState<Record<string, string>>({
@@ -57,6 +108,11 @@ function CreateTournament(props: { c: Controller; done: () => void }) {
     max_entrants: "100",
     min_entrants: "2",
     start_in_min: "5",
+    late_registration_levels: "",
+    reentries: "",
+    rebuy_levels: "",
+    rebuy_stack: "",
+    add_on_stack: "",
   });
   const [refused, setRefused] = useState<string | null>(null);
   const set = (k: string, x: string) => {
@@ -75,8 +131,13 @@ function CreateTournament(props: { c: Controller; done: () => void }) {
           ["max_entrants", "Most entrants"],
           ["min_entrants", "Fewest entrants"],
           ["start_in_min", "Starts in (minutes)"],
+          ["late_registration_levels", "Late registration, levels (empty: none)"],
+          ["reentries", "Re-entries each (empty: none)"],
         ] as [string, string][])
       : []),
+    ["rebuy_levels", "Rebuys, levels (empty: none)"],
+    ["rebuy_stack", "Rebuy chips (empty: the starting stack)"],
+    ["add_on_stack", "Add-on chips (empty: none)"],
   ];
   const bad = numbers.find(([k]) => v[k] !== "" && !/^\d+$/.test(v[k] ?? ""));
   return (
@@ -185,6 +246,7 @@ export function TournamentLobby(props: { c: Controller; tournaments: Map<number,
                 {t.buy_in}
                 {t.fee ? ` + ${t.fee}` : ""}
                 {t.guarantee ? `, ${t.guarantee} guaranteed` : ""}
+                {entryWords(t) ? `; ${entryWords(t)}` : ""}
               </td>
               <td>
                 {t.entrants}/{t.max_entrants}
@@ -198,6 +260,11 @@ export function TournamentLobby(props: { c: Controller; tournaments: Map<number,
                 {t.status === "registering" && (
                   <button type="button" class="primary" disabled={t.entrants >= t.max_entrants} onClick={() => void enter(c, t.tournament, true)}>
                     Register
+                  </button>
+                )}
+                {(t.status === "running" || t.status === "break") && t.late_registration_levels !== undefined && (
+                  <button type="button" onClick={() => c.go({ name: "tournament", id: t.tournament })}>
+                    Late registration
                   </button>
                 )}
               </td>
@@ -223,7 +290,7 @@ export function TournamentPage(props: { c: Controller; id: number; name: string 
   if (!view) return <p class="connecting">Opening tournament {id}…</p>;
   const t = view as unknown as TournamentLine;
   const standings = (view["standings"] as Standing[] | undefined) ?? [];
-  const me = standings.find((s) => s.name === props.name);
+  const me = standings.filter((s) => s.name === props.name).pop(); // a re-entry: the last entry
   const prizes = (view["prizes"] as number[] | undefined) ?? [];
   const config = (view["config"] as Record<string, unknown> | undefined) ?? {};
   const levels = (config["levels"] as LevelInfo[] | undefined) ?? [];
@@ -231,7 +298,7 @@ export function TournamentPage(props: { c: Controller; id: number; name: string 
   return (
     <div class="tournament-page">
       <h2>
-        Tournament {id} <span class="sub">{`${t.format}, ${gameWords(t)}, buy-in ${t.buy_in}${t.fee ? ` + ${t.fee}` : ""}${t.guarantee ? `, ${t.guarantee} guaranteed` : ""}`}</span>
+        Tournament {id} <span class="sub">{`${t.format}, ${gameWords(t)}, buy-in ${t.buy_in}${t.fee ? ` + ${t.fee}` : ""}${t.guarantee ? `, ${t.guarantee} guaranteed` : ""}${entryWords(t) ? `; ${entryWords(t)}` : ""}`}</span>
       </h2>
       <p class="tournament-status" aria-label="status">
         {t.status === "registering"
@@ -253,6 +320,7 @@ export function TournamentPage(props: { c: Controller; id: number; name: string 
             Unregister
           </button>
         )}
+        <EntryButtons c={c} id={id} name={props.name} view={view} then={load} />
         {me?.table !== undefined && me.place === null && (
           <button type="button" class="primary" onClick={() => c.go({ name: "table", id: me.table! })}>
             Go to my table ({me.table})
@@ -417,6 +485,7 @@ export function TournamentBar(props: { c: Controller; id: number; name: string }
         </span>
       )}
       {view["average_stack"] !== undefined && <span>average stack {String(view["average_stack"])}</span>}
+      <EntryButtons c={props.c} id={props.id} name={props.name} view={view} />
       {!deal && standing && standing.of >= 2 && standing.of <= 10 && (
         <span class="deal-propose">
           Propose a deal:
