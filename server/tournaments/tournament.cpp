@@ -187,7 +187,9 @@ json Tournament::view() const {
                     for (int p : t.players)
                         if (p >= 0) table_of[p] = table;
     json standings = json::array();
+    std::unordered_map<std::int64_t, int> entry_count; // by account so far: which entry each is
     for (std::size_t i = 0; i < entrants_.size(); ++i) {
+        const int entry = ++entry_count[entrants_[i].account];
         json s = {{"name", entrants_[i].name}, {"place", nullptr}, {"prize", 0}, {"tied", false}};
         if (director_) {
             for (const tournament::Finish& f : director_->finishes())
@@ -201,7 +203,7 @@ json Tournament::view() const {
             if (const auto t = table_of.find(static_cast<int>(i)); t != table_of.end())
                 s["table"] = t->second;
             if (director_->bust(static_cast<int>(i))) s["busted"] = true;
-            if (const int e = entry_of(static_cast<int>(i)); e > 1) s["entry"] = e;
+            if (entry > 1) s["entry"] = entry;
         }
         standings.push_back(std::move(s));
     }
@@ -1220,7 +1222,9 @@ Tournament::check_purchase(std::int64_t account, Purchase what,
     using R = protocol::Refusal;
     const std::string which = "tournament " + std::to_string(id_);
     if (status_ != Status::running || !director_ || director_->finished())
-        return R{"not_running", which + " is not being played"};
+        return what == Purchase::enter
+                   ? R{"not_registering", which + " is not taking registrations (it ended)"}
+                   : R{"not_running", which + " is not being played"};
     const int last = last_entry(account);
     // Whether the clock is within the window of `levels` (through the end of that level).
     const auto within = [&](int levels) {
