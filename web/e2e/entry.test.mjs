@@ -4,34 +4,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { join } from "node:path";
-import { guestPage, room, screenshots, until } from "./harness.mjs";
+import { callAsGuest, guestPage, room, screenshots, until } from "./harness.mjs";
 
 let server, browser;
 room(["--tournament-minute-ms", "1000"], (s, b) => ([server, browser] = [s, b]));
 
-// A request over a socket of the page's own, as a guest of its own: its reply.
-async function call(page, type, body) {
-  return page.evaluate(async ({ type, body }) => {
-    const ws = new WebSocket(`ws://${location.host}/ws`);
-    await new Promise((r) => (ws.onopen = r));
-    const ask = (m) =>
-      new Promise((res) => {
-        ws.addEventListener("message", function on(e) {
-          const r = JSON.parse(e.data);
-          if (r.id !== m.id) return;
-          ws.removeEventListener("message", on);
-          res(r);
-        });
-        ws.send(JSON.stringify(m));
-      });
-    await ask({ type: "hello", id: 1, version: 2 });
-    await ask({ type: "guest", id: 2 });
-    const r = await ask({ ...body, type, id: 3 });
-    ws.close();
-    return r;
-  }, { type, body });
-}
-
+const call = callAsGuest;
 const view = async (page, id) => (await call(page, "tournament", { tournament: id })).tournament;
 
 // Clicks the first of `names` the action bar offers, if it offers one now.

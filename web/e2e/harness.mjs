@@ -236,3 +236,32 @@ export async function passiveTurn(p, legal, bar) {
   }
   await bar.waitFor({ state: "hidden", timeout: 5000 }).catch(() => {});
 }
+
+// A request from the page over a socket of its own, signed in as a guest of its own (signing in
+// as the page's player would take their seat's messages to this socket): its reply.
+export async function callAsGuest(page, type, body = {}) {
+  return page.evaluate(
+    async ({ type, body }) => {
+      const ws = new WebSocket(`ws://${location.host}/ws`);
+      await new Promise((r) => (ws.onopen = r));
+      let id = 0;
+      const ask = (t, b = {}) =>
+        new Promise((res) => {
+          const me = ++id;
+          ws.addEventListener("message", function on(e) {
+            const m = JSON.parse(e.data);
+            if (m.id !== me) return;
+            ws.removeEventListener("message", on);
+            res(m);
+          });
+          ws.send(JSON.stringify({ ...b, type: t, id: me }));
+        });
+      await ask("hello", { version: 2 });
+      await ask("guest");
+      const r = await ask(type, body);
+      ws.close();
+      return r;
+    },
+    { type, body },
+  );
+}

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { join } from "node:path";
-import { failures, guestPage, lastLegal, passiveTurn, room, runFelt, screenshots, sleep, until } from "./harness.mjs";
+import { callAsGuest, failures, guestPage, lastLegal, passiveTurn, room, runFelt, screenshots, sleep, until } from "./harness.mjs";
 
 let server, browser;
 room([], (s, b) => ([server, browser] = [s, b]));
@@ -27,34 +27,7 @@ async function playUntil(p, done, choices = ["Check", "Call", "Fold"]) {
   }
 }
 
-// A request from the page over a socket of its own, signed in as a guest of its own (signing in
-// as the page's player would take their seat's messages to this socket).
-async function call(page, type, body = {}) {
-  return page.evaluate(
-    async ({ type, body }) => {
-      const ws = new WebSocket(`ws://${location.host}/ws`);
-      await new Promise((r) => (ws.onopen = r));
-      let id = 0;
-      const ask = (t, b = {}) =>
-        new Promise((res) => {
-          const me = ++id;
-          ws.addEventListener("message", function on(e) {
-            const m = JSON.parse(e.data);
-            if (m.id !== me) return;
-            ws.removeEventListener("message", on);
-            res(m);
-          });
-          ws.send(JSON.stringify({ ...b, type: t, id: me }));
-        });
-      await ask("hello", { version: 2 });
-      await ask("guest");
-      const r = await ask(type, body);
-      ws.close();
-      return r;
-    },
-    { type, body },
-  );
-}
+const call = callAsGuest;
 
 test("a sit-and-go created and registered for in the browser is played to the end with bots, the page at the table by itself", { timeout: 180_000 }, async () => {
   const ann = await guestPage(browser, server, "ann");
