@@ -1303,10 +1303,10 @@ EntryRun play_entries(Client& c, std::int64_t t, bool late) {
         const json& msg = *m;
         if (msg.contains("id") && msg["id"].is_number() && asked.count(msg["id"].get<int>())) {
             const std::string type = asked[msg["id"].get<int>()];
-            got[msg["id"].get<int>()] = {msg["ok"] == true ? "ok" : msg.value("code", "?"),
-                                         msg["ok"] == true ? "ok" : msg.value("message", "?")};
-            if (type == "tournament_reenter" && msg["ok"] == true) ++entry;
-            if (type == "tournament_register" && msg["ok"] != true) break;
+            got[msg["id"].get<int>()] = {msg.value("ok", false) ? "ok" : msg.value("code", "?"),
+                                         msg.value("ok", false) ? "ok" : msg.value("message", "?")};
+            if (type == "tournament_reenter" && msg.value("ok", false)) ++entry;
+            if (type == "tournament_register" && !msg.value("ok", false)) break;
             continue;
         }
         if (msg["type"] == "error") run.errors.push_back(msg.dump());
@@ -1326,9 +1326,9 @@ EntryRun play_entries(Client& c, std::int64_t t, bool late) {
             if (kind == "busted") {
                 ++run.busted;
                 shoving = false;
-                if (msg["reenter"] == true && entry == 1)
+                if (msg.value("reenter", false) && entry == 1)
                     ask("tournament_reenter");
-                else if (msg["rebuy"] == true && rebuys < 2) {
+                else if (msg.value("rebuy", false) && rebuys < 2) {
                     ++rebuys;
                     ask("tournament_rebuy");
                 }
@@ -1425,7 +1425,7 @@ TEST_CASE("feltd: the entry period: late registration, re-entries, rebuys and th
     };
     for (int waited = 0; view()["status"] != "running" && waited < 500; ++waited)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    REQUIRE(view()["late_registration_open"] == true);
+    REQUIRE(view().value("late_registration_open", false));
     bots.emplace_back([&] { runs[2] = play_entries(*p[2].c, t, true); });
     CHECK(late.c->call({{"type", "tournament_reenter"}, {"tournament", t}})["code"] ==
           "not_in_tournament");
@@ -1438,8 +1438,8 @@ TEST_CASE("feltd: the entry period: late registration, re-entries, rebuys and th
     std::this_thread::sleep_for(std::chrono::milliseconds(kMinuteMs)); // the last hand ends
     const json at_break = view();
     CHECK(at_break["status"] == "break");
-    CHECK(at_break["add_on_open"] == true);
-    CHECK(at_break["rebuys_open"] == false);
+    CHECK(at_break.value("add_on_open", false));
+    CHECK_FALSE(at_break.value("rebuys_open", true));
     CHECK(late.c->call({{"type", "tournament_register"}, {"tournament", t}})["code"] ==
           "not_registering");
     for (auto& b : bots) b.join();
