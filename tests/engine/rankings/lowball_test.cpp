@@ -1,0 +1,141 @@
+// Ace-to-five lowball (rankings/lowball.h): every five-card hand of the pack counted by shape and
+// by value against the combinatorial figures, the order the rules give in examples, and a slow
+// reference, written apart, compared on random hands of five to seven cards.
+#include "rankings/lowball.h"
+
+#include "cards/deck.h"
+#include "rankings/enumerate.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <set>
+#include <vector>
+
+using namespace felt;
+
+namespace {
+
+LowValue low(std::string_view text) {
+    auto cards = Deck::standard().parse_cards(text);
+    REQUIRE(cards.ok());
+    REQUIRE(cards.value().size() >= 5);
+    return best_ace_to_five_low(cards.value());
+}
+
+// The reference: a hand's shape from its sorted group sizes, then its ranks (ace one) by group
+// size and rank, both descending; the smaller pair (shape, ranks) is the better low.
+std::pair<int, std::vector<int>> reference_key(const std::vector<Card>& five) {
+    std::map<int, int> groups;
+    for (Card c : five) ++groups[c.rank() == rank::ace ? 1 : c.rank().index() + 2];
+    std::vector<std::pair<int, int>> g(groups.begin(), groups.end()); // (rank, size)
+    std::sort(g.begin(), g.end(), [](auto a, auto b) {
+        return a.second != b.second ? a.second > b.second : a.first > b.first;
+    });
+    std::vector<int> sizes, ranks;
+    for (auto [r, n] : g) {
+        sizes.push_back(n);
+        ranks.push_back(r);
+    }
+    static const std::vector<std::vector<int>> shapes = {{1, 1, 1, 1, 1}, {2, 1, 1, 1}, {2, 2, 1},
+                                                         {3, 1, 1},       {3, 2},       {4, 1}};
+    const int shape =
+        static_cast<int>(std::find(shapes.begin(), shapes.end(), sizes) - shapes.begin());
+    return {shape, ranks};
+}
+
+// The reference's best of five to seven cards: every five of them.
+std::pair<int, std::vector<int>> reference_best(const std::vector<Card>& cards) {
+    std::vector<bool> pick(cards.size(), false);
+    std::fill(pick.begin(), pick.begin() + 5, true);
+    std::pair<int, std::vector<int>> best{99, {}};
+    do {
+        std::vector<Card> five;
+        for (std::size_t i = 0; i < cards.size(); ++i)
+            if (pick[i]) five.push_back(cards[i]);
+        best = std::min(best, reference_key(five));
+    } while (std::prev_permutation(pick.begin(), pick.end()));
+    return best;
+}
+
+} // namespace
+
+TEST_CASE("ace-to-five low: every five-card hand, counted by shape and by value") {
+    const auto pack = standard_pack();
+    std::array<long, 6> by_shape{};
+    std::set<std::uint32_t> values, qualifying;
+    long qualifying_hands = 0, wheels = 0, above_wheel = 0;
+    const LowValue wheel = low("As 2h 3d 4c 5s");
+    std::array<Card, 5> five{};
+    for (int a = 0; a < 52; ++a)
+        for (int b = a + 1; b < 52; ++b)
+            for (int c = b + 1; c < 52; ++c)
+                for (int d = c + 1; d < 52; ++d)
+                    for (int e = d + 1; e < 52; ++e) {
+                        five = {pack[a], pack[b], pack[c], pack[d], pack[e]};
+                        const LowValue v = ace_to_five_low(five);
+                        values.insert(v.raw());
+                        ++by_shape[static_cast<std::size_t>(
+                            reference_key({five.begin(), five.end()}).first)];
+                        if (v.qualifies()) {
+                            ++qualifying_hands;
+                            qualifying.insert(v.raw());
+                        }
+                        wheels += v == wheel;
+                        above_wheel += v > wheel;
+                    }
+    // C(13,5) rank sets without a pair, and the paired shapes: 6,175 values in all.
+    CHECK(values.size() == 6'175);
+    CHECK(by_shape[0] == 1'317'888); // 1,287 rank sets, 4^5 suits each
+    CHECK(by_shape[1] == 1'098'240); // a pair
+    CHECK(by_shape[2] == 123'552);   // two pairs
+    CHECK(by_shape[3] == 54'912);    // three of a kind
+    CHECK(by_shape[4] == 3'744);     // a full house
+    CHECK(by_shape[5] == 624);       // four of a kind
+    // Eight or better: C(8,5) = 56 lows, each in 4^5 suits.
+    CHECK(qualifying.size() == 56);
+    CHECK(qualifying_hands == 56 * 1'024);
+    CHECK(wheels == 1'024);
+    CHECK(above_wheel == 0); // the wheel is the best low
+}
+
+TEST_CASE("ace-to-five low: the order of the rules' examples") {
+    CHECK(low("7s 5h 4d 3c 2s") > low("7h 6d 3c 2s Ah"));  // compared from the highest card down
+    CHECK(low("Ks Qh Jd Tc 8s") > low("As Ah 2d 3c 4s"));  // no pair beats any pair
+    CHECK(low("4s 4h Kd Qc Js") > low("5s 5h Ad 2c 3s"));  // the lower pair
+    CHECK(low("5s 5h 2d 3c 4s") > low("5d 5c 2h 3s 6h"));  // then the kickers
+    CHECK(low("As 2s 3s 4s 5s") == low("Ah 2d 3c 4s 5h")); // flushes and straights do not count
+    CHECK(low("2s 2h 3d 3c 4s") > low("As Ah Ad 2c 3s"));  // two pairs beat three of a kind
+    CHECK(low("9s 9h 9d 8c 8s") > low("2s 2h 2d 2c 3s"));  // a full house beats four of a kind
+    // Best of seven, as razz plays it; qualifying for a low half.
+    CHECK(low("Ks Kh 8d 5c 4s 2h As") == low("8d 5c 4s 2h As"));
+    CHECK(low("8d 5c 4s 2h As").qualifies());
+    CHECK_FALSE(low("9d 5c 4s 2h As").qualifies());
+    CHECK_FALSE(low("As Ah 2d 3c 4s").qualifies());
+    CHECK(low("9d 5c 4s 2h As").qualifies(rank::nine));
+    CHECK_FALSE(LowValue().qualifies());
+}
+
+TEST_CASE("ace-to-five low: the same order as a slow reference on random hands of five to seven") {
+    std::mt19937_64 rng(48);
+    const auto pack = standard_pack();
+#ifdef FELT_SANITIZE
+    constexpr int kPairs = 2'000; // a tenth under the sanitizers
+#else
+    constexpr int kPairs = 20'000;
+#endif
+    for (int i = 0; i < kPairs; ++i) {
+        const int n = 5 + static_cast<int>(rng() % 3);
+        std::array<Card, 52> deck = pack;
+        std::shuffle(deck.begin(), deck.end(), rng);
+        const std::vector<Card> x(deck.begin(), deck.begin() + n),
+            y(deck.begin() + n, deck.begin() + 2 * n);
+        const auto vx = best_ace_to_five_low(x), vy = best_ace_to_five_low(y);
+        const auto rx = reference_best(x), ry = reference_best(y);
+        // The reference's smaller key is the better low.
+        CHECK((vx > vy) == (rx < ry));
+        CHECK((vx == vy) == (rx == ry));
+    }
+}
