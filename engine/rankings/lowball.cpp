@@ -64,6 +64,40 @@ LowValue ace_to_five_low(std::span<const Card, 5> cards) {
     return LowValue(kWorst - bad);
 }
 
+DeuceSevenValue deuce_to_seven_low(std::span<const Card, 5> cards) {
+    std::array<int, 13> count{}; // by rank index, the deuce 0 .. the ace 12
+    bool flush = true;
+    for (Card c : cards) {
+        assert(!c.is_joker() && c.rank().index() <= rank::ace.index());
+        ++count[static_cast<std::size_t>(c.rank().index())];
+        flush = flush && c.suit() == cards[0].suit();
+    }
+    std::array<std::pair<int, int>, 5> groups{}; // (size, rank + 1), the larger first
+    int n = 0;
+    for (int r = 12; r >= 0; --r)
+        if (count[static_cast<std::size_t>(r)])
+            groups[static_cast<std::size_t>(n++)] = {count[static_cast<std::size_t>(r)], r + 1};
+    std::stable_sort(groups.begin(), groups.begin() + n,
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    // Five ranks in a row, the ace high only (A-5-4-3-2 is none).
+    const bool straight = n == 5 && groups[0].second - groups[4].second == 4;
+    int shape = 0; // 0 high card, 1 pair, 2 two pairs, 3 trips, 4 straight, 5 flush, 6 full
+                   // house, 7 quads, 8 straight flush
+    if (n == 5)
+        shape = straight && flush ? 8 : flush ? 5 : straight ? 4 : 0;
+    else if (n == 4)
+        shape = 1;
+    else if (n == 3)
+        shape = groups[0].first == 2 ? 2 : 3;
+    else
+        shape = groups[0].first == 3 ? 6 : 7;
+    std::uint32_t bad = static_cast<std::uint32_t>(shape) << kShapeShift;
+    for (int i = 0; i < n; ++i)
+        bad |= static_cast<std::uint32_t>(groups[static_cast<std::size_t>(i)].second)
+               << (16 - 4 * i);
+    return DeuceSevenValue((9u << kShapeShift) - bad);
+}
+
 LowValue best_ace_to_five_low(std::span<const Card> cards) {
     assert(cards.size() >= 5 && cards.size() <= 7);
     LowValue best;

@@ -1,10 +1,13 @@
-// Ace-to-five lowball (rankings/lowball.h): every five-card hand of the pack counted by shape and
+// Lowball (rankings/lowball.h). Ace-to-five: every five-card hand of the pack counted by shape and
 // by value against the combinatorial figures, the order the rules give in examples, and a slow
-// reference, written apart, compared on random hands of five to seven cards.
+// reference, written apart, compared on random hands of five to seven cards. Deuce-to-seven: every
+// hand against the standard evaluator turned over (itself checked exhaustively), the ace-to-five
+// wheel placed apart.
 #include "rankings/lowball.h"
 
 #include "cards/deck.h"
 #include "rankings/enumerate.h"
+#include "rankings/evaluator.h"
 
 #include <doctest/doctest.h>
 
@@ -138,4 +141,63 @@ TEST_CASE("ace-to-five low: the same order as a slow reference on random hands o
         CHECK((vx > vy) == (rx < ry));
         CHECK((vx == vy) == (rx == ry));
     }
+}
+
+namespace {
+
+DeuceSevenValue d27(std::string_view text) {
+    auto cards = Deck::standard().parse_cards(text);
+    REQUIRE(cards.ok());
+    REQUIRE(cards.value().size() == 5);
+    return deuce_to_seven_low(std::span<const Card, 5>(cards.value().data(), 5));
+}
+
+} // namespace
+
+TEST_CASE("deuce-to-seven low: every five-card hand, the standard ranking turned over but for "
+          "A-5-4-3-2, which is an ace high") {
+    const auto pack = standard_pack();
+    std::map<std::uint16_t, std::uint32_t> by_class; // the standard class -> its deuce-to-seven
+    std::set<std::uint32_t> values;
+    long inconsistent = 0, wheels = 0;
+    std::array<Card, 5> five{};
+    for (int a = 0; a < 52; ++a)
+        for (int b = a + 1; b < 52; ++b)
+            for (int c = b + 1; c < 52; ++c)
+                for (int d = c + 1; d < 52; ++d)
+                    for (int e = d + 1; e < 52; ++e) {
+                        five = {pack[a], pack[b], pack[c], pack[d], pack[e]};
+                        const DeuceSevenValue v = deuce_to_seven_low(five);
+                        values.insert(v.raw());
+                        unsigned ranks = 0;
+                        for (Card x : five) ranks |= 1u << x.rank().index();
+                        if (ranks == 0b1000000001111) { // A-5-4-3-2: apart
+                            ++wheels;
+                            continue;
+                        }
+                        const std::uint16_t high = evaluate<5>(five.data()).raw();
+                        const auto [it, added] = by_class.emplace(high, v.raw());
+                        inconsistent += !added && it->second != v.raw();
+                    }
+    CHECK(values.size() == 7'462);
+    CHECK(wheels == 1'024);
+    CHECK(inconsistent == 0); // one standard class, one deuce-to-seven value
+    // Every other hand: the better the standard hand, the worse the low.
+    long out_of_order = 0;
+    for (auto it = by_class.begin(); std::next(it) != by_class.end(); ++it)
+        out_of_order += std::next(it)->second >= it->second;
+    CHECK(out_of_order == 0);
+    CHECK(by_class.size() == 7'462 - 2); // the wheel's straight and straight flush are no class
+    // The wheel: an ace high, worse than any king high and better than any pair; suited, an ace-
+    // high flush, worse than any king-high flush and better than any full house.
+    CHECK(d27("As 5h 4d 3c 2s") < d27("Ks Qh Jd Tc 8s"));
+    CHECK(d27("As 5h 4d 3c 2s") > d27("2s 2h 3d 4c 5s"));
+    CHECK(d27("As 5s 4s 3s 2s") < d27("Ks Qs Js Ts 8s"));
+    CHECK(d27("As 5s 4s 3s 2s") > d27("2s 2h 2d 3c 3s"));
+    CHECK(d27("As 5s 4s 3s 2s") < d27("Ah Kd Qc Js Ts")); // a straight beats it
+    // The best low, and the rules' examples.
+    CHECK(d27("7s 5h 4d 3c 2s") == DeuceSevenValue(*values.rbegin()));
+    CHECK(d27("7s 5s 4s 3s 2s") < d27("8s 6h 4d 3c 2s")); // a flush counts
+    CHECK(d27("6s 5h 4d 3c 2s") < d27("Ks Qh Jd Tc 8s")); // and so does a straight
+    CHECK(d27("8s 5h 4d 3c 2s") > d27("8h 6d 4c 3s 2h"));
 }
