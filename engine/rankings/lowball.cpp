@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cassert>
 
 namespace felt {
@@ -102,16 +103,15 @@ LowValue best_ace_to_five_low(std::span<const Card> cards) {
     assert(cards.size() >= 5 && cards.size() <= 7);
     LowValue best;
     const std::size_t n = cards.size();
-    std::array<Card, 5> five{};
-    // Every five of the n: leave out the cards at `skip` (n - 5 of them, at most two).
-    for (std::size_t a = 0; a < n; ++a)
-        for (std::size_t b = a; b < n; ++b) {
-            if ((n == 5 && (a || b)) || (n == 6 && a != b) || (n == 7 && a == b)) continue;
-            std::size_t k = 0;
-            for (std::size_t i = 0; i < n; ++i)
-                if (n == 5 || (i != a && i != b)) five[k++] = cards[i];
-            best = std::max(best, ace_to_five_low(five));
-        }
+    // Every five of the n: each set of five bits below 2^n.
+    for (unsigned mask = 0; mask < 1u << n; ++mask) {
+        if (std::popcount(mask) != 5) continue;
+        std::array<Card, 5> five{};
+        std::size_t k = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            if (mask >> i & 1) five[k++] = cards[i];
+        best = std::max(best, ace_to_five_low(five));
+    }
     return best;
 }
 

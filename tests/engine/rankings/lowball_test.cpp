@@ -63,32 +63,36 @@ std::pair<int, std::vector<int>> reference_best(const std::vector<Card>& cards) 
     return best;
 }
 
-} // namespace
-
-TEST_CASE("ace-to-five low: every five-card hand, counted by shape and by value") {
+// Calls f with every five-card hand of the pack, as an array of cards.
+template <class F>
+void for_each_five(F&& f) {
     const auto pack = standard_pack();
-    std::array<long, 6> by_shape{};
-    std::set<std::uint32_t> values, qualifying;
-    long qualifying_hands = 0, wheels = 0, above_wheel = 0;
-    const LowValue wheel = low("As 2h 3d 4c 5s");
-    std::array<Card, 5> five{};
     for (int a = 0; a < 52; ++a)
         for (int b = a + 1; b < 52; ++b)
             for (int c = b + 1; c < 52; ++c)
                 for (int d = c + 1; d < 52; ++d)
-                    for (int e = d + 1; e < 52; ++e) {
-                        five = {pack[a], pack[b], pack[c], pack[d], pack[e]};
-                        const LowValue v = ace_to_five_low(five);
-                        values.insert(v.raw());
-                        ++by_shape[static_cast<std::size_t>(
-                            reference_key({five.begin(), five.end()}).first)];
-                        if (v.qualifies()) {
-                            ++qualifying_hands;
-                            qualifying.insert(v.raw());
-                        }
-                        wheels += v == wheel;
-                        above_wheel += v > wheel;
-                    }
+                    for (int e = d + 1; e < 52; ++e)
+                        f(std::array<Card, 5>{pack[a], pack[b], pack[c], pack[d], pack[e]});
+}
+
+} // namespace
+
+TEST_CASE("ace-to-five low: every five-card hand, counted by shape and by value") {
+    std::array<long, 6> by_shape{};
+    std::set<std::uint32_t> values, qualifying;
+    long qualifying_hands = 0, wheels = 0, above_wheel = 0;
+    const LowValue wheel = low("As 2h 3d 4c 5s");
+    for_each_five([&](const std::array<Card, 5>& five) {
+        const LowValue v = ace_to_five_low(five);
+        values.insert(v.raw());
+        ++by_shape[static_cast<std::size_t>(reference_key({five.begin(), five.end()}).first)];
+        if (v.qualifies()) {
+            ++qualifying_hands;
+            qualifying.insert(v.raw());
+        }
+        wheels += v == wheel;
+        above_wheel += v > wheel;
+    });
     // C(13,5) rank sets without a pair, and the paired shapes: 6,175 values in all.
     CHECK(values.size() == 6'175);
     CHECK(by_shape[0] == 1'317'888); // 1,287 rank sets, 4^5 suits each
@@ -156,29 +160,22 @@ DeuceSevenValue d27(std::string_view text) {
 
 TEST_CASE("deuce-to-seven low: every five-card hand, the standard ranking turned over but for "
           "A-5-4-3-2, which is an ace high") {
-    const auto pack = standard_pack();
     std::map<std::uint16_t, std::uint32_t> by_class; // the standard class -> its deuce-to-seven
     std::set<std::uint32_t> values;
     long inconsistent = 0, wheels = 0;
-    std::array<Card, 5> five{};
-    for (int a = 0; a < 52; ++a)
-        for (int b = a + 1; b < 52; ++b)
-            for (int c = b + 1; c < 52; ++c)
-                for (int d = c + 1; d < 52; ++d)
-                    for (int e = d + 1; e < 52; ++e) {
-                        five = {pack[a], pack[b], pack[c], pack[d], pack[e]};
-                        const DeuceSevenValue v = deuce_to_seven_low(five);
-                        values.insert(v.raw());
-                        unsigned ranks = 0;
-                        for (Card x : five) ranks |= 1u << x.rank().index();
-                        if (ranks == 0b1000000001111) { // A-5-4-3-2: apart
-                            ++wheels;
-                            continue;
-                        }
-                        const std::uint16_t high = evaluate<5>(five.data()).raw();
-                        const auto [it, added] = by_class.emplace(high, v.raw());
-                        inconsistent += !added && it->second != v.raw();
-                    }
+    for_each_five([&](const std::array<Card, 5>& five) {
+        const DeuceSevenValue v = deuce_to_seven_low(five);
+        values.insert(v.raw());
+        unsigned ranks = 0;
+        for (Card x : five) ranks |= 1u << x.rank().index();
+        if (ranks == 0b1000000001111) { // A-5-4-3-2: apart
+            ++wheels;
+            return;
+        }
+        const std::uint16_t high = evaluate<5>(five.data()).raw();
+        const auto [it, added] = by_class.emplace(high, v.raw());
+        inconsistent += !added && it->second != v.raw();
+    });
     CHECK(values.size() == 7'462);
     CHECK(wheels == 1'024);
     CHECK(inconsistent == 0); // one standard class, one deuce-to-seven value
