@@ -1,5 +1,7 @@
 #include "rankings/lowball.h"
 
+#include "rankings/best_five.h"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -101,18 +103,61 @@ DeuceSevenValue deuce_to_seven_low(std::span<const Card, 5> cards) {
 
 LowValue best_ace_to_five_low(std::span<const Card> cards) {
     assert(cards.size() >= 5 && cards.size() <= 7);
-    LowValue best;
-    const std::size_t n = cards.size();
-    // Every five of the n: each set of five bits below 2^n.
-    for (unsigned mask = 0; mask < 1u << n; ++mask) {
-        if (std::popcount(mask) != 5) continue;
-        std::array<Card, 5> five{};
-        std::size_t k = 0;
-        for (std::size_t i = 0; i < n; ++i)
-            if (mask >> i & 1) five[k++] = cards[i];
-        best = std::max(best, ace_to_five_low(five));
+    return best_of_fives<LowValue>(cards, [](auto five) { return ace_to_five_low(five); });
+}
+
+std::array<int, 4> BadugiValue::ranks() const {
+    std::array<int, 4> out{};
+    const std::uint32_t bad = 0xFFFF - (v_ & 0xFFFF);
+    for (int i = 0; i < size(); ++i) out[static_cast<std::size_t>(i)] = bad >> (12 - 4 * i) & 0xf;
+    return out;
+}
+
+BadugiValue badugi(std::span<const Card> cards) {
+    assert(cards.size() <= 4);
+    const unsigned n = static_cast<unsigned>(cards.size());
+    BadugiValue best;
+    // Every non-empty subset whose ranks and suits are all different.
+    for (unsigned mask = 1; mask < 1u << n; ++mask) {
+        unsigned ranks = 0, suits = 0; // ranks: bit (low rank), ace 1 .. king 13
+        bool rainbow = true;
+        for (unsigned i = 0; i < n && rainbow; ++i) {
+            if (!(mask >> i & 1)) continue;
+            const Card c = cards[i];
+            assert(!c.is_joker() && c.rank().index() <= rank::ace.index());
+            const unsigned r = 1u << low_rank(c.rank()), s = 1u << c.suit().index();
+            rainbow = !(ranks & r) && !(suits & s);
+            ranks |= r;
+            suits |= s;
+        }
+        if (!rainbow) continue;
+        // Badness: the ranks from the highest down, a nibble each, left-aligned in 16 bits.
+        std::uint32_t bad = 0;
+        int k = 0;
+        for (int r = 13; r >= 1; --r)
+            if (ranks >> r & 1) bad |= static_cast<std::uint32_t>(r) << (12 - 4 * k++);
+        best = std::max(best, BadugiValue(static_cast<std::uint32_t>(k) << 16 | (0xFFFF - bad)));
     }
     return best;
+}
+
+std::string_view category_name(LowValue v) {
+    static constexpr std::string_view names[] = {"no_pair",         "one_pair",   "two_pair",
+                                                 "three_of_a_kind", "full_house", "four_of_a_kind"};
+    return v.raw() == 0 ? "" : names[(kWorst - v.raw()) >> kShapeShift];
+}
+
+std::string_view category_name(DeuceSevenValue v) {
+    static constexpr std::string_view names[] = {
+        "high_card", "one_pair",   "two_pair",       "three_of_a_kind", "straight",
+        "flush",     "full_house", "four_of_a_kind", "straight_flush"};
+    return v.raw() == 0 ? "" : names[((9u << kShapeShift) - v.raw()) >> kShapeShift];
+}
+
+std::string_view category_name(BadugiValue v) {
+    static constexpr std::string_view names[] = {"", "one_card", "two_card", "three_card",
+                                                 "badugi"};
+    return names[v.size()];
 }
 
 } // namespace felt

@@ -1,5 +1,5 @@
 // Lowball rankings, for the mixed games (issue 48): ace-to-five, the ranking of razz and of the
-// low half of the hi-lo games, and deuce-to-seven, the draws'. Badugi comes with its game.
+// low half of the hi-lo games; deuce-to-seven, the deuce-to-seven draws'; and badugi.
 //
 // Ace-to-five: aces are low, straights and flushes do not count, pairs do. Every hand without a
 // pair beats every hand with one; hands of the same shape compare by their groups, the larger
@@ -10,9 +10,11 @@
 
 #include "cards/types.h"
 
+#include <array>
 #include <compare>
 #include <cstdint>
 #include <span>
+#include <string_view>
 
 namespace felt {
 
@@ -55,5 +57,35 @@ class DeuceSevenValue {
 };
 
 DeuceSevenValue deuce_to_seven_low(std::span<const Card, 5> cards);
+
+// Badugi: the largest set of the hand's cards with no two of one rank and no two of one suit
+// counts, and more cards beat fewer; sets of one size compare by their highest card, then the
+// next, aces low, the lower better. The best hand is 4-3-2-A of four suits. There are 1,092
+// values: 715 four-card badugis, 286 three-card, 78 two-card and 13 one-card hands.
+class BadugiValue {
+  public:
+    constexpr BadugiValue() = default;
+    constexpr explicit BadugiValue(std::uint32_t v) : v_(v) {}
+    constexpr std::uint32_t raw() const { return v_; }
+    constexpr auto operator<=>(const BadugiValue&) const = default;
+
+    // The cards that count: 1 to 4 (0 for no hand).
+    constexpr int size() const { return static_cast<int>(v_ >> 16); }
+    // Their ranks from the highest down, the ace as 1 ... the king as 13.
+    std::array<int, 4> ranks() const;
+
+  private:
+    std::uint32_t v_ = 0;
+};
+
+// One to four cards of a standard pack (no jokers); the best set among them.
+BadugiValue badugi(std::span<const Card> cards);
+
+// Category names, as judgements give them: ace-to-five "no_pair", "one_pair", "two_pair",
+// "three_of_a_kind", "full_house", "four_of_a_kind"; deuce-to-seven the standard ranking's
+// ("high_card" ... "straight_flush"); badugi "one_card", "two_card", "three_card", "badugi".
+std::string_view category_name(LowValue v);
+std::string_view category_name(DeuceSevenValue v);
+std::string_view category_name(BadugiValue v);
 
 } // namespace felt

@@ -1,8 +1,10 @@
 #include "rankings/ranking.h"
 
 #include "rankings/evaluator.h"
+#include "rankings/lowball.h"
 #include "rankings/melds.h"
 #include "rankings/pokem.h"
+#include "rankings/short_deck.h"
 
 #include <array>
 
@@ -10,8 +12,9 @@ namespace felt {
 
 namespace {
 
-constexpr std::array<std::string_view, 5> kNames = {"standard", "vertical", "horizontal", "flush",
-                                                    "pokem"};
+constexpr std::array<std::string_view, 9> kNames = {"standard",       "vertical", "horizontal",
+                                                    "flush",          "pokem",    "ace-to-five",
+                                                    "deuce-to-seven", "badugi",   "short-deck"};
 
 // A ranking whose cards are those of a Deck.
 class DeckRanking : public Ranking {
@@ -145,6 +148,137 @@ class MeldRanking final : public DeckRanking {
     std::string_view name_;
 };
 
+// The mixed games' rankings (lowball.h, short_deck.h): hands of the standard pack, or of its 36
+// cards from the six up, judged by a value that fits three bytes.
+class PackRanking : public Ranking {
+  public:
+    PackRanking(std::string_view name, int min_cards, int max_cards, Rank lowest)
+        : name_(name), min_(min_cards), max_(max_cards) {
+        for (Card c : Deck::standard().cards())
+            if (c.rank() >= lowest) ++copies_[c.code()];
+    }
+
+    std::string_view name() const override { return name_; }
+    int min_cards() const override { return min_; }
+    int max_cards() const override { return max_; }
+
+    std::vector<Card> cards() const override {
+        std::vector<Card> out;
+        for (Card c : Deck::standard().cards())
+            if (copies_of(c)) out.push_back(c);
+        return out;
+    }
+    Result<std::vector<Card>> parse_cards(std::string_view text) const override {
+        auto cards = Deck::standard().parse_cards(text);
+        if (!cards) return cards;
+        for (Card c : cards.value())
+            if (!copies_of(c)) return not_in_deck(c);
+        return cards;
+    }
+    std::string to_string(std::span<const Card> cards) const override {
+        return Deck::standard().to_string(cards);
+    }
+
+    Result<Judgement> judge(std::span<const Card> cards) const override {
+        if (cards.size() < static_cast<std::size_t>(min_) ||
+            cards.size() > static_cast<std::size_t>(max_))
+            return make_error(Errc::wrong_count,
+                              "a " + std::string(name_) + " hand has " + std::to_string(min_) +
+                                  (min_ == max_ ? "" : " to " + std::to_string(max_)) +
+                                  " cards, not " + std::to_string(cards.size()));
+        if (auto e = Deck::standard().check(cards)) return *e;
+        for (Card c : cards)
+            if (!copies_of(c)) return not_in_deck(c);
+        Judgement j;
+        j.category = std::string(value(cards, j.strength));
+        return j;
+    }
+
+    Strength strength(std::span<const Card> cards) const override {
+        Strength out;
+        if (cards.size() >= static_cast<std::size_t>(min_) &&
+            cards.size() <= static_cast<std::size_t>(max_))
+            value(cards, out);
+        return out;
+    }
+
+  protected:
+    // Writes the cards' value to `out` (three bytes, the highest first) and returns the category.
+    virtual std::string_view value(std::span<const Card> cards, Strength& out) const = 0;
+
+    static void push3(Strength& out, std::uint32_t v) {
+        out.push(static_cast<int>(v >> 16 & 0xFF));
+        out.push(static_cast<int>(v >> 8 & 0xFF));
+        out.push(static_cast<int>(v & 0xFF));
+    }
+
+  private:
+    Error not_in_deck(Card c) const {
+        return make_error(Errc::bad_card, "the " + std::string(name_) + " deck has no " +
+                                              Deck::standard().rank_label(c.rank()) + "s (" +
+                                              Deck::standard().to_string(c) + ")");
+    }
+
+    std::string_view name_;
+    int min_, max_;
+};
+
+// Razz: the best ace-to-five low of five to seven cards.
+class AceToFiveRanking final : public PackRanking {
+  public:
+    AceToFiveRanking() : PackRanking(kNames[5], 5, 7, rank::two) {}
+
+  protected:
+    std::string_view value(std::span<const Card> cards, Strength& out) const override {
+        const LowValue v = best_ace_to_five_low(cards);
+        push3(out, v.raw());
+        return category_name(v);
+    }
+};
+
+// The deuce-to-seven draws: five cards.
+class DeuceToSevenRanking final : public PackRanking {
+  public:
+    DeuceToSevenRanking() : PackRanking(kNames[6], 5, 5, rank::two) {}
+
+  protected:
+    std::string_view value(std::span<const Card> cards, Strength& out) const override {
+        const DeuceSevenValue v = deuce_to_seven_low(cards.first<5>());
+        push3(out, v.raw());
+        return category_name(v);
+    }
+};
+
+// Badugi: one to four cards.
+class BadugiRanking final : public PackRanking {
+  public:
+    BadugiRanking() : PackRanking(kNames[7], 1, 4, rank::two) {}
+
+  protected:
+    std::string_view value(std::span<const Card> cards, Strength& out) const override {
+        const BadugiValue v = badugi(cards);
+        push3(out, v.raw());
+        return category_name(v);
+    }
+};
+
+// Short-deck hold'em: the best five of five to seven cards, six to ace.
+class ShortDeckRanking final : public PackRanking {
+  public:
+    explicit ShortDeckRanking(bool trips_beat_straight)
+        : PackRanking(kNames[8], 5, 7, rank::six), trips_beat_straight_(trips_beat_straight) {}
+
+  protected:
+    std::string_view value(std::span<const Card> cards, Strength& out) const override {
+        const ShortDeckValue v = best_short_deck_value(cards, trips_beat_straight_);
+        push3(out, v.raw());
+        return category_name(v.category());
+    }
+
+  private:
+    bool trips_beat_straight_;
+};
+
 } // namespace
 
 std::span<const std::string_view> ranking_names() {
@@ -172,6 +306,11 @@ Result<std::unique_ptr<const Ranking>> make_ranking(std::string_view name,
     if (name == "standard")
         return std::unique_ptr<const Ranking>(new StandardRanking(options.wild));
     if (name == "pokem") return make_pokem_ranking(options.quads_over_one_of_each);
+    if (name == kNames[5]) return std::unique_ptr<const Ranking>(new AceToFiveRanking());
+    if (name == kNames[6]) return std::unique_ptr<const Ranking>(new DeuceToSevenRanking());
+    if (name == kNames[7]) return std::unique_ptr<const Ranking>(new BadugiRanking());
+    if (name == kNames[8])
+        return std::unique_ptr<const Ranking>(new ShortDeckRanking(options.trips_beat_straight));
     for (std::string_view meld : {kNames[1], kNames[2], kNames[3]}) {
         if (name != meld) continue;
         auto deck = meld_deck(options.ranks, options.copies);

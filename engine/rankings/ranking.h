@@ -6,6 +6,10 @@
 //   horizontal  groups of equal rank (h41, h32, ...)
 //   flush       groups of one suit (f5, f41, ...)
 //   pokem       Poke'm: five multi-attribute cards; option `quads_over_one_of_each`
+//   ace-to-five     lowball, aces low, no straights or flushes: best five of 5 to 7 (razz)
+//   deuce-to-seven  lowball, aces high, straights and flushes count: five cards (2-7 draws)
+//   badugi          the best set of 1 to 4 cards of different ranks and suits, aces low
+//   short-deck      36 cards, six to ace: best five of 5 to 7; option `trips_beat_straight`
 //
 // A ranking owns the deck it judges: it parses and prints that deck's cards and lists the
 // physical cards a table deals. Code that deals and judges (betting, server) asks only this
@@ -39,6 +43,7 @@ struct RankingOptions {
     int ranks = 13;                      // vertical, horizontal, flush: ranks in the deck
     int copies = 4;                      // ... and cards per rank (one per suit)
     bool quads_over_one_of_each = false; // pokem
+    bool trips_beat_straight = false;    // short-deck
 };
 
 class Ranking {
@@ -83,7 +88,7 @@ class Ranking {
     std::array<std::uint8_t, 256> copies_{}; // by card code; filled by each ranking
 };
 
-// "standard", "vertical", "horizontal", "flush", "pokem"; anything else is Errc::bad_option,
+// The names above; anything else is Errc::bad_option,
 // and so is a deck the ranking cannot use.
 Result<std::unique_ptr<const Ranking>> make_ranking(std::string_view name,
                                                     const RankingOptions& options = {});

@@ -198,3 +198,85 @@ TEST_CASE("deuce-to-seven low: every five-card hand, the standard ranking turned
     CHECK(d27("6s 5h 4d 3c 2s") < d27("Ks Qh Jd Tc 8s")); // and so does a straight
     CHECK(d27("8s 5h 4d 3c 2s") > d27("8h 6d 4c 3s 2h"));
 }
+
+namespace {
+
+BadugiValue bad(std::string_view text) {
+    auto cards = Deck::standard().parse_cards(text);
+    REQUIRE(cards.ok());
+    return badugi(cards.value());
+}
+
+// The reference: every subset of the hand, kept when its ranks and its suits are all different;
+// the most cards, then the smallest ranks (ace one) compared from the highest down.
+std::pair<int, std::vector<int>> reference_badugi(const std::vector<Card>& hand) {
+    // (-size, ranks descending): the smaller the better; {1, {}} is worse than any.
+    std::pair<int, std::vector<int>> best{1, {}};
+    for (unsigned mask = 1; mask < 1u << hand.size(); ++mask) {
+        std::set<int> ranks, suits;
+        std::vector<int> picked;
+        for (std::size_t i = 0; i < hand.size(); ++i)
+            if (mask >> i & 1) {
+                const int r = hand[i].rank() == rank::ace ? 1 : hand[i].rank().index() + 2;
+                ranks.insert(r);
+                suits.insert(hand[i].suit().index());
+                picked.push_back(r);
+            }
+        if (ranks.size() != picked.size() || suits.size() != picked.size()) continue;
+        std::sort(picked.rbegin(), picked.rend());
+        const std::pair<int, std::vector<int>> key{-static_cast<int>(picked.size()), picked};
+        if (key < best) best = key;
+    }
+    return best;
+}
+
+} // namespace
+
+TEST_CASE("badugi: every four-card hand against a slow reference, counted by size") {
+    const auto pack = standard_pack();
+    // Every hand's value, and the reference's key; then both orders compared over the values.
+    std::map<std::uint32_t, std::pair<int, std::vector<int>>> key_of;
+    std::array<long, 5> by_size{};
+    long inconsistent = 0;
+    for (int a = 0; a < 52; ++a)
+        for (int b = a + 1; b < 52; ++b)
+            for (int c = b + 1; c < 52; ++c)
+                for (int d = c + 1; d < 52; ++d) {
+                    const std::vector<Card> hand = {pack[a], pack[b], pack[c], pack[d]};
+                    const BadugiValue v = badugi(hand);
+                    ++by_size[static_cast<std::size_t>(v.size())];
+                    const auto key = reference_badugi(hand);
+                    const auto [it, added] = key_of.emplace(v.raw(), key);
+                    inconsistent += !added && it->second != key;
+                    inconsistent += v.size() != -key.first;
+                }
+    CHECK(inconsistent == 0);
+    // C(13,4) + C(13,3) + C(13,2) + C(13,1) rank sets.
+    CHECK(key_of.size() == 1'092);
+    std::array<int, 5> values_by_size{};
+    for (const auto& [raw, key] : key_of) ++values_by_size[static_cast<std::size_t>(-key.first)];
+    CHECK(values_by_size == std::array<int, 5>{0, 13, 78, 286, 715});
+    long out_of_order = 0; // a greater value, a better (smaller) reference key
+    for (auto it = key_of.begin(); std::next(it) != key_of.end(); ++it)
+        out_of_order += !(std::next(it)->second < it->second);
+    CHECK(out_of_order == 0);
+    // Four suits and four ranks: 715 rank sets times 4! ways to give them the suits. One card:
+    // four of one suit, or four of one rank.
+    CHECK(by_size[4] == 715 * 24);
+    CHECK(by_size[1] == 4 * 715 + 13);
+    CHECK(by_size[1] + by_size[2] + by_size[3] + by_size[4] == 270'725);
+}
+
+TEST_CASE("badugi: the order of the rules' examples") {
+    CHECK(bad("4s 3h 2d Ac") == BadugiValue((4u << 16) | (0xFFFF - 0x4321))); // the best hand
+    CHECK(bad("Ks Qh Jd Tc") > bad("As 2h 3d 3c")); // four cards beat three
+    CHECK(bad("7s 5h 4d 2c") > bad("7h 6d 3c As")); // compared from the highest card down
+    CHECK(bad("As 2s 3h 4d") == bad("Ah 3d 4c"));   // one spade counts: the ace, the lower
+    CHECK(bad("2c 2d 3c 4h").size() == 3);          // 4-3-2 of hearts, clubs, diamonds
+    CHECK(bad("2c 2d 3c 4h") == bad("2d 3c 4h"));
+    CHECK(bad("As Ah Ad Ac") == bad("Ad"));   // four of a kind: one card
+    CHECK(bad("Ks Qs 5s 2s") < bad("Kh Qd")); // one suit: one card
+    CHECK(bad("5h 3c 2d").ranks() == std::array<int, 4>{5, 3, 2, 0});
+    CHECK(category_name(bad("Kh Qd 5s 2c")) == "badugi");
+    CHECK(category_name(bad("Kh Qh 5s 2c")) == "three_card");
+}
