@@ -800,6 +800,16 @@ void compute_legal(HandState& s) {
                 max_to = most;
             }
         }
+        // The least bet or raise is at most what another player still in can match (PokerKit's
+        // rule): more would come back uncalled. In fixed limit that allows any amount from it to
+        // the full raise.
+        if (!l.two_sizes) {
+            Chips cover{};
+            for (int i = 0; i < c.seats; ++i)
+                if (i != s.actor && seat(s, i).live())
+                    cover = std::max(cover, seat(s, i).bet + seat(s, i).stack);
+            if (cover > s.current_bet) min_to = std::min(min_to, cover);
+        }
         max_to = std::min(max_to, most);
         min_to = std::min(min_to, max_to); // all in for less than a full bet or raise
         l.two_sizes = l.two_sizes && min_to < max_to;
