@@ -84,7 +84,7 @@ Outcome<std::pair<PokerConfig, poker::HandConfig>> decode_poker_config(const jso
         }
         in.refuse("", named.error().message);
     }
-    const bool stud = named && named.value().variant->opener == poker::Opener::showing;
+    const bool stud = named && named.value().variant->bring_in_opens();
     poker::Stakes& s = c.stakes;
     s.ante = in.chips("ante", Chips(stud ? 1 : 0), 0, kMaxStake);
     s.small_blind = in.chips("small_blind", Chips(stud ? 0 : 1), 0, kMaxStake);

@@ -1,9 +1,11 @@
 #include "poker/hand.h"
 
+#include "rankings/lowball.h"
 #include "rankings/melds.h"
 #include "rankings/wild.h"
 
 #include <algorithm>
+#include <bit>
 #include <string>
 
 namespace felt::poker {
@@ -154,10 +156,12 @@ void deal_step(HandState& s, const Step& step, Events& ev) {
                    std::span<const Card>(got.data(), static_cast<std::size_t>(n)));
         return;
     }
-    const unsigned all = (1u << step.count) - 1;
+    // Omaha's hole cards: the table's option, in place of the variant's four.
+    const int count = s.street == 0 && s.config->hole_cards > 0 ? s.config->hole_cards : step.count;
+    const unsigned all = (1u << count) - 1;
     const unsigned up = step.kind == Step::Kind::deal_up ? all : step.up & all;
     // Too few cards for one each (eight at stud): one card to the board, shared by all.
-    if (step.count == 1 && stock_size(s) < live_count(s) && s.discards.empty()) {
+    if (count == 1 && stock_size(s) < live_count(s) && s.discards.empty()) {
         deal_step(s, Step{Step::Kind::deal_board, 1}, ev);
         return;
     }
@@ -167,7 +171,7 @@ void deal_step(HandState& s, const Step& step, Events& ev) {
         if (!p.live()) continue;
         std::array<Card, 16> shown{};
         int downs = 0, ups = 0;
-        for (int c = 0; c < step.count; ++c) {
+        for (int c = 0; c < count; ++c) {
             Card card;
             if (!take_card(s, ev, card)) break;
             if (up >> c & 1) {
@@ -189,18 +193,29 @@ void deal_step(HandState& s, const Step& step, Events& ev) {
 
 // ---- stud order ---------------------------------------------------------------------------------
 
-// Lowest up card: rank, then suit with clubs lowest, then diamonds, hearts, spades.
-int card_low_key(Card c) {
-    return c.rank().index() * 4 + (3 - c.suit().index());
+// A rank's place for the order of play: as printed, or with `aces_low` (razz) the ace below the
+// deuce.
+int play_rank(Card c, bool aces_low) {
+    if (!aces_low) return c.rank().index();
+    return c.rank() == rank::ace ? 0 : c.rank().index() + 1;
+}
+
+// An up card's key for the bring-in: rank, then suit with clubs lowest, then diamonds, hearts,
+// spades.
+int card_key(Card c, bool aces_low) {
+    return play_rank(c, aces_low) * 4 + (3 - c.suit().index());
 }
 
 // Strength of a seat's up cards for the order of play: vertical melds under the vertical
-// ranking, else groups of equal rank (larger groups, then higher ranks).
+// ranking, else groups of equal rank (larger groups, then higher ranks; razz counts the ace
+// lowest, and the weakest showing is the best low).
 Strength showing(const HandState& s, const SeatState& p) {
+    const bool aces_low = s.config->variant->opener == Opener::showing_low;
     std::array<std::uint8_t, kMaxRanks> counts{};
     for (int c = 0; c < p.count; ++c)
         if (p.up >> c & 1)
-            ++counts[static_cast<std::size_t>(p.cards[static_cast<std::size_t>(c)].rank().index())];
+            ++counts[static_cast<std::size_t>(
+                play_rank(p.cards[static_cast<std::size_t>(c)], aces_low))];
     const melds::RankCounts rc(counts.data(), 16);
     if (s.config->ranking->name() == "vertical") return melds::encode(melds::vertical_melds(rc));
     return melds::encode(melds::horizontal_melds(rc));
@@ -208,20 +223,24 @@ Strength showing(const HandState& s, const SeatState& p) {
 
 int first_to_act(const HandState& s) {
     const HandConfig& c = *s.config;
-    if (c.variant->opener == Opener::showing) {
+    if (c.variant->bring_in_opens()) {
+        // Razz turns every comparison over: the highest card brings in, the lowest hand opens.
+        const bool low = c.variant->opener == Opener::showing_low;
         int best = -1;
         if (s.rounds_played == 0) {
-            int low = 1 << 20;
+            int top = 0;
             for (int i = 1; i <= seat_count(s); ++i) {
                 const int k = wrap(c.button, i, seat_count(s));
                 const SeatState& p = seat(s, k);
                 if (!p.live()) continue;
-                for (int j = 0; j < p.count; ++j)
-                    if ((p.up >> j & 1) &&
-                        card_low_key(p.cards[static_cast<std::size_t>(j)]) < low) {
-                        low = card_low_key(p.cards[static_cast<std::size_t>(j)]);
+                for (int j = 0; j < p.count; ++j) {
+                    if (!(p.up >> j & 1)) continue;
+                    const int key = card_key(p.cards[static_cast<std::size_t>(j)], low);
+                    if (best < 0 || (low ? key > top : key < top)) {
+                        top = key;
                         best = k;
                     }
+                }
             }
         } else {
             Strength top;
@@ -229,7 +248,7 @@ int first_to_act(const HandState& s) {
                 const int k = wrap(c.button, i, seat_count(s));
                 if (!can_act(seat(s, k))) continue;
                 const Strength v = showing(s, seat(s, k));
-                if (best < 0 || v > top) {
+                if (best < 0 || (low ? v < top : v > top)) {
                     best = k;
                     top = v;
                 }
@@ -313,7 +332,7 @@ void start_round(HandState& s) {
     if (!can_act(seat(s, a))) a = next_to_act(s, a);
     s.actor = a;
     s.bring_in_pending =
-        first && s.config->variant->opener == Opener::showing && k.bring_in > 0 && k.big_blind == 0;
+        first && s.config->variant->bring_in_opens() && k.bring_in > 0 && k.big_blind == 0;
 }
 
 // Returns the part of the highest bet no one matched.
@@ -358,6 +377,80 @@ void end_round(HandState& s, Events& ev) {
 
 // ---- the end of the hand ------------------------------------------------------------------------
 
+// The seat's showdown values: its best hand under the ranking, and in a hi-lo game its best
+// ace-to-five low if it is eight or better. Omaha takes exactly two of the seat's cards and three
+// of the board's for each.
+void judge_showdown(const HandState& s, const SeatState& p, Strength& high, LowValue& low) {
+    const HandConfig& c = *s.config;
+    const Variant& v = *c.variant;
+    const auto keep_low = [&](LowValue x) {
+        if (x.qualifies()) low = std::max(low, x);
+    };
+    if (v.hole_cards_used == 0) {
+        std::array<Card, 24> cards{};
+        int n = 0;
+        for (int j = 0; j < p.count; ++j)
+            cards[static_cast<std::size_t>(n++)] = p.cards[static_cast<std::size_t>(j)];
+        for (int j = 0; j < s.board_count; ++j)
+            cards[static_cast<std::size_t>(n++)] = s.board[static_cast<std::size_t>(j)];
+        const std::span<const Card> all(cards.data(), static_cast<std::size_t>(n));
+        // A hand the ranking cannot judge (too few cards after a dry stock) is the weakest.
+        high = c.ranking->strength(all);
+        if (v.split_low && n >= 5 && n <= 7) keep_low(best_ace_to_five_low(all));
+        return;
+    }
+    // Omaha: every two of the hole cards with every three of the board.
+    std::array<Card, 5> five{};
+    for (int a = 0; a < p.count; ++a)
+        for (int b = a + 1; b < p.count; ++b) {
+            five[0] = p.cards[static_cast<std::size_t>(a)];
+            five[1] = p.cards[static_cast<std::size_t>(b)];
+            for (int x = 0; x < s.board_count; ++x)
+                for (int y = x + 1; y < s.board_count; ++y)
+                    for (int z = y + 1; z < s.board_count; ++z) {
+                        five[2] = s.board[static_cast<std::size_t>(x)];
+                        five[3] = s.board[static_cast<std::size_t>(y)];
+                        five[4] = s.board[static_cast<std::size_t>(z)];
+                        high = std::max(high, c.ranking->strength(five));
+                        if (v.split_low) keep_low(ace_to_five_low(five));
+                    }
+        }
+}
+
+// The seats among `eligible` with the greatest value: one bit each.
+template <class V>
+std::uint16_t best_of(const std::array<V, kMaxSeats>& values, std::uint16_t eligible, int seats) {
+    std::uint16_t winners = 0;
+    V best{};
+    for (int i = 0; i < seats; ++i) {
+        if (!(eligible >> i & 1)) continue;
+        const V& v = values[static_cast<std::size_t>(i)];
+        if (winners == 0 || v > best) {
+            winners = std::uint16_t(1u << i);
+            best = v;
+        } else if (v == best) {
+            winners |= std::uint16_t(1u << i);
+        }
+    }
+    return winners;
+}
+
+// Pays `amount` of pot `pot` to `winners` (split by the engine's rule), each win event marked
+// with the half it pays: 0 the whole pot, 1 the high half, 2 the low half.
+void pay(HandState& s, Events& ev, Chips amount, std::uint16_t winners, std::size_t pot, int half) {
+    const HandConfig& c = *s.config;
+    const auto shares = split(amount, winners, c.seats, c.button);
+    for (int i = 0; i < c.seats; ++i) {
+        const Chips w = shares[static_cast<std::size_t>(i)];
+        if (w == 0) continue;
+        seat(s, i).stack += w;
+        s.won[static_cast<std::size_t>(i)] += w;
+        Event& e = emit(ev, EventType::win, i, w);
+        e.pot = static_cast<std::int8_t>(pot);
+        e.number = static_cast<std::int16_t>(half);
+    }
+}
+
 void award(HandState& s, Events& ev) {
     const HandConfig& c = *s.config;
     std::array<Chips, kMaxSeats> totals{};
@@ -369,22 +462,16 @@ void award(HandState& s, Events& ev) {
     const Chips dead = take_dead_antes(c, totals);
     const Pots pots = build_pots(totals, folded, c.seats, dead);
 
-    // Showdown: every live player's hand when two or more remain.
+    // Showdown: every live player's hand when two or more remain, and in a hi-lo game their low.
     std::array<Strength, kMaxSeats> strength{};
+    std::array<LowValue, kMaxSeats> low{}; // 0: none that qualifies
     if (live_count(s) >= 2) {
         for (int i = 1; i <= c.seats; ++i) {
             const int k = wrap(c.button, i, c.seats);
             const SeatState& p = seat(s, k);
             if (!p.live() || (c.unknown_hands >> k & 1)) continue; // unknown: the weakest
-            std::array<Card, 24> cards{};
-            int n = 0;
-            for (int j = 0; j < p.count; ++j)
-                cards[static_cast<std::size_t>(n++)] = p.cards[static_cast<std::size_t>(j)];
-            for (int j = 0; j < s.board_count; ++j)
-                cards[static_cast<std::size_t>(n++)] = s.board[static_cast<std::size_t>(j)];
-            // A hand the ranking cannot judge (too few cards after a dry stock) is the weakest.
-            strength[static_cast<std::size_t>(k)] = c.ranking->strength(
-                std::span<const Card>(cards.data(), static_cast<std::size_t>(n)));
+            judge_showdown(s, p, strength[static_cast<std::size_t>(k)],
+                           low[static_cast<std::size_t>(k)]);
             Event& e = emit(ev, EventType::show, k);
             for (int j = 0; j < p.count && j < 9; ++j)
                 e.cards[e.count++] = p.cards[static_cast<std::size_t>(j)];
@@ -403,26 +490,14 @@ void award(HandState& s, Events& ev) {
                 emit(ev, EventType::rake, -1, r).pot = static_cast<std::int8_t>(pi);
             }
         }
-        std::uint16_t winners = 0;
-        Strength best;
-        for (int i = 0; i < c.seats; ++i) {
-            if (!(pots[pi].eligible >> i & 1)) continue;
-            const Strength& v = strength[static_cast<std::size_t>(i)];
-            if (winners == 0 || v > best) {
-                winners = std::uint16_t(1u << i);
-                best = v;
-            } else if (v == best) {
-                winners |= std::uint16_t(1u << i);
-            }
-        }
-        const auto shares = split(amount, winners, c.seats, c.button);
-        for (int i = 0; i < c.seats; ++i) {
-            const Chips w = shares[static_cast<std::size_t>(i)];
-            if (w == 0) continue;
-            seat(s, i).stack += w;
-            s.won[static_cast<std::size_t>(i)] += w;
-            emit(ev, EventType::win, i, w).pot = static_cast<std::int8_t>(pi);
-        }
+        const std::uint16_t eligible = pots[pi].eligible;
+        const std::uint16_t lows = best_of(low, eligible, c.seats);
+        // A hi-lo pot with a qualifying low: the high half keeps the odd chip.
+        const bool halves =
+            c.variant->split_low && lows != 0 && low[std::countr_zero(lows)].raw() > 0;
+        const Chips low_half = halves ? amount / 2 : Chips{};
+        pay(s, ev, amount - low_half, best_of(strength, eligible, c.seats), pi, halves ? 1 : 0);
+        if (halves) pay(s, ev, low_half, lows, pi, 2);
     }
     for (int i = 0; i < c.seats; ++i) {
         seat(s, i).total = 0;
@@ -570,9 +645,18 @@ std::optional<Error> check_config(const HandConfig& c) {
     if (c.structure != Structure::fixed_limit && k.big_blind <= 0 && k.small_bet <= 0 &&
         k.min_bet <= 0)
         return fail(Errc::bad_config, "no limit and pot limit need a minimum bet or a big blind");
-    if (c.variant->opener == Opener::showing && k.big_blind > 0)
+    if (c.variant->bring_in_opens() && k.big_blind > 0)
         return fail(Errc::bad_config, c.variant->name + " uses a bring-in, not blinds");
     if (c.max_discard < 0) return fail(Errc::bad_config, "the most cards to discard is negative");
+    if (c.hole_cards != 0) {
+        if (c.variant->hole_cards_used == 0)
+            return fail(Errc::bad_config, c.variant->name + " deals no choice of hole cards");
+        if (c.hole_cards < 4 || c.hole_cards > 6)
+            return fail(Errc::bad_config,
+                        "hole_cards: 4, 5 or 6, not " + std::to_string(c.hole_cards));
+        if (c.hole_cards == 6 && c.seats > 6)
+            return fail(Errc::bad_config, "six hole cards seat 6 players at most");
+    }
     {
         int draws = 0;
         for (const Street& st : c.variant->streets)
@@ -632,7 +716,8 @@ Chips chips_in_play(const HandState& s) {
 }
 
 Result<HandConfig> named_config(std::string_view variant, std::string_view structure,
-                                std::string_view ranking, std::string_view wild, int seats) {
+                                std::string_view ranking, std::string_view wild, int seats,
+                                const RankingOptions& options) {
     HandConfig c;
     c.variant = builtin_variant(variant);
     if (!c.variant) {
@@ -651,15 +736,25 @@ Result<HandConfig> named_config(std::string_view variant, std::string_view struc
     else
         return make_error(Errc::bad_option, "unknown structure \"" + std::string(structure) +
                                                 "\" (known: no-limit, pot-limit, fixed-limit)");
-    if (ranking != "standard" && ranking != "vertical")
-        return make_error(Errc::bad_option,
-                          "betting games use the standard or vertical ranking, not \"" +
-                              std::string(ranking) + "\"");
+    // A mixed game plays its own ranking: "standard", the default, names it too.
+    const bool own = c.variant->ranking != "standard";
+    if (own && ranking != "standard" && ranking != c.variant->ranking)
+        return make_error(Errc::bad_option, c.variant->name + " plays the " + c.variant->ranking +
+                                                " ranking, not \"" + std::string(ranking) + "\"");
+    const bool plain = c.variant->hole_cards_used == 0 && !c.variant->split_low;
+    if (!own && ranking != "standard" && !(ranking == "vertical" && plain))
+        return make_error(Errc::bad_option, c.variant->name + " plays the standard" +
+                                                (plain ? " or vertical" : "") + " ranking, not \"" +
+                                                std::string(ranking) + "\"");
+    if (own) ranking = c.variant->ranking;
     RankingOptions ro;
+    ro.trips_beat_straight = options.trips_beat_straight;
     if (ranking == "standard") {
         auto w = parse_wild(wild);
         if (!w) return w.error();
         ro.wild = w.value();
+    } else if (!wild.empty() && wild != "none") {
+        return make_error(Errc::bad_option, c.variant->name + " has no wild cards");
     }
     auto r = make_ranking(ranking, ro);
     if (!r) return r.error();

@@ -80,6 +80,8 @@ struct HandConfig {
     // Fixed limit: from which street the big bet is bet (BigBetFrom); stud's custom is asked only
     // of the variants whose streets mark an open pair (stud, Mexican stud).
     BigBetFrom big_bet_from = BigBetFrom::marked;
+    // Omaha: hole cards each, 4, 5 or 6 (at most six seats with six); 0: the variant's four.
+    int hole_cards = 0;
     // Draw streets played (shrinking draw's table option): the hand ends after the last of them;
     // 0: every one the variant has.
     int draws = 0;
@@ -214,11 +216,14 @@ struct HandState {
 };
 
 // A configuration from names, as tools and tables give them: variant (builtin_variant_names()),
-// structure ("no-limit", "pot-limit", "fixed-limit"), ranking ("standard" or "vertical"), wild
-// (standard only: parse_wild's names), seats (2 to the variant's most). The deck is the ranking's
-// cards in order; stakes, stacks and button are left for the caller. Errors: bad_option.
+// structure ("no-limit", "pot-limit", "fixed-limit"), ranking ("standard" or "vertical"; a mixed
+// game plays its own, which "standard" names too), wild (standard only: parse_wild's names),
+// seats (2 to the variant's most); of `options`, trips_beat_straight (short deck). The deck is
+// the ranking's cards in order; stakes, stacks and button are left for the caller. Errors:
+// bad_option.
 Result<HandConfig> named_config(std::string_view variant, std::string_view structure,
-                                std::string_view ranking, std::string_view wild, int seats);
+                                std::string_view ranking, std::string_view wild, int seats,
+                                const RankingOptions& options = {});
 
 // Starts a hand: checks the configuration, posts antes and blinds, deals the first street.
 struct Applied {

@@ -38,9 +38,11 @@ struct Street {
 
 // Who opens a betting round.
 enum class Opener : unsigned char {
-    position, // first round: left of the big blind (left of the button without blinds);
-              // later rounds: first active player left of the button
-    showing,  // stud: first round the lowest up card brings in; later the best showing hand
+    position,    // first round: left of the big blind (left of the button without blinds);
+                 // later rounds: first active player left of the button
+    showing,     // stud: first round the lowest up card brings in; later the best showing hand
+    showing_low, // razz: first round the highest up card brings in (aces low, a tie by suit,
+                 // spades highest); later the best showing low (aces low, pairs bad)
 };
 
 struct Variant {
@@ -48,6 +50,16 @@ struct Variant {
     std::vector<Street> streets;
     Opener opener = Opener::position;
     int max_seats = 9;
+    // The ranking a table of this variant plays (ranking.h); named_config takes it.
+    std::string ranking = "standard";
+    // Hole cards a showdown hand uses: 0, any of the player's and the board's cards; 2, exactly
+    // two of the player's and three of the board's (Omaha), for each half of a split pot.
+    int hole_cards_used = 0;
+    // Hi-lo: each pot is split between the best hand and the best ace-to-five low of eight or
+    // better (the odd chip to the high half); with no such low, the best hand takes it all.
+    bool split_low = false;
+
+    bool bring_in_opens() const { return opener != Opener::position; }
 
     // Whether a street draws (players exchange cards): only such a variant can empty the stock.
     bool draws() const {
@@ -64,7 +76,9 @@ struct Variant {
     }
 };
 
-// "straight", "draw", "stud", "holdem", "mexican", "shrinking"; nullptr for any other name.
+// "straight", "draw", "stud", "holdem", "mexican", "shrinking", and the mixed games: "omaha",
+// "omaha-hilo", "razz", "stud-hilo", "deuce-single-draw", "deuce-triple-draw", "badugi",
+// "short-deck"; nullptr for any other name.
 // "shrinking-3" too, shrinking draw's earlier rules (three draws of exactly two), for the hands
 // stored under them: builtin_variant_names() leaves it out.
 const Variant* builtin_variant(std::string_view name);

@@ -268,6 +268,8 @@ class ShortDeckRanking final : public PackRanking {
     explicit ShortDeckRanking(bool trips_beat_straight)
         : PackRanking(kNames[8], 5, 7, rank::six), trips_beat_straight_(trips_beat_straight) {}
 
+    bool trips_beat_straight() const override { return trips_beat_straight_; }
+
   protected:
     std::string_view value(std::span<const Card> cards, Strength& out) const override {
         const ShortDeckValue v = best_short_deck_value(cards, trips_beat_straight_);

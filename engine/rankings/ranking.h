@@ -53,6 +53,8 @@ class Ranking {
     virtual std::string_view name() const = 0;
     // The standard ranking's wild cards; none for every other ranking.
     virtual Wild wild() const { return Wild::none; }
+    // The short deck's option; false for every other ranking.
+    virtual bool trips_beat_straight() const { return false; }
     // Hand sizes judged: from min_cards() to max_cards(); some rankings allow only some sizes
     // in between (standard: 3, 5, 6, 7), and judge() names the sizes when refusing.
     virtual int min_cards() const = 0;

@@ -62,7 +62,7 @@ tournament::Rules Tournament::rules(std::uint64_t seed) const {
     r.allowed = config_.balance_by;
     r.fixed_limit = config_.structure == "fixed-limit";
     const poker::Variant* v = poker::builtin_variant(config_.variant);
-    r.bring_in_game = v && v->opener == poker::Opener::showing;
+    r.bring_in_game = v && v->bring_in_opens();
     r.seed = seed;
     return r;
 }
@@ -91,7 +91,7 @@ json Tournament::level_json(int level) const {
     const tournament::Level l = tournament::level(config_.levels, level);
     const poker::Variant* v = poker::builtin_variant(config_.variant);
     const tournament::Stakes k = tournament::stakes_of(l, config_.structure == "fixed-limit",
-                                                       v && v->opener == poker::Opener::showing);
+                                                       v && v->bring_in_opens());
     json j = {{"level", level}};
     for (const auto& [name, amount] :
          std::initializer_list<std::pair<const char*, Chips>>{{"small_blind", k.small_blind},
@@ -326,7 +326,7 @@ Tournament::table_game() const {
     const tournament::Level first = tournament::level(config_.levels, 1);
     const tournament::Stakes k = tournament::stakes_of(
         first, config_.structure == "fixed-limit",
-        poker::builtin_variant(config_.variant)->opener == poker::Opener::showing);
+        poker::builtin_variant(config_.variant)->bring_in_opens());
     json c = {{"variant", config_.variant},
               {"structure", config_.structure},
               {"seats", config_.seats},

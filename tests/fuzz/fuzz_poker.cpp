@@ -25,7 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     auto named = named_config(variant, structure, "standard", "none", seats);
     if (!named) return 0; // too many seats for stud: a refusal, as it should be
     HandConfig c = std::move(named).value();
-    const bool stud = c.variant->opener == Opener::showing;
+    const bool stud = c.variant->bring_in_opens();
     c.stakes.ante = stud ? Chips(1) : Chips(0);
     c.stakes.small_blind = stud ? Chips(0) : Chips(1);
     c.stakes.big_blind = stud ? Chips(0) : Chips(2);

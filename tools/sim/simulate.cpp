@@ -105,7 +105,7 @@ Result<HandConfig> table_config(const Options& o) {
     auto named = named_config(o.variant, o.structure, o.ranking, o.wild, o.players);
     if (!named) return named.error();
     HandConfig c = std::move(named).value();
-    if (c.variant->opener == Opener::showing) {
+    if (c.variant->bring_in_opens()) {
         c.stakes.ante = Chips(1);
         c.stakes.bring_in = Chips(2);
         c.stakes.small_bet = Chips(4);
@@ -159,6 +159,8 @@ Result<Report> simulate(const Options& o) {
         if (o.check)
             for (const Event& e : events) hash_event(sig, e);
         int guard = 0;
+        // Hi-lo: chips won from each pot's high half and low half.
+        std::array<std::array<Chips, 3>, kMaxSeats + 1> halves{};
         while (state.phase != Phase::done) {
             const Legal l = legal_actions(state);
             const Action a = choose(state, l, rng);
@@ -176,6 +178,9 @@ Result<Report> simulate(const Options& o) {
                     state.seats[static_cast<std::size_t>(e.seat)].folded)
                     rep.failure = "hand " + std::to_string(h) + ": a pot went to a folded seat";
                 if (e.type == EventType::show) ++rep.showdowns;
+                if (e.type == EventType::win && e.pot >= 0 && e.pot <= kMaxSeats)
+                    halves[static_cast<std::size_t>(e.pot)]
+                          [static_cast<std::size_t>(std::clamp<int>(e.number, 0, 2))] += e.amount;
             }
             if (!rep.failure.empty() || ++guard > 10000) break;
         }
@@ -185,6 +190,16 @@ Result<Report> simulate(const Options& o) {
             ++rep.hands;
             continue;
         }
+        // A split pot: the low half is half the pot, rounded down; the odd chip is the high's.
+        for (const auto& pot : halves) {
+            const bool split = pot[1] > 0 || pot[2] > 0;
+            if (split && (!config->variant->split_low || pot[0] > 0 || pot[1] < pot[2] ||
+                          pot[1] - pot[2] > Chips(1)))
+                rep.failure = "hand " + std::to_string(h) + ": a pot split " +
+                              std::to_string(pot[1].value()) + " high, " +
+                              std::to_string(pot[2].value()) + " low";
+        }
+        if (!rep.failure.empty()) break;
         Chips after = state.raked;
         for (const SeatState& p : state.seats) {
             after += p.stack;

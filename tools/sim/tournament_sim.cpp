@@ -72,7 +72,7 @@ Result<TournamentReport> simulate_tournament(const TournamentOptions& o) {
     r.seats = o.seats;
     r.allowed = o.allowed;
     r.fixed_limit = base.value().structure == poker::Structure::fixed_limit;
-    r.bring_in_game = base.value().variant->opener == poker::Opener::showing;
+    r.bring_in_game = base.value().variant->bring_in_opens();
     r.seed = o.seed;
     std::vector<int> players(static_cast<std::size_t>(o.entrants));
     for (int i = 0; i < o.entrants; ++i) players[static_cast<std::size_t>(i)] = i;
