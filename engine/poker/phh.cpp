@@ -21,15 +21,50 @@ struct Code {
 
 // PHH's codes first (NT, FT, F7S); then Felt's, built the same way.
 constexpr Code kCodes[] = {
-    {"holdem", Structure::no_limit, "NT"},      {"holdem", Structure::fixed_limit, "FT"},
-    {"holdem", Structure::pot_limit, "PT"},     {"stud", Structure::fixed_limit, "F7S"},
-    {"stud", Structure::no_limit, "N7S"},       {"stud", Structure::pot_limit, "P7S"},
-    {"draw", Structure::no_limit, "N5CD"},      {"draw", Structure::pot_limit, "P5CD"},
-    {"draw", Structure::fixed_limit, "F5CD"},   {"straight", Structure::no_limit, "N5CS"},
-    {"straight", Structure::pot_limit, "P5CS"}, {"straight", Structure::fixed_limit, "F5CS"},
-    {"mexican", Structure::no_limit, "NMS"},    {"mexican", Structure::pot_limit, "PMS"},
-    {"mexican", Structure::fixed_limit, "FMS"}, {"shrinking", Structure::no_limit, "NSD"},
-    {"shrinking", Structure::pot_limit, "PSD"}, {"shrinking", Structure::fixed_limit, "FSD"},
+    {"holdem", Structure::no_limit, "NT"},
+    {"holdem", Structure::fixed_limit, "FT"},
+    {"holdem", Structure::pot_limit, "PT"},
+    {"stud", Structure::fixed_limit, "F7S"},
+    {"stud", Structure::no_limit, "N7S"},
+    {"stud", Structure::pot_limit, "P7S"},
+    {"draw", Structure::no_limit, "N5CD"},
+    {"draw", Structure::pot_limit, "P5CD"},
+    {"draw", Structure::fixed_limit, "F5CD"},
+    {"straight", Structure::no_limit, "N5CS"},
+    {"straight", Structure::pot_limit, "P5CS"},
+    {"straight", Structure::fixed_limit, "F5CS"},
+    {"mexican", Structure::no_limit, "NMS"},
+    {"mexican", Structure::pot_limit, "PMS"},
+    {"mexican", Structure::fixed_limit, "FMS"},
+    {"shrinking", Structure::no_limit, "NSD"},
+    {"shrinking", Structure::pot_limit, "PSD"},
+    {"shrinking", Structure::fixed_limit, "FSD"},
+    // The mixed games: PHH's code for the structure they are played in first, then Felt's for
+    // the others, built the same way.
+    {"omaha", Structure::pot_limit, "PO"},
+    {"omaha", Structure::no_limit, "NO"},
+    {"omaha", Structure::fixed_limit, "FO"},
+    {"omaha-hilo", Structure::fixed_limit, "FO/8"},
+    {"omaha-hilo", Structure::pot_limit, "PO/8"},
+    {"omaha-hilo", Structure::no_limit, "NO/8"},
+    {"razz", Structure::fixed_limit, "FR"},
+    {"razz", Structure::pot_limit, "PR"},
+    {"razz", Structure::no_limit, "NR"},
+    {"stud-hilo", Structure::fixed_limit, "F7S/8"},
+    {"stud-hilo", Structure::pot_limit, "P7S/8"},
+    {"stud-hilo", Structure::no_limit, "N7S/8"},
+    {"deuce-single-draw", Structure::no_limit, "N2L1D"},
+    {"deuce-single-draw", Structure::pot_limit, "P2L1D"},
+    {"deuce-single-draw", Structure::fixed_limit, "F2L1D"},
+    {"deuce-triple-draw", Structure::fixed_limit, "F2L3D"},
+    {"deuce-triple-draw", Structure::pot_limit, "P2L3D"},
+    {"deuce-triple-draw", Structure::no_limit, "N2L3D"},
+    {"badugi", Structure::fixed_limit, "FB"},
+    {"badugi", Structure::pot_limit, "PB"},
+    {"badugi", Structure::no_limit, "NB"},
+    {"short-deck", Structure::no_limit, "NS"},
+    {"short-deck", Structure::pot_limit, "PS"},
+    {"short-deck", Structure::fixed_limit, "FS"},
 };
 
 const char* structure_name(Structure s) {
@@ -39,7 +74,7 @@ const char* structure_name(Structure s) {
 }
 
 bool blinds_game(const HandConfig& c) {
-    return c.variant->opener == Opener::position;
+    return !c.variant->bring_in_opens();
 }
 
 // Cards as PHH writes them: together, "AcKd".
@@ -240,6 +275,8 @@ std::string to_phh(const HandConfig& c, std::span<const Event> events, const Han
     t.insert("_felt_ranking", std::string(r.name()));
     if (c.variant->name == "draw") t.insert("_felt_max_discard", c.max_discard);
     if (c.variant->name == "shrinking") t.insert("_felt_draws", c.draws > 0 ? c.draws : 4);
+    if (c.hole_cards > 0) t.insert("_felt_hole_cards", c.hole_cards);
+    if (r.trips_beat_straight()) t.insert("_felt_trips_beat_straight", true);
     if (c.structure == Structure::fixed_limit && c.variant->has_open_pair()) {
         t.insert("_felt_open_pair", std::string(open_pair_name(c.open_pair)));
         t.insert("_felt_big_bet_from", std::string(big_bet_from_name(c.big_bet_from)));
@@ -463,18 +500,25 @@ Result<Replay> replay_table(const toml::table& t) {
         break;
     }
     if (!found)
-        return bad("variant \"" + code + "\": Felt plays NT, FT, PT, F7S and its own codes");
+        return bad("variant \"" + code +
+                   "\": Felt plays NT, FT, PT, F7S, PO, FO/8, FR, F7S/8, N2L1D, F2L3D, FB, NS and "
+                   "its own codes");
     c.variant = builtin_variant(variant);
     const bool draws = c.variant->draws();
 
     RankingOptions ro;
-    const std::string ranking = t["_felt_ranking"].value<std::string>().value_or("standard");
-    if (ranking != "standard" && ranking != "vertical")
-        return bad("ranking \"" + ranking + "\": betting games use standard or vertical");
+    ro.trips_beat_straight = t["_felt_trips_beat_straight"].value<bool>().value_or(false);
+    const std::string ranking =
+        t["_felt_ranking"].value<std::string>().value_or(c.variant->ranking);
+    const bool own = ranking == c.variant->ranking;
+    if (!own && !(ranking == "vertical" && c.variant->ranking == "standard" &&
+                  c.variant->hole_cards_used == 0 && !c.variant->split_low))
+        return bad("ranking \"" + ranking + "\": " + variant + " plays " + c.variant->ranking);
     auto made = make_ranking(ranking, ro);
     if (!made) return made.error();
     c.ranking = std::shared_ptr<const Ranking>(std::move(made).value());
     const Ranking& r = *c.ranking;
+    c.hole_cards = static_cast<int>(t["_felt_hole_cards"].value_exact<std::int64_t>().value_or(0));
 
     // The actions, comments dropped.
     const toml::array* list = t["actions"].as_array();
@@ -697,7 +741,8 @@ Result<Replay> replay_table(const toml::table& t) {
         if (all_known && board_known && shown[p] != Shown::unknown && shown[p] != Shown::muck)
             known |= std::uint16_t(1u << p);
     }
-    // Stand-ins for the unknown cards: cards no action names, in the deck's order.
+    // Stand-ins for the unknown cards: cards no action names, in the deck's order; at stud from
+    // the highest down, so that an unknown up card neither brings in nor, at razz, opens later.
     std::array<std::uint8_t, 256> named{};
     for (const Slot& s : slots)
         if (s.known) named[s.card.code()] = 1;
@@ -706,7 +751,8 @@ Result<Replay> replay_table(const toml::table& t) {
             if (card) named[card->code()] = 1;
     std::array<std::uint8_t, 256> stand_in{};
     {
-        const std::vector<Card> all = r.cards();
+        std::vector<Card> all = r.cards();
+        if (c.variant->opener == Opener::showing) std::reverse(all.begin(), all.end());
         std::size_t next = 0;
         for (Slot& s : slots) {
             if (s.known) continue;
@@ -731,6 +777,8 @@ Result<Replay> replay_table(const toml::table& t) {
         std::vector<int> to;        // by deck position: the player dealt the card, n: board
         std::vector<int> after;     // by deck position: player actions applied before it
         std::vector<int> applied;   // by action: player actions applied before it
+        std::vector<bool> drawn;    // by deck position: received in a draw
+        std::vector<bool> discards; // by player action applied: a discard
         std::optional<Error> error; // an action the engine refused
         std::vector<Event> events;
     };
@@ -781,6 +829,7 @@ Result<Replay> replay_table(const toml::table& t) {
                 for (int k = 0; k < ev.count; ++k) {
                     out_run.to.push_back(who);
                     out_run.after.push_back(applied);
+                    out_run.drawn.push_back(ev.type == EventType::receive);
                 }
             }
         };
@@ -848,6 +897,7 @@ Result<Replay> replay_table(const toml::table& t) {
                 break;
             }
             ++applied;
+            out_run.discards.push_back(act.type == ActionType::discard);
             note(before);
         }
         return std::pair{std::move(out_run), std::move(state)};
@@ -884,7 +934,14 @@ Result<Replay> replay_table(const toml::table& t) {
             const auto k = static_cast<std::size_t>(s.player >= 0 ? s.player : static_cast<int>(n));
             if (static_cast<std::size_t>(last.to[pos]) != k) break; // past the history's cards
             ++given[k];
-            if (last.applied[s.action] != last.after[pos])
+            // A draw's cards may come after the other players' discards of that draw, as
+            // PokerKit writes them: the engine deals each player's at once.
+            const int at = last.applied[s.action];
+            const bool later_in_draw =
+                last.drawn[pos] && at > last.after[pos] &&
+                std::all_of(last.discards.begin() + last.after[pos], last.discards.begin() + at,
+                            [](bool discard) { return discard; });
+            if (at != last.after[pos] && !later_in_draw)
                 return bad(where(s.action) + variant + " deals " + whom(k) + "'s card " +
                            std::to_string(given[k]) + " after " + std::to_string(last.after[pos]) +
                            " player action(s), not " + std::to_string(last.applied[s.action]));
