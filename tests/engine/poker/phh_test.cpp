@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <random>
@@ -107,7 +108,7 @@ TEST_CASE("PHH: a history the engine refuses names the action and the reason") {
     CHECK(r.error().message.find("finishing_stacks") != std::string::npos);
 
     CHECK(replay_phh("variant = \"NT\"\nantes = [").error().message.find("not a PHH file") == 0);
-    CHECK(replay_phh("variant = \"FO/8\"").error().message.find("variant \"FO/8\"") == 0);
+    CHECK(replay_phh("variant = \"FK\"").error().message.find("variant \"FK\"") == 0); // Kuhn
 
     // Numbers too large for chips (the fuzzer's find: converting them was undefined behaviour)
     // are refused, never converted; a fraction is an amount in smaller units.
@@ -134,7 +135,7 @@ TEST_CASE("PHH: a history the engine refuses names the action and the reason") {
 
 TEST_CASE("PHH: simulated hands of every variant and structure survive the round trip") {
     int checked = 0;
-    for (const char* variant : {"straight", "draw", "stud", "holdem", "mexican", "shrinking"})
+    for (std::string_view variant : builtin_variant_names())
         for (const char* structure : {"no-limit", "pot-limit", "fixed-limit"})
             for (int players : {2, 5}) {
                 sim::Options o;
@@ -184,7 +185,7 @@ TEST_CASE("PHH: simulated hands of every variant and structure survive the round
                     ++checked;
                 }
             }
-    CHECK(checked == 6 * 3 * 2 * 40);
+    CHECK(checked == static_cast<int>(builtin_variant_names().size()) * 3 * 2 * 40);
 }
 
 namespace {
@@ -261,10 +262,10 @@ std::vector<std::string> readable(const Ranking& r, std::span<const Event> event
 TEST_CASE("PHH: a reader's history shows no card they may not see, over thousands of random "
           "hands of every variant") {
     long hands = 0, hidden = 0, revealed = 0;
-    for (const char* variant : {"straight", "draw", "stud", "holdem", "mexican", "shrinking"})
+    for (std::string_view variant : builtin_variant_names())
         for (const char* structure : {"no-limit", "pot-limit", "fixed-limit"})
             for (int most : {2, 4, 7}) { // seven players draw past the deck: reshuffles
-                const int players = std::string(variant) == "shrinking" ? std::min(most, 5) : most;
+                const int players = std::min(most, builtin_variant(variant)->max_seats);
                 sim::Options o;
                 o.variant = variant;
                 o.structure = structure;
@@ -316,7 +317,7 @@ TEST_CASE("PHH: a reader's history shows no card they may not see, over thousand
                                 std::count(anonymous.begin(), anonymous.end(), "??") - in_public;
                 }
             }
-    CHECK(hands == 6 * 3 * 3 * 100);
+    CHECK(hands == static_cast<long>(builtin_variant_names().size()) * 3 * 3 * 100);
     CHECK(hidden > hands); // the check had hidden cards to look at
     CHECK(revealed > 0);
 }
@@ -829,4 +830,33 @@ TEST_CASE("PHH: a tournament's hand with a dead small blind is written with the 
         dead += no_small;
     }
     CHECK(dead == 100);
+}
+
+TEST_CASE("PHH: every hand of the WSOP 2023 Poker Players Championship's final day, in all nine "
+          "games, replays to PokerKit's finishing stacks") {
+    namespace fs = std::filesystem;
+    std::map<std::string, int> by_code;
+    int hands = 0;
+    for (const auto& entry : fs::directory_iterator(felt::test::test_file("phh/wsop-2023-43-5"))) {
+        if (entry.path().extension() != ".phh") continue;
+        const std::string name = entry.path().filename().string();
+        CAPTURE(name);
+        const std::string s = read("wsop-2023-43-5/" + name);
+        auto r = replay_phh(s); // refused unless the finishing stacks agree
+        REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
+        CHECK_FALSE(r.value().undecided);
+        const auto at = s.find("variant = '") + 11;
+        ++by_code[s.substr(at, s.find('\'', at) - at)];
+        ++hands;
+    }
+    CHECK(hands == 83);
+    CHECK(by_code == std::map<std::string, int>{{"F2L3D", 7},
+                                                {"F7S", 13},
+                                                {"F7S/8", 7},
+                                                {"FO/8", 14},
+                                                {"FR", 10},
+                                                {"FT", 7},
+                                                {"N2L1D", 7},
+                                                {"NT", 11},
+                                                {"PO", 7}});
 }
