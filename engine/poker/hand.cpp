@@ -1,5 +1,6 @@
 #include "poker/hand.h"
 
+#include "rankings/best_five.h"
 #include "rankings/lowball.h"
 #include "rankings/melds.h"
 #include "rankings/wild.h"
@@ -377,6 +378,26 @@ void end_round(HandState& s, Events& ev) {
 
 // ---- the end of the hand ------------------------------------------------------------------------
 
+// Calls f(five) with every hand of exactly two of `hole` and three of `board` (Omaha).
+template <class F>
+void for_each_omaha_five(std::span<const Card> hole, std::span<const Card> board, F&& f) {
+    std::array<Card, 5> five{};
+    const std::size_t h = hole.size(), b = board.size();
+    for (std::size_t a = 0; a < h; ++a)
+        for (std::size_t c = a + 1; c < h; ++c) {
+            five[0] = hole[a];
+            five[1] = hole[c];
+            for (std::size_t x = 0; x < b; ++x)
+                for (std::size_t y = x + 1; y < b; ++y)
+                    for (std::size_t z = y + 1; z < b; ++z) {
+                        five[2] = board[x];
+                        five[3] = board[y];
+                        five[4] = board[z];
+                        f(std::span<const Card, 5>(five));
+                    }
+        }
+}
+
 // The seat's showdown values: its best hand under the ranking, and in a hi-lo game its best
 // ace-to-five low if it is eight or better. Omaha takes exactly two of the seat's cards and three
 // of the board's for each.
@@ -386,35 +407,22 @@ void judge_showdown(const HandState& s, const SeatState& p, Strength& high, LowV
     const auto keep_low = [&](LowValue x) {
         if (x.qualifies()) low = std::max(low, x);
     };
+    const std::span<const Card> hole(p.cards.data(), p.count);
+    const std::span<const Card> board(s.board.data(), static_cast<std::size_t>(s.board_count));
     if (v.hole_cards_used == 0) {
         std::array<Card, 24> cards{};
-        int n = 0;
-        for (int j = 0; j < p.count; ++j)
-            cards[static_cast<std::size_t>(n++)] = p.cards[static_cast<std::size_t>(j)];
-        for (int j = 0; j < s.board_count; ++j)
-            cards[static_cast<std::size_t>(n++)] = s.board[static_cast<std::size_t>(j)];
-        const std::span<const Card> all(cards.data(), static_cast<std::size_t>(n));
+        std::copy(hole.begin(), hole.end(), cards.begin());
+        std::copy(board.begin(), board.end(), cards.begin() + p.count);
+        const std::span<const Card> all(cards.data(), hole.size() + board.size());
         // A hand the ranking cannot judge (too few cards after a dry stock) is the weakest.
         high = c.ranking->strength(all);
-        if (v.split_low && n >= 5 && n <= 7) keep_low(best_ace_to_five_low(all));
+        if (v.split_low && all.size() >= 5 && all.size() <= 7) keep_low(best_ace_to_five_low(all));
         return;
     }
-    // Omaha: every two of the hole cards with every three of the board.
-    std::array<Card, 5> five{};
-    for (int a = 0; a < p.count; ++a)
-        for (int b = a + 1; b < p.count; ++b) {
-            five[0] = p.cards[static_cast<std::size_t>(a)];
-            five[1] = p.cards[static_cast<std::size_t>(b)];
-            for (int x = 0; x < s.board_count; ++x)
-                for (int y = x + 1; y < s.board_count; ++y)
-                    for (int z = y + 1; z < s.board_count; ++z) {
-                        five[2] = s.board[static_cast<std::size_t>(x)];
-                        five[3] = s.board[static_cast<std::size_t>(y)];
-                        five[4] = s.board[static_cast<std::size_t>(z)];
-                        high = std::max(high, c.ranking->strength(five));
-                        if (v.split_low) keep_low(ace_to_five_low(five));
-                    }
-        }
+    for_each_omaha_five(hole, board, [&](std::span<const Card, 5> five) {
+        high = std::max(high, c.ranking->strength(five));
+        if (v.split_low) keep_low(ace_to_five_low(five));
+    });
 }
 
 // The seats among `eligible` with the greatest value: one bit each.
@@ -709,6 +717,37 @@ Chips take_dead_antes(const HandConfig& c, std::array<Chips, kMaxSeats>& totals)
     return dead;
 }
 
+ShowdownCards showdown_cards(const HandConfig& c, std::span<const Card> hole,
+                             std::span<const Card> board) {
+    ShowdownCards out;
+    const Variant& v = *c.variant;
+    LowValue best_low;
+    const auto keep_low = [&](std::span<const Card, 5> five, LowValue x) {
+        if (!x.qualifies() || x <= best_low) return;
+        best_low = x;
+        out.low.assign(five.begin(), five.end());
+    };
+    if (v.hole_cards_used == 0) {
+        out.high.assign(hole.begin(), hole.end());
+        out.high.insert(out.high.end(), board.begin(), board.end());
+        if (v.split_low && out.high.size() >= 5 && out.high.size() <= 7)
+            for_each_five(out.high, [&](std::span<const Card, 5> five) {
+                keep_low(five, ace_to_five_low(five));
+            });
+        return out;
+    }
+    Strength best;
+    for_each_omaha_five(hole, board, [&](std::span<const Card, 5> five) {
+        const Strength x = c.ranking->strength(five);
+        if (out.high.empty() || x > best) {
+            best = x;
+            out.high.assign(five.begin(), five.end());
+        }
+        if (v.split_low) keep_low(five, ace_to_five_low(five));
+    });
+    return out;
+}
+
 Chips chips_in_play(const HandState& s) {
     Chips n = s.raked;
     for (int i = 0; i < seat_count(s); ++i) n += seat(s, i).stack + seat(s, i).total;
@@ -753,7 +792,7 @@ Result<HandConfig> named_config(std::string_view variant, std::string_view struc
         auto w = parse_wild(wild);
         if (!w) return w.error();
         ro.wild = w.value();
-    } else if (!wild.empty() && wild != "none") {
+    } else if (own && !wild.empty() && wild != "none") {
         return make_error(Errc::bad_option, c.variant->name + " has no wild cards");
     }
     auto r = make_ranking(ranking, ro);

@@ -246,6 +246,15 @@ Result<Applied> apply(const HandState& state, const Action& action);
 std::optional<Error> apply_in_place(HandState& state, const Action& action,
                                     std::vector<Event>& events);
 
+// The cards a showdown hand plays, for showing it in words: `high` every card of the hand and the
+// board, or in Omaha the best two of the hole cards with three of the board; `low` in a hi-lo
+// game the five of the best qualifying ace-to-five low, empty when there is none.
+struct ShowdownCards {
+    std::vector<Card> high, low;
+};
+ShowdownCards showdown_cards(const HandConfig& c, std::span<const Card> hole,
+                             std::span<const Card> board);
+
 // Every chip of the hand: stacks, chips committed and not yet paid out, and the rake. It never
 // changes from the start of the hand to its end.
 Chips chips_in_play(const HandState& state);

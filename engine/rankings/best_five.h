@@ -10,11 +10,10 @@
 
 namespace felt {
 
-// The greatest value(five) over every five of `cards` (at most 16 of them): each set of five bits
-// below 2^n picks one.
-template <class Value, class F>
-Value best_of_fives(std::span<const Card> cards, F&& value) {
-    Value best{};
+// Calls f(five) with every five of `cards` (at most 16 of them): each set of five bits below 2^n
+// picks one.
+template <class F>
+void for_each_five(std::span<const Card> cards, F&& f) {
     const std::size_t n = cards.size();
     for (unsigned mask = 0; mask < 1u << n; ++mask) {
         if (std::popcount(mask) != 5) continue;
@@ -22,8 +21,16 @@ Value best_of_fives(std::span<const Card> cards, F&& value) {
         std::size_t k = 0;
         for (std::size_t i = 0; i < n; ++i)
             if (mask >> i & 1) five[k++] = cards[i];
-        best = std::max(best, value(std::span<const Card, 5>(five)));
+        f(std::span<const Card, 5>(five));
     }
+}
+
+// The greatest value(five) over every five of `cards`.
+template <class Value, class F>
+Value best_of_fives(std::span<const Card> cards, F&& value) {
+    Value best{};
+    for_each_five(cards,
+                  [&](std::span<const Card, 5> five) { best = std::max(best, value(five)); });
     return best;
 }
 

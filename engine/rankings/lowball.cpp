@@ -160,4 +160,164 @@ std::string_view category_name(BadugiValue v) {
     return names[v.size()];
 }
 
+namespace {
+
+// A rank's word by its place from the ace as one to the king as 13, and the ace again as 14
+// (aces high).
+constexpr std::string_view kRankWord[] = {"",     "ace",  "two",   "three", "four",
+                                          "five", "six",  "seven", "eight", "nine",
+                                          "ten",  "jack", "queen", "king",  "ace"};
+
+std::string rank_word(int r) {
+    return std::string(kRankWord[r]);
+}
+
+// (Strings are built with += : g++ 12 warns falsely about chains of std::string operator+.)
+std::string plural(int r) {
+    std::string out = rank_word(r);
+    out += r == 6 ? "es" : "s";
+    return out;
+}
+
+std::string with_article(const std::string& words, std::string_view after) {
+    std::string out = words[0] == 'a' || words[0] == 'e' ? "an " : "a ";
+    out += words;
+    out += after;
+    return out;
+}
+
+// The ranks of a value's groups from its badness: four bits each from bit 16 down, 0 ending them.
+std::vector<int> group_ranks(std::uint32_t bad) {
+    std::vector<int> out;
+    for (int shift = 16; shift >= 0; shift -= 4) {
+        const int r = static_cast<int>(bad >> shift & 0xf);
+        if (r == 0) break;
+        out.push_back(r);
+    }
+    return out;
+}
+
+// Ranks from the highest down, joined by hyphens: as many as tell `mine` from each of `others`
+// that differs from it, and at least `least`.
+std::string ranks_words(const std::vector<int>& mine, const std::vector<std::vector<int>>& others,
+                        std::size_t least) {
+    std::size_t k = std::min(least, mine.size());
+    for (const std::vector<int>& o : others) {
+        if (o == mine) continue;
+        std::size_t same = 0;
+        while (same < o.size() && same < mine.size() && o[same] == mine[same]) ++same;
+        k = std::max(k, std::min(same + 1, mine.size()));
+    }
+    std::string out;
+    for (std::size_t i = 0; i < k; ++i) {
+        if (i) out += '-';
+        out += rank_word(mine[i]);
+    }
+    return out;
+}
+
+// Words for a paired shape (1 a pair .. 5 four of a kind) of groups `g`, ranks as kRankWord's.
+std::string paired_words(int shape, const std::vector<int>& g) {
+    switch (shape) {
+    case 1:
+        return "a pair of " + plural(g[0]);
+    case 2:
+        return "two pairs, " + plural(g[0]) + " and " + plural(g[1]);
+    case 3:
+        return "three " + plural(g[0]);
+    case 4:
+        return "a full house, " + plural(g[0]) + " full of " + plural(g[1]);
+    default:
+        return "four " + plural(g[0]);
+    }
+}
+
+} // namespace
+
+std::vector<std::string> low_words(std::span<const LowValue> hands) {
+    std::vector<std::vector<int>> unpaired;
+    for (LowValue v : hands)
+        if (v.raw() && (kWorst - v.raw()) >> kShapeShift == 0)
+            unpaired.push_back(group_ranks(kWorst - v.raw()));
+    std::vector<std::string> out;
+    for (LowValue v : hands) {
+        if (v.raw() == 0) {
+            out.emplace_back();
+            continue;
+        }
+        const std::uint32_t bad = kWorst - v.raw();
+        const int shape = static_cast<int>(bad >> kShapeShift);
+        const std::vector<int> g = group_ranks(bad);
+        if (shape != 0)
+            out.push_back(paired_words(shape, g));
+        else if (g == std::vector<int>{5, 4, 3, 2, 1})
+            out.emplace_back("a wheel");
+        else
+            out.push_back(with_article(ranks_words(g, unpaired, 2), " low"));
+    }
+    return out;
+}
+
+std::vector<std::string> low_words(std::span<const DeuceSevenValue> hands) {
+    // Ranks as kRankWord's: the deuce 2 .. the ace 14.
+    const auto ranks = [](DeuceSevenValue v) {
+        std::vector<int> g = group_ranks((9u << kShapeShift) - v.raw());
+        for (int& r : g) r += 1;
+        return g;
+    };
+    const auto shape_of = [](DeuceSevenValue v) {
+        return static_cast<int>(((9u << kShapeShift) - v.raw()) >> kShapeShift);
+    };
+    std::vector<std::vector<int>> plain;
+    for (DeuceSevenValue v : hands)
+        if (v.raw() && shape_of(v) == 0) plain.push_back(ranks(v));
+    std::vector<std::string> out;
+    for (DeuceSevenValue v : hands) {
+        if (v.raw() == 0) {
+            out.emplace_back();
+            continue;
+        }
+        const int shape = shape_of(v);
+        const std::vector<int> g = ranks(v);
+        // Shapes: 0 high card, 1 pair, 2 two pairs, 3 trips, 4 straight, 5 flush, 6 full house,
+        // 7 quads, 8 straight flush.
+        static constexpr int kPaired[] = {0, 1, 2, 3, 0, 0, 4, 5, 0};
+        if (shape == 0)
+            out.push_back(g == std::vector<int>{7, 5, 4, 3, 2}
+                              ? std::string("a number one")
+                              : with_article(ranks_words(g, plain, 2), " low"));
+        else if (shape == 4 || shape == 8)
+            out.push_back(std::string(shape == 4 ? "a straight, " : "a straight flush, ") +
+                          rank_word(g[0]) + " high");
+        else if (shape == 5)
+            out.push_back("a flush, " + rank_word(g[0]) + " high");
+        else
+            out.push_back(paired_words(kPaired[shape], g));
+    }
+    return out;
+}
+
+std::vector<std::string> low_words(std::span<const BadugiValue> hands) {
+    const auto ranks = [](BadugiValue v) {
+        const auto r = v.ranks();
+        return std::vector<int>(r.begin(), r.begin() + v.size());
+    };
+    static constexpr std::string_view kSize[] = {"", "a one-card", "a two-card", "a three-card",
+                                                 ""};
+    std::vector<std::string> out;
+    for (BadugiValue v : hands) {
+        std::vector<std::vector<int>> same_size;
+        for (BadugiValue o : hands)
+            if (o.size() == v.size()) same_size.push_back(ranks(o));
+        if (v.size() == 0)
+            out.emplace_back();
+        else if (v.size() == 4)
+            out.push_back(with_article(ranks_words(ranks(v), same_size, 2), " badugi"));
+        else
+            out.push_back(std::string(kSize[v.size()]) + " badugi, " +
+                          ranks_words(ranks(v), same_size, 2));
+    }
+    return out;
+}
+
 } // namespace felt

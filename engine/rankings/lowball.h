@@ -14,7 +14,9 @@
 #include <compare>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace felt {
 
@@ -87,5 +89,13 @@ BadugiValue badugi(std::span<const Card> cards);
 std::string_view category_name(LowValue v);
 std::string_view category_name(DeuceSevenValue v);
 std::string_view category_name(BadugiValue v);
+
+// Hands shown together, in a player's words, each with as many of its ranks as tell it from the
+// others: ace-to-five "an eight-seven low", "a wheel" (5-4-3-2-A), "a pair of fours";
+// deuce-to-seven "a number one" (7-5-4-3-2), "a nine-eight low", "a straight"; badugi "a
+// seven-five badugi", "a three-card badugi, seven-five". A value of 0 has no words.
+std::vector<std::string> low_words(std::span<const LowValue> hands);
+std::vector<std::string> low_words(std::span<const DeuceSevenValue> hands);
+std::vector<std::string> low_words(std::span<const BadugiValue> hands);
 
 } // namespace felt

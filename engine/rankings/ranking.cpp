@@ -203,6 +203,17 @@ class PackRanking : public Ranking {
     }
 
   protected:
+    // low_words() of each hand's value, or no words for a hand judge() refuses.
+    template <class F>
+    std::vector<std::string> words_of(std::span<const std::vector<Card>> hands, F value) const {
+        std::vector<decltype(value(std::span<const Card>()))> values;
+        for (const std::vector<Card>& h : hands) {
+            values.emplace_back();
+            if (judge(h)) values.back() = value(h);
+        }
+        return low_words(std::span<const typename decltype(values)::value_type>(values));
+    }
+
     // Writes the cards' value to `out` (three bytes, the highest first) and returns the category.
     virtual std::string_view value(std::span<const Card> cards, Strength& out) const = 0;
 
@@ -228,6 +239,11 @@ class AceToFiveRanking final : public PackRanking {
   public:
     AceToFiveRanking() : PackRanking(kNames[5], 5, 7, rank::two) {}
 
+    std::vector<std::string>
+    showdown_words(std::span<const std::vector<Card>> hands) const override {
+        return words_of(hands, [](std::span<const Card> c) { return best_ace_to_five_low(c); });
+    }
+
   protected:
     std::string_view value(std::span<const Card> cards, Strength& out) const override {
         const LowValue v = best_ace_to_five_low(cards);
@@ -241,6 +257,12 @@ class DeuceToSevenRanking final : public PackRanking {
   public:
     DeuceToSevenRanking() : PackRanking(kNames[6], 5, 5, rank::two) {}
 
+    std::vector<std::string>
+    showdown_words(std::span<const std::vector<Card>> hands) const override {
+        return words_of(hands,
+                        [](std::span<const Card> c) { return deuce_to_seven_low(c.first<5>()); });
+    }
+
   protected:
     std::string_view value(std::span<const Card> cards, Strength& out) const override {
         const DeuceSevenValue v = deuce_to_seven_low(cards.first<5>());
@@ -253,6 +275,11 @@ class DeuceToSevenRanking final : public PackRanking {
 class BadugiRanking final : public PackRanking {
   public:
     BadugiRanking() : PackRanking(kNames[7], 1, 4, rank::two) {}
+
+    std::vector<std::string>
+    showdown_words(std::span<const std::vector<Card>> hands) const override {
+        return words_of(hands, [](std::span<const Card> c) { return badugi(c); });
+    }
 
   protected:
     std::string_view value(std::span<const Card> cards, Strength& out) const override {

@@ -280,3 +280,23 @@ TEST_CASE("badugi: the order of the rules' examples") {
     CHECK(category_name(bad("Kh Qd 5s 2c")) == "badugi");
     CHECK(category_name(bad("Kh Qh 5s 2c")) == "three_card");
 }
+
+TEST_CASE("lowball words: each hand named with the ranks that tell it from the others") {
+    const std::vector<LowValue> razz = {low("8s 7h 4d 3c 2s"), low("8d 7c 5h 3s 2h"),
+                                        low("As 2h 3d 4c 5s"), low("4s 4h Kd Qc Js"),
+                                        low("9s 6h 4d 3c 2s"), LowValue()};
+    CHECK(low_words(razz) == std::vector<std::string>{"an eight-seven-four low",
+                                                      "an eight-seven-five low", "a wheel",
+                                                      "a pair of fours", "a nine-six low", ""});
+    const std::vector<DeuceSevenValue> d = {d27("7s 5h 4d 3c 2s"), d27("9s 8h 4d 3c 2s"),
+                                            d27("9s 8h 7d 6c 5s"), d27("Ks Qs 8s 4s 2s"),
+                                            d27("6s 6h 6d Kc Ks")};
+    CHECK(low_words(d) == std::vector<std::string>{"a number one", "a nine-eight low",
+                                                   "a straight, nine high", "a flush, king high",
+                                                   "a full house, sixes full of kings"});
+    const std::vector<BadugiValue> b = {bad("7s 5h 3d 2c"), bad("7s 5s 3d 2c"), bad("As Ah Ad Ac"),
+                                        bad("7h 6s 3d 2c")};
+    CHECK(low_words(b) == std::vector<std::string>{"a seven-five badugi",
+                                                   "a three-card badugi, five-three",
+                                                   "a one-card badugi, ace", "a seven-six badugi"});
+}
