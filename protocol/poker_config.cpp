@@ -15,6 +15,12 @@ bool open_pair_applies(const std::string& variant, const std::string& structure)
     return v && structure == "fixed-limit" && v->has_open_pair();
 }
 
+// Omaha's hole cards: a table's option.
+bool picks_hole_cards(const std::string& variant) {
+    const poker::Variant* v = poker::builtin_variant(variant);
+    return v && v->hole_cards_used > 0;
+}
+
 } // namespace
 
 json PokerConfig::to_json() const {
@@ -45,6 +51,8 @@ json PokerConfig::to_json() const {
     }
     if (variant == "draw") j["hints"] = hints;
     if (variant == "shrinking") j["draws"] = draws;
+    if (picks_hole_cards(variant)) j["hole_cards"] = hole_cards;
+    if (variant == "short-deck") j["trips_beat_straight"] = trips_beat_straight;
     return j;
 }
 
@@ -70,7 +78,13 @@ Outcome<std::pair<PokerConfig, poker::HandConfig>> decode_poker_config(const jso
     c.ranking = in.text("ranking", c.ranking);
     c.wild = in.text("wild", c.wild);
     c.seats = static_cast<int>(in.integer("seats", c.seats, 2, poker::kMaxSeats));
-    auto named = poker::named_config(c.variant, c.structure, c.ranking, c.wild, c.seats);
+    c.trips_beat_straight = in.boolean("trips_beat_straight", c.trips_beat_straight);
+    if (c.variant != "short-deck" && body.is_object() && body.contains("trips_beat_straight"))
+        in.refuse("trips_beat_straight", "\"trips_beat_straight\" is an option of short deck only");
+    RankingOptions ranking_options;
+    ranking_options.trips_beat_straight = c.trips_beat_straight;
+    auto named =
+        poker::named_config(c.variant, c.structure, c.ranking, c.wild, c.seats, ranking_options);
     if (!in.failed() && !named) {
         // The first of the five, taken in turn with the others at their defaults, that the
         // engine refuses is the field to name.
@@ -100,7 +114,8 @@ Outcome<std::pair<PokerConfig, poker::HandConfig>> decode_poker_config(const jso
     if (named && stud && s.big_blind > 0)
         in.refuse("big_blind", "a stud table has no blinds: it opens with an ante and a bring-in");
     if (named && !stud && s.bring_in > 0)
-        in.refuse("bring_in", "only stud tables (stud, Mexican stud) have a bring-in");
+        in.refuse("bring_in",
+                  "only stud tables (stud, Mexican stud, razz, stud hi-lo) have a bring-in");
     if (s.small_blind > s.big_blind)
         in.refuse("small_blind", "the small blind is above the big blind");
     if (s.big_bet < s.small_bet) in.refuse("big_bet", "the big bet is below the small bet");
@@ -131,6 +146,12 @@ Outcome<std::pair<PokerConfig, poker::HandConfig>> decode_poker_config(const jso
     c.draws = static_cast<int>(in.integer("draws", c.draws, 1, 4));
     if (c.variant != "shrinking" && body.is_object() && body.contains("draws"))
         in.refuse("draws", "\"draws\" is an option of shrinking draw only");
+    c.hole_cards = static_cast<int>(in.integer("hole_cards", c.hole_cards, 4, 6));
+    if (!picks_hole_cards(c.variant) && body.is_object() && body.contains("hole_cards"))
+        in.refuse("hole_cards", "\"hole_cards\" is an option of Omaha and Omaha hi-lo only");
+    if (picks_hole_cards(c.variant) && c.hole_cards == 6 && c.seats > 6)
+        in.refuse("hole_cards",
+                  "six hole cards seat 6 players at most, not " + std::to_string(c.seats));
     c.hints = in.boolean("hints", c.hints);
     if (c.variant != "draw" && body.is_object() && body.contains("hints"))
         in.refuse("hints", "\"hints\" is an option of five-card draw only (and of Chinese poker)");
@@ -140,6 +161,8 @@ Outcome<std::pair<PokerConfig, poker::HandConfig>> decode_poker_config(const jso
     h.open_pair = *poker::parse_open_pair(c.open_pair);
     h.big_bet_from = *poker::parse_big_bet_from(c.big_bet_from);
     if (c.variant == "shrinking") h.draws = c.draws;
+    if (picks_hole_cards(c.variant) && c.hole_cards != 4) h.hole_cards = c.hole_cards;
+    c.ranking = std::string(h.ranking->name()); // a mixed game's own, where "standard" named it
     return D{std::pair{std::move(c), std::move(h)}, {}};
 }
 

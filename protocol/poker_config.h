@@ -35,6 +35,12 @@ struct PokerConfig {
     int draws = 4;                      // shrinking draw: the draws a hand plays, 1 to 4
     // Five-card draw only (written only for it): whether `hint` answers with the best exchange.
     bool hints = true;
+    // Omaha and Omaha hi-lo only (written only for them): hole cards each, 4 to 6 (six seat six
+    // players at most).
+    int hole_cards = 4;
+    // Short deck only (written only for it): three of a kind beats a straight (PokerKit's order,
+    // the default, has the straight above).
+    bool trips_beat_straight = false;
 
     json to_json() const;
 };

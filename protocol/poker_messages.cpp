@@ -3,6 +3,7 @@
 #include "protocol/messages.h"
 
 #include "poker/pots.h"
+#include "rankings/lowball.h"
 
 #include <algorithm>
 #include <array>
@@ -82,6 +83,16 @@ std::optional<poker::ActionType> parse_action_type(std::string_view s) {
     return std::nullopt;
 }
 
+namespace {
+
+// A hi-lo win's half: "high" or "low"; nullptr for any other event.
+const char* half_name(const poker::Event& e) {
+    if (e.type != poker::EventType::win || e.number == 0) return nullptr;
+    return e.number == 1 ? "high" : "low";
+}
+
+} // namespace
+
 json event_json(const poker::Event& e, const felt::Ranking& r, bool show_cards) {
     json j = {{"kind", event_name(e.type)}};
     if (e.seat >= 0) j["seat"] = e.seat;
@@ -89,6 +100,7 @@ json event_json(const poker::Event& e, const felt::Ranking& r, bool show_cards) 
         j["amount"] = e.amount;
     else if (e.number)
         j["amount"] = e.number; // a street's index, a stock's size, cards moved
+    if (const char* half = half_name(e)) j["half"] = half;
     if (e.pot >= 0) j["pot"] = e.pot;
     if (e.count) {
         j["count"] = e.count;
@@ -223,21 +235,31 @@ std::vector<std::optional<ShownHand>> show_categories(std::span<const poker::Eve
                                                       const poker::HandState& s, const Ranking& r) {
     std::vector<std::optional<ShownHand>> out(batch.size());
     std::vector<std::vector<Card>> hands;
+    std::vector<LowValue> lows;
     std::vector<std::size_t> at; // the event of each hand
     for (std::size_t i = 0; i < batch.size(); ++i) {
         const poker::Event& e = batch[i];
         if (e.type != poker::EventType::show) continue;
-        std::vector<Card> hand(e.cards.begin(), e.cards.begin() + e.count);
-        hand.insert(hand.end(), s.board.begin(), s.board.begin() + s.board_count);
-        auto judged = r.judge(hand);
+        // The cards the hand plays: Omaha's two and three, else all of them with the board.
+        poker::ShowdownCards played = poker::showdown_cards(
+            *s.config, std::span(e.cards.data(), e.count),
+            std::span(s.board.data(), static_cast<std::size_t>(s.board_count)));
+        auto judged = r.judge(played.high);
         if (!judged) continue;
-        out[i] = ShownHand{std::move(judged->category), {}};
-        hands.push_back(std::move(hand));
+        out[i] = ShownHand{std::move(judged->category), {}, {}};
+        hands.push_back(std::move(played.high));
+        lows.push_back(played.low.size() == 5
+                           ? ace_to_five_low(std::span<const Card, 5>(played.low.data(), 5))
+                           : LowValue());
         at.push_back(i);
     }
     if (hands.empty()) return out;
     std::vector<std::string> words = r.showdown_words(hands);
-    for (std::size_t k = 0; k < at.size(); ++k) out[at[k]]->made = std::move(words[k]);
+    const std::vector<std::string> low = low_words(lows);
+    for (std::size_t k = 0; k < at.size(); ++k) {
+        out[at[k]]->made = std::move(words[k]);
+        out[at[k]]->low = low[k];
+    }
     return out;
 }
 
@@ -263,6 +285,7 @@ void add_show_categories(json& update, std::span<const poker::Event> batch,
         if (shown[i]) {
             events[i]["category"] = shown[i]->category;
             if (!shown[i]->made.empty()) events[i]["made"] = shown[i]->made;
+            if (!shown[i]->low.empty()) events[i]["low"] = shown[i]->low;
         }
 }
 
@@ -281,11 +304,12 @@ UpdateText::UpdateText(std::span<const poker::Event> batch, const poker::Legal* 
     events_.reserve(batch.size());
     for (std::size_t i = 0; i < batch.size(); ++i) {
         const poker::Event& e = batch[i];
-        Shown& x = events_.emplace_back(Shown{e, {}, std::nullopt, std::nullopt});
+        Shown& x = events_.emplace_back(Shown{e, {}, std::nullopt, std::nullopt, std::nullopt});
         if (e.count) x.cards = r.to_string(std::span(e.cards.data(), e.count));
         if (!showdown || !shown[i]) continue;
         x.category = std::move(shown[i]->category);
         if (!shown[i]->made.empty()) x.made = std::move(shown[i]->made);
+        if (!shown[i]->low.empty()) x.low = std::move(shown[i]->low);
     }
     if (turn) {
         turn_seat_ = turn->seat;
@@ -317,7 +341,9 @@ std::string UpdateText::events(int seat) const {
         if (e.count && visible_to(e, viewer)) o.member("cards", x.cards);
         if (x.category) o.member("category", *x.category);
         if (e.count) o.member("count", e.count);
+        if (const char* half = half_name(e)) o.member("half", half);
         o.member("kind", event_name(e.type));
+        if (x.low) o.member("low", *x.low);
         if (x.made) o.member("made", *x.made);
         if (e.pot >= 0) o.member("pot", e.pot);
         if (e.seat >= 0) o.member("seat", e.seat);
@@ -397,6 +423,7 @@ std::string event_record(const poker::Event& e, const Ranking& r) {
         o.member("amount", e.number);
     if (e.count)
         o.member("cards", r.to_string(std::span(e.cards.data(), e.count))).member("count", e.count);
+    if (const char* half = half_name(e)) o.member("half", half);
     o.member("kind", event_name(e.type));
     if (e.pot >= 0) o.member("pot", e.pot);
     if (e.seat >= 0) o.member("seat", e.seat);

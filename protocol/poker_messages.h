@@ -59,6 +59,7 @@ void add_show_categories(json& update, std::span<const poker::Event> batch,
 struct ShownHand {
     std::string category;
     std::string made;
+    std::string low; // a hi-lo game's qualifying low in words ("an eight-seven low"), or empty
 };
 // For each event of the batch: what a `show` makes with the board of `s`, beside the batch's
 // other shows; nothing for another event or a hand the ranking cannot judge.
@@ -96,6 +97,7 @@ class UpdateText final : public Told {
         std::string cards;                   // when its cards may be shown
         std::optional<std::string> category; // a hand shown at the showdown: what it makes
         std::optional<std::string> made;     // ... in words, where the ranking has them
+        std::optional<std::string> low;      // ... and its qualifying low in a hi-lo game
     };
     std::vector<Shown> events_;
     std::optional<int> turn_seat_; // whose turn it is, when it is someone's

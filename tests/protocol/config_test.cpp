@@ -161,6 +161,9 @@ TEST_CASE("table configurations: what a table writes reads back the same") {
         {"poker", json::object()},
         {"poker", {{"variant", "stud"}, {"structure", "fixed-limit"}, {"seats", 7}}},
         {"poker", {{"variant", "mexican"}, {"structure", "fixed-limit"}, {"open_pair", "choice"}}},
+        {"poker", {{"variant", "omaha"}, {"structure", "pot-limit"}, {"hole_cards", 6}}},
+        {"poker", {{"variant", "razz"}, {"structure", "fixed-limit"}, {"seats", 8}}},
+        {"poker", {{"variant", "short-deck"}, {"trips_beat_straight", true}}},
         {"poker",
          {{"variant", "draw"},
           {"wild", "joker"},
@@ -256,6 +259,32 @@ TEST_CASE("table configurations: refusals across fields name the field to change
     CHECK_FALSE(decode_poker_config({{"variant", "stud"}})
                     .value->first.to_json()
                     .contains("open_pair")); // no limit: no such rule
+    // The mixed games: Omaha's hole cards, the short deck's order, each game's own ranking.
+    const auto omaha =
+        decode_poker_config({{"variant", "omaha"}, {"structure", "pot-limit"}, {"hole_cards", 5}});
+    REQUIRE(omaha.ok());
+    CHECK(omaha.value->second.hole_cards == 5);
+    CHECK(omaha.value->first.to_json()["hole_cards"] == 5);
+    CHECK(decode_poker_config({{"hole_cards", 5}}).refusal.field == "hole_cards"); // hold'em
+    CHECK(decode_poker_config({{"variant", "omaha"}, {"hole_cards", 7}}).refusal.field ==
+          "hole_cards");
+    const auto six = decode_poker_config({{"variant", "omaha"}, {"hole_cards", 6}, {"seats", 7}});
+    CHECK(six.refusal.field == "hole_cards");
+    CHECK(six.refusal.message == "six hole cards seat 6 players at most, not 7");
+    const auto short_deck =
+        decode_poker_config({{"variant", "short-deck"}, {"trips_beat_straight", true}});
+    REQUIRE(short_deck.ok());
+    CHECK(short_deck.value->second.ranking->trips_beat_straight());
+    CHECK(short_deck.value->second.deck.size() == 36);
+    CHECK(decode_poker_config({{"trips_beat_straight", true}}).refusal.field ==
+          "trips_beat_straight");
+    const auto razz = decode_poker_config({{"variant", "razz"}, {"structure", "fixed-limit"}});
+    REQUIRE(razz.ok());
+    CHECK(razz.value->first.to_json()["ranking"] == "ace-to-five");
+    CHECK(razz.value->first.stakes.bring_in == felt::Chips(2)); // a stud game's defaults
+    CHECK(decode_poker_config({{"variant", "razz"}, {"ranking", "vertical"}}).refusal.field ==
+          "ranking");
+    CHECK(decode_poker_config({{"variant", "badugi"}, {"seats", 7}}).refusal.field == "seats");
     CHECK(decode_leap_config({{"ranks", 9}}).refusal.field == "ranks");
     CHECK(decode_leap_config({{"min_buy_in", 10}}).refusal.field == "min_buy_in");
     // Under leaptokens, no more seats than leaps; by default as many as the deck has, up to 4.

@@ -392,12 +392,15 @@ TEST_CASE("poker update as text: everyone's copy and each seat's are what json::
     namespace poker = felt::poker;
     auto ranking = felt::make_ranking("standard").value();
     std::vector<Card> pack = ranking->cards();
+    auto config = std::make_shared<poker::HandConfig>(
+        poker::named_config("holdem", "no-limit", "standard", "none", 6).value());
     std::mt19937 rng(29);
     int merged = 0, showdowns = 0;
     for (int n = 0; n < 5000; ++n) {
         std::ranges::shuffle(pack, rng);
         std::size_t next = 0; // cards are dealt from the shuffled pack, each once
         poker::HandState s;
+        s.config = config;
         s.phase = rng() % 3 == 0 ? poker::Phase::done : poker::Phase::betting;
         s.board_count = static_cast<int>(rng() % 6);
         for (int i = 0; i < s.board_count; ++i) s.board[static_cast<std::size_t>(i)] = pack[next++];

@@ -1,6 +1,8 @@
 // protocol/poker_messages: the pots a client is shown, against the chips each seat put in.
 #include "protocol/poker_messages.h"
 
+#include "engine/poker/hand_fixture.h"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -118,4 +120,41 @@ TEST_CASE("poker messages: hands shown together are told apart by the kickers th
     // The text written straight for the table says the same.
     const protocol::UpdateText text(last, nullptr, *ranking, s, std::nullopt);
     CHECK(json::parse(text.events(-1)) == update["events"]);
+}
+
+TEST_CASE("poker messages: a hi-lo showdown names each half, and each win says its half") {
+    // Omaha hi-lo: seat 0 calls, the small blind folds, the big blind checks. Seat 2 makes
+    // 7-4-3-2-A with Ah 4d, seat 0 three kings with Ks and a nine.
+    poker::testing::Table t("omaha-hilo", Structure::fixed_limit, {100, 100, 100}, 0);
+    t.deck("8h 8d 6c 6h  Ah 4d Qc Jc  Ks Td 9h 9c  2s 3s 7d  Kh  Kc");
+    t.start();
+    t.act(0, ActionType::call);
+    t.act(1, ActionType::fold);
+    std::vector<Event> last;
+    while (t.state.phase == Phase::betting) {
+        const Legal l = t.legal();
+        auto r = apply(t.state, Action{ActionType::check, l.seat, {}, {}});
+        REQUIRE(r.ok());
+        t.state = r.value().state;
+        last = r.value().events;
+    }
+    REQUIRE(t.state.phase == Phase::done);
+    json update = protocol::update_json(last, nullptr, *t.config.ranking, -1);
+    protocol::add_show_categories(update, last, t.state, *t.config.ranking);
+    std::map<std::string, json> shown; // cards -> the show event
+    std::vector<std::pair<int, std::string>> halves;
+    for (const json& e : update["events"]) {
+        if (e["kind"] == "show") shown[e["cards"]] = e;
+        if (e["kind"] == "win") halves.emplace_back(e["seat"], e.value("half", ""));
+    }
+    // The high hand is Omaha's: two of the hole cards, three of the board.
+    CHECK(shown["Ks Td 9h 9c"]["category"] == "three_of_a_kind");
+    CHECK_FALSE(shown["Ks Td 9h 9c"].contains("low"));
+    CHECK(shown["Ah 4d Qc Jc"]["category"] == "one_pair"); // kings on the board, an ace, a queen
+    CHECK(shown["Ah 4d Qc Jc"]["low"] == "a seven-four low");
+    CHECK(halves == std::vector<std::pair<int, std::string>>{{0, "high"}, {2, "low"}});
+    // The text written once for every reader says the same.
+    protocol::UpdateText text(last, nullptr, *t.config.ranking, t.state, std::nullopt);
+    const std::string everyone = text.events(-1);
+    CHECK(json::parse(everyone) == update["events"]);
 }
