@@ -14,6 +14,8 @@
 #include <boost/beast.hpp>
 #include <nlohmann/json.hpp>
 
+#include "poker/variant.h"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -472,7 +474,8 @@ TEST_CASE("felt bot --rebuys: shoving bots rebuy when they lose their chips whil
 
 TEST_CASE("felt bot: a sit-and-go of every betting variant and structure is played to the end by "
           "bots, and its last hand replays to its result") {
-    Feltd d;
+    // Three bots at each of the 42 games, all at once, from one address.
+    Feltd d({"--rate", "1000", "--burst", "1000", "--per-address", "1000"});
     auto host = guests(d.port(), 1);
     struct Game {
         std::string variant, structure;
@@ -480,7 +483,7 @@ TEST_CASE("felt bot: a sit-and-go of every betting variant and structure is play
         felt::bot::Report report;
     };
     std::vector<Game> games;
-    for (const char* variant : {"holdem", "draw", "stud", "straight", "mexican", "shrinking"})
+    for (std::string_view variant : felt::poker::builtin_variant_names())
         for (const char* structure : {"no-limit", "pot-limit", "fixed-limit"}) {
             // Levels of three hands that climb fast, so that shoving bots finish in a few.
             const json created =
@@ -499,7 +502,8 @@ TEST_CASE("felt bot: a sit-and-go of every betting variant and structure is play
                                  {{"small_blind", 100}, {"big_blind", 200}, {"hands", 3}}}}});
             REQUIRE_MESSAGE(created["ok"] == true,
                             variant << " " << structure << ": " << created.dump());
-            games.push_back({variant, structure, created["tournament"].get<std::int64_t>(), {}});
+            games.push_back(
+                {std::string(variant), structure, created["tournament"].get<std::int64_t>(), {}});
         }
     std::vector<std::thread> runs;
     for (Game& g : games)

@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "poker/variant.h"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -128,7 +130,7 @@ TEST_CASE("feltd: three bots play hands to the end in every betting structure") 
 
 TEST_CASE("feltd: in every variant and structure, no message carries a card its reader may not "
           "see") {
-    // Four bots and a spectator at a table of each of the 18 games, all at once: every message
+    // Four bots and a spectator at a table of each of the 42 games, all at once: every message
     // each of them reads is checked (Sight), over kHands hands a table. Each bot may leave on a
     // turn of its last hand, so the server acts for leaving players in every phase of every game
     // (a draw, a rollover, a bring-in, a bet). The first deal waits hand_delay_ms, by which time
@@ -151,7 +153,7 @@ TEST_CASE("feltd: in every variant and structure, no message carries a card its 
         std::map<std::int64_t, std::set<std::string>> public_cards; // by hand id
     };
     std::vector<Game> games;
-    for (const char* variant : {"holdem", "straight", "draw", "stud", "mexican", "shrinking"})
+    for (std::string_view variant : felt::poker::builtin_variant_names())
         for (const char* structure : {"no-limit", "pot-limit", "fixed-limit"}) {
             Game g;
             g.name = std::string(variant) + " " + structure;
@@ -245,7 +247,8 @@ TEST_CASE("feltd: in every variant and structure, no message carries a card its 
     }
     games.clear();
     CHECK(d.stop(SIGTERM) == 0);
-    check_database(dir, 18 * 5, 18 * kHands);
+    const int tables = 3 * static_cast<int>(felt::poker::builtin_variant_names().size());
+    check_database(dir, tables * 5, tables * kHands);
     std::filesystem::remove_all(dir);
 }
 
