@@ -378,26 +378,6 @@ void end_round(HandState& s, Events& ev) {
 
 // ---- the end of the hand ------------------------------------------------------------------------
 
-// Calls f(five) with every hand of exactly two of `hole` and three of `board` (Omaha).
-template <class F>
-void for_each_omaha_five(std::span<const Card> hole, std::span<const Card> board, F&& f) {
-    std::array<Card, 5> five{};
-    const std::size_t h = hole.size(), b = board.size();
-    for (std::size_t a = 0; a < h; ++a)
-        for (std::size_t c = a + 1; c < h; ++c) {
-            five[0] = hole[a];
-            five[1] = hole[c];
-            for (std::size_t x = 0; x < b; ++x)
-                for (std::size_t y = x + 1; y < b; ++y)
-                    for (std::size_t z = y + 1; z < b; ++z) {
-                        five[2] = board[x];
-                        five[3] = board[y];
-                        five[4] = board[z];
-                        f(std::span<const Card, 5>(five));
-                    }
-        }
-}
-
 // The seat's showdown values: its best hand under the ranking, and in a hi-lo game its best
 // ace-to-five low if it is eight or better. Omaha takes exactly two of the seat's cards and three
 // of the board's for each.
@@ -419,10 +399,11 @@ void judge_showdown(const HandState& s, const SeatState& p, Strength& high, LowV
         if (v.split_low && all.size() >= 5 && all.size() <= 7) keep_low(best_ace_to_five_low(all));
         return;
     }
-    for_each_omaha_five(hole, board, [&](std::span<const Card, 5> five) {
-        high = std::max(high, c.ranking->strength(five));
-        if (v.split_low) keep_low(ace_to_five_low(five));
-    });
+    high = c.ranking->omaha_strength(hole, board);
+    if (v.split_low)
+        for_each_omaha_five(hole, board, [&](std::span<const Card, 5> five) {
+            low = std::max(low, eight_or_better_low(five));
+        });
 }
 
 // The seats among `eligible` with the greatest value: one bit each.

@@ -1,4 +1,5 @@
-// The best value of any five of a few cards, for rankings judged on five cards at a time.
+// The fives of a few cards, for rankings judged on five cards at a time: any five, or Omaha's
+// two of the hole cards and three of the board.
 #pragma once
 
 #include "cards/types.h"
@@ -32,6 +33,26 @@ Value best_of_fives(std::span<const Card> cards, F&& value) {
     for_each_five(cards,
                   [&](std::span<const Card, 5> five) { best = std::max(best, value(five)); });
     return best;
+}
+
+// Calls f(five) with every hand of exactly two of `hole` and three of `board` (Omaha).
+template <class F>
+void for_each_omaha_five(std::span<const Card> hole, std::span<const Card> board, F&& f) {
+    std::array<Card, 5> five{};
+    const std::size_t h = hole.size(), b = board.size();
+    for (std::size_t a = 0; a < h; ++a)
+        for (std::size_t c = a + 1; c < h; ++c) {
+            five[0] = hole[a];
+            five[1] = hole[c];
+            for (std::size_t x = 0; x < b; ++x)
+                for (std::size_t y = x + 1; y < b; ++y)
+                    for (std::size_t z = y + 1; z < b; ++z) {
+                        five[2] = board[x];
+                        five[3] = board[y];
+                        five[4] = board[z];
+                        f(std::span<const Card, 5>(five));
+                    }
+        }
 }
 
 } // namespace felt

@@ -22,6 +22,18 @@ int low_rank(Rank r) {
 constexpr int kShapeShift = 20;
 constexpr std::uint32_t kWorst = 6u << kShapeShift; // above every badness
 
+// The low of five different ranks, a bit each by low rank: the ranks from the highest down, as
+// ace_to_five_low writes them.
+LowValue no_pair_low(unsigned ranks) {
+    std::uint32_t bad = 0;
+    for (int shift = 16; ranks; shift -= 4) {
+        const int top = std::bit_width(ranks) - 1;
+        bad |= static_cast<std::uint32_t>(top) << shift;
+        ranks &= ~(1u << top);
+    }
+    return LowValue(kWorst - bad);
+}
+
 } // namespace
 
 bool LowValue::qualifies(Rank highest) const {
@@ -67,6 +79,13 @@ LowValue ace_to_five_low(std::span<const Card, 5> cards) {
     return LowValue(kWorst - bad);
 }
 
+LowValue eight_or_better_low(std::span<const Card, 5> cards) {
+    unsigned ranks = 0; // bit by low rank: the ace 1 .. the king 13
+    for (Card c : cards) ranks |= 1u << low_rank(c.rank());
+    if (std::popcount(ranks) != 5 || ranks >= 1u << 9) return LowValue(); // a pair, or above 8
+    return no_pair_low(ranks);
+}
+
 DeuceSevenValue deuce_to_seven_low(std::span<const Card, 5> cards) {
     std::array<int, 13> count{}; // by rank index, the deuce 0 .. the ace 12
     bool flush = true;
@@ -103,6 +122,13 @@ DeuceSevenValue deuce_to_seven_low(std::span<const Card, 5> cards) {
 
 LowValue best_ace_to_five_low(std::span<const Card> cards) {
     assert(cards.size() >= 5 && cards.size() <= 7);
+    // Five ranks or more: the five lowest make the best low, as no pair beats any pair.
+    unsigned ranks = 0; // bit by low rank: the ace 1 .. the king 13
+    for (Card c : cards) ranks |= 1u << low_rank(c.rank());
+    if (std::popcount(ranks) >= 5) {
+        while (std::popcount(ranks) > 5) ranks &= ~(1u << (std::bit_width(ranks) - 1));
+        return no_pair_low(ranks);
+    }
     return best_of_fives<LowValue>(cards, [](auto five) { return ace_to_five_low(five); });
 }
 

@@ -38,6 +38,9 @@ class LowValue {
 
 // The ace-to-five value of five cards of a standard pack (no jokers).
 LowValue ace_to_five_low(std::span<const Card, 5> cards);
+// The same value when it qualifies as eight or better (LowValue::qualifies()), else 0: a hi-lo
+// game's low half, quickly, from the five ranks' bits.
+LowValue eight_or_better_low(std::span<const Card, 5> cards);
 // The best ace-to-five low of any five of `cards` (five to seven cards, as stud deals them).
 LowValue best_ace_to_five_low(std::span<const Card> cards);
 

@@ -1,5 +1,6 @@
 #include "rankings/ranking.h"
 
+#include "rankings/best_five.h"
 #include "rankings/evaluator.h"
 #include "rankings/lowball.h"
 #include "rankings/melds.h"
@@ -66,6 +67,37 @@ class StandardRanking final : public DeckRanking {
         std::vector<std::string> out;
         for (std::size_t i = 0, k = 0; i < hands.size(); ++i)
             out.push_back(judged[i] ? hand_class::showdown_words(keys[k++], keys) : std::string());
+        return out;
+    }
+
+    // Without wild cards: each two of the hole cards and each three of the board added up once,
+    // and the sixty-odd fives evaluated from their sums.
+    Strength omaha_strength(std::span<const Card> hole,
+                            std::span<const Card> board) const override {
+        if (wild_ != Wild::none || hole.size() > 6 || board.size() > 5)
+            return Ranking::omaha_strength(hole, board);
+        std::array<HandKey, 15> pairs{};
+        std::array<HandKey, 10> triples{};
+        std::size_t np = 0, nt = 0;
+        for (std::size_t a = 0; a < hole.size(); ++a)
+            for (std::size_t b = a + 1; b < hole.size(); ++b)
+                pairs[np++] = HandKey() + hole[a] + hole[b];
+        for (std::size_t x = 0; x < board.size(); ++x)
+            for (std::size_t y = x + 1; y < board.size(); ++y)
+                for (std::size_t z = y + 1; z < board.size(); ++z)
+                    triples[nt++] = HandKey() + board[x] + board[y] + board[z];
+        HandValue best;
+        for (std::size_t i = 0; i < np; ++i)
+            for (std::size_t j = 0; j < nt; ++j) {
+                HandKey k;
+                k.key = pairs[i].key + triples[j].key - detail::kSuitCounterStart;
+                k.mask = pairs[i].mask | triples[j].mask;
+                best = std::max(best, evaluate(k));
+            }
+        Strength out;
+        if (best.raw() == 0) return out;
+        out.push(best.raw() >> 8);
+        out.push(best.raw() & 0xFF);
         return out;
     }
 
@@ -309,6 +341,13 @@ class ShortDeckRanking final : public PackRanking {
 };
 
 } // namespace
+
+Strength Ranking::omaha_strength(std::span<const Card> hole, std::span<const Card> board) const {
+    Strength best;
+    for_each_omaha_five(
+        hole, board, [&](std::span<const Card, 5> five) { best = std::max(best, strength(five)); });
+    return best;
+}
 
 std::span<const std::string_view> ranking_names() {
     return kNames;

@@ -78,6 +78,10 @@ class Ranking {
         return j ? j->strength : Strength{};
     }
 
+    // The strongest hand of exactly two of `hole` and three of `board` (Omaha), as strength()
+    // gives it: the least strength when there is none.
+    virtual Strength omaha_strength(std::span<const Card> hole, std::span<const Card> board) const;
+
     // Hands shown together at a showdown (each as judge() accepts it), in a player's words, each
     // with the kickers that tell it from the others (standard: "two pair, kings and sevens, ace
     // kicker"; hand_class::showdown_words); empty strings where the ranking has no words.
