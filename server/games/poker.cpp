@@ -38,13 +38,17 @@ template <class Before>
 Result<PokerReplay> replay_poker(const HandRecord& h, const json& cfg, Before&& before) {
     auto mismatch = [](std::string why) { return make_error(Errc::bad_config, std::move(why)); };
     if (cfg.is_discarded() || !cfg.contains("stacks")) return mismatch("its record is incomplete");
-    auto named =
-        poker::named_config(cfg.value("variant", ""), cfg.value("structure", ""),
-                            cfg.value("ranking", ""), cfg.value("wild", ""), cfg.value("seats", 0));
+    RankingOptions options;
+    options.trips_beat_straight = cfg.value("trips_beat_straight", false);
+    auto named = poker::named_config(cfg.value("variant", ""), cfg.value("structure", ""),
+                                     cfg.value("ranking", ""), cfg.value("wild", ""),
+                                     cfg.value("seats", 0), options);
     if (!named) return mismatch(named.error().message);
     PokerReplay out;
     poker::HandConfig& c = out.config;
     c = std::move(named).value();
+    if (c.variant->hole_cards_used > 0 && cfg.value("hole_cards", 4) != 4)
+        c.hole_cards = cfg.value("hole_cards", 4);
     const json& st = cfg["stakes"];
     c.stakes.ante = st.value("ante", Chips());
     c.stakes.small_blind = st.value("small_blind", Chips());
@@ -172,6 +176,7 @@ void name_shown_hands(const PokerReplay& replayed, json& events) {
         if (shown[i]) {
             (*stored)["category"] = shown[i]->category;
             if (!shown[i]->made.empty()) (*stored)["made"] = shown[i]->made;
+            if (!shown[i]->low.empty()) (*stored)["low"] = shown[i]->low;
         }
         ++stored;
     }
