@@ -171,6 +171,84 @@ void read_entry_period(ConfigReader& in, TournamentConfig& c) {
 
 } // namespace
 
+std::optional<std::vector<TournamentGame>> mixed_games(std::string_view name) {
+    const TournamentGame limit_holdem{"holdem", "fixed-limit"}, omaha8{"omaha-hilo", "fixed-limit"},
+        razz{"razz", "fixed-limit"}, stud{"stud", "fixed-limit"}, stud8{"stud-hilo", "fixed-limit"};
+    if (name == "horse") return std::vector{limit_holdem, omaha8, razz, stud, stud8};
+    if (name == "8-game")
+        return std::vector{TournamentGame{"deuce-triple-draw", "fixed-limit"},
+                           limit_holdem,
+                           omaha8,
+                           razz,
+                           stud,
+                           stud8,
+                           TournamentGame{"holdem", "no-limit"},
+                           TournamentGame{"omaha", "pot-limit"}};
+    return std::nullopt;
+}
+
+namespace {
+
+// "games": a mix's name, or a list of {"variant", "structure"} (structure no-limit unless given);
+// each a game Felt deals with `seats` seats, from the 52-card pack.
+void read_games(ConfigReader& in, TournamentConfig& c) {
+    const json* v = in.raw("games");
+    if (!v) {
+        if (in.raw("rotate_hands"))
+            in.refuse("rotate_hands", "\"rotate_hands\" is for a mixed tournament (\"games\")");
+        return;
+    }
+    for (const char* key : {"variant", "structure"})
+        if (in.raw(key))
+            in.refuse(key, std::string("a mixed tournament names its games in \"games\", not \"") +
+                               key + "\"");
+    if (v->is_string()) {
+        auto mix = mixed_games(v->get<std::string>());
+        if (!mix)
+            return in.refuse("games",
+                             "\"games\" is \"horse\", \"8-game\" or a list of games, not \"" +
+                                 v->get<std::string>() + "\"");
+        c.games = std::move(*mix);
+        c.mix = v->get<std::string>();
+    } else if (v->is_array() && !v->empty() && v->size() <= 16) {
+        for (std::size_t i = 0; i < v->size(); ++i) {
+            const json& g = (*v)[i];
+            const std::string where = "game " + std::to_string(i + 1);
+            if (!g.is_object() || !g.contains("variant") || !g["variant"].is_string() ||
+                (g.contains("structure") && !g["structure"].is_string()) ||
+                g.size() != 1u + g.contains("structure"))
+                return in.refuse("games",
+                                 where + " must be {\"variant\": ..., \"structure\": ...}");
+            c.games.push_back(
+                {g["variant"].get<std::string>(), g.value("structure", std::string("no-limit"))});
+        }
+    } else {
+        return in.refuse("games", "\"games\" is \"horse\", \"8-game\" or a list of 1 to 16 games");
+    }
+    // Seats: as many as every game seats, unless the host says.
+    if (!in.raw("seats"))
+        for (const TournamentGame& g : c.games)
+            if (const poker::Variant* v = poker::builtin_variant(g.variant))
+                c.seats = std::min(c.seats, v->max_seats);
+    for (std::size_t i = 0; i < c.games.size(); ++i) {
+        const TournamentGame& g = c.games[i];
+        const std::string where = "game " + std::to_string(i + 1) + " (" + g.variant + "): ";
+        if (auto alone = poker::named_config(g.variant, g.structure, "standard", "none", 2); !alone)
+            return in.refuse("games", where + alone.error().message);
+        if (g.variant == "short-deck")
+            return in.refuse("games", where + "the short deck deals from 36 cards, not the pack "
+                                              "the other games share");
+        if (auto seated = poker::named_config(g.variant, g.structure, "standard", "none", c.seats);
+            !seated)
+            return in.refuse("seats", where + seated.error().message);
+    }
+    c.variant = c.games.front().variant;
+    c.structure = c.games.front().structure;
+    c.rotate_hands = static_cast<int>(in.integer("rotate_hands", 0, 0, 1000));
+}
+
+} // namespace
+
 json TournamentConfig::to_json() const {
     json levels_json = json::array();
     for (const Level& l : levels.levels) levels_json.push_back(level_json(l));
@@ -189,6 +267,15 @@ json TournamentConfig::to_json() const {
               {"time_bank_ms", time_bank_ms},
               {"hand_delay_ms", hand_delay_ms}};
     if (!preset.empty()) j["preset"] = preset;
+    if (!games.empty()) {
+        json list = json::array();
+        for (const TournamentGame& g : games)
+            list.push_back({{"variant", g.variant}, {"structure", g.structure}});
+        j["games"] = mix.empty() ? list : json(mix);
+        j.erase("variant");
+        j.erase("structure");
+        if (rotate_hands > 0) j["rotate_hands"] = rotate_hands;
+    }
     if (seed) j["seed"] = *seed;
     if (late_registration_levels > 0) j["late_registration_levels"] = late_registration_levels;
     if (reentries > 0) {
@@ -229,6 +316,7 @@ Outcome<TournamentConfig> decode_tournament_config(const json& request, std::int
     c.variant = in.text("variant", c.variant);
     c.structure = in.text("structure", c.structure);
     c.seats = static_cast<int>(in.integer("seats", c.seats, 2, poker::kMaxSeats));
+    read_games(in, c);
     auto named = poker::named_config(c.variant, c.structure, "standard", "none", c.seats);
     if (!in.failed() && !named) {
         // The first of the three that the engine refuses with the others at their defaults.

@@ -10,18 +10,37 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace felt::protocol {
 
 inline constexpr int kMostEntrants = 1'000;
 
+// One game of a mixed tournament.
+struct TournamentGame {
+    std::string variant, structure;
+    friend bool operator==(const TournamentGame&, const TournamentGame&) = default;
+};
+
+// The mixes by name: "horse" (fixed-limit hold'em, Omaha hi-lo, razz, stud, stud hi-lo) and
+// "8-game" (deuce-to-seven triple draw, fixed-limit hold'em, Omaha hi-lo, razz, stud, stud hi-lo,
+// no-limit hold'em, pot-limit Omaha), in the order they are played; nullopt for another name.
+std::optional<std::vector<TournamentGame>> mixed_games(std::string_view name);
+
 struct TournamentConfig {
-    std::string format = "sit-and-go"; // or "multi-table"
-    std::string variant = "holdem";
+    std::string format = "sit-and-go";  // or "multi-table"
+    std::string variant = "holdem";     // a mixed tournament's: its first game's
     std::string structure = "no-limit"; // betting: no-limit, pot-limit, fixed-limit
-    int seats = 9;                      // a table's; a sit-and-go starts with that many players
-    Chips buy_in{}, fee{};              // account chips: to the prize pool, and to the creator
-    Chips guarantee{}; // account chips: the least prize pool, the creator covering the overlay
+    // A mixed tournament: its games in turn (empty: the one game above), and the mix's name
+    // ("horse", "8-game") or empty for a list the host gave. The game changes with each level, or
+    // with rotate_hands > 0 every that many hands at each table.
+    std::vector<TournamentGame> games;
+    std::string mix;
+    int rotate_hands = 0;
+    int seats = 9;         // a table's; a sit-and-go starts with that many players
+    Chips buy_in{}, fee{}; // account chips: to the prize pool, and to the creator
+    Chips guarantee{};     // account chips: the least prize pool, the creator covering the overlay
     Chips starting_stack = Chips(1'500); // tournament chips
     std::string preset;                  // "turbo", "regular", "multi-table" or none
     tournament::Structure levels;

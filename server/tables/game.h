@@ -159,6 +159,8 @@ struct TournamentDeal {
     int big_blind_seat = -1;
     bool cap_heads_up = true;
     int hand_for_hand = 0; // the round of hand-for-hand play on the bubble; 0: none
+    // A mixed tournament: this hand's game, which the stakes above are for (empty: the table's).
+    std::string variant, structure;
 };
 
 // What a hand is dealt from.

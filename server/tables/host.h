@@ -32,9 +32,9 @@ struct HostDeal {
 class TableHost {
   public:
     virtual ~TableHost() = default;
-    // The next hand at the table, or nothing: the table waits until the host pokes it
-    // (Table::poke).
-    virtual std::optional<HostDeal> next_deal(std::int64_t table) = 0;
+    // The next hand at the table, its hand `number` (1 for its first), or nothing: the table
+    // waits until the host pokes it (Table::poke).
+    virtual std::optional<HostDeal> next_deal(std::int64_t table, int number) = 0;
     // The hand ended with these stacks (by table seat): what it changed in the tournament, to be
     // written with the hand.
     virtual TournamentChange hand_ended(std::int64_t table, std::span<const Chips> stacks) = 0;

@@ -49,6 +49,8 @@ class PokerHand final : public Hand {
         : game_(game), number_(d.number), button_(d.dealer.index()), names_(d.names),
           state_(std::move(started.state)), opening_(std::move(started.events)),
           seen_(state_.config->deck.size()) {
+        if (d.tournament && !d.tournament->variant.empty())
+            mixed_ = {d.tournament->variant, d.tournament->structure};
         for (int i = 0; i < kMaxTableSeats && i < poker::kMaxSeats; ++i)
             start_[static_cast<std::size_t>(i)] = d.stacks[static_cast<std::size_t>(i)];
         position_.fill(-1);
@@ -58,6 +60,8 @@ class PokerHand final : public Hand {
     }
 
     Step deal(std::int64_t hand_id, const std::string& commitment) override;
+    // The hand's ranking: the table's, or a mixed tournament's game's.
+    const Ranking& ranking() const { return *state_.config->ranking; }
     bool in(Seat seat) const override { return state_.seats[seat.at()].live(); }
     Outcome<Step> act(Seat seat, const json& body) override;
     Step time_out() override;
@@ -109,10 +113,21 @@ class PokerHand final : public Hand {
     std::array<std::int16_t, 256> position_{};   // a card's position in the deck, by its code
     std::vector<protocol::Sight> seen_;          // by position
     bool seed_used_ = false;
+    std::pair<std::string, std::string> mixed_; // a mixed tournament's: the hand's game
 };
 
 Outcome<Started> PokerGame::start(const Deal& d, std::vector<Card> deck, std::uint64_t seed) const {
     auto cfg = std::make_shared<poker::HandConfig>(base_);
+    // A mixed tournament's hand of another game: that game at this table, from the same pack.
+    const bool other_game =
+        d.tournament && !d.tournament->variant.empty() &&
+        (d.tournament->variant != config_.variant || d.tournament->structure != config_.structure);
+    if (other_game) {
+        auto named = poker::named_config(d.tournament->variant, d.tournament->structure, "standard",
+                                         "none", base_.seats);
+        if (!named) return {std::nullopt, protocol::refusal(named.error())};
+        *cfg = std::move(named).value();
+    }
     cfg->stacks = {};
     for (Seat s : d.seats) cfg->stacks[s.at()] = d.stacks[s.at()];
     cfg->button = d.dealer.index();
@@ -148,6 +163,11 @@ Outcome<Started> PokerGame::start(const Deal& d, std::vector<Card> deck, std::ui
         if (k.big_blind > 0) record["blind_seats"] = {t->small_blind_seat, t->big_blind_seat};
         if (t->big_blind_ante > 0) record["big_blind_ante"] = t->big_blind_ante;
         if (t->hand_for_hand > 0) record["hand_for_hand"] = t->hand_for_hand;
+        if (!t->variant.empty()) { // a mixed tournament's: the hand's game
+            record["variant"] = t->variant;
+            record["structure"] = t->structure;
+            record["ranking"] = std::string(cfg->ranking->name());
+        }
     }
     std::string deck_text = ranking().to_string(cfg->deck);
     auto started = poker::start_hand(cfg);
@@ -186,15 +206,20 @@ Step PokerHand::deal(std::int64_t hand_id, const std::string& commitment) {
     commitment_ = commitment;
     const auto seats = static_cast<std::size_t>(game_.settings().seats);
     Step step;
-    step.tell(protocol::hand_start_json(number_, hand_id, button_, std::span(start_).first(seats),
-                                        commitment));
+    json start = protocol::hand_start_json(number_, hand_id, button_,
+                                           std::span(start_).first(seats), commitment);
+    if (!mixed_.first.empty()) { // a mixed tournament's hand: its game
+        start["variant"] = mixed_.first;
+        start["structure"] = mixed_.second;
+    }
+    step.tell(std::move(start));
     after(opening_, step);
     opening_.clear();
     return step;
 }
 
 Outcome<Step> PokerHand::act(Seat seat, const json& body) {
-    auto action = protocol::parse_poker_action(body, seat.index(), game_.ranking());
+    auto action = protocol::parse_poker_action(body, seat.index(), ranking());
     if (!action.ok()) return {std::nullopt, std::move(action.refusal)};
     std::vector<poker::Event> events;
     if (auto err = poker::apply_in_place(state_, *action.value, events)) {
@@ -251,7 +276,7 @@ void PokerHand::note_seen(const poker::Event& e) {
 
 void PokerHand::after(const std::vector<poker::Event>& events, Step& step) {
     for (const poker::Event& e : events) {
-        log_.push_back(protocol::event_record(e, game_.ranking()));
+        log_.push_back(protocol::event_record(e, ranking()));
         note_seen(e);
     }
     told_.insert(told_.end(), events.begin(), events.end());
@@ -277,8 +302,7 @@ Told PokerHand::update(std::span<const poker::Event> batch, const poker::Legal* 
     if (std::ranges::any_of(
             batch, [](const poker::Event& e) { return e.type == poker::EventType::street; }))
         pots = protocol::pots_json(state_, game_.settings().seats);
-    return std::make_unique<protocol::UpdateText>(batch, turn, game_.ranking(), state_,
-                                                  std::move(pots));
+    return std::make_unique<protocol::UpdateText>(batch, turn, ranking(), state_, std::move(pots));
 }
 
 void PokerHand::run_out(std::span<const poker::Event> events, Step& step) const {
@@ -353,7 +377,7 @@ poker::Action PokerHand::stand_in(bool leaving) const {
 // player's, or the server's for a clock or a leaving player). A discard's cards are its owner's.
 void PokerHand::log_action(const poker::Action& a, const char* by) {
     if (a.type == poker::ActionType::discard) drawn_[index(a.seat)] = true;
-    log_.push_back(protocol::action_record(a, game_.ranking(), by));
+    log_.push_back(protocol::action_record(a, ranking(), by));
 }
 
 End PokerHand::finish() {
@@ -383,17 +407,21 @@ End PokerHand::finish() {
 
 void PokerHand::seat_view(Seat seat, std::optional<Seat> viewer, json& j) const {
     const poker::SeatState& p = state_.seats[seat.at()];
-    if (p.in_hand) protocol::seat_view_json(p, seat == viewer, game_.ranking(), j);
+    if (p.in_hand) protocol::seat_view_json(p, seat == viewer, ranking(), j);
 }
 
 void PokerHand::view(std::optional<Seat> viewer, int, json& out) const {
-    json& hand = out["hand"] = protocol::hand_view_json(number_, button_, state_, game_.ranking());
+    json& hand = out["hand"] = protocol::hand_view_json(number_, button_, state_, ranking());
+    if (!mixed_.first.empty()) {
+        hand["variant"] = mixed_.first;
+        hand["structure"] = mixed_.second;
+    }
     hand["pots"] = protocol::pots_json(state_, game_.settings().seats);
     hand["hand_id"] = hand_id_;
     hand["commitment"] = commitment_;
     // The hand so far as the viewer was told it, for a client that resumes: its log, and the
     // cards it saw for the fairness check at the end.
-    const protocol::UpdateText so_far(told_, nullptr, game_.ranking(), state_, std::nullopt);
+    const protocol::UpdateText so_far(told_, nullptr, ranking(), state_, std::nullopt);
     hand["events"] = json::parse(so_far.events(viewer ? viewer->index() : -1));
     if (viewer && state_.legal.seat == viewer->index())
         out["legal"] = protocol::legal_json(state_.legal);

@@ -284,7 +284,7 @@ void Table::start_hand() {
     if (hosted_) {
         // The host's hand: who is in, the button and the blinds, the level's stakes.
         auto host = host_.lock();
-        auto hd = host ? host->next_deal(id_) : std::nullopt;
+        auto hd = host ? host->next_deal(id_, hands_ + 1) : std::nullopt;
         if (!hd) return; // the host pokes the table when it may deal
         host_dealt_ = true;
         for (Seat i : seats_of(limits_.seats)) {

@@ -90,8 +90,15 @@ std::chrono::milliseconds Tournament::real_ms(std::int64_t clock_ms) const {
 json Tournament::level_json(int level) const {
     const tournament::Level l = tournament::level(config_.levels, level);
     const poker::Variant* v = poker::builtin_variant(config_.variant);
-    const tournament::Stakes k = tournament::stakes_of(l, config_.structure == "fixed-limit",
-                                                       v && v->bring_in_opens());
+    tournament::Stakes k =
+        tournament::stakes_of(l, config_.structure == "fixed-limit", v && v->bring_in_opens());
+    if (!config_.games.empty()) {
+        // A mixed tournament: the blinds, the bets and the stud games' bring-in and ante.
+        k = tournament::stakes_of(l, true, false);
+        const tournament::Stakes stud = tournament::stakes_of(l, true, true);
+        k.bring_in = stud.bring_in;
+        k.ante = stud.ante;
+    }
     json j = {{"level", level}};
     for (const auto& [name, amount] :
          std::initializer_list<std::pair<const char*, Chips>>{{"small_blind", k.small_blind},
@@ -324,9 +331,9 @@ Tournament::table_game() const {
     // The table's game: the tournament's variant and clocks, the first level's stakes (each hand
     // is dealt at its own level's).
     const tournament::Level first = tournament::level(config_.levels, 1);
-    const tournament::Stakes k = tournament::stakes_of(
-        first, config_.structure == "fixed-limit",
-        poker::builtin_variant(config_.variant)->bring_in_opens());
+    const tournament::Stakes k =
+        tournament::stakes_of(first, config_.structure == "fixed-limit",
+                              poker::builtin_variant(config_.variant)->bring_in_opens());
     json c = {{"variant", config_.variant},
               {"structure", config_.structure},
               {"seats", config_.seats},
@@ -626,7 +633,7 @@ void Tournament::forget_befores() {
     for (auto& [table, p] : pending_) p.before.reset();
 }
 
-std::optional<HostDeal> Tournament::next_deal(std::int64_t table) {
+std::optional<HostDeal> Tournament::next_deal(std::int64_t table, int number) {
     std::lock_guard lock(mutex_);
     if (status_ != Status::running || !director_) return std::nullopt;
     const auto at_table = tables_.find(table);
@@ -697,6 +704,26 @@ std::optional<HostDeal> Tournament::next_deal(std::int64_t table) {
     t.big_blind_seat = d.blinds.big_blind;
     t.cap_heads_up = d.cap_heads_up;
     t.hand_for_hand = d.hand_for_hand;
+    if (!config_.games.empty()) {
+        // A mixed tournament: the game of the level, or of the table's hand number; the level's
+        // stakes for that game.
+        const int n = static_cast<int>(config_.games.size());
+        const int turn = config_.rotate_hands > 0 ? (number - 1) / config_.rotate_hands
+                                                  : std::max(0, d.level - 1);
+        const protocol::TournamentGame& g = config_.games[static_cast<std::size_t>(turn % n)];
+        t.variant = g.variant;
+        t.structure = g.structure;
+        const tournament::Stakes k = tournament::stakes_of(
+            tournament::level(config_.levels, d.level), g.structure == "fixed-limit",
+            poker::builtin_variant(g.variant)->bring_in_opens());
+        t.small_blind = k.small_blind;
+        t.big_blind = k.big_blind;
+        t.ante = k.ante;
+        t.big_blind_ante = k.big_blind_ante;
+        t.small_bet = k.small_bet;
+        t.big_bet = k.big_bet;
+        t.bring_in = k.bring_in;
+    }
     if (d.hand_for_hand > 0 && !told_hand_for_hand_) {
         told_hand_for_hand_ = true;
         spdlog::info("tournament {}: hand-for-hand on the bubble, {} players left", id_,

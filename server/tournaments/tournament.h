@@ -129,7 +129,7 @@ class Tournament final : public TableHost, public std::enable_shared_from_this<T
     void buy(const Account& a, Purchase what, std::function<void(protocol::Outcome<Chips>)> answer);
 
     // ---- TableHost ----
-    std::optional<HostDeal> next_deal(std::int64_t table) override;
+    std::optional<HostDeal> next_deal(std::int64_t table, int number) override;
     TournamentChange hand_ended(std::int64_t table, std::span<const Chips> stacks) override;
     void settled(std::int64_t table, bool ok) override;
     void not_dealt(std::int64_t table) override;

@@ -166,6 +166,55 @@ TEST_CASE("tournament configuration: the entry period") {
     CHECK(refused({{"rebuy_levels", 2}}).first.empty());
 }
 
+TEST_CASE("tournament configuration: mixed games, by a mix's name or a list, rotating by level "
+          "or every N hands") {
+    auto horse = protocol::decode_tournament_config({{"games", "horse"}}, kNow);
+    REQUIRE(horse.ok());
+    CHECK(horse.value->games.size() == 5);
+    CHECK(horse.value->games[2] == protocol::TournamentGame{"razz", "fixed-limit"});
+    CHECK(horse.value->variant == "holdem"); // the first game's
+    CHECK(horse.value->seats == 8);          // the stud games seat 8
+    CHECK(horse.value->rotate_hands == 0);   // by level
+    const json written = horse.value->to_json();
+    CHECK(written["games"] == "horse");
+    CHECK_FALSE(written.contains("variant"));
+    auto again = protocol::decode_tournament_config(written, 0);
+    REQUIRE(again.ok());
+    CHECK(again.value->games == horse.value->games);
+    CHECK(again.value->to_json() == written);
+
+    auto eight =
+        protocol::decode_tournament_config({{"games", "8-game"}, {"rotate_hands", 8}}, kNow);
+    REQUIRE(eight.ok());
+    CHECK(eight.value->games.size() == 8);
+    CHECK(eight.value->seats == 6); // triple draw seats 6
+    CHECK(eight.value->to_json()["rotate_hands"] == 8);
+
+    const json list = {{"games",
+                        {{{"variant", "omaha"}, {"structure", "pot-limit"}},
+                         {{"variant", "badugi"}, {"structure", "fixed-limit"}},
+                         {{"variant", "holdem"}}}},
+                       {"rotate_hands", 3}};
+    auto mine = protocol::decode_tournament_config(list, kNow);
+    REQUIRE(mine.ok());
+    CHECK(mine.value->games[2] == protocol::TournamentGame{"holdem", "no-limit"});
+    CHECK(mine.value->mix.empty());
+    auto mine_again = protocol::decode_tournament_config(mine.value->to_json(), 0);
+    REQUIRE(mine_again.ok());
+    CHECK(mine_again.value->games == mine.value->games);
+
+    CHECK(refused({{"games", "9-game"}}).first == "games");
+    CHECK(refused({{"games", json::array()}}).first == "games");
+    CHECK(refused({{"games", {{{"variant", "kuhn"}}}}}).first == "games");
+    CHECK(refused({{"games", {{{"variant", "holdem"}, {"seats", 3}}}}}).first == "games");
+    const auto deck = refused({{"games", {{{"variant", "short-deck"}}}}});
+    CHECK(deck.first == "games");
+    CHECK(deck.second.find("36 cards") != std::string::npos);
+    CHECK(refused({{"games", "horse"}, {"variant", "stud"}}).first == "variant");
+    CHECK(refused({{"rotate_hands", 2}}).first == "rotate_hands");
+    CHECK(refused({{"games", "8-game"}, {"seats", 8}}).first == "seats");
+}
+
 TEST_CASE("a tournament's standing as JSON: read back the same, and a damaged one refused") {
     tournament::Rules r;
     r.structure = tournament::preset("turbo")->structure;

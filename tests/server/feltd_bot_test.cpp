@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "poker/variant.h"
+#include "protocol/tournament_config.h"
 
 #include <doctest/doctest.h>
 
@@ -539,6 +540,94 @@ TEST_CASE("felt bot: a sit-and-go of every betting variant and structure is play
         CHECK(mine["hands"][0]["variant"] == g.variant);
         const json hand = c.call({{"type", "hand"}, {"hand", mine["hands"][0]["hand"]}});
         CHECK_MESSAGE(hand["replay"]["matches"] == true, hand["replay"].dump());
+    }
+}
+
+TEST_CASE("felt bot: mixed sit-and-gos (HORSE by level, 8-game and a host's list every few "
+          "hands) are played to the end, each hand in its game, and replay") {
+    Feltd d({"--rate", "1000", "--burst", "1000", "--per-address", "1000"});
+    auto host = guests(d.port(), 1);
+    struct Game {
+        json games;
+        int rotate_hands = 0;
+        std::int64_t id = 0;
+        felt::bot::Report report;
+    };
+    std::vector<Game> games = {
+        {"horse", 0, 0, {}},
+        {"8-game", 2, 0, {}},
+        {json::array({{{"variant", "badugi"}, {"structure", "fixed-limit"}},
+                      {{"variant", "omaha"}, {"structure", "pot-limit"}},
+                      {{"variant", "deuce-single-draw"}, {"structure", "no-limit"}}}),
+         1,
+         0,
+         {}}};
+    for (Game& g : games) {
+        json request = {{"type", "create_tournament"},
+                        {"games", g.games},
+                        {"seats", 3},
+                        {"buy_in", 10},
+                        {"starting_stack", 2000},
+                        {"hand_delay_ms", 0},
+                        {"decision_ms", 200},
+                        {"levels",
+                         {{{"small_blind", 10}, {"big_blind", 20}, {"hands", 2}},
+                          {{"small_blind", 25}, {"big_blind", 50}, {"hands", 2}},
+                          {{"small_blind", 50}, {"big_blind", 100}, {"hands", 2}},
+                          {{"small_blind", 100}, {"big_blind", 200}, {"hands", 2}}}}};
+        if (g.rotate_hands > 0) request["rotate_hands"] = g.rotate_hands;
+        const json created = host[0]->call(request);
+        REQUIRE_MESSAGE(created["ok"] == true, created.dump());
+        g.id = created["tournament"].get<std::int64_t>();
+    }
+    std::vector<std::thread> runs;
+    for (Game& g : games)
+        runs.emplace_back([&d, &g] {
+            felt::bot::Options o;
+            o.port = std::to_string(d.port());
+            o.tournament = g.id;
+            o.seats = 3;
+            o.shove = true;
+            g.report = felt::bot::run(o);
+        });
+    for (auto& t : runs) t.join();
+    for (const Game& g : games) {
+        INFO(g.games.dump());
+        CHECK_MESSAGE(g.report.errors.empty(),
+                      (g.report.errors.empty() ? "" : g.report.errors.front()));
+        std::vector<int> places = g.report.places;
+        std::sort(places.begin(), places.end());
+        CHECK(places == std::vector<int>{1, 2, 3});
+        // Every hand the winner played: in the game its turn gives, and replayed to its end.
+        const auto winner = std::find(g.report.places.begin(), g.report.places.end(), 1);
+        REQUIRE(winner != g.report.places.end());
+        Client c(d.port());
+        c.hello();
+        REQUIRE(c.call({{"type", "resume"},
+                        {"token", g.report.tokens[static_cast<std::size_t>(
+                                      winner - g.report.places.begin())]}})["ok"] == true);
+        const json mine = c.call({{"type", "my_hands"}, {"limit", 100}});
+        REQUIRE(mine["hands"].size() >= 2);
+        std::set<std::string> variants;
+        for (const json& line : mine["hands"]) {
+            variants.insert(line["variant"].get<std::string>());
+            const json hand = c.call({{"type", "hand"}, {"hand", line["hand"]}});
+            CHECK_MESSAGE(hand["replay"]["matches"] == true, hand["replay"].dump());
+            // The game of its turn: by level, or by the table's hand number.
+            const json& cfg = hand["config"];
+            const int turn = g.rotate_hands > 0 ? (hand["number"].get<int>() - 1) / g.rotate_hands
+                                                : cfg["level"].get<int>() - 1;
+            const auto list = g.games.is_string()
+                                  ? felt::protocol::mixed_games(g.games.get<std::string>()).value()
+                                  : std::vector<felt::protocol::TournamentGame>{
+                                        {"badugi", "fixed-limit"},
+                                        {"omaha", "pot-limit"},
+                                        {"deuce-single-draw", "no-limit"}};
+            const auto& want = list[static_cast<std::size_t>(turn) % list.size()];
+            CHECK(cfg["variant"] == want.variant);
+            CHECK(cfg["structure"] == want.structure);
+        }
+        CHECK(variants.size() >= 2);
     }
 }
 
