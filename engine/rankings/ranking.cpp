@@ -327,6 +327,16 @@ class ShortDeckRanking final : public PackRanking {
     explicit ShortDeckRanking(bool trips_beat_straight)
         : PackRanking(kNames[8], 5, 7, rank::six), trips_beat_straight_(trips_beat_straight) {}
 
+    std::vector<std::string>
+    showdown_words(std::span<const std::vector<Card>> hands) const override {
+        std::vector<std::string> out;
+        for (const std::vector<Card>& h : hands)
+            out.push_back(judge(h)
+                              ? short_deck_words(best_short_deck_value(h, trips_beat_straight_))
+                              : std::string());
+        return out;
+    }
+
     bool trips_beat_straight() const override { return trips_beat_straight_; }
 
   protected:

@@ -88,6 +88,44 @@ ShortDeckValue short_deck_value(std::span<const Card, 5> cards, bool trips_beat_
     return ShortDeckValue(v);
 }
 
+std::string short_deck_words(ShortDeckValue v) {
+    // By rank index + 1, as values hold them: the six 5 .. the ace 13.
+    static constexpr std::string_view kWord[] = {"",     "two",   "three", "four", "five",
+                                                 "six",  "seven", "eight", "nine", "ten",
+                                                 "jack", "queen", "king",  "ace"};
+    const auto word = [](std::uint32_t r) { return std::string(kWord[r]); };
+    const auto plural = [&](std::uint32_t r) { return word(r) + (r == 5 ? "es" : "s"); };
+    std::uint32_t g[5];
+    for (int i = 0; i < 5; ++i) g[i] = v.raw() >> (16 - 4 * i) & 0xf;
+    std::string out;
+    switch (v.category()) {
+    case C::high_card:
+        out = word(g[0]) + " high, ";
+        for (int i = 1; i < 5; ++i) {
+            if (i > 1) out += '-';
+            out += word(g[i]);
+        }
+        return out;
+    case C::one_pair:
+        return "a pair of " + plural(g[0]);
+    case C::two_pair:
+        return "two pair, " + plural(g[0]) + " and " + plural(g[1]);
+    case C::three_of_a_kind:
+        return "three " + plural(g[0]);
+    case C::straight:
+        return "a straight, " + word(g[0]) + " high";
+    case C::full_house:
+        return "a full house, " + plural(g[0]) + " full of " + plural(g[1]);
+    case C::flush:
+        return "a flush, " + word(g[0]) + " high";
+    case C::four_of_a_kind:
+        return "four " + plural(g[0]);
+    case C::straight_flush:
+        return "a straight flush, " + word(g[0]) + " high";
+    }
+    return out;
+}
+
 ShortDeckValue best_short_deck_value(std::span<const Card> cards, bool trips_beat_straight) {
     assert(cards.size() >= 5 && cards.size() <= 7);
     return best_of_fives<ShortDeckValue>(

@@ -11,6 +11,7 @@
 #include <compare>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace felt {
@@ -41,6 +42,11 @@ class ShortDeckValue {
 };
 
 std::string_view category_name(ShortDeckValue::Category c); // "flush", "full_house", ...
+
+// A hand in a player's words: "three sevens", "two pair, nines and sevens", "a straight, nine
+// high", "a flush, ace high", "a full house, kings full of sixes", "ace high,
+// king-queen-nine-eight".
+std::string short_deck_words(ShortDeckValue v);
 
 // Five cards, six to ace of a standard pack, no jokers (asserted).
 ShortDeckValue short_deck_value(std::span<const Card, 5> cards, bool trips_beat_straight = false);

@@ -117,6 +117,12 @@ TEST_CASE("short deck: the order, and the option of three of a kind over a strai
     CHECK(sd("9s 8h 7d 6c Ts", true).category() == C::straight);
     CHECK(sd("Ah Ad Ac Kh Qd", true) < sd("Ks Kh Kd Qh Qd", true)); // still below a full house
     CHECK(sd("Ah Ad 6c 7h 8d Ks Kc") == sd("Ah Ad Ks Kc 8d"));      // the best five of seven
+    CHECK(short_deck_words(sd("As 6h 7d 8c 9s")) == "a straight, nine high");
+    CHECK(short_deck_words(sd("As Ks Qs 7s 6s")) == "a flush, ace high");
+    CHECK(short_deck_words(sd("Ah Ad Ac Kh Kd")) == "a full house, aces full of kings");
+    CHECK(short_deck_words(sd("9s 9h 7d 7c As")) == "two pair, nines and sevens");
+    CHECK(short_deck_words(sd("6s 6h 6d Ac Ks", true)) == "three sixes");
+    CHECK(short_deck_words(sd("Ah Kd Qc 9h 8d")) == "ace high, king-queen-nine-eight");
 }
 
 TEST_CASE("short deck: the same order as the reference on random hands of seven") {
