@@ -163,6 +163,10 @@ json tournament_line(std::int64_t id, const protocol::TournamentConfig& c,
     if (c.reentries > 0) out["reentries"] = c.reentries;
     if (c.rebuy_levels > 0) out["rebuy_levels"] = c.rebuy_levels;
     if (c.add_on_stack > 0) out["add_on_stack"] = c.add_on_stack;
+    if (!c.games.empty()) { // a mixed tournament: its mix, or "mixed" for the host's list
+        out["games"] = c.mix.empty() ? std::string("mixed") : c.mix;
+        if (c.rotate_hands > 0) out["rotate_hands"] = c.rotate_hands;
+    }
     if (c.format == "multi-table") {
         out["min_entrants"] = c.min_entrants;
         out["start_at"] = c.start_at;
