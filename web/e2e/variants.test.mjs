@@ -28,7 +28,8 @@ after(async () => {
 
 // Ann creates a table of this variant and structure; both sit down; one hand is played with
 // checks and calls, `onTurn(person, legal)` first at each turn; then both leave. `extra`: more
-// choices of the create form (name -> option), and `deck`, the first cards dealt.
+// choices of the create form (name -> option), `deck`, the first cards dealt, and `atEnd(table)`,
+// called once the hand has ended, before they leave.
 async function playOneHand(variant, structure, onTurn, extra = {}) {
   const before = ann.rec.received.filter((m) => m.kind === "hand_end").length;
   await ann.page.getByRole("link", { name: "Lobby" }).click();
@@ -41,7 +42,14 @@ async function playOneHand(variant, structure, onTurn, extra = {}) {
   for (const [name, option] of Object.entries(extra.choices ?? {})) await form.locator(`select[name="${name}"]`).selectOption(option);
   const created = ann.rec.received.filter((m) => m.type === "create_table").length;
   await form.getByRole("button", { name: "Create table" }).click();
-  const table = (await until("the table", () => ann.rec.received.filter((m) => m.type === "create_table")[created])).table;
+  const refusals = ann.rec.received.filter((m) => m.type === "error").length;
+  const table = (
+    await until("the table", () => {
+      const refused = ann.rec.received.filter((m) => m.type === "error")[refusals];
+      if (refused) throw new Error(`${variant} ${structure}: ${refused.message}`);
+      return ann.rec.received.filter((m) => m.type === "create_table")[created];
+    })
+  ).table;
   if (extra.deck) await chooseDeck(ann.page, table, extra.deck);
   for (const p of [ann, bob]) {
     await p.page.getByRole("link", { name: "Lobby" }).click();
@@ -64,6 +72,7 @@ async function playOneHand(variant, structure, onTurn, extra = {}) {
     }
     await sleep(50);
   }
+  if (extra.atEnd) await extra.atEnd(table);
   for (const p of [ann, bob]) {
     await p.page.getByRole("button", { name: "Leave table" }).click();
     await p.page.getByRole("heading", { name: "Tables" }).waitFor();
@@ -261,4 +270,56 @@ test("straight poker, shrinking draw and Mexican stud play to the end through th
   assert.ok(phases.has("shrinking:drawing"), [...phases].join());
   assert.ok(phases.has("mexican:rollover"), [...phases].join());
   assert.ok(phases.has("straight:betting"));
+});
+
+test("Omaha hi-lo: four hole cards each, and the pot split as high and low, each half named", { timeout: 120_000 }, async () => {
+  // Whoever is dealt first: one player makes three kings, the other a seven-four low and no more
+  // than kings with an ace.
+  const deck = "Ks Td 9h 9c Ah 4d Qc Jc 2s 3s 7d Kh Kc";
+  let holeCards = 0;
+  await playOneHand("omaha-hilo", "fixed-limit", async (p) => {
+    holeCards = Math.max(holeCards, await p.page.locator(".seat.mine [data-card]").count());
+    return false;
+  }, {
+    deck,
+    atEnd: async () => {
+      for (const p of [ann, bob]) {
+        const results = p.page.getByRole("status", { name: "results" });
+        await results.waitFor();
+        const text = await results.innerText();
+        assert.match(text, /high: \S+ \d+ \(three kings/, text);
+        assert.match(text, /low: \S+ \d+ \(a seven-four low\)/, text);
+      }
+      await ann.page.screenshot({ path: join(screenshots, "omaha-hilo.png") });
+    },
+  });
+  assert.equal(holeCards, 4);
+  const wins = ann.rec.received.filter((m) => m.kind === "update").flatMap((m) => m.events).filter((e) => e.kind === "win");
+  assert.deepEqual(wins.map((e) => e.half).sort(), ["high", "low"]);
+});
+
+test("the other mixed games play to the end through the page, each hand named at its showdown", { timeout: 300_000 }, async () => {
+  const phases = new Set();
+  const games = [
+    ["omaha", "pot-limit"], ["razz", "fixed-limit"], ["stud-hilo", "fixed-limit"], ["deuce-single-draw", "no-limit"],
+    ["deuce-triple-draw", "fixed-limit"], ["badugi", "fixed-limit"], ["short-deck", "no-limit"],
+  ];
+  for (const [variant, structure] of games)
+    await playOneHand(variant, structure, async (p, legal) => {
+      phases.add(`${variant}:${legal.phase}`);
+      return false;
+    }, {
+      atEnd: async (table) => {
+        // A showdown's hands are named in the log; razz, the deuce-to-seven draws and badugi by
+        // their lows.
+        const shows = ann.rec.received.filter((m) => m.kind === "update" && m.table === table).flatMap((m) => m.events).filter((e) => e.kind === "show");
+        for (const e of shows) assert.ok(e.made, `${variant}: a show without words: ${JSON.stringify(e)}`);
+        if (["razz", "badugi", "deuce-triple-draw"].includes(variant)) {
+          await ann.page.getByRole("status", { name: "results" }).waitFor();
+          await ann.page.screenshot({ path: join(screenshots, `${variant}.png`) });
+        }
+      },
+    });
+  for (const p of [ann, bob]) assert.ok(!p.rec.received.some((m) => m.type === "error"), `${p.name} was refused`);
+  for (const v of ["deuce-single-draw", "deuce-triple-draw", "badugi"]) assert.ok(phases.has(`${v}:drawing`), [...phases].join());
 });

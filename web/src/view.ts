@@ -21,6 +21,7 @@ export interface SeatView {
   timeBankMs: number;
   shown: boolean; // showed at showdown
   made: string; // what the shown hand makes, in words ("two pair, kings and sevens, ace kicker")
+  low: string; // in a hi-lo game, its eight-or-better low in words ("a seven-four low"), or ""
   lastAction: string; // what the seat last did this street ("raise to 40", "check"), as on the big sites
   blind: string; // "SB" or "BB": the blind the seat posted this hand
   gone: boolean; // left after the hand (busted): kept on screen until the next hand
@@ -37,14 +38,16 @@ export interface HandView {
   bankMs: number; // time bank of the seat to act, when it runs
   commitment: string;
   seen: Set<string>; // every card this viewer saw in the hand, for the fairness check
-  won: { seat: number; amount: number; pot: number }[]; // the pots awarded, as the win events say
+  won: { seat: number; amount: number; pot: number; half?: "high" | "low" }[]; // the pots awarded, as the win events say
+  game: string; // a mixed tournament's hand: its game ("razz, fixed-limit"), else ""
 }
 
 // A pot at the hand's end and who took it (several: a split pot).
 export interface PotResult {
   pot: number; // 0: the main pot; 1 on: the side pots
   amount: number;
-  winners: { seat: number; amount: number; cards: string[]; made: string }[]; // what each took, and showed
+  // What each took, and showed; in a hi-lo split pot, which half ("high", "low").
+  winners: { seat: number; amount: number; cards: string[]; made: string; half?: "high" | "low" }[];
 }
 
 export interface EndView {
@@ -115,6 +118,7 @@ export function newSeat(seat: number, name: string, stack: number, inHand: boole
     timeBankMs: 0,
     shown: false,
     made: "",
+    low: "",
     lastAction: "",
     blind: "",
     gone: false,
@@ -158,13 +162,22 @@ export function withLog(v: Pick<TableView, "log">, line: string): string[] {
 
 // A finished poker hand's pots in words, one line each: "ann wins 64 with a flush, queen high";
 // with side pots, "Main pot: …" and "Side pot 1: …"; a split pot, "Pot of 64 split: ann 32 (…), bob 32
-// (…)". With no pot won (a hand whose end came without its events), `hand N is over`.
+// (…)"; a hi-lo pot split in halves, "Pot of 64: high: ann 32 (three kings), low: bob 32 (a
+// seven-four low)". With no pot won (a hand whose end came without its events), `hand N is over`.
 export function potLines(v: Pick<TableView, "seats">, end: Pick<EndView, "hand" | "pots">): string[] {
   const several = end.pots.length > 1;
   const label = (pot: number) => (pot === 0 ? "Main pot" : `Side pot ${pot}`);
   const with_ = (w: { made: string; cards: string[] }) =>
     (w.made ? ` with ${w.made}` : "") + (w.cards.length ? ` (${suited(w.cards)})` : "");
   const lines = end.pots.map((p) => {
+    if (p.winners.some((w) => w.half)) {
+      const half = (h: "high" | "low") =>
+        p.winners
+          .filter((w) => w.half === h)
+          .map((w) => `${nameOf(v, w.seat)} ${w.amount}${w.made ? ` (${w.made})` : ""}`)
+          .join(" and ");
+      return `${several ? label(p.pot) : "Pot"} of ${p.amount}: high: ${half("high")}, low: ${half("low")}`;
+    }
     if (p.winners.length === 1) {
       const w = p.winners[0]!;
       return `${several ? `${label(p.pot)}: ` : ""}${nameOf(v, w.seat)} wins ${w.amount}${with_(w)}`;

@@ -121,3 +121,35 @@ test("an amount typed for a bet is judged in words: empty, negative, not a whole
   assert.equal(amountProblem(" 40 ", l), null);
   assert.equal(amountProblem("99999999", l), null); // past the stack: asked, not refused
 });
+
+test("a mixed tournament's hi-lo hand: its game in the title line, each show's low, and the pot as high and low halves", async () => {
+  const { applyTable, fromSnapshot } = await import("../src/tableview");
+  const { potLines } = await import("../src/view");
+  type Msg = Parameters<typeof applyTable>[1];
+  const seat = (s: number, name: string) => ({ seat: s, name, stack: 100, sitting_out: false, connected: true, time_bank_ms: 0 });
+  let v = fromSnapshot(
+    {
+      type: "table", table: 5, seq: 1, kind: "snapshot", your_seat: 0,
+      config: { game: "poker", variant: "holdem", structure: "fixed-limit", seats: 3, tournament: 2 },
+      seats: [seat(0, "ann"), seat(1, "bob"), seat(2, "cy")],
+    } as unknown as Parameters<typeof fromSnapshot>[0],
+    0,
+  );
+  const msg = (seq: number, m: object) => ({ type: "table", table: 5, seq, ...m }) as Msg;
+  v = applyTable(v, msg(2, { kind: "hand_start", hand: 3, hand_id: 40, button: 0, stacks: [100, 100, 100], commitment: "", variant: "omaha-hilo", structure: "fixed-limit" }), 10);
+  assert.equal(v.hand!.game, "omaha-hilo, fixed-limit");
+  assert.equal(v.log.at(-1), "Hand 3 begins: omaha-hilo, fixed-limit");
+  v = applyTable(v, msg(3, {
+    kind: "update",
+    events: [
+      { kind: "show", seat: 0, count: 4, cards: "Ks Td 9h 9c", category: "three_of_a_kind", made: "three kings" },
+      { kind: "show", seat: 2, count: 4, cards: "Ah 4d Qc Jc", category: "one_pair", made: "a pair of kings, ace kicker", low: "a seven-four low" },
+      { kind: "win", seat: 0, amount: 3, pot: 0, half: "high" },
+      { kind: "win", seat: 2, amount: 2, pot: 0, half: "low" },
+    ],
+  }), 20);
+  assert.ok(v.log.includes("cy shows A♥ 4♦ Q♣ J♣: a pair of kings, ace kicker; low: a seven-four low"), v.log.join("\n"));
+  assert.ok(v.log.includes("ann wins 3 (high)"));
+  v = applyTable(v, msg(4, { kind: "hand_end", hand: 3, hand_id: 40, net: [1, -1, 0], stacks: [101, 99, 100], fairness: null }), 30);
+  assert.deepEqual(potLines(v, v.lastEnd!), ["Pot of 5: high: ann 3 (three kings), low: cy 2 (a seven-four low)"]);
+});

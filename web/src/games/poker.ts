@@ -99,21 +99,23 @@ function smallBlind(v: Pick<TableView, "config">): number {
 // The pots of a finished hand with their winners, from the win events (by pot); without them (a
 // hand whose start was not seen), one pot from the nets.
 export function potResults(seats: (SeatView | null)[], won: HandView["won"], net: number[]): PotResult[] {
-  const wins = won.length ? won : net.flatMap((n, seat) => (n > 0 ? [{ seat, amount: n, pot: 0 }] : []));
+  const wins: HandView["won"] = won.length ? won : net.flatMap((n, seat) => (n > 0 ? [{ seat, amount: n, pot: 0 }] : []));
   const pots: PotResult[] = [];
   for (const w of wins) {
     let p = pots.find((x) => x.pot === w.pot);
     if (!p) pots.push((p = { pot: w.pot, amount: 0, winners: [] }));
     const s = seats[w.seat];
     p.amount += w.amount;
-    p.winners.push({ seat: w.seat, amount: w.amount, cards: s?.shown ? s.cards : [], made: s?.shown ? s.made : "" });
+    // A low half's winner is named by their low.
+    const made = s?.shown ? (w.half === "low" ? s.low : s.made) : "";
+    p.winners.push({ seat: w.seat, amount: w.amount, cards: s?.shown ? s.cards : [], made, ...(w.half ? { half: w.half } : {}) });
   }
   return pots.sort((a, b) => a.pot - b.pot);
 }
 
 // A hand with nothing dealt yet.
 function newHand(number: number, handId: number, button: number, commitment: string): HandView {
-  return { number, handId, button, board: [], pots: [], toAct: null, deadline: 0, bankMs: 0, commitment, seen: new Set(), won: [] };
+  return { number, handId, button, board: [], pots: [], toAct: null, deadline: 0, bankMs: 0, commitment, seen: new Set(), won: [], game: "" };
 }
 
 // One betting-engine event applied to seats and hand (in place, on copies made by the caller):
@@ -175,7 +177,7 @@ function applyEvent(v: TableView, seats: (SeatView | null)[], hand: HandView, e:
         s.cards = s.cards.filter((c) => !cards.includes(c));
         s.lastAction = amount ? `draw ${amount}` : "stand pat";
       }
-      return `${who} discards ${amount}`;
+      return amount ? `${who} discards ${amount}` : `${who} stands pat`;
     case "rollover":
       if (s) {
         s.up.push(...cards.filter((c) => !s.up.includes(c)));
@@ -198,19 +200,20 @@ function applyEvent(v: TableView, seats: (SeatView | null)[], hand: HandView, e:
         s.cards = cards;
         s.shown = true;
         s.made = e.made ?? categoryWords(e.category);
+        s.low = e.low ?? "";
       }
-      return `${who} shows ${suited(cards)}${e.category ? `: ${e.made ?? categoryWords(e.category)}` : ""}`;
+      return `${who} shows ${suited(cards)}${e.category ? `: ${e.made ?? categoryWords(e.category)}` : ""}${e.low ? `; low: ${e.low}` : ""}`;
     case "rake":
       return `Rake ${amount}`;
     case "win":
       if (s) s.stack += amount;
       if (e.seat !== undefined) {
         const pot = e.pot ?? 0;
-        const w = hand.won.find((x) => x.seat === e.seat && x.pot === pot);
+        const w = hand.won.find((x) => x.seat === e.seat && x.pot === pot && x.half === e.half);
         if (w) w.amount += amount;
-        else hand.won.push({ seat: e.seat, amount, pot });
+        else hand.won.push({ seat: e.seat, amount, pot, ...(e.half ? { half: e.half } : {}) });
       }
-      return `${who} wins ${amount}`;
+      return `${who} wins ${amount}${e.half ? ` (${e.half})` : ""}`;
     case "hand_end": // every bet has gone to the pots and their winners
       for (const x of seats) if (x) x.bet = 0;
       return null;
@@ -223,6 +226,7 @@ function applyEvent(v: TableView, seats: (SeatView | null)[], hand: HandView, e:
 function handFromSnapshot(m: Snapshot, now: number, v: TableView): { hand: HandView | null; lines?: string[] } {
   if (!m.hand) return { hand: null };
   const hand = newHand(m.hand.number, m.hand.hand_id ?? 0, m.hand.button, m.hand.commitment ?? "");
+  if (m.hand.variant) hand.game = `${m.hand.variant}, ${m.hand.structure ?? ""}`;
   hand.board = cardList(m.hand.board);
   hand.pots = m.hand.pots;
   hand.toAct = m.hand.to_act >= 0 ? m.hand.to_act : null;
@@ -261,13 +265,15 @@ export const pokerGame: TableGame = {
             continue;
           }
           const inHand = (m.stacks[s.seat] ?? 0) > 0;
-          Object.assign(s, { bet: 0, inHand, folded: false, cards: [], up: [], cardCount: 0, shown: false, made: "", lastAction: "", blind: "" });
+          Object.assign(s, { bet: 0, inHand, folded: false, cards: [], up: [], cardCount: 0, shown: false, made: "", low: "", lastAction: "", blind: "" });
           if (inHand) s.stack = m.stacks[s.seat]!;
         }
         // The last hand's results stay on screen (as "the last hand") until dismissed or replaced.
+        // A mixed tournament's hand says its game.
+        const game = m.variant ? `${m.variant}, ${m.structure ?? ""}` : "";
         return {
-          view: { ...next, legal: null, hand: newHand(m.hand, m.hand_id, m.button, m.commitment) },
-          lines: [`Hand ${m.hand} begins`],
+          view: { ...next, legal: null, hand: { ...newHand(m.hand, m.hand_id, m.button, m.commitment), game } },
+          lines: [`Hand ${m.hand} begins${game ? `: ${game}` : ""}`],
         };
       case "update": {
         if (!v.hand) return { view: { ...next, stale: true }, lines: [] };

@@ -46,7 +46,11 @@ interface GameForm {
   numbers: NumberField[];
 }
 
-const stud = (v: Values) => v["variant"] === "stud" || v["variant"] === "mexican";
+// Every betting game, the six of the rules and the mixed games.
+export const kVariants = ["holdem", "draw", "stud", "straight", "mexican", "shrinking", "omaha", "omaha-hilo", "razz", "stud-hilo", "deuce-single-draw", "deuce-triple-draw", "badugi", "short-deck"];
+// The mixed games play their own ranking, without wild cards.
+const kOwnRanking = ["omaha", "omaha-hilo", "razz", "stud-hilo", "deuce-single-draw", "deuce-triple-draw", "badugi", "short-deck"];
+const stud = (v: Values) => ["stud", "mexican", "razz", "stud-hilo"].includes(String(v["variant"]));
 const fixed = (v: Values) => v["structure"] === "fixed-limit";
 const kChips = 1_000_000_000;
 const kBuyIns = 1_000_000_000_000;
@@ -80,15 +84,16 @@ const kPokerNumbers: NumberField[] = [
 const kForms: Record<string, GameForm> = {
   poker: {
     choices: [
-      ["variant", "Variant", ["holdem", "draw", "stud", "straight", "mexican", "shrinking"]],
+      ["variant", "Variant", kVariants],
       ["structure", "Structure", ["no-limit", "pot-limit", "fixed-limit"]],
+      ["hole_cards", "Hole cards", ["4", "5", "6"]],
       ["ranking", "Ranking", ["standard", "vertical"]],
       ["wild", "Wild cards", ["none", "joker", "bug", "deuces", "one-eyes"]],
       ["open_pair", "A pair showing on 4th street", ["big_bet", "choice", "off"]],
       ["big_bet_from", "The big bet from", ["fifth", "seventh"]],
       ["draws", "Draws", ["4", "3", "2", "1"]],
     ],
-    switches: [],
+    switches: [["trips_beat_straight", "Three of a kind beats a straight", false]],
     numbers: kPokerNumbers,
   },
   chinese: {
@@ -149,8 +154,11 @@ function applies(game: string, key: string, values: Values): boolean {
   const field = kForms[game]!.numbers.find((f) => f.key === key);
   if (field) return field.applies?.(values) ?? true;
   if (key === "draws") return values["variant"] === "shrinking";
+  if (key === "hole_cards") return values["variant"] === "omaha" || values["variant"] === "omaha-hilo";
+  if (key === "trips_beat_straight") return values["variant"] === "short-deck";
+  if (key === "ranking" || key === "wild") return !kOwnRanking.includes(String(values["variant"]));
   if (key !== "open_pair" && key !== "big_bet_from") return true;
-  return fixed(values) && stud(values);
+  return fixed(values) && (values["variant"] === "stud" || values["variant"] === "mexican");
 }
 
 // Seconds as people write them: "30 s", "1.5 s", "1 hour".
@@ -240,7 +248,7 @@ function CreateForm(props: { c: Controller; done: () => void }) {
           </select>
         </label>
       ))}
-      {form.switches.map(([k, label]) => (
+      {form.switches.filter(([k]) => applies(game, k, values)).map(([k, label]) => (
         <label class="switch">
           <input type="checkbox" name={k} checked={values[k] === true} onChange={(e) => set(k, (e.target as HTMLInputElement).checked)} />
           {label}

@@ -14,7 +14,7 @@ import { TournamentBar } from "./tournaments";
 
 // Games in which some cards are dealt face up: the player's own face-down cards are marked.
 function upCards(view: TableView): boolean {
-  return view.config["variant"] === "stud" || view.config["variant"] === "mexican";
+  return ["stud", "mexican", "razz", "stud-hilo"].includes(String(view.config["variant"]));
 }
 
 // A stud table's rule for a pair showing on fourth street, in words.
@@ -85,6 +85,7 @@ export function Seat(props: { view: TableView; seat: SeatView; now: number; pick
         </div>
         {status && <div class="status">{status}</div>}
         {seat.shown && seat.made && <div class="made">{seat.made}</div>}
+        {seat.shown && seat.low && <div class="made low">low: {seat.low}</div>}
         {!seat.shown && seat.lastAction && <div class="last-action">{seat.lastAction}</div>}
         {net !== undefined && net !== 0 && <div class={`net ${net > 0 ? "won" : "lost"}`}>{net > 0 ? `+${net}` : net}</div>}
         {acting && hand?.deadline ? (
@@ -422,12 +423,15 @@ export function PokerTable(props: { c: Controller; view: TableView; balance: num
   const over = handOver(view);
   const pots = view.hand?.pots ?? [];
   const tournament = typeof view.config["tournament"] === "number" ? view.config["tournament"] : null;
+  const game = view.hand?.game ?? "";
   const title = useMemo(() => {
     const cfg = view.config;
     // A tournament's stakes are its level's (the bar below), not the table's.
+    // A mixed tournament's hand: this hand's game.
+    if (tournament !== null && game) return `${game}, tournament ${tournament}`;
     if (tournament !== null) return `${cfg["structure"] ?? ""} ${cfg["variant"] ?? ""}, tournament ${tournament}`;
     return `${cfg["structure"] ?? ""} ${cfg["variant"] ?? ""}, ${stakesText(cfg["stakes"] as Record<string, number> | undefined, cfg["structure"])}${kOpenPair[String(cfg["open_pair"])] ?? ""}${cfg["big_bet_from"] === "seventh" ? "; the big bet on 7th street only" : ""}`;
-  }, [view.config]);
+  }, [view.config, game]);
   return (
     <div class="table-screen">
       <h2>

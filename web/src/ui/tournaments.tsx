@@ -5,6 +5,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { RequestError } from "../connection";
 import type { Controller } from "../controller";
+import { kVariants } from "./lobby";
 import type { TournamentLine } from "../gen/protocol";
 import { breakInMs, clockWords, dealWords, levelWords, ordinal, purchases, standingOf, standingsOrder, type DealInfo, type LevelInfo, type Standing } from "../tournament";
 
@@ -26,7 +27,12 @@ function useTournament(c: Controller, id: number, everyMs: number): [View | null
   return [view, load];
 }
 
-const gameWords = (t: TournamentLine) => `${t.structure} ${t.variant}`;
+// The game, or a mixed tournament's mix ("HORSE, by level"; "mixed games, every 8 hands").
+const gameWords = (t: TournamentLine) => {
+  if (!t.games) return `${t.structure} ${t.variant}`;
+  const mix = t.games === "horse" ? "HORSE" : t.games === "8-game" ? "8-game" : "mixed games";
+  return `${mix}, ${t.rotate_hands ? `every ${t.rotate_hands} hands` : "by level"}`;
+};
 
 function startWords(t: TournamentLine): string {
   if (t.format === "sit-and-go") return `when ${t.max_entrants} have registered`;
@@ -97,6 +103,8 @@ function EntryButtons(props: { c: Controller; id: number; name: string; view: Vi
 function CreateTournament(props: { c: Controller; done: () => void }) {
   const [v, setV] = useState<Record<string, string>>({
     format: "sit-and-go",
+    games: "one game",
+    rotate_hands: "",
     preset: "turbo",
     variant: "holdem",
     structure: "no-limit",
@@ -138,6 +146,7 @@ function CreateTournament(props: { c: Controller; done: () => void }) {
     ["rebuy_levels", "Rebuys, levels (empty: none)"],
     ["rebuy_stack", "Rebuy chips (empty: the starting stack)"],
     ["add_on_stack", "Add-on chips (empty: none)"],
+    ...(v["games"] !== "one game" ? ([["rotate_hands", "A new game every N hands (empty: each level)"]] as [string, string][]) : []),
   ];
   const bad = numbers.find(([k]) => v[k] !== "" && !/^\d+$/.test(v[k] ?? ""));
   return (
@@ -147,7 +156,10 @@ function CreateTournament(props: { c: Controller; done: () => void }) {
       onSubmit={async (e) => {
         e.preventDefault();
         if (bad) return;
-        const body: Record<string, unknown> = { format: v["format"], preset: v["preset"], variant: v["variant"], structure: v["structure"] };
+        const mixed = v["games"] !== "one game";
+        const body: Record<string, unknown> = mixed
+          ? { format: v["format"], preset: v["preset"], games: v["games"] }
+          : { format: v["format"], preset: v["preset"], variant: v["variant"], structure: v["structure"] };
         for (const [k] of numbers) {
           if (v[k] === "") continue;
           if (k === "start_in_min") body["start_in_s"] = Number(v[k]) * 60;
@@ -167,10 +179,14 @@ function CreateTournament(props: { c: Controller; done: () => void }) {
         [
           ["format", "Format", ["sit-and-go", "multi-table"]],
           ["preset", "Structure preset", ["turbo", "regular", "multi-table"]],
-          ["variant", "Variant", ["holdem", "draw", "stud", "straight", "mexican", "shrinking"]],
+          ["games", "Games", ["one game", "horse", "8-game"]],
+          ["variant", "Variant", kVariants.filter((g) => v["games"] === "one game" || g !== "short-deck")],
           ["structure", "Betting", ["no-limit", "pot-limit", "fixed-limit"]],
         ] as [string, string, string[]][]
-      ).map(([k, label, options]) => (
+      )
+        // A mix names its games: no variant or structure of its own.
+        .filter(([k]) => v["games"] === "one game" || (k !== "variant" && k !== "structure"))
+        .map(([k, label, options]) => (
         <label>
           {label}
           <select name={k} value={v[k]} onChange={(e) => set(k, (e.target as HTMLSelectElement).value)}>
