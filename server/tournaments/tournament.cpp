@@ -637,6 +637,21 @@ void Tournament::forget_befores() {
     for (auto& [table, p] : pending_) p.before.reset();
 }
 
+namespace {
+
+// A hand's stakes, as the table deals them.
+void set_stakes(TournamentDeal& t, const tournament::Stakes& k) {
+    t.small_blind = k.small_blind;
+    t.big_blind = k.big_blind;
+    t.ante = k.ante;
+    t.big_blind_ante = k.big_blind_ante;
+    t.small_bet = k.small_bet;
+    t.big_bet = k.big_bet;
+    t.bring_in = k.bring_in;
+}
+
+} // namespace
+
 std::optional<HostDeal> Tournament::next_deal(std::int64_t table, int number) {
     std::lock_guard lock(mutex_);
     if (status_ != Status::running || !director_) return std::nullopt;
@@ -697,13 +712,7 @@ std::optional<HostDeal> Tournament::next_deal(std::int64_t table, int number) {
     TournamentDeal& t = h.tournament;
     t.tournament = id_;
     t.level = d.level;
-    t.small_blind = d.stakes.small_blind;
-    t.big_blind = d.stakes.big_blind;
-    t.ante = d.stakes.ante;
-    t.big_blind_ante = d.stakes.big_blind_ante;
-    t.small_bet = d.stakes.small_bet;
-    t.big_bet = d.stakes.big_bet;
-    t.bring_in = d.stakes.bring_in;
+    set_stakes(t, d.stakes);
     t.small_blind_seat = d.blinds.small_poster();
     t.big_blind_seat = d.blinds.big_blind;
     t.cap_heads_up = d.cap_heads_up;
@@ -717,16 +726,9 @@ std::optional<HostDeal> Tournament::next_deal(std::int64_t table, int number) {
         const protocol::TournamentGame& g = config_.games[static_cast<std::size_t>(turn % n)];
         t.variant = g.variant;
         t.structure = g.structure;
-        const tournament::Stakes k = tournament::stakes_of(
-            tournament::level(config_.levels, d.level), g.structure == "fixed-limit",
-            poker::builtin_variant(g.variant)->bring_in_opens());
-        t.small_blind = k.small_blind;
-        t.big_blind = k.big_blind;
-        t.ante = k.ante;
-        t.big_blind_ante = k.big_blind_ante;
-        t.small_bet = k.small_bet;
-        t.big_bet = k.big_bet;
-        t.bring_in = k.bring_in;
+        set_stakes(t, tournament::stakes_of(tournament::level(config_.levels, d.level),
+                                            g.structure == "fixed-limit",
+                                            poker::builtin_variant(g.variant)->bring_in_opens()));
     }
     if (d.hand_for_hand > 0 && !told_hand_for_hand_) {
         told_hand_for_hand_ = true;

@@ -473,6 +473,38 @@ TEST_CASE("felt bot --rebuys: shoving bots rebuy when they lose their chips whil
     CHECK(chips == 500 * (6 + rebuys)); // the winner holds every chip bought
 }
 
+namespace {
+
+// Three shoving bots play tournament `id` to their end.
+felt::bot::Report three_bots(int port, std::int64_t id) {
+    felt::bot::Options o;
+    o.port = std::to_string(port);
+    o.tournament = id;
+    o.seats = 3;
+    o.shove = true;
+    return felt::bot::run(o);
+}
+
+// The bots' tournament ended without an error, each in a place of their own: a client signed in
+// as its winner.
+std::unique_ptr<Client> winner_of(int port, const felt::bot::Report& r) {
+    CHECK_MESSAGE(r.errors.empty(), (r.errors.empty() ? "" : r.errors.front()));
+    std::vector<int> places = r.places;
+    std::sort(places.begin(), places.end());
+    CHECK(places == std::vector<int>{1, 2, 3}); // each its own place, ties too
+    const auto winner = std::find(r.places.begin(), r.places.end(), 1);
+    REQUIRE(winner != r.places.end());
+    auto c = std::make_unique<Client>(port);
+    c->hello();
+    REQUIRE(
+        c->call({{"type", "resume"},
+                 {"token", r.tokens[static_cast<std::size_t>(winner - r.places.begin())]}})["ok"] ==
+        true);
+    return c;
+}
+
+} // namespace
+
 TEST_CASE("felt bot: a sit-and-go of every betting variant and structure is played to the end by "
           "bots, and its last hand replays to its result") {
     // Three bots at each of the 42 games, all at once, from one address.
@@ -507,33 +539,15 @@ TEST_CASE("felt bot: a sit-and-go of every betting variant and structure is play
                 {std::string(variant), structure, created["tournament"].get<std::int64_t>(), {}});
         }
     std::vector<std::thread> runs;
-    for (Game& g : games)
-        runs.emplace_back([&d, &g] {
-            felt::bot::Options o;
-            o.port = std::to_string(d.port());
-            o.tournament = g.id;
-            o.seats = 3;
-            o.shove = true;
-            g.report = felt::bot::run(o);
-        });
+    for (Game& g : games) runs.emplace_back([&d, &g] { g.report = three_bots(d.port(), g.id); });
     for (auto& t : runs) t.join();
     for (const Game& g : games) {
         INFO(g.variant << " " << g.structure);
-        CHECK_MESSAGE(g.report.errors.empty(),
-                      (g.report.errors.empty() ? "" : g.report.errors.front()));
-        std::vector<int> places = g.report.places;
-        std::sort(places.begin(), places.end());
-        CHECK(places == std::vector<int>{1, 2, 3}); // each its own place, ties too
         const json t = host[0]->call({{"type", "tournament"}, {"tournament", g.id}});
         CHECK(t["tournament"]["status"] == "finished");
         // The winner's last hand, replayed by the server, ends as it was played.
-        const auto winner = std::find(g.report.places.begin(), g.report.places.end(), 1);
-        REQUIRE(winner != g.report.places.end());
-        Client c(d.port());
-        c.hello();
-        REQUIRE(c.call({{"type", "resume"},
-                        {"token", g.report.tokens[static_cast<std::size_t>(
-                                      winner - g.report.places.begin())]}})["ok"] == true);
+        const auto winner = winner_of(d.port(), g.report);
+        Client& c = *winner;
         const json mine = c.call({{"type", "my_hands"}, {"limit", 1}});
         REQUIRE(mine["hands"].size() == 1);
         CHECK(mine["hands"][0]["tournament"] == g.id);
@@ -581,31 +595,13 @@ TEST_CASE("felt bot: mixed sit-and-gos (HORSE by level, 8-game and a host's list
         g.id = created["tournament"].get<std::int64_t>();
     }
     std::vector<std::thread> runs;
-    for (Game& g : games)
-        runs.emplace_back([&d, &g] {
-            felt::bot::Options o;
-            o.port = std::to_string(d.port());
-            o.tournament = g.id;
-            o.seats = 3;
-            o.shove = true;
-            g.report = felt::bot::run(o);
-        });
+    for (Game& g : games) runs.emplace_back([&d, &g] { g.report = three_bots(d.port(), g.id); });
     for (auto& t : runs) t.join();
     for (const Game& g : games) {
         INFO(g.games.dump());
-        CHECK_MESSAGE(g.report.errors.empty(),
-                      (g.report.errors.empty() ? "" : g.report.errors.front()));
-        std::vector<int> places = g.report.places;
-        std::sort(places.begin(), places.end());
-        CHECK(places == std::vector<int>{1, 2, 3});
         // Every hand the winner played: in the game its turn gives, and replayed to its end.
-        const auto winner = std::find(g.report.places.begin(), g.report.places.end(), 1);
-        REQUIRE(winner != g.report.places.end());
-        Client c(d.port());
-        c.hello();
-        REQUIRE(c.call({{"type", "resume"},
-                        {"token", g.report.tokens[static_cast<std::size_t>(
-                                      winner - g.report.places.begin())]}})["ok"] == true);
+        const auto winner = winner_of(d.port(), g.report);
+        Client& c = *winner;
         const json mine = c.call({{"type", "my_hands"}, {"limit", 100}});
         REQUIRE(mine["hands"].size() >= 2);
         std::set<std::string> variants;

@@ -96,4 +96,16 @@ struct Table {
     }
 };
 
+// Three players at a fixed-limit stud game (stud, Mexican stud, razz, stud hi-lo): ante 1, bring-in
+// 1, bets 4 and 8.
+inline Table fixed_limit_stud(const char* variant) {
+    Table t(variant, Structure::fixed_limit, {100, 100, 100}, 0);
+    t.config.stakes = Stakes{};
+    t.config.stakes.ante = Chips(1);
+    t.config.stakes.bring_in = Chips(1);
+    t.config.stakes.small_bet = Chips(4);
+    t.config.stakes.big_bet = Chips(8);
+    return t;
+}
+
 } // namespace felt::poker::testing

@@ -9,6 +9,7 @@
 
 using namespace felt;
 using namespace felt::poker;
+using felt::poker::testing::fixed_limit_stud;
 using felt::poker::testing::Table;
 
 TEST_CASE("hold'em: blinds, order of play, uncalled bet returned") {
@@ -274,21 +275,6 @@ TEST_CASE("stud: antes, bring-in by the lowest up card, ties by suit, then the b
     CHECK(t.state.street == 1);
     CHECK(t.legal().seat == 2);
 }
-
-namespace {
-
-// Three players at fixed-limit stud (or Mexican stud): ante 1, bring-in 1, bets 4 and 8.
-Table fixed_limit_stud(const char* variant) {
-    Table t(variant, Structure::fixed_limit, {100, 100, 100}, 0);
-    t.config.stakes = Stakes{};
-    t.config.stakes.ante = Chips(1);
-    t.config.stakes.bring_in = Chips(1);
-    t.config.stakes.small_bet = Chips(4);
-    t.config.stakes.big_bet = Chips(8);
-    return t;
-}
-
-} // namespace
 
 TEST_CASE("fixed-limit stud: an open pair on fourth street, under each rule") {
     // Third street as in the test above; on fourth street seat 0 shows Ks and `fourth`'s last

@@ -12,6 +12,7 @@
 
 using namespace felt;
 using namespace felt::poker;
+using felt::poker::testing::fixed_limit_stud;
 using felt::poker::testing::Table;
 
 namespace {
@@ -88,12 +89,7 @@ TEST_CASE("omaha hi-lo: the pot split high and low, the odd chip high; without a
 }
 
 TEST_CASE("razz: the highest up card brings in, kings high and spades first; the best low opens") {
-    Table t("razz", Structure::fixed_limit, {100, 100, 100}, 0);
-    t.config.stakes = Stakes{};
-    t.config.stakes.ante = Chips(1);
-    t.config.stakes.bring_in = Chips(1);
-    t.config.stakes.small_bet = Chips(4);
-    t.config.stakes.big_bet = Chips(8);
+    Table t = fixed_limit_stud("razz");
     // Up cards: seat 1 Kd, seat 2 Ks, seat 0 As (the lowest card in razz). The kings tie; the
     // spade is higher and brings in.
     t.deck("9c 8c Kd  7c 6c Ks  Tc Jc As  2c 3c 5h");
