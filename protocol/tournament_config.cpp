@@ -3,6 +3,7 @@
 #include "poker/hand.h"
 #include "poker/variant.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -235,15 +236,18 @@ void read_games(ConfigReader& in, TournamentConfig& c) {
         const std::string where = "game " + std::to_string(i + 1) + " (" + g.variant + "): ";
         if (auto alone = poker::named_config(g.variant, g.structure, "standard", "none", 2); !alone)
             return in.refuse("games", where + alone.error().message);
-        if (g.variant == "short-deck")
-            return in.refuse("games", where + "the short deck deals from 36 cards, not the pack "
-                                              "the other games share");
         if (auto seated = poker::named_config(g.variant, g.structure, "standard", "none", c.seats);
             !seated)
             return in.refuse("seats", where + seated.error().message);
     }
-    c.variant = c.games.front().variant;
-    c.structure = c.games.front().structure;
+    // The tables' own game: the first that deals from the whole pack (a short deck's hand takes
+    // its 36 cards from it; the other way round would not do).
+    const auto whole = std::find_if(c.games.begin(), c.games.end(), [](const TournamentGame& g) {
+        return g.variant != "short-deck";
+    });
+    const TournamentGame& table = whole != c.games.end() ? *whole : c.games.front();
+    c.variant = table.variant;
+    c.structure = table.structure;
     c.rotate_hands = static_cast<int>(in.integer("rotate_hands", 0, 0, 1000));
 }
 

@@ -30,7 +30,7 @@ std::optional<std::vector<TournamentGame>> mixed_games(std::string_view name);
 
 struct TournamentConfig {
     std::string format = "sit-and-go";  // or "multi-table"
-    std::string variant = "holdem";     // a mixed tournament's: its first game's
+    std::string variant = "holdem";     // a mixed tournament's: its first game of the whole pack
     std::string structure = "no-limit"; // betting: no-limit, pot-limit, fixed-limit
     // A mixed tournament: its games in turn (empty: the one game above), and the mix's name
     // ("horse", "8-game") or empty for a list the host gave. The game changes with each level, or

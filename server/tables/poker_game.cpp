@@ -127,6 +127,8 @@ Outcome<Started> PokerGame::start(const Deal& d, std::vector<Card> deck, std::ui
                                          "none", base_.seats);
         if (!named) return {std::nullopt, protocol::refusal(named.error())};
         *cfg = std::move(named).value();
+        // The short deck's hand: the pack's cards from the six up, in the order shuffled.
+        std::erase_if(deck, [&](Card c) { return cfg->ranking->copies_of(c) == 0; });
     }
     cfg->stacks = {};
     for (Seat s : d.seats) cfg->stacks[s.at()] = d.stacks[s.at()];

@@ -570,7 +570,8 @@ TEST_CASE("felt bot: mixed sit-and-gos (HORSE by level, 8-game and a host's list
     std::vector<Game> games = {
         {"horse", 0, 0, {}},
         {"8-game", 2, 0, {}},
-        {json::array({{{"variant", "badugi"}, {"structure", "fixed-limit"}},
+        {json::array({{{"variant", "short-deck"}, {"structure", "fixed-limit"}},
+                      {{"variant", "badugi"}, {"structure", "fixed-limit"}},
                       {{"variant", "omaha"}, {"structure", "pot-limit"}},
                       {{"variant", "deuce-single-draw"}, {"structure", "no-limit"}}}),
          1,
@@ -616,6 +617,7 @@ TEST_CASE("felt bot: mixed sit-and-gos (HORSE by level, 8-game and a host's list
             const auto list = g.games.is_string()
                                   ? felt::protocol::mixed_games(g.games.get<std::string>()).value()
                                   : std::vector<felt::protocol::TournamentGame>{
+                                        {"short-deck", "fixed-limit"},
                                         {"badugi", "fixed-limit"},
                                         {"omaha", "pot-limit"},
                                         {"deuce-single-draw", "no-limit"}};

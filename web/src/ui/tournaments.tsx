@@ -180,7 +180,7 @@ function CreateTournament(props: { c: Controller; done: () => void }) {
           ["format", "Format", ["sit-and-go", "multi-table"]],
           ["preset", "Structure preset", ["turbo", "regular", "multi-table"]],
           ["games", "Games", ["one game", "horse", "8-game"]],
-          ["variant", "Variant", kVariants.filter((g) => v["games"] === "one game" || g !== "short-deck")],
+          ["variant", "Variant", kVariants],
           ["structure", "Betting", ["no-limit", "pot-limit", "fixed-limit"]],
         ] as [string, string, string[]][]
       )
