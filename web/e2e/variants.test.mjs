@@ -3,10 +3,10 @@
 // chosen by clicking them, and seven-card stud shows each player's up cards, and only those, to
 // the other. Two people play one hand of each through the page; every frame is validated.
 import assert from "node:assert/strict";
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { chooseDeck, failures, guestPage, lastLegal, launch, passiveTurn, screenshots, sleep, startFeltd, until } from "./harness.mjs";
+import { chooseDeck, failures, guestPage, lastLegal, launch, passiveTurn, runFelt, screenshots, sleep, startFeltd, until } from "./harness.mjs";
 
 let server, browser, ann, bob;
 
@@ -296,6 +296,22 @@ test("Omaha hi-lo: four hole cards each, and the pot split as high and low, each
   assert.equal(holeCards, 4);
   const wins = ann.rec.received.filter((m) => m.kind === "update").flatMap((m) => m.events).filter((e) => e.kind === "win");
   assert.deepEqual(wins.map((e) => e.half).sort(), ["high", "low"]);
+  // The history replays it to the same split, and its PHH (FO/8) plays to the same stacks.
+  const handId = ann.rec.received.findLast((m) => m.kind === "hand_end").hand_id;
+  await ann.page.getByRole("link", { name: "History" }).click();
+  await ann.page.locator(`tr[data-hand="${handId}"]`).getByRole("button", { name: "Replay" }).click();
+  const record = await until("the hand", () => ann.rec.received.find((m) => m.type === "hand" && m.ok && m.hand === handId));
+  assert.equal(record.replay.matches, true);
+  await ann.page.getByRole("button", { name: "End »" }).click();
+  const banner = await ann.page.locator(".replay .end-banner").innerText();
+  assert.match(banner, /high: \S+ \d+ \(three kings.*low: \S+ \d+ \(a seven-four low\)/s, banner);
+  const [download] = await Promise.all([ann.page.waitForEvent("download"), ann.page.getByRole("button", { name: "Download PHH" }).click()]);
+  const phhPath = join(server.dir, "omaha-hilo.phh");
+  await download.saveAs(phhPath);
+  assert.match(await readFile(phhPath, "utf8"), /variant = 'FO\/8'|variant = "FO\/8"/);
+  const replay = await runFelt(["replay", "--json", phhPath]);
+  assert.equal(replay.code, 0, replay.out + replay.err);
+  assert.equal(JSON.parse(replay.out).finishing_stacks.reduce((a, b) => a + b, 0), record.seats.reduce((a, s) => a + s.stack_end, 0));
 });
 
 test("the other mixed games play to the end through the page, each hand named at its showdown", { timeout: 300_000 }, async () => {
