@@ -77,7 +77,7 @@ expect_error "wrong count" "3, 5, 6 or 7 cards, not 4" -- eval As Ks Qs Js
 expect_error "no cards" "cards" -- eval
 expect_error "joker without wilds" "not a card" -- eval Xx Ks Qs Js Ts
 expect_error "unknown wild" 'unknown wild-card option "sevens"' -- eval --wild sevens As Ks Qs Js Ts
-expect_error "unknown ranking" 'unknown ranking "sideways" \(known: standard, vertical, horizontal, flush, pokem\)' -- eval --ranking sideways As Ks Qs Js Ts
+expect_error "unknown ranking" 'unknown ranking "sideways" \(known: standard, vertical, horizontal, flush, pokem, ace-to-five, deuce-to-seven, badugi, short-deck\)' -- eval --ranking sideways As Ks Qs Js Ts
 expect_error "unknown option" "--frobnicate" -- eval --frobnicate As Ks Qs Js Ts
 expect_error "unknown subcommand" "nonsense" -- nonsense
 expect_error "compare bad hand" 'not a card: "Q"' -- compare "As Ks Q Js Ts" "Ah Kh Qh Jh Th"
@@ -113,10 +113,10 @@ expect_error "wild with vertical" "--wild applies to the standard ranking only" 
 expect_error "ranks with standard" "--ranks and --copies apply" -- eval --ranks 8 As Ks Qs Js Ts
 
 # Betting games (issue 4).
-expect "simulate json" 0 '^\{"hands":2000,"hands_per_second":[0-9.e+]+,"signature":"fd6b47d1ecf2c2bf","chips_conserved":true,' -- simulate --hands 2000 --seed 1 --json
+expect "simulate json" 0 '^\{"hands":2000,"hands_per_second":[0-9.e+]+,"signature":"f7b0036aa5918c36","chips_conserved":true,' -- simulate --hands 2000 --seed 1 --json
 expect "simulate stud text" 0 "chips conserved: yes" -- simulate --variant stud --structure fixed-limit --players 8 --hands 300
 expect "simulate vertical" 0 '"chips_conserved":true' -- simulate --variant shrinking --ranking vertical --players 5 --hands 300 --json
-expect_error "simulate unknown variant" 'unknown variant "razz"' -- simulate --variant razz
+expect_error "simulate unknown variant" 'unknown variant "kuhn"' -- simulate --variant kuhn
 expect_error "simulate unknown structure" 'unknown structure "spread-limit"' -- simulate --structure spread-limit
 expect_error "simulate too many players" "stud seats 2 to 8 players, not 9" -- simulate --variant stud --players 9
 expect_error "simulate pokem" "standard or vertical ranking" -- simulate --ranking pokem
@@ -125,7 +125,8 @@ PHH=$(dirname "$0")/../phh
 expect "replay hold'em" 0 '^\{"finishing_stacks":\[200,0,100\],"winnings":\[200,0,0\],"finished":true,"undecided":false\}$' -- replay --json "$PHH/holdem_nt.phh"
 # Hands in the shape of online histories (tests/phh/online_sample.phhs): a summary.
 expect "replay phhs" 0 '^\{"files":1,"hands":8,"replayed":7,"failed":0,"undecided":1,"winnings_checked":7,"winnings_mismatches":0,"raked":1,"walks_counting_blind":1,"hands_per_second":[0-9.]+,"failures":\[\],"mismatches":\[\]\}$' -- replay --json "$PHH/online_sample.phhs"
-expect "replay folder" 0 '^6 files, 13 hands: 12 replayed, 0 failed, 1 undecided$' -- replay "$PHH"
+# The folder holds the WSOP 2023 Poker Players Championship's 83 hands too (wsop-2023-43-5/).
+expect "replay folder" 0 '^89 files, 96 hands: 95 replayed, 0 failed, 1 undecided$' -- replay "$PHH"
 phhs=$(mktemp --suffix=.phhs)
 { sed -n '/^\[1\]/,/^\[2\]/p' "$PHH/online_sample.phhs" | sed '$d'; echo '[9]'; sed -n '/^\[6\]/,/^\[7\]/p' "$PHH/online_sample.phhs" | sed '1d;$d' | sed "s/'p4 cbr 12'/'p4 cbr 7'/"; } >"$phhs"
 expect "replay phhs failure" 1 '^  failed: .* \[9\]: action 5 "p4 cbr 7": ' -- replay "$phhs"

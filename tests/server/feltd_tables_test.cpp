@@ -279,7 +279,7 @@ TEST_CASE("feltd: refused actions change nothing") {
         CHECK(got["code"] == "bad_request");
         CHECK(got["field"] == (bad.contains("seat") ? "seat" : "buy_in"));
     }
-    CHECK(a.call({{"type", "create_table"}, {"variant", "razz"}})["code"] == "bad_config");
+    CHECK(a.call({{"type", "create_table"}, {"variant", "kuhn"}})["code"] == "bad_config");
     CHECK(a.call({{"type", "create_table"}, {"seats", 12}})["code"] == "bad_config");
     // Stricter since the configs moved to protocol/: past int, wrong type, unknown, by name.
     for (const json& bad :
