@@ -277,7 +277,7 @@ test("Omaha hi-lo: four hole cards each, and the pot split as high and low, each
   // than kings with an ace.
   const deck = "Ks Td 9h 9c Ah 4d Qc Jc 2s 3s 7d Kh Kc";
   let holeCards = 0;
-  await playOneHand("omaha-hilo", "fixed-limit", async (p) => {
+  const table = await playOneHand("omaha-hilo", "fixed-limit", async (p) => {
     holeCards = Math.max(holeCards, await p.page.locator(".seat.mine [data-card]").count());
     return false;
   }, {
@@ -294,7 +294,7 @@ test("Omaha hi-lo: four hole cards each, and the pot split as high and low, each
     },
   });
   assert.equal(holeCards, 4);
-  const wins = ann.rec.received.filter((m) => m.kind === "update").flatMap((m) => m.events).filter((e) => e.kind === "win");
+  const wins = ann.rec.received.filter((m) => m.kind === "update" && m.table === table).flatMap((m) => m.events).filter((e) => e.kind === "win");
   assert.deepEqual(wins.map((e) => e.half).sort(), ["high", "low"]);
   // The history replays it to the same split, and its PHH (FO/8) plays to the same stacks.
   const handId = ann.rec.received.findLast((m) => m.kind === "hand_end").hand_id;
@@ -316,15 +316,19 @@ test("Omaha hi-lo: four hole cards each, and the pot split as high and low, each
 
 test("the other mixed games play to the end through the page, each hand named at its showdown", { timeout: 300_000 }, async () => {
   const phases = new Set();
+  // Omaha with six hole cards: the most a seat shows.
   const games = [
-    ["omaha", "pot-limit"], ["razz", "fixed-limit"], ["stud-hilo", "fixed-limit"], ["deuce-single-draw", "no-limit"],
+    ["omaha", "pot-limit", { hole_cards: "6" }], ["razz", "fixed-limit"], ["stud-hilo", "fixed-limit"], ["deuce-single-draw", "no-limit"],
     ["deuce-triple-draw", "fixed-limit"], ["badugi", "fixed-limit"], ["short-deck", "no-limit"],
   ];
-  for (const [variant, structure] of games)
+  let omahaCards = 0;
+  for (const [variant, structure, choices] of games)
     await playOneHand(variant, structure, async (p, legal) => {
       phases.add(`${variant}:${legal.phase}`);
+      if (variant === "omaha") omahaCards = Math.max(omahaCards, await p.page.locator(".seat.mine [data-card]").count());
       return false;
     }, {
+      choices,
       atEnd: async (table) => {
         // A showdown's hands are named in the log; razz, the deuce-to-seven draws and badugi by
         // their lows.
@@ -338,4 +342,5 @@ test("the other mixed games play to the end through the page, each hand named at
     });
   for (const p of [ann, bob]) assert.ok(!p.rec.received.some((m) => m.type === "error"), `${p.name} was refused`);
   for (const v of ["deuce-single-draw", "deuce-triple-draw", "badugi"]) assert.ok(phases.has(`${v}:drawing`), [...phases].join());
+  assert.equal(omahaCards, 6);
 });
