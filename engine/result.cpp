@@ -66,6 +66,8 @@ const char* error_code_name(Errc code) {
         return "not_your_meld";
     case Errc::game_over:
         return "game_over";
+    case Errc::bad_range:
+        return "bad_range";
     }
     return "unknown";
 }

@@ -44,6 +44,8 @@ enum class Errc {
     no_such_meld,         // a meld id that is not on the table
     not_your_meld,        // extending another player's meld
     game_over,            // an action after every player has retired
+    // The odds (engine/odds/):
+    bad_range, // a hand range the syntax does not allow, or one with no hand left
 };
 
 const char* error_code_name(Errc code);

@@ -8,23 +8,25 @@ Chips ChineseConfig::stake_needed() const {
 }
 
 json ChineseConfig::to_json() const {
-    return {{"game", "chinese"},
-            {"profile", profile},
-            {"seats", seats},
-            {"strict_order", options.rules.strict_order},
-            {"short_kickers_lowest", options.rules.short_kickers_lowest},
-            {"chip_limit", options.chip_limit},
-            {"aces", options.aces},
-            {"banker", banker},
-            {"surrender", surrender},
-            {"hints", hints},
-            {"unit", options.unit},
-            {"rake", options.rake},
-            {"min_buy_in", min_buy_in},
-            {"max_buy_in", max_buy_in},
-            {"decision_ms", decision_ms},
-            {"sit_out_after", sit_out_after},
-            {"hand_delay_ms", hand_delay_ms}};
+    json j = {{"game", "chinese"},
+              {"profile", profile},
+              {"seats", seats},
+              {"strict_order", options.rules.strict_order},
+              {"short_kickers_lowest", options.rules.short_kickers_lowest},
+              {"chip_limit", options.chip_limit},
+              {"aces", options.aces},
+              {"banker", banker},
+              {"surrender", surrender},
+              {"hints", hints},
+              {"unit", options.unit},
+              {"rake", options.rake},
+              {"min_buy_in", min_buy_in},
+              {"max_buy_in", max_buy_in},
+              {"decision_ms", decision_ms},
+              {"sit_out_after", sit_out_after},
+              {"hand_delay_ms", hand_delay_ms}};
+    if (bots) j["bots"] = bots->to_json();
+    return j;
 }
 
 Outcome<ChineseConfig> decode_chinese_config(const json& body) {
@@ -69,6 +71,7 @@ Outcome<ChineseConfig> decode_chinese_config(const json& body) {
     c.decision_ms = static_cast<int>(in.integer("decision_ms", c.decision_ms, 100, 3'600'000));
     c.sit_out_after = static_cast<int>(in.integer("sit_out_after", c.sit_out_after, 1, 1000));
     c.hand_delay_ms = static_cast<int>(in.integer("hand_delay_ms", c.hand_delay_ms, 0, 60'000));
+    read_table_bots(in, c.seats, c.bots);
     if (auto error = in.finish()) return {std::nullopt, std::move(*error)};
     return {std::move(c), {}};
 }

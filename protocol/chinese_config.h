@@ -4,6 +4,7 @@
 
 #include "chinese/chinese.h"
 #include "protocol/config_reader.h"
+#include "protocol/table_bots.h"
 
 #include <string>
 
@@ -20,6 +21,7 @@ struct ChineseConfig {
     int decision_ms = 60'000; // time to submit a split before the engine arranges one
     int sit_out_after = 3;
     int hand_delay_ms = 1'000;
+    std::optional<TableBots> bots; // the server's bots the table asks for (written only then)
 
     const chinese::Profile& rules() const { return *chinese::find_profile(profile); }
     // The chips a stack needs to be dealt in: 1, or with the chip limit off, enough to cover the

@@ -21,22 +21,24 @@ const char* suits_name(leap::SuitRule r) {
 } // namespace
 
 json LeapConfig::to_json() const {
-    return {{"game", "leap"},
-            {"seats", seats},
-            {"ranks", rules.ranks},
-            {"packs", rules.packs},
-            {"suits", suits_name(rules.suits)},
-            {"jokers", rules.jokers},
-            {"leap_rule", rules.distinct_leaps ? "distinct" : "leaptokens"},
-            {"hand_size", rules.hand_size},
-            {"chips_per_point", chips_per_point},
-            {"min_buy_in", min_buy_in},
-            {"max_buy_in", max_buy_in},
-            {"turn_ms", turn_ms},
-            {"time_bank_ms", time_bank_ms},
-            {"retire_after", retire_after},
-            {"sit_out_after", sit_out_after},
-            {"hand_delay_ms", hand_delay_ms}};
+    json j = {{"game", "leap"},
+              {"seats", seats},
+              {"ranks", rules.ranks},
+              {"packs", rules.packs},
+              {"suits", suits_name(rules.suits)},
+              {"jokers", rules.jokers},
+              {"leap_rule", rules.distinct_leaps ? "distinct" : "leaptokens"},
+              {"hand_size", rules.hand_size},
+              {"chips_per_point", chips_per_point},
+              {"min_buy_in", min_buy_in},
+              {"max_buy_in", max_buy_in},
+              {"turn_ms", turn_ms},
+              {"time_bank_ms", time_bank_ms},
+              {"retire_after", retire_after},
+              {"sit_out_after", sit_out_after},
+              {"hand_delay_ms", hand_delay_ms}};
+    if (bots) j["bots"] = bots->to_json();
+    return j;
 }
 
 Outcome<LeapConfig> decode_leap_config(const json& body) {
@@ -90,6 +92,7 @@ Outcome<LeapConfig> decode_stored_leap_config(const json& body, int rules) {
             in.refuse("max_buy_in", "max_buy_in (by default ten times min_buy_in) is above "
                                     "1000000000000");
     }
+    read_table_bots(in, c.seats, c.bots);
     if (auto error = in.finish()) return {std::nullopt, std::move(*error)};
     return {std::move(c), {}};
 }

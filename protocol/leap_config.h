@@ -4,6 +4,7 @@
 
 #include "leap/leap_game.h"
 #include "protocol/config_reader.h"
+#include "protocol/table_bots.h"
 
 namespace felt::protocol {
 
@@ -17,6 +18,7 @@ struct LeapConfig {
     int retire_after = 3;  // time-outs in a row that retire a player
     int sit_out_after = 3; // games a disconnected player misses before being sat out
     int hand_delay_ms = 1'000;
+    std::optional<TableBots> bots; // the server's bots the table asks for (written only then)
 
     // With chips at stake a player needs one chip to be dealt in (they never pay more than they
     // have); without, none.

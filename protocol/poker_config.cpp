@@ -53,6 +53,7 @@ json PokerConfig::to_json() const {
     if (variant == "shrinking") j["draws"] = draws;
     if (picks_hole_cards(variant)) j["hole_cards"] = hole_cards;
     if (variant == "short-deck") j["trips_beat_straight"] = trips_beat_straight;
+    if (bots) j["bots"] = bots->to_json();
     return j;
 }
 
@@ -155,6 +156,7 @@ Outcome<std::pair<PokerConfig, poker::HandConfig>> decode_poker_config(const jso
     c.hints = in.boolean("hints", c.hints);
     if (c.variant != "draw" && body.is_object() && body.contains("hints"))
         in.refuse("hints", "\"hints\" is an option of five-card draw only (and of Chinese poker)");
+    read_table_bots(in, c.seats, c.bots);
     if (auto error = in.finish()) return D{std::nullopt, std::move(*error)};
     poker::HandConfig h = std::move(named).value();
     h.stakes = s;

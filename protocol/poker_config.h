@@ -4,7 +4,9 @@
 
 #include "poker/hand.h"
 #include "protocol/config_reader.h"
+#include "protocol/table_bots.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -41,6 +43,8 @@ struct PokerConfig {
     // Short deck only (written only for it): three of a kind beats a straight (PokerKit's order,
     // the default, has the straight above).
     bool trips_beat_straight = false;
+    // The server's bots the table asks for (written only when asked).
+    std::optional<TableBots> bots;
 
     json to_json() const;
 };

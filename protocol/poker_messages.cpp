@@ -86,6 +86,15 @@ std::optional<poker::ActionType> parse_action_type(std::string_view s) {
 namespace {
 
 // A hi-lo win's half: "high" or "low"; nullptr for any other event.
+// A show before the cards still to come (the engine marks it 1): written `"early": true`, and
+// not as an amount as other events' numbers are.
+bool early_show(const poker::Event& e) {
+    return e.type == poker::EventType::show && e.number == 1;
+}
+bool number_as_amount(const poker::Event& e) {
+    return e.number != 0 && e.type != poker::EventType::show;
+}
+
 const char* half_name(const poker::Event& e) {
     if (e.type != poker::EventType::win || e.number == 0) return nullptr;
     return e.number == 1 ? "high" : "low";
@@ -98,8 +107,9 @@ json event_json(const poker::Event& e, const felt::Ranking& r, bool show_cards) 
     if (e.seat >= 0) j["seat"] = e.seat;
     if (e.amount)
         j["amount"] = e.amount;
-    else if (e.number)
+    else if (number_as_amount(e))
         j["amount"] = e.number; // a street's index, a stock's size, cards moved
+    if (early_show(e)) j["early"] = true;
     if (const char* half = half_name(e)) j["half"] = half;
     if (e.pot >= 0) j["pot"] = e.pot;
     if (e.count) {
@@ -239,7 +249,8 @@ std::vector<std::optional<ShownHand>> show_categories(std::span<const poker::Eve
     std::vector<std::size_t> at; // the event of each hand
     for (std::size_t i = 0; i < batch.size(); ++i) {
         const poker::Event& e = batch[i];
-        if (e.type != poker::EventType::show) continue;
+        // A hand shown at once is named at the showdown, with the whole board, not before.
+        if (e.type != poker::EventType::show || early_show(e)) continue;
         // The cards the hand plays: Omaha's two and three, else all of them with the board.
         poker::ShowdownCards played = poker::showdown_cards(
             *s.config, std::span(e.cards.data(), e.count),
@@ -336,11 +347,12 @@ std::string UpdateText::events(int seat) const {
         ObjectText o;
         if (e.amount)
             o.member("amount", e.amount.value());
-        else if (e.number)
+        else if (number_as_amount(e))
             o.member("amount", e.number);
         if (e.count && visible_to(e, viewer)) o.member("cards", x.cards);
         if (x.category) o.member("category", *x.category);
         if (e.count) o.member("count", e.count);
+        if (early_show(e)) o.raw("early", "true");
         if (const char* half = half_name(e)) o.member("half", half);
         o.member("kind", event_name(e.type));
         if (x.low) o.member("low", *x.low);
@@ -419,10 +431,11 @@ std::string event_record(const poker::Event& e, const Ranking& r) {
     ObjectText o;
     if (e.amount)
         o.member("amount", e.amount.value());
-    else if (e.number)
+    else if (number_as_amount(e))
         o.member("amount", e.number);
     if (e.count)
         o.member("cards", r.to_string(std::span(e.cards.data(), e.count))).member("count", e.count);
+    if (early_show(e)) o.raw("early", "true");
     if (const char* half = half_name(e)) o.member("half", half);
     o.member("kind", event_name(e.type));
     if (e.pot >= 0) o.member("pot", e.pot);

@@ -33,9 +33,24 @@ print_phases() {
 }
 pg_dir=""
 background_pid=""
+# The failed checks of a test phase, gathered from ctest's log: the output of a failed suite runs
+# to megabytes of server logs, and a report that keeps only its head and tail loses them.
+print_failures() {
+    local log pattern=': (ERROR|FATAL ERROR): |^SUMMARY: |^==[0-9]+==ERROR'
+    for log in build/Testing/Temporary/LastTest.log build-sanitize/Testing/Temporary/LastTest.log; do
+        [ -f "$log" ] || continue
+        if grep -q -E "$pattern" "$log"; then
+            echo
+            echo "failed checks in $log:"
+            grep -B3 -A10 -E "$pattern" "$log" |
+                grep -v -E '\[(info|warning)\]' | head -120
+        fi
+    done
+}
 finish() {
     if [ -n "$background_pid" ]; then kill -- "-$background_pid" 2>/dev/null || true; fi
     if [ -n "$pg_dir" ]; then scripts/pg.sh stop "$pg_dir"; fi
+    print_failures
     print_phases
 }
 trap finish EXIT

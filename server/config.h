@@ -33,8 +33,13 @@ struct Config {
     double http_burst = 60;                  // ... and in a burst
     int http_connections = 512;              // plain HTTP connections open at once, in all
     int tables_per_account = 5;              // open tables one account may have created
-    std::int64_t table_idle_s = 600;         // a table nobody sits at closes after this long
-    std::int64_t idle_s = 300; // a connection silent this long is closed (pinged halfway)
+    // The server's bots (docs/bots.md): their balances together at most this (granted as needed),
+    // and each decision after a wait from think_min to think_max milliseconds.
+    std::int64_t bot_bank = 1'000'000;
+    int bot_think_min_ms = 700, bot_think_max_ms = 2'000;
+    std::string bot_log; // for tests only: every message each bot receives, a JSON line each
+    std::int64_t table_idle_s = 600; // a table nobody sits at closes after this long
+    std::int64_t idle_s = 300;       // a connection silent this long is closed (pinged halfway)
     std::int64_t write_queue_bytes = 4
                                      << 20; // bytes waiting for a slow client before it is dropped
     // Bytes waiting for every client together, and for the clients of one address: past either,

@@ -1,5 +1,6 @@
 #include "server.h"
 
+#include "bots/bot_host.h"
 #include "games/games.h"
 #include "net/listener.h"
 #include "state.h"
@@ -142,6 +143,7 @@ struct Server::Impl {
     std::shared_ptr<Listener> listener; // bound before the database: a port in use touches nothing
     std::unique_ptr<OwnerLock> owner;   // held while the database is open, and after
     std::shared_ptr<SharedState> state;
+    std::shared_ptr<BotHost> bots; // after the state: its bots are gone before the tables
     net::signal_set signals;
     net::steady_timer grace, tending{ioc};
     bool closing = false;
@@ -167,6 +169,11 @@ void Server::run() {
         s.shutdown();
     });
     s.state->set_io(&s.ioc);
+    s.bots = std::make_shared<BotHost>(s.state, c.bot_log);
+    s.state->services().seating = [bots = std::weak_ptr<BotHost>(s.bots)](TableSeating t) {
+        if (auto b = bots.lock()) b->seating(std::move(t));
+    };
+    s.bots->start();
     // The tables the last run left open are opened again (their seats were cashed out), before
     // the first connection is taken.
     s.state->storage().write(
@@ -213,7 +220,9 @@ void Server::run() {
     for (int i = 1; i < c.threads; ++i) threads.emplace_back([&s] { run_loop(s.ioc); });
     run_loop(s.ioc);
     for (auto& t : threads) t.join();
+    s.bots->stop();
     s.state->workers().join();
+    s.state->odds().join();
     // Cash-outs queued at the end are written before we say so; then the lease lapses, so that
     // another node need not wait to recover anything left open.
     if (shared)

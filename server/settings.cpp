@@ -39,6 +39,21 @@ void add_settings(CLI::App& app, Config& c, std::string& config_file) {
         ->envname("FELT_GRANT")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
+    app.add_option("--bot-bank", c.bot_bank,
+                   "Chips the server's bots may hold together, granted to them as needed")
+        ->envname("FELT_BOT_BANK")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    app.add_option("--bot-think-min-ms", c.bot_think_min_ms,
+                   "The shortest wait of a server bot before it acts, milliseconds")
+        ->envname("FELT_BOT_THINK_MIN_MS")
+        ->check(CLI::Range(0, 60'000))
+        ->capture_default_str();
+    app.add_option("--bot-think-max-ms", c.bot_think_max_ms,
+                   "The longest wait of a server bot before it acts, milliseconds")
+        ->envname("FELT_BOT_THINK_MAX_MS")
+        ->check(CLI::Range(0, 60'000))
+        ->capture_default_str();
     app.add_option("--grace", c.grace_seconds, "Seconds for connections to close at shutdown")
         ->envname("FELT_GRACE")
         ->check(CLI::Range(0, 3600))
@@ -168,6 +183,9 @@ void add_settings(CLI::App& app, Config& c, std::string& config_file) {
     app.add_flag("--chosen-decks", c.chosen_decks,
                  "FOR TESTS ONLY: a player at a table may choose the next deal's cards "
                  "(choose_deck). Never on a server people play on");
+    app.add_option("--bot-log", c.bot_log,
+                   "FOR TESTS ONLY: append every message each server bot receives to this file, "
+                   "a JSON line each");
     app.add_option("--tournament-minute-ms", c.tournament_minute_ms,
                    "FOR TESTS ONLY: how many milliseconds a tournament's minute lasts, for its "
                    "levels and breaks")

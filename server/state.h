@@ -71,6 +71,7 @@ class SharedState {
     const Config& config() const { return config_; }
     Metrics& metrics() { return metrics_; }
     net::thread_pool& workers() { return workers_; }
+    net::thread_pool& odds() { return odds_; }
 
     // Accounts, tables, hands and history, off the event loop (storage/storage.h).
     Storage& storage() { return *storage_; }
@@ -120,6 +121,7 @@ class SharedState {
         services_.emplace(*storage_, metrics_, lobby_, *ioc, workers_,
                           std::chrono::seconds(config_.table_idle_s), config_.chosen_decks);
         services_->tournament_minute_ms = config_.tournament_minute_ms;
+        services_->odds = &odds_;
         services_->balance_changed = [this](std::int64_t account, Chips balance) {
             balance_changed(account, balance);
         };
@@ -161,6 +163,7 @@ class SharedState {
     Metrics metrics_;
     std::unique_ptr<Storage> storage_;
     net::thread_pool workers_{2};
+    net::thread_pool odds_{1}; // all-in odds (Services::odds)
     FairPool password_checks_{workers_, 2, kMostWaitingChecks};
     RateByKey checks_by_address_{2, 60}, checks_by_name_{0.2, 20};
     Lobby lobby_{metrics_};

@@ -440,6 +440,21 @@ void pay(HandState& s, Events& ev, Chips amount, std::uint16_t winners, std::siz
     }
 }
 
+// Emits a `show` of every live hand whose cards are known, from left of the button; `number` 1
+// marks a show before the cards still to come.
+void show_hands(const HandState& s, Events& ev, int number) {
+    const HandConfig& c = *s.config;
+    for (int i = 1; i <= c.seats; ++i) {
+        const int k = wrap(c.button, i, c.seats);
+        const SeatState& p = seat(s, k);
+        if (!p.live() || (c.unknown_hands >> k & 1)) continue; // unknown: the weakest
+        Event& e = emit(ev, EventType::show, k);
+        e.number = static_cast<std::int16_t>(number);
+        for (int j = 0; j < p.count && j < 9; ++j)
+            e.cards[e.count++] = p.cards[static_cast<std::size_t>(j)];
+    }
+}
+
 void award(HandState& s, Events& ev) {
     const HandConfig& c = *s.config;
     std::array<Chips, kMaxSeats> totals{};
@@ -455,16 +470,13 @@ void award(HandState& s, Events& ev) {
     std::array<Strength, kMaxSeats> strength{};
     std::array<LowValue, kMaxSeats> low{}; // 0: none that qualifies
     if (live_count(s) >= 2) {
-        for (int i = 1; i <= c.seats; ++i) {
-            const int k = wrap(c.button, i, c.seats);
+        for (int k = 0; k < c.seats; ++k) {
             const SeatState& p = seat(s, k);
-            if (!p.live() || (c.unknown_hands >> k & 1)) continue; // unknown: the weakest
+            if (!p.live() || (c.unknown_hands >> k & 1)) continue;
             judge_showdown(s, p, strength[static_cast<std::size_t>(k)],
                            low[static_cast<std::size_t>(k)]);
-            Event& e = emit(ev, EventType::show, k);
-            for (int j = 0; j < p.count && j < 9; ++j)
-                e.cards[e.count++] = p.cards[static_cast<std::size_t>(j)];
         }
+        show_hands(s, ev, 0);
     }
 
     const bool no_rake = c.rake.percent == 0 || (c.rake.no_flop_no_drop && s.street == 0);
@@ -514,6 +526,21 @@ int next_in_step(const HandState& s, int after) {
 
 void compute_legal(HandState& s);
 
+// Whether no more betting can happen while cards are still to come: at most one live player has
+// chips behind, and no street left has players decide (a draw or a rollover), as card rooms show
+// the hands at once at an all-in.
+bool betting_over(const HandState& s) {
+    int can = 0;
+    for (int i = 0; i < seat_count(s); ++i) can += can_act(seat(s, i)) ? 1 : 0;
+    if (can > 1) return false;
+    const auto& streets = s.config->variant->streets;
+    for (std::size_t k = static_cast<std::size_t>(s.street) + 1;
+         k < streets.size() && static_cast<int>(k) <= final_street(*s.config); ++k)
+        for (const Step& step : streets[k].steps)
+            if (step.kind == Step::Kind::draw || step.kind == Step::Kind::rollover) return false;
+    return true;
+}
+
 // Runs dealer steps until a player must decide or the hand is over.
 void advance_dealer(HandState& s, Events& ev) {
     while (s.phase != Phase::done) {
@@ -547,6 +574,10 @@ void advance_dealer(HandState& s, Events& ev) {
         if (s.street >= final_street(*s.config)) {
             award(s, ev);
             return;
+        }
+        if (!s.shown && betting_over(s)) {
+            s.shown = true;
+            show_hands(s, ev, 1);
         }
         ++s.street;
         s.step = 0;

@@ -121,7 +121,7 @@ enum class EventType : unsigned char {
     reshuffle, // the discards become the stock (number: its size)
     street,    // a new street begins (number: its index)
     uncalled,  // chips returned to a seat
-    show,      // cards shown at showdown
+    show,      // cards shown at showdown (number 1: at once, before the cards still to come)
     rake,      // chips taken from a pot (amount)
     win,       // amount won from pot `pot`
     hand_end,
@@ -212,7 +212,8 @@ struct HandState {
     int big_blind_seat = -1; // the first round starts left of it
     Chips raked{};
     std::array<Chips, kMaxSeats> won{};
-    Legal legal; // what the player to act may do: legal_actions()
+    bool shown = false; // every live hand was shown at once: no more betting could happen
+    Legal legal;        // what the player to act may do: legal_actions()
 };
 
 // A configuration from names, as tools and tables give them: variant (builtin_variant_names()),

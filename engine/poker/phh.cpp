@@ -228,8 +228,18 @@ std::string to_phh(const HandConfig& c, std::span<const Event> events, const Han
         pending_seat = -1;
         pending.clear();
     };
+    // Cards each seat showed at once before the run-out: PHH shows a hand once, there, unless
+    // it holds more cards at the showdown (stud).
+    std::array<int, kMaxSeats> shown_early{};
     for (std::size_t i = 0; i < events.size(); ++i) {
         const Event& e = events[i];
+        if (e.type == EventType::show && e.seat >= 0) {
+            auto& early = shown_early[static_cast<std::size_t>(e.seat)];
+            if (e.number == 1)
+                early = e.count;
+            else if (early == e.count)
+                continue;
+        }
         if (is_deal(e.type)) {
             if (e.seat != pending_seat) flush();
             pending_seat = e.seat;
@@ -1033,6 +1043,7 @@ Result<Replay> replay_table(const toml::table& t) {
                 return bad("finishing_stacks disagree with the engine's " +
                            amounts_text(out.finishing_stacks, scale, out.deep));
     }
+    out.events = std::move(events);
     return out;
 }
 

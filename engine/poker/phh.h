@@ -54,6 +54,7 @@ struct Replay {
     Chips rake{}; // taken, as the recorded winnings show (docs/betting.md)
     bool walk_counts_blind = false; // a walk whose winnings count the big blind's own chips
     std::string winnings_mismatch;  // empty unless the recorded winnings disagree
+    std::vector<Event> events;      // the hand as the engine played it
 };
 
 // Plays a PHH hand through the engine: the dealing actions give the deck order, with stand-ins

@@ -35,6 +35,9 @@ std::optional<Refusal> check_name(std::string_view name) {
     if (head == "guest-")
         return Refusal{"bad_name",
                        "names starting with \"guest-\" (in any case) are kept for guests"};
+    if (head.starts_with("bot-"))
+        return Refusal{"bad_name",
+                       "names starting with \"bot-\" (in any case) are kept for the server's bots"};
     return std::nullopt;
 }
 
@@ -77,6 +80,10 @@ std::string guest_name() {
     return "guest-" + new_token().substr(0, 8);
 }
 
+std::string bot_name() {
+    return "bot-" + new_token().substr(0, 8);
+}
+
 Refusal name_taken(std::string_view name) {
     return {"name_taken", "the name \"" + std::string(name) + "\" is taken"};
 }
@@ -92,6 +99,11 @@ Refusal insufficient_chips(Chips balance, Chips amount) {
 
 Refusal no_such_account() {
     return {"no_such_account", "no such account"};
+}
+
+Refusal bot_bank_spent(Chips held, Chips amount, Chips bank) {
+    return {"bot_bank_spent", "the bots hold " + to_string(held) + "; " + to_string(amount) +
+                                  " more would pass the bot bank of " + to_string(bank)};
 }
 
 const std::string& no_account_hash() {

@@ -29,6 +29,7 @@ struct Account {
     std::string name;
     bool guest = false;
     Chips balance;
+    bool bot = false; // one of the server's bots (accounts.bot)
 };
 
 using protocol::Outcome;
@@ -51,12 +52,16 @@ std::string new_token();
 std::string token_hash(std::string_view token);
 // A new guest's name: "guest-" and 8 random hex digits.
 std::string guest_name();
+// A bot's name (bots/bot_host.h): "bot-" and 8 random hex digits. No person may take one.
+std::string bot_name();
 
 // The refusals both storage engines give, worded once.
 Refusal name_taken(std::string_view name);
 Refusal unknown_token();
 Refusal insufficient_chips(Chips balance, Chips amount);
 Refusal no_such_account();
+// The bots' balances together would pass feltd --bot-bank.
+Refusal bot_bank_spent(Chips held, Chips amount, Chips bank);
 
 // How long a session token lives: `idle` after it was last used to sign in, and `max` after it was
 // issued, whichever comes first.

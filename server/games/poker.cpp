@@ -2,11 +2,13 @@
 // the engine from its record (whether it matches, the hands shown in words, a five-card draw's best
 // draw) and the hand as PHH.
 #include "games/games.h"
+#include "poker/all_in.h"
 #include "poker/draw_advice.h"
 #include "poker/phh.h"
 #include "protocol/poker_config.h"
 #include "protocol/poker_messages.h"
 #include "tables/poker_game.h"
+#include "tables/run_out_odds.h"
 
 #include <algorithm>
 
@@ -182,8 +184,63 @@ void name_shown_hands(const PokerReplay& replayed, json& events) {
     }
 }
 
+// The chances at each street for the replayer (`odds`): of the hands shown (at once or at the
+// showdown), or with none shown, of the asker's own hand against a random one. Each entry names
+// the record event after which it holds (`event`, an index into `events`).
+json replay_odds(const PokerReplay& replayed, const json& events, int seat) {
+    std::vector<std::size_t> record; // the record's index of each engine event
+    for (std::size_t j = 0; j < events.size(); ++j) {
+        const std::string kind = events[j].value("kind", "");
+        if (kind != "action" && kind != "all_in_ev") record.push_back(j);
+    }
+    const std::vector<poker::Event>& ev = replayed.events;
+    if (record.size() != ev.size()) return json::array(); // not the record's hand
+    std::array<std::vector<Card>, poker::kMaxSeats> shown, own;
+    int shown_count = 0;
+    for (const poker::Event& e : ev) {
+        if (e.seat < 0) continue;
+        const auto k = static_cast<std::size_t>(e.seat);
+        if (e.type == poker::EventType::show) {
+            shown_count += shown[k].empty() ? 1 : 0;
+            shown[k].assign(e.cards.begin(), e.cards.begin() + e.count);
+        } else if (e.seat == seat &&
+                   (e.type == poker::EventType::deal_down || e.type == poker::EventType::deal_up)) {
+            own[k].insert(own[k].end(), e.cards.begin(), e.cards.begin() + e.count);
+        }
+    }
+    const bool against_random = shown_count < 2;
+    if (against_random && seat < 0) return json::array();
+    const auto& known = against_random ? own : shown;
+    odds::Query q;
+    q.target_stderr = 0.1;
+    q.max_samples = 500'000;
+    if (replayed.config.variant->name != "holdem") q.exact_limit = 2'000'000;
+    json out = json::array();
+    for (std::size_t i = 0; i < ev.size(); ++i) {
+        const auto t = ev[i].type;
+        const bool deal = t == poker::EventType::deal_down || t == poker::EventType::deal_up ||
+                          t == poker::EventType::deal_board;
+        if (!deal) continue;
+        if (i + 1 < ev.size()) {
+            const auto n = ev[i + 1].type;
+            if (n == poker::EventType::deal_down || n == poker::EventType::deal_up ||
+                n == poker::EventType::deal_board)
+                continue; // the street's last deal
+        }
+        const auto o = poker::street_odds(replayed.config, std::span(ev).first(i + 1), known, q,
+                                          against_random);
+        if (!o) continue;
+        json j = odds_json(*o);
+        j["event"] = record[i];
+        if (against_random) j["against_random"] = true;
+        out.push_back(std::move(j));
+    }
+    return out;
+}
+
 // A finished hand replayed through the engine: whether it matches its record (`replay`), the
-// hands shown in words, and for a five-card draw's seated asker the best draw.
+// hands shown in words, the chances at each street (`odds`), and for a five-card draw's seated
+// asker the best draw.
 void review(const HandRecord& h, const json&, int seat, json& out) {
     const json& cfg = out["config"];
     const bool draw = seat >= 0 && cfg.is_object() && cfg.value("variant", "") == "draw";
@@ -201,6 +258,7 @@ void review(const HandRecord& h, const json&, int seat, json& out) {
     }
     out["replay"] = {{"matches", true}};
     name_shown_hands(*replayed, out["events"]);
+    out["odds"] = replay_odds(*replayed, out["events"], seat);
     if (draw) out["best_draw"] = best_draw(*replayed, held, thrown, seat);
 }
 

@@ -53,9 +53,45 @@ Outcome<Account> Accounts::create_guest() {
     }
 }
 
+std::vector<Account> Accounts::bots() {
+    std::vector<Account> all;
+    db::Statement q(db_, "SELECT id, name, guest, balance FROM accounts WHERE bot = 1 ORDER BY id");
+    while (q.step()) {
+        all.push_back(read_account(q));
+        all.back().bot = true;
+    }
+    return all;
+}
+
+Account Accounts::create_bot() {
+    db::Transaction t(db_);
+    for (;;) {
+        const std::string name = bot_name();
+        db::Statement exists(db_, "SELECT 1 FROM accounts WHERE name = ?");
+        exists.bind(1, name);
+        if (exists.step()) continue;
+        db::Statement q(db_, "INSERT INTO accounts (name, guest, bot) VALUES (?, 0, 1)");
+        q.bind(1, name).run();
+        Account a{db_.last_insert_rowid(), name, false, Chips{}, true};
+        t.commit();
+        return a;
+    }
+}
+
+std::optional<Refusal> Accounts::fund_bot(std::int64_t account_id, Chips amount, Chips bank) {
+    db::Transaction t(db_);
+    db::Statement q(db_, "SELECT coalesce(sum(balance), 0) FROM accounts WHERE bot = 1");
+    q.step();
+    const Chips held(q.column_int(0));
+    if (held + amount > bank) return bot_bank_spent(held, amount, bank);
+    if (auto refused = move_chips(account_id, amount, "grant")) return refused;
+    t.commit();
+    return std::nullopt;
+}
+
 std::optional<std::pair<Account, std::string>> Accounts::find_with_hash(std::string_view name) {
     db::Statement q(db_, "SELECT id, name, guest, balance, password_hash FROM accounts "
-                         "WHERE name = ? AND guest = 0");
+                         "WHERE name = ? AND guest = 0 AND bot = 0");
     q.bind(1, name);
     if (!q.step()) return std::nullopt;
     return std::pair{read_account(q), q.column_text(4)};

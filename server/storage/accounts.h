@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace felt::server {
 
@@ -21,6 +22,10 @@ class Accounts {
     // With a hash from hash_password(). Refusals: name_taken.
     Outcome<Account> create(std::string_view name, const std::string& password_hash);
     Outcome<Account> create_guest();
+    // The server's bots (Store::bot_accounts, create_bot, fund_bot).
+    std::vector<Account> bots();
+    Account create_bot();
+    std::optional<Refusal> fund_bot(std::int64_t account_id, Chips amount, Chips bank);
     // The account and its password hash, for verify_password. Empty when there is none.
     std::optional<std::pair<Account, std::string>> find_with_hash(std::string_view name);
     std::optional<Account> find(std::int64_t id);

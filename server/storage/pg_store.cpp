@@ -346,9 +346,50 @@ Outcome<Account> PgStore::create_guest() {
     }
 }
 
+std::vector<Account> PgStore::bot_accounts() {
+    const pg::Result r =
+        db().query("SELECT id, name, guest, balance FROM accounts WHERE bot = 1 ORDER BY id");
+    std::vector<Account> all;
+    for (int i = 0; i < r.rows(); ++i) {
+        all.push_back(read_account(r, i));
+        all.back().bot = true;
+    }
+    return all;
+}
+
+Account PgStore::create_bot() {
+    for (;;) {
+        pg::Transaction t(db());
+        const std::string name = bot_name();
+        if (db_.query("SELECT 1 FROM accounts WHERE lower(name) = lower($1)", {name}).rows() > 0)
+            continue;
+        try {
+            const pg::Result r = db_.query(
+                "INSERT INTO accounts (name, guest, bot) VALUES ($1, 0, 1) RETURNING id", {name});
+            Account a{r.integer(0, 0), name, false, Chips{}, true};
+            t.commit();
+            return a;
+        } catch (const pg::Error& e) {
+            if (e.sqlstate() != "23505") throw; // a clash: new random bytes
+        }
+    }
+}
+
+std::optional<Refusal> PgStore::fund_bot(std::int64_t account, Chips amount, Chips bank) {
+    pg::Transaction t(db());
+    // The bots' rows locked, so that two nodes funding bots at once stay within the bank.
+    const pg::Result held = db_.query("SELECT balance FROM accounts WHERE bot = 1 FOR UPDATE");
+    Chips sum{};
+    for (int i = 0; i < held.rows(); ++i) sum += held.chips(i, 0);
+    if (sum + amount > bank) return bot_bank_spent(sum, amount, bank);
+    if (auto refused = move_chips(account, amount, "grant")) return refused;
+    t.commit();
+    return std::nullopt;
+}
+
 std::optional<std::pair<Account, std::string>> PgStore::find_with_hash(std::string_view name) {
     const pg::Result r = db().query("SELECT id, name, guest, balance, password_hash FROM accounts "
-                                    "WHERE lower(name) = lower($1) AND guest = 0",
+                                    "WHERE lower(name) = lower($1) AND guest = 0 AND bot = 0",
                                     {name});
     if (r.rows() == 0) return std::nullopt;
     return std::pair{read_account(r), r.text(0, 4)};

@@ -33,6 +33,9 @@ class PgStore final : public Store {
 
     Outcome<Account> create_account(std::string_view name, const std::string& hash) override;
     Outcome<Account> create_guest() override;
+    std::vector<Account> bot_accounts() override;
+    Account create_bot() override;
+    std::optional<Refusal> fund_bot(std::int64_t account, Chips amount, Chips bank) override;
     std::optional<std::pair<Account, std::string>> find_with_hash(std::string_view name) override;
     std::optional<Account> find_account(std::int64_t id) override;
     std::string open_session(std::int64_t account) override;

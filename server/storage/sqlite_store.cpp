@@ -91,6 +91,18 @@ Outcome<Account> SqliteStore::create_guest() {
     return accounts_.create_guest();
 }
 
+std::vector<Account> SqliteStore::bot_accounts() {
+    return accounts_.bots();
+}
+
+Account SqliteStore::create_bot() {
+    return accounts_.create_bot();
+}
+
+std::optional<Refusal> SqliteStore::fund_bot(std::int64_t account, Chips amount, Chips bank) {
+    return accounts_.fund_bot(account, amount, bank);
+}
+
 std::optional<std::pair<Account, std::string>> SqliteStore::find_with_hash(std::string_view name) {
     return accounts_.find_with_hash(name);
 }

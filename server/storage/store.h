@@ -254,6 +254,15 @@ class Store {
     virtual void change_password(std::int64_t account, const std::string& hash,
                                  std::string_view keep) = 0;
 
+    // ---- the server's bots (accounts.bot; bots/bot_host.h) ----
+    // Every bot account, oldest first.
+    virtual std::vector<Account> bot_accounts() = 0;
+    // A new bot account: named bot_name(), no password, no chips.
+    virtual Account create_bot() = 0;
+    // Grants the bot `amount` (a ledger row of reason grant) when the bots' balances together
+    // stay within `bank`. Refusals: bot_bank_spent.
+    virtual std::optional<Refusal> fund_bot(std::int64_t account, Chips amount, Chips bank) = 0;
+
     // ---- tables and the chips seated at them ----
     // A new table's row; its id.
     virtual std::int64_t create_table(const std::string& config, std::int64_t creator) = 0;

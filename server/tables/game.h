@@ -126,6 +126,17 @@ struct Paced {
     std::vector<Told> told;
 };
 
+// The odds of an all-in's run-out (tables/run_out_odds.h): work for another thread, a street at
+// a time so that each is told as soon as it is known, then the all-in EV.
+struct RunOutOdds {
+    // Parts of the run-out as told: 0, the last of `told`, which showed the hands; then each of
+    // `paced`. part(k): its `odds` message, or null where there is nothing to tell.
+    std::size_t parts = 0;
+    std::function<json(std::size_t part)> part;
+    // A record for the hand's log ({"kind":"all_in_ev",...}), or empty.
+    std::function<std::string()> all_in_ev;
+};
+
 // What a step of a hand (its deal, an action, a time-out, a seat leaving) caused.
 struct Step {
     std::vector<Told> told;
@@ -133,6 +144,9 @@ struct Step {
     std::optional<End> end;
     // With `end` only: told one after another after their pauses, then the hand ends.
     std::vector<Paced> paced;
+    // With `end` only: the run-out's odds, to work out on Services::odds; the hand ends once
+    // they are known too, with the all-in EV in its log.
+    std::optional<RunOutOdds> odds;
 
     void tell(json message) {
         told.push_back(std::make_unique<protocol::JsonTold>(std::move(message)));

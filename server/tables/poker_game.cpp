@@ -1,6 +1,7 @@
 #include "tables/poker_game.h"
 
 #include "protocol/poker_messages.h"
+#include "tables/run_out_odds.h"
 
 #include <algorithm>
 #include <cassert>
@@ -324,17 +325,24 @@ void PokerHand::run_out(std::span<const poker::Event> events, Step& step) const 
         }
     }
     const int ms = game_.settings().runout_ms;
+    // Where each part told ends, among every event of the hand (the batch is the last of them).
+    const std::size_t before = told_.size() - events.size();
+    std::vector<std::size_t> ends;
     if (cuts.empty() || ms == 0) {
         step.told.push_back(update(events, nullptr));
-        return;
+    } else {
+        step.told.push_back(update(events.first(cuts[0]), nullptr));
+        ends.push_back(before + cuts[0]);
+        cuts.push_back(events.size());
+        for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+            Paced& p = step.paced.emplace_back();
+            p.ms = ms;
+            p.told.push_back(update(events.subspan(cuts[k], cuts[k + 1] - cuts[k]), nullptr));
+            ends.push_back(before + cuts[k + 1]);
+        }
     }
-    step.told.push_back(update(events.first(cuts[0]), nullptr));
-    cuts.push_back(events.size());
-    for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
-        Paced& p = step.paced.emplace_back();
-        p.ms = ms;
-        p.told.push_back(update(events.subspan(cuts[k], cuts[k + 1] - cuts[k]), nullptr));
-    }
+    if (ends.empty()) ends.push_back(told_.size());
+    step.odds = run_out_odds(number_, state_, told_, std::move(ends));
 }
 
 void PokerHand::apply(const poker::Action& a, Step& step) {

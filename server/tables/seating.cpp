@@ -202,6 +202,7 @@ void Table::sit_out(std::shared_ptr<Recipient> s, Account a, protocol::Request r
         st.chose_out = true;
         if (!st.sitting_out)
             self->broadcast(protocol::sitting_out_json(seat->index(), protocol::SitOut::chosen));
+        self->seating_changed();
     });
 }
 
@@ -215,6 +216,7 @@ void Table::sit_in(std::shared_ptr<Recipient> s, Account a, protocol::Request r)
         st.chose_out = st.sitting_out = false;
         st.missed = 0;
         self->broadcast(protocol::sitting_in_json(seat->index()));
+        self->seating_changed();
         self->maybe_start();
     });
 }
@@ -293,6 +295,7 @@ void Table::attach(std::shared_ptr<Recipient> s, Account a) {
         if (st.sitting_out) { // a player who chose to sit out stays out until they sit in
             st.sitting_out = false;
             if (!st.chose_out) self->broadcast(protocol::sitting_in_json(seat->index()));
+            self->seating_changed();
             self->maybe_start();
         }
         self->publisher_.watch(s);
@@ -333,6 +336,7 @@ void Table::note_missed(Seat seat, int hand) {
         st->sitting_out = true;
         spdlog::info("table {}: {} sits out after {} missed hands", id_, st->name, st->missed);
         broadcast(protocol::sitting_out_json(seat.index(), protocol::SitOut::missed_hands));
+        seating_changed();
     }
 }
 

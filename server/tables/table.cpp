@@ -22,6 +22,7 @@ void Step::append(Step&& later) {
     missed.insert(missed.end(), later.missed.begin(), later.missed.end());
     if (later.end) end = std::move(later.end);
     for (Paced& p : later.paced) paced.push_back(std::move(p));
+    if (later.odds) odds = std::move(later.odds);
 }
 
 std::string seat_words(const std::string& message,
@@ -58,7 +59,8 @@ Table::Table(std::int64_t id, std::unique_ptr<Game> game, Services& services)
               if (!busy()) after_hand(); // cash-outs left over, then the next hand
           },
           services.balance_changed),
-      pace_(strand_), next_hand_(strand_), idle_(strand_) {}
+      pace_(strand_), next_hand_(strand_), idle_(strand_),
+      wants_bots_(game_->config().contains("bots")) {}
 
 void Table::open() {
     net::post(strand_, [self = shared_from_this()] {
@@ -80,6 +82,36 @@ void Table::lobby_changed() {
         [&](const std::shared_ptr<Recipient>& s) { spectators += !seat_of_session(s); });
     watching_ = spectators;
     if (services_.lobby.watched()) services_.lobby.changed(lobby_line());
+    seating_changed();
+}
+
+void Table::seating_changed() {
+    if (wants_bots_ && services_.seating && !hosted_) tell_seating();
+}
+
+void Table::tell_seating() {
+    const json config = config_json();
+    const auto bots = config.find("bots");
+    if (bots == config.end() || !bots->is_object()) return;
+    TableSeating s;
+    s.table = id_;
+    s.game = config.value("game", "poker");
+    s.handle = weak_from_this();
+    s.seats = config.value("seats", 0);
+    for (const auto& o : seats_) {
+        if (o && !o->leaving) s.seated.push_back(o->account);
+        if (o && !o->leaving && (o->sitting_out || o->chose_out)) s.away.push_back(o->account);
+    }
+    for (std::int64_t a : reserved_)
+        if (a) s.seated.push_back(a);
+    s.bots = bots->value("seats", 0);
+    s.level = bots->value("level", "fair");
+    s.leave_for_people = bots->value("leave_for_people", true);
+    s.min_buy_in = config.value("min_buy_in", std::int64_t{0});
+    s.max_buy_in = config.value("max_buy_in", std::int64_t{0});
+    s.decision_ms = config.value("decision_ms", 0);
+    s.closed = closed_ || stopping_;
+    services_.seating(std::move(s));
 }
 
 bool Table::empty() const {
@@ -384,7 +416,8 @@ void Table::run(Step step) {
     if (step.end) {
         clock_.stop();
         publish(step.told);
-        if (step.paced.empty()) return end_hand(std::move(*step.end));
+        if (step.odds && services_.odds) start_odds(std::move(*step.odds));
+        if (step.paced.empty()) return finish_run_out(std::move(*step.end));
         paced_.assign(std::make_move_iterator(step.paced.begin()),
                       std::make_move_iterator(step.paced.end()));
         paced_end_ = std::move(step.end);
@@ -402,11 +435,89 @@ void Table::tell_paced() {
         Paced p = std::move(self->paced_.front());
         self->paced_.pop_front();
         self->publish(p.told);
+        self->tell_odds(self->parts_told_++);
+        if (self->told_now_) *self->told_now_ = self->parts_told_;
         if (!self->paced_.empty()) return self->tell_paced();
         End end = std::move(*self->paced_end_);
         self->paced_end_.reset();
-        self->end_hand(std::move(end));
+        self->finish_run_out(std::move(end));
     });
+}
+
+void Table::start_odds(RunOutOdds job) {
+    const std::uint64_t id = ++run_out_;
+    odds_pending_ = true;
+    odds_.assign(job.parts, nullptr);
+    all_in_ev_.clear();
+    parts_told_ = 1; // the update that showed the hands
+    told_now_ = std::make_shared<std::atomic<std::size_t>>(1);
+    net::post(*services_.odds,
+              [self = shared_from_this(), job = std::move(job), id, told = told_now_] {
+                  const auto part = [&](std::size_t k) {
+                      if (k + 1 < told->load()) return; // the table has dealt past it meanwhile
+                      net::post(self->strand_, [self, id, k, odds = job.part(k)]() mutable {
+                          self->odds_known(id, k, std::move(odds));
+                      });
+                  };
+                  // The first street, then the EV the hand's end waits for (which uses it), then
+                  // the rest.
+                  if (job.parts > 0) part(0);
+                  if (told->load() == kAbandoned) return; // the table stopped waiting
+                  net::post(self->strand_, [self, id, ev = job.all_in_ev()]() mutable {
+                      self->ev_known(id, std::move(ev));
+                  });
+                  for (std::size_t k = 1; k < job.parts; ++k) part(k);
+              });
+}
+
+void Table::odds_known(std::uint64_t run_out, std::size_t part, json odds) {
+    if (run_out != run_out_ || part >= odds_.size()) return; // the hand was voided meanwhile
+    odds_[part] = std::move(odds);
+    if (part + 1 == parts_told_) tell_odds(part); // its part is on the table now
+}
+
+void Table::ev_known(std::uint64_t run_out, std::string all_in_ev) {
+    if (run_out != run_out_ || !odds_pending_) return;
+    odds_pending_ = false;
+    all_in_ev_ = std::move(all_in_ev);
+    if (!odds_end_) return;
+    End end = std::move(*odds_end_);
+    odds_end_.reset();
+    finish_run_out(std::move(end));
+}
+
+void Table::tell_odds(std::size_t part) {
+    if (part < odds_.size() && !odds_[part].is_null()) {
+        Publisher::Batch batch(publisher_);
+        broadcast(odds_[part]);
+    }
+}
+
+void Table::finish_run_out(End end) {
+    if (odds_pending_) {
+        // Waits for the all-in EV, but not for long: with the odds thread behind, the hand ends
+        // without it.
+        odds_end_ = std::move(end);
+        pace_.expires_after(std::chrono::milliseconds(kMostEvWaitMs));
+        pace_.async_wait([self = shared_from_this(), id = run_out_](error_code ec) {
+            if (ec || id != self->run_out_ || !self->odds_end_) return;
+            spdlog::info("table {}: hand {} ends without its all-in EV (the odds are behind)",
+                         self->id_, self->hand_id_);
+            ++self->run_out_;
+            self->odds_pending_ = false;
+            if (self->told_now_) *self->told_now_ = kAbandoned; // the odds thread stops on it
+            End late = std::move(*self->odds_end_);
+            self->odds_end_.reset();
+            self->finish_run_out(std::move(late));
+        });
+        return;
+    }
+    pace_.cancel();
+    told_now_.reset();
+    if (!all_in_ev_.empty() && !end.void_reason) end.log.push_back(std::move(all_in_ev_));
+    all_in_ev_.clear();
+    odds_.clear();
+    end_hand(std::move(end));
 }
 
 void Table::wait_clock() {
@@ -584,6 +695,9 @@ void Table::void_and_close() {
             self->pace_.cancel();
             self->paced_.clear();
             self->paced_end_.reset();
+            ++self->run_out_; // odds still being worked out are for nobody now
+            self->odds_pending_ = false;
+            self->odds_end_.reset();
             self->hand_.reset();
         }
         if (self->hosted_) { // tournament chips stay where the tournament's last hand left them

@@ -186,6 +186,10 @@ class Table : public std::enable_shared_from_this<Table> {
     bool in_hand(Seat seat) const;
     // Tells the lobby's watchers this table's line, after seats or spectators changed.
     void lobby_changed();
+    // A table that asks for bots tells the bots' host who sits at it (Services::seating), after
+    // a seat is taken or freed, or a player sits out or in.
+    void seating_changed();
+    void tell_seating();
     // The clock played for `seat` in hand `hand`: a disconnected player who keeps missing hands
     // is sat out until they come back.
     void note_missed(Seat seat, int hand);
@@ -205,6 +209,14 @@ class Table : public std::enable_shared_from_this<Table> {
     void run(Step step);
     // Tells the next of `paced_` after its pause; the hand ends after the last.
     void tell_paced();
+    // The run-out's odds: worked out on Services::odds, told after each part as it is told (or
+    // when they become known), and the all-in EV added to the hand's log; the hand ends once
+    // both the parts and the odds are done (finish_run_out).
+    void start_odds(RunOutOdds job);
+    void odds_known(std::uint64_t run_out, std::size_t part, json odds);
+    void ev_known(std::uint64_t run_out, std::string all_in_ev);
+    void tell_odds(std::size_t part);
+    void finish_run_out(End end);
     // Waits on the clock's timer, when the clock says to; its handler keeps the table alive.
     void wait_clock();
     // The wait fired: waits on, or the clock is out: the seat's time bank, if any is left, else
@@ -273,6 +285,17 @@ class Table : public std::enable_shared_from_this<Table> {
     std::deque<Paced> paced_;
     std::optional<End> paced_end_;
     net::steady_timer pace_;
+    // Its odds: which run-out they are for, whether they are still being worked out, the parts
+    // told so far, and the end waiting for them.
+    std::uint64_t run_out_ = 0;
+    bool odds_pending_ = false;
+    std::vector<json> odds_; // by part; null until known
+    std::string all_in_ev_;
+    std::size_t parts_told_ = 0;
+    std::shared_ptr<std::atomic<std::size_t>> told_now_; // parts_told_, for the odds thread
+    static constexpr std::size_t kAbandoned = static_cast<std::size_t>(-1); // ... or this
+    std::optional<End> odds_end_;
+    static constexpr int kMostEvWaitMs = 500; // then the hand ends without its all-in EV
     // The last hand's end, and the rest after it before the next (longer after a showdown).
     std::chrono::steady_clock::time_point ended_;
     std::chrono::steady_clock::duration rest_{};
@@ -286,7 +309,8 @@ class Table : public std::enable_shared_from_this<Table> {
     net::steady_timer idle_;                      // closes the table once empty for the idle time
     std::chrono::steady_clock::time_point empty_; // since when it has been empty
     bool closed_ = false;
-    bool closing_ = false; // its creator closes it: no more hands; closed once everyone is out
+    bool wants_bots_ = false; // its configuration asks for bots (Services::seating)
+    bool closing_ = false;    // its creator closes it: no more hands; closed once everyone is out
     std::int64_t creator_ = 0;
     std::string creator_name_;
     // A hosted table (a tournament's): the host decides each hand; no buy-ins nor cash-outs.

@@ -113,7 +113,7 @@ expect_error "wild with vertical" "--wild applies to the standard ranking only" 
 expect_error "ranks with standard" "--ranks and --copies apply" -- eval --ranks 8 As Ks Qs Js Ts
 
 # Betting games (issue 4).
-expect "simulate json" 0 '^\{"hands":2000,"hands_per_second":[0-9.e+]+,"signature":"f7b0036aa5918c36","chips_conserved":true,' -- simulate --hands 2000 --seed 1 --json
+expect "simulate json" 0 '^\{"hands":2000,"hands_per_second":[0-9.e+]+,"signature":"a67c9baa46d74412","chips_conserved":true,' -- simulate --hands 2000 --seed 1 --json
 expect "simulate stud text" 0 "chips conserved: yes" -- simulate --variant stud --structure fixed-limit --players 8 --hands 300
 expect "simulate vertical" 0 '"chips_conserved":true' -- simulate --variant shrinking --ranking vertical --players 5 --hands 300 --json
 expect_error "simulate unknown variant" 'unknown variant "kuhn"' -- simulate --variant kuhn
@@ -122,7 +122,7 @@ expect_error "simulate too many players" "stud seats 2 to 8 players, not 9" -- s
 expect_error "simulate pokem" "standard or vertical ranking" -- simulate --ranking pokem
 
 PHH=$(dirname "$0")/../phh
-expect "replay hold'em" 0 '^\{"finishing_stacks":\[200,0,100\],"winnings":\[200,0,0\],"finished":true,"undecided":false\}$' -- replay --json "$PHH/holdem_nt.phh"
+expect "replay hold'em" 0 '^\{"finishing_stacks":\[200,0,100\],"winnings":\[200,0,0\],"finished":true,"undecided":false,"all_in_ev":\{"street":1,"method":"exact","players":\[\{"player":1,"equity":95.657,"expected":191.31,"won":200\},\{"player":2,"equity":4.343,"expected":8.69,"won":0\}\]\}\}$' -- replay --json "$PHH/holdem_nt.phh"
 # Hands in the shape of online histories (tests/phh/online_sample.phhs): a summary.
 expect "replay phhs" 0 '^\{"files":1,"hands":8,"replayed":7,"failed":0,"undecided":1,"winnings_checked":7,"winnings_mismatches":0,"raked":1,"walks_counting_blind":1,"hands_per_second":[0-9.]+,"failures":\[\],"mismatches":\[\]\}$' -- replay --json "$PHH/online_sample.phhs"
 # The folder holds the WSOP 2023 Poker Players Championship's 83 hands too (wsop-2023-43-5/).
@@ -209,6 +209,8 @@ expect_error "leap simulate jokers" 'at most 8 jokers in all' -- leap simulate -
 expect_error "bot think not a range" '--think takes MIN-MAX milliseconds \(0 <= MIN <= MAX <= 600000\), not 5-x' -- bot --think 5-x
 expect_error "bot think backwards" 'not 4000-1000' -- bot --think 4000-1000
 expect_error "bot sources" '--sources takes 1 to 254' -- bot --sources 0
+expect_error "bot level" '--level is easy, fair or strong, not "genius"' -- bot --level genius
+expect_error "bot personality" '--personality is tight, loose, aggressive or passive, not "sly"' -- bot --level fair --personality sly
 
 expect "health unreachable" 1 '^unreachable: connect: ' -- health http://127.0.0.1:1/healthz
 expect_error "health not http" 'the URL must start with http://' -- health https://127.0.0.1:8080/healthz
@@ -221,5 +223,23 @@ expect_error "icm a stack of none" 'every stack in a deal must be positive' -- i
 expect_error "icm more prizes" 'more prizes than players' -- icm --stacks 5 --prizes 2,1
 expect_error "icm eleven" 'a deal is for at most 10 players' -- icm --stacks 1,1,1,1,1,1,1,1,1,1,1 --prizes 1
 
+# felt equity: CandyPoker's vector, the JSON names other programs rely on, the games and errors.
+expect "equity vector json" 0 '^\{"game":"holdem","hands":\["AA","QQ","93o"\],"board":"","dead":"","equities":\[70.739,18.304,10.957\],"wins":\[[0-9.,]+\],"ties":\[[0-9.,]+\],"method":"exact","stderr":0.0,"showdowns":592165728.0\}$' -- equity AA QQ 93o --json
+expect "equity text" 0 '^QJs +38.586 %' -- equity A2o 88 QJs
+expect "equity monte carlo" 0 '"method":"monte-carlo","stderr":0.0[0-9]+' -- equity random random random random --json
+expect "equity hi-lo" 0 '"high":\[[0-9.,]+\],"low":\[[0-9.,]+\],"scoop":\[[0-9.,]+\],"method":"exact"' -- equity --game omaha-hilo As2sKhQh AdKd3c4c --board "5s 6h 9c" --json
+expect "equity stud" 0 '^monte carlo: [0-9]+ showdowns' -- equity --game stud "AsAh Kd" "QcQd 2h"
+expect "equity stud exact" 0 '^exact: 1482 showdowns' -- equity --game stud "AsAh Kd 2c3c4c" "QcQd 2h 5c6c7c" --dead Qs
+expect_error "equity one player" 'equity takes 2 to 10 players, not 1' -- equity AA
+expect_error "equity bad range" 'player 2: "AKx" is not a range item' -- equity QQ AKx
+expect_error "equity duplicate" 'the dead cards: 2c is given twice' -- equity AA KK --board 2c3c4c --dead 2c
+expect_error "equity game" 'unknown game "pineapple"' -- equity AA KK --game pineapple
+expect_error "equity both methods" 'exclude each other' -- equity AA KK --exact --monte-carlo
+# felt duel: the JSON names, a bot against itself at exactly nothing, and its errors.
+expect "duel json" 0 '^\{"a":"fair","b":"random","deals":200,"hands":400,"seed":3,"bb_per_100":[0-9.]+,"ci95":\[[0-9.]+,[0-9.]+\],"a_style":\{"vpip":[0-9.]+,"pfr":[0-9.]+,"aggression":[0-9.]+\},"b_style":\{"vpip":[0-9.]+,"pfr":[0-9.]+,"aggression":[0-9.]+\},"seconds":[0-9.]+\}$' -- duel --a fair --b random --hands 200 --seed 3 --json
+expect "duel itself" 0 'baseline wins 0.00 bb/100 \(95 % interval 0.00 to 0.00\)' -- duel --a baseline --b baseline --hands 100
+expect_error "duel unknown bot" 'unknown bot "genius" \(known: random, calling-station, maniac, nit, shove, baseline, easy, fair, strong\)' -- duel --a genius --b fair --hands 10
+expect_error "duel personality" 'unknown personality "sneaky" \(known: tight, loose, aggressive, passive\)' -- duel --a fair --b fair --a-personality sneaky --hands 10
+expect "replay all-in ev" 0 '"all_in_ev":\{"street":0,"method":"exact","players":\[\{"player":2,"equity":52.764,"expected":3693498.06,"won":0\},\{"player":5,"equity":47.236,"expected":3306501.94,"won":7000000\}\]\}' -- replay --json "$PHH/wsop_2023_43_5_68.phh"
 echo "felt cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -50,6 +50,31 @@ felt::bot::Options bot_options(const Feltd& d, int tables, int seats, int hands)
     return o;
 }
 
+// Three bots of `level` join `table` for `hands` hands (deals, games): what the table told `host`,
+// its spectator, until the three had left. (The bots' own count of hands is one bot's, which may
+// have sat down late.)
+std::vector<json> three_join(const Feltd& d, Client& host, std::int64_t table,
+                             const std::string& level, int hands) {
+    felt::bot::Options o;
+    o.port = std::to_string(d.port());
+    o.join = table;
+    o.seats = 3;
+    o.hands = hands;
+    o.level = level;
+    const felt::bot::Report r = felt::bot::run(o);
+    CHECK(r.connected == 3);
+    CHECK_MESSAGE(r.errors.empty(), (r.errors.empty() ? "" : r.errors.front()));
+    std::vector<json> told;
+    for (int left = 0; left < 3;) {
+        auto m = host.read();
+        REQUIRE(m.has_value());
+        if ((*m)["type"] != "table" || (*m)["table"] != table) continue;
+        left += (*m)["kind"] == "left";
+        told.push_back(std::move(*m));
+    }
+    return told;
+}
+
 TEST_CASE("felt bot: bots play whole tables through the real protocol") {
     Feltd d;
     felt::bot::Options o = bot_options(d, 3, 3, 4);
@@ -91,6 +116,134 @@ TEST_CASE("felt bot: bots join an open table of somebody else's and play at it")
         CHECK(m["stack"] == 100);
         ++seated;
     }
+}
+
+TEST_CASE("felt bot --level: easy, fair and strong bots read their seat's view and play every "
+          "step themselves: Mexican stud's rollovers, five-card draw's draws, Omaha, hold'em") {
+    Feltd d;
+    auto people = guests(d.port(), 1);
+    Client& host = *people[0];
+    struct Case {
+        const char* variant;
+        const char* level;
+        const char* step; // an event only a bot's own choice makes
+    };
+    for (const Case& c : {Case{"mexican", "easy", "rollover"}, Case{"draw", "fair", "discard"},
+                          Case{"omaha", "strong", "call"}, Case{"holdem", "strong", "call"}}) {
+        const std::string variant = c.variant, level = c.level;
+        CAPTURE(variant);
+        CAPTURE(level);
+        const std::int64_t table = host.call({{"type", "create_table"},
+                                              {"variant", c.variant},
+                                              {"structure", "fixed-limit"},
+                                              {"seats", 3},
+                                              {"hand_delay_ms", 0},
+                                              {"decision_ms", 4000}})["table"];
+        REQUIRE(host.call({{"type", "spectate"}, {"table", table}})["ok"] == true);
+        // The hands (each bot plays six, the first two seated together at least), no turn left
+        // to the clock, and the step each bot took itself.
+        int timed_out = 0, steps = 0, hands = 0;
+        for (const json& m : three_join(d, host, table, level, 6)) {
+            timed_out += m["kind"] == "timed_out";
+            hands += m["kind"] == "hand_end";
+            if (m["kind"] == "update")
+                for (const json& e : m["events"]) steps += e["kind"] == c.step;
+        }
+        CHECK(hands >= 6);
+        CHECK(timed_out == 0);
+        CHECK(steps > 0);
+    }
+}
+
+TEST_CASE("felt bot --level at a Chinese poker table it joins: each bot splits its own cards at "
+          "every deal") {
+    Feltd d;
+    auto people = guests(d.port(), 1);
+    Client& host = *people[0];
+    const std::int64_t table = host.call({{"type", "create_table"},
+                                          {"game", "chinese"},
+                                          {"seats", 3},
+                                          {"hand_delay_ms", 0},
+                                          {"decision_ms", 4000}})["table"];
+    REQUIRE(host.call({{"type", "spectate"}, {"table", table}})["ok"] == true);
+    // The server arranges only for a bot that leaves during a deal (its hands played): its seat
+    // then leaves after that deal.
+    int deals = 0, by_player = 0;
+    std::set<int> by_server;
+    for (const json& m : three_join(d, host, table, "strong", 2)) {
+        deals += m["kind"] == "deal_end";
+        if (m["kind"] == "left") by_server.erase(m["seat"].get<int>());
+        if (m["kind"] == "submitted") {
+            by_player += m["by"] == "player";
+            if (m["by"] == "server") by_server.insert(m["seat"].get<int>());
+        }
+    }
+    CHECK(deals >= 2);
+    CHECK(by_player >= 4); // each bot's two deals, one at least with two bots dealt in
+    CHECK(by_server.empty());
+}
+
+TEST_CASE("felt bot --level at a leap rummy table it joins: the bots play a whole game, every "
+          "step their own") {
+    Feltd d;
+    auto people = guests(d.port(), 1);
+    Client& host = *people[0];
+    const std::int64_t table = host.call({{"type", "create_table"},
+                                          {"game", "leap"},
+                                          {"seats", 3},
+                                          {"hand_delay_ms", 0},
+                                          {"turn_ms", 20'000}})["table"];
+    REQUIRE(host.call({{"type", "spectate"}, {"table", table}})["ok"] == true);
+    int games = 0, melds = 0, timed_out = 0;
+    for (const json& m : three_join(d, host, table, "fair", 1)) {
+        games += m["kind"] == "game_end";
+        melds += m["kind"] == "melded";
+        timed_out += m["kind"] == "timed_out";
+    }
+    CHECK(games >= 1);
+    CHECK(melds > 0);
+    CHECK(timed_out == 0); // no turn left to the clock
+}
+
+TEST_CASE("felt bot: a second run signs in to the first run's accounts; one gone, or too poor "
+          "for the buy-in, is replaced by a new guest") {
+    // Each guest starts with 500; a bot buys in for 320 (twice the minimum): a bot that went
+    // broke, or left with less than 140, cannot buy in again.
+    Feltd d({"--grant", "500"});
+    auto accounts = [&] {
+        felt::db::Database db(d.dir() + "/data/felt.db");
+        felt::db::Statement q(db, "SELECT count(*) FROM accounts");
+        REQUIRE(q.step());
+        return q.column_int(0);
+    };
+    auto balance = [&](const std::string& token) {
+        Client c(d.port());
+        c.hello();
+        const json r = c.call({{"type", "resume"}, {"token", token}});
+        REQUIRE(r["type"] == "resume");
+        return r["account"]["balance"].get<std::int64_t>();
+    };
+    felt::bot::Options o = bot_options(d, 1, 3, 5);
+    o.shove = true;
+    const felt::bot::Report first = felt::bot::run(o);
+    CHECK_MESSAGE(first.errors.empty(), (first.errors.empty() ? "" : first.errors.front()));
+    REQUIRE(first.tokens.size() == 3);
+    for (const std::string& t : first.tokens) CHECK(!t.empty());
+    CHECK(accounts() == 3);
+    const bool poor0 = balance(first.tokens[0]) < 320, poor1 = balance(first.tokens[1]) < 320;
+    MESSAGE("too poor to buy in again: " << poor0 + poor1 << " of the first two");
+    // Again with those accounts, the third's token one the server never issued.
+    o.tokens = first.tokens;
+    o.tokens[2] = std::string(64, '0');
+    const felt::bot::Report second = felt::bot::run(o);
+    CHECK_MESSAGE(second.errors.empty(), (second.errors.empty() ? "" : second.errors.front()));
+    CHECK(second.connected == 3);
+    CHECK(second.hands >= 1);
+    // New: one for the unknown token, one for each of the first two too poor to buy in.
+    CHECK(accounts() == 3 + 1 + poor0 + poor1);
+    CHECK((second.tokens[0] == first.tokens[0]) == !poor0);
+    CHECK((second.tokens[1] == first.tokens[1]) == !poor1);
+    CHECK(second.tokens[2] != o.tokens[2]);
 }
 
 TEST_CASE("felt bot: a bot at an open table leaves once it is alone there, though it wants more "

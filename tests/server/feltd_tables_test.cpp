@@ -2,6 +2,7 @@
 // sitting out, chat, clocks and time banks, and hints. A real feltd on a free loopback port, driven
 // through its WebSocket protocol and HTTP endpoints by the harness's client, as a bot would.
 #include "bot.h"
+#include "odds/equity.h"
 #include "phh_cards.h"
 #include "server/fairness_check.h"
 #include "server/feltd_harness.h"
@@ -136,7 +137,11 @@ TEST_CASE("feltd: in every variant and structure, no message carries a card its 
     // (a draw, a rollover, a bring-in, a bet). The first deal waits hand_delay_ms, by which time
     // all four have sat down: nobody joins a hand under way, where a snapshot would show up cards
     // dealt before the reader came.
+#ifdef FELT_SANITIZE
+    constexpr int kHands = 8; // the 42 tables, fewer hands each: all-ins work out their EV too
+#else
     constexpr int kHands = 20;
+#endif
     char tmpl[] = "/tmp/feltd_test_XXXXXX";
     REQUIRE(mkdtemp(tmpl) != nullptr);
     const std::string dir = tmpl;
@@ -166,11 +171,13 @@ TEST_CASE("feltd: in every variant and structure, no message carries a card its 
                 else
                     g.watcher = std::move(c);
             }
+            // All-ins told at once (runout_ms 0): the odds of each street are another test's.
             auto made = g.bots[0]->call({{"type", "create_table"},
                                          {"variant", variant},
                                          {"structure", structure},
                                          {"seats", 4},
                                          {"hand_delay_ms", 300},
+                                         {"runout_ms", 0},
                                          {"decision_ms", 10'000}});
             REQUIRE_MESSAGE(made["ok"] == true, made.dump());
             g.table = made["table"];
@@ -468,15 +475,48 @@ TEST_CASE("feltd: a showdown stays on the table before the next hand, and an all
     std::vector<long> apart; // ms between those updates
     bool shown_with_river = false;
     auto last = Clock::now();
+    // The hands shown at once (with the call, before the flop), the board so far, and each
+    // odds message after the update it follows, checked against the calculator itself.
+    std::map<int, std::string> shown;
+    std::string board;
+    std::vector<std::string> kinds;
+    std::int64_t hand_id = 0;
     for (;;) {
         const json m = watcher.read().value();
-        if (m["kind"] == "hand_end") break;
+        if (m["type"] != "table") continue;
+        if (m["kind"] == "hand_end") {
+            hand_id = m["hand_id"];
+            break;
+        }
+        if (m["kind"] == "odds") {
+            kinds.push_back("odds");
+            REQUIRE(m["seats"].size() == 2);
+            std::vector<std::string> hands;
+            for (const json& s : m["seats"]) hands.push_back(shown.at(s["seat"].get<int>()));
+            auto q = felt::odds::make_query(felt::odds::Game::holdem, hands, board, "");
+            REQUIRE(q.ok());
+            const auto e = felt::odds::equity(*q);
+            REQUIRE(e.ok());
+            for (std::size_t k = 0; k < 2; ++k)
+                CHECK(m["seats"][k]["equity"].get<double>() ==
+                      doctest::Approx(std::round(e->equity[k] * 10) / 10));
+            CHECK(m["method"] == "exact");
+            continue;
+        }
         if (m["kind"] != "update") continue;
+        kinds.push_back("update");
         int cards = 0;
         bool shows = false;
         for (const json& e : m["events"]) {
-            if (e["kind"] == "deal_board") cards += e["count"].get<int>();
-            shows |= e["kind"] == "show";
+            if (e["kind"] == "deal_board") {
+                cards += e["count"].get<int>();
+                board += e["cards"].get<std::string>() + " ";
+            }
+            if (e["kind"] == "show" && e.value("early", false)) {
+                CHECK_FALSE(e.contains("category")); // named at the showdown, not before
+                shown[e["seat"].get<int>()] = e["cards"].get<std::string>();
+            }
+            shows |= e["kind"] == "show" && !e.value("early", false);
         }
         if (!boards.empty()) apart.push_back(since(last));
         last = Clock::now();
@@ -486,6 +526,38 @@ TEST_CASE("feltd: a showdown stays on the table before the next hand, and an all
     CHECK(boards == std::vector<int>{0, 3, 1, 1}); // the call, the flop, the turn, the river
     for (long ms : apart) CHECK(ms >= 250);
     CHECK(shown_with_river);
+    CHECK(shown.size() == 2);
+    // Odds after the call, the flop and the turn; none once the river decides it.
+    CHECK(kinds ==
+          std::vector<std::string>{"update", "odds", "update", "odds", "update", "odds", "update"});
+    // The hand's record keeps its all-in EV: the pot shared by the chances at the all-in.
+    const json h = a.call({{"type", "hand"}, {"hand", hand_id}});
+    double expected = 0;
+    bool found = false;
+    for (const json& e : h["events"])
+        if (e.value("kind", "") == "all_in_ev") {
+            found = true;
+            CHECK(e["street"] == 0);
+            for (const json& s : e["seats"]) expected += s["expected"].get<double>();
+        }
+    CHECK(found);
+    // The replayer's chances: before the flop, on the flop and on the turn, of the two hands.
+    REQUIRE(h["odds"].size() == 3);
+    for (std::size_t k = 0; k < 3; ++k) {
+        const json& o = h["odds"][k];
+        CHECK(o["street"] == k);
+        CHECK(o["seats"].size() == 2);
+        CHECK_FALSE(o.contains("against_random"));
+        const std::size_t at = o["event"];
+        REQUIRE(at < h["events"].size());
+        CHECK(h["events"][at]["kind"].get<std::string>().rfind("deal_", 0) == 0);
+        if (k > 0) CHECK(at > h["odds"][k - 1]["event"].get<std::size_t>());
+    }
+    // Both all in for the smaller stack (the larger one's rest came back).
+    std::int64_t smaller = std::numeric_limits<std::int64_t>::max();
+    for (const json& x : start["stacks"])
+        if (x.get<std::int64_t>() > 0) smaller = std::min(smaller, x.get<std::int64_t>());
+    CHECK(expected == doctest::Approx(2.0 * static_cast<double>(smaller)));
 }
 
 TEST_CASE("feltd: a disconnected player is sat out after missing hands, and sits in on return") {

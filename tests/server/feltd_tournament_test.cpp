@@ -880,7 +880,7 @@ struct DealRun {
     int place = 0;
     Chips prize;
     json finished;
-    std::map<int, json> replies; // by request id
+    std::map<int, json> replies; // to the deal's requests, by request id
     std::vector<std::string> errors;
 };
 
@@ -896,10 +896,12 @@ DealRun make_deals(Client& c, std::int64_t t, std::function<std::string(int)> pr
     int id = 7000, round = 0, proposed = -1, answered = -1;
     std::int64_t table = 0;
     bool terms_seen = false;
+    std::set<int> asked; // the deal's requests; the others are actions
     auto ask = [&](json request) {
         request["id"] = ++id;
         request["tournament"] = t;
         c.send(request);
+        asked.insert(id);
         return id;
     };
     for (;;) {
@@ -909,8 +911,17 @@ DealRun make_deals(Client& c, std::int64_t t, std::function<std::string(int)> pr
             return run;
         }
         const json& msg = *m;
-        if (msg.contains("id") && msg["id"].is_number_integer() && msg["id"].get<int>() > 7000)
-            run.replies[msg["id"].get<int>()] = msg;
+        if (msg.contains("id") && msg["id"].is_number_integer() && msg["id"].get<int>() > 7000) {
+            const int rid = msg["id"].get<int>();
+            if (asked.contains(rid)) {
+                run.replies[rid] = msg;
+            } else if (msg["type"] == "error" && msg["code"] != "no_hand" &&
+                       msg["code"] != "not_your_turn") {
+                // An action may come too late (an update that repeats the turn, answered
+                // twice): not the deal's concern. Any other refusal of an action is an error.
+                run.errors.push_back("action refused: " + msg.dump());
+            }
+        }
         if (msg["type"] == "tournament") {
             const std::string kind = msg["kind"];
             if (kind == "started") table = msg["table"];

@@ -1,5 +1,6 @@
 #include "bot.h"
 #include "protocol/ws_frame.h"
+#include "seat_bot.h"
 
 #include <boost/asio.hpp>
 #include <boost/beast.hpp>
@@ -148,6 +149,7 @@ net::any_io_executor executor(net::io_context& ioc, int threads) {
 struct Group {
     std::vector<std::shared_ptr<Bot>> bots;
     std::int64_t table = 0;
+    std::atomic<int> away{0}; // bots that have left the table, are leaving it, or ended
 };
 
 class Bot : public std::enable_shared_from_this<Bot> {
@@ -160,6 +162,14 @@ class Bot : public std::enable_shared_from_this<Bot> {
           shared_(std::move(shared)), group_(std::move(group)), creator_(creator), seed_(seed),
           rng_(seed), number_(number), tokens_(shared_->options.burst), refilled_(Clock::now()) {
         token_ = std::move(token);
+        reused_ = !token_.empty();
+        if (const auto level = bots::parse_kind(shared_->options.level)) {
+            bots::Profile p;
+            p.kind = *level;
+            if (auto q = bots::parse_personality(shared_->options.personality)) p.personality = *q;
+            profile_ = p;
+            seat_bot_ = bots::make_seat_bot("poker", p, seed);
+        }
     }
 
     void start() {
@@ -191,6 +201,7 @@ class Bot : public std::enable_shared_from_this<Bot> {
         if (finished_) return;
         finished_ = true;
         done_ = true;
+        went_away();
         think_.cancel();
         deadline_.cancel();
         beast::error_code ignored;
@@ -249,7 +260,7 @@ class Bot : public std::enable_shared_from_this<Bot> {
         consume(end + 4);
         upgraded_ = true;
         deadline_.cancel();
-        if (!moved_) {
+        if (!moved_ && !renewed_) {
             std::lock_guard lock(shared_->mutex);
             ++shared_->connected;
         }
@@ -380,6 +391,7 @@ class Bot : public std::enable_shared_from_this<Bot> {
     // too. The load generator stays light: no copy, no tree.
     void on_message(std::string_view text) {
         if (done_) return;
+        if (seat_bot_) return on_message_seen(text);
         auto has = [text](std::string_view what) {
             return memmem(text.data(), text.size(), what.data(), what.size()) != nullptr;
         };
@@ -400,9 +412,36 @@ class Bot : public std::enable_shared_from_this<Bot> {
 
     // This bot's turn, with what it may do: an action chosen, sent at once or after thinking.
     void take_turn(const json& legal) {
-        if (leaving_) return;
-        json a = choose(legal);
-        if (a.is_null()) return; // the clock acts for it
+        if (leaving_ || seat_bot_) return;
+        send_turn(choose(legal));
+    }
+
+    // A bot of a level (easy, fair, strong): every message read whole, the table's into the
+    // bot's view of its seat (bots/seat_bot.h), which answers its turns. A table of another game
+    // (Chinese poker or leap rummy, joined with --join) gets that game's seat bot, from its
+    // snapshot.
+    void on_message_seen(std::string_view text) {
+        const json m = json::parse(text, nullptr, false);
+        if (m.is_discarded()) return;
+        if (m.value("type", "") == "table" && m.value("kind", "") == "snapshot" &&
+            m.contains("config") && m["config"].is_object() && !snapshot_seen_) {
+            snapshot_seen_ = true;
+            const std::string game = m["config"].value("game", "poker");
+            if (game != "poker")
+                if (auto other = bots::make_seat_bot(game, profile_, seed_)) {
+                    seat_bot_ = std::move(other);
+                    if (seat_ >= 0) seat_bot_->set_seat(seat_);
+                }
+        }
+        if (m.value("type", "") == "table")
+            if (auto a = seat_bot_->on_message(m); a && !leaving_) send_turn(std::move(*a));
+        handle(m);
+    }
+
+    // The action chosen for this bot's turn, sent at once or after thinking; null: the clock
+    // acts for it.
+    void send_turn(json a) {
+        if (a.is_null()) return;
         a["type"] = "act";
         a["id"] = 5;
         a["table"] = table_;
@@ -448,6 +487,20 @@ class Bot : public std::enable_shared_from_this<Bot> {
         if (type == "error" && m.value("code", "") == "moved" && !moved_ && !token_.empty())
             return move_to(m.value("url", ""));
         if (type == "error" && m.value("id", 0) == 8) return; // a rebuy too late: it waits
+        // An account kept from an earlier run (Options::tokens) that is gone (another server,
+        // signed out, lapsed): a new guest instead. One with too few chips left for the buy-in,
+        // or with as many open tables as an account may create: a new guest too, on a new
+        // connection.
+        if (type == "error" && reused_ && !shared_->options.tournament && !moved_) {
+            if (m.value("id", 0) == 2) {
+                reused_ = false;
+                token_.clear();
+                return send({{"type", "guest"}, {"id", 2}});
+            }
+            if ((m.value("id", 0) == 4 && m.value("code", "") == "insufficient_chips") ||
+                (m.value("id", 0) == 3 && m.value("code", "") == "too_many_tables"))
+                return renew();
+        }
         if (type == "error") {
             shared_->error(m.dump());
             return close();
@@ -462,11 +515,12 @@ class Bot : public std::enable_shared_from_this<Bot> {
             token_ = m.value("token", token_);
             if (m.contains("account") && m["account"].is_object())
                 name_ = m["account"].value("name", name_);
+            {
+                std::lock_guard lock(shared_->mutex);
+                if (static_cast<std::size_t>(number_) < shared_->report.tokens.size())
+                    shared_->report.tokens[static_cast<std::size_t>(number_)] = token_;
+            }
             if (const std::int64_t t = shared_->options.tournament) {
-                {
-                    std::lock_guard lock(shared_->mutex);
-                    shared_->report.tokens[number_] = token_;
-                }
                 // A bot signed in again is seated again by the server, if it runs (it asks, in
                 // case it ended meanwhile); a new one registers, and so does one sent to the
                 // tournament's node (moved) before it had.
@@ -480,7 +534,7 @@ class Bot : public std::enable_shared_from_this<Bot> {
                 table_ = shared_->options.join;
                 return send({{"type", "spectate"}, {"id", 3}, {"table", table_}});
             }
-            if (creator_)
+            if (creator_ && !table_)
                 return send({{"type", "create_table"},
                              {"id", 3},
                              {"seats", shared_->options.seats},
@@ -501,14 +555,18 @@ class Bot : public std::enable_shared_from_this<Bot> {
         }
         if (type == "join") {
             seat_ = m.value("seat", -1);
+            if (seat_bot_) seat_bot_->set_seat(seat_);
             ++shared_->seated;
             // Seated at an open table whose other players it saw there have all left meanwhile
             // (their hands played before it sat down): it leaves at once, as it would have had it
             // sat down first. (At a table it found empty, it waits for players.)
-            if (shared_->options.join && saw_others_ && others_.empty() && !leaving_) {
-                leaving_ = true;
-                send({{"type", "leave"}, {"id", 6}, {"table", table_}});
-            }
+            if (shared_->options.join && saw_others_ && others_.empty() && !leaving_)
+                return leave_table();
+            // Seated at its group's table after the rest of the group had played their hands
+            // and left (a bot that signed in anew comes late): nobody is left to play with.
+            if (!shared_->options.join && !leaving_ &&
+                group_->away.load() >= shared_->options.seats - 1)
+                return leave_table();
             return;
         }
         if (type == "act") return acted();
@@ -523,7 +581,8 @@ class Bot : public std::enable_shared_from_this<Bot> {
         const std::string kind = m.value("kind", "");
         if (kind == "update" && m.contains("turn") && m["turn"].contains("legal"))
             return take_turn(m["turn"]["legal"]);
-        if (kind == "hand_end") return hand_ended();
+        if (kind == "hand_end" || kind == "deal_end" || kind == "game_end")
+            return hand_ended();           // poker, Chinese poker, leap rummy
         if (shared_->options.tournament) { // its table is the tournament's: it follows it
             if (kind == "snapshot" && m.contains("your_seat") && m["your_seat"].is_number()) {
                 seat_ = m["your_seat"];
@@ -552,10 +611,8 @@ class Bot : public std::enable_shared_from_this<Bot> {
         // while it still wants more, which no one would deal).
         if (kind == "left" && !leaving_ &&
             (shared_->options.join ? seat_ >= 0 && others_.empty()
-                                   : ++gone_ >= shared_->options.seats - 1)) {
-            leaving_ = true;
-            return send({{"type", "leave"}, {"id", 6}, {"table", table_}});
-        }
+                                   : ++gone_ >= shared_->options.seats - 1))
+            return leave_table();
         if (kind == "snapshot" && m.contains("your_seat") && m["your_seat"].is_number())
             seat_ = m["your_seat"];
         if (kind == "snapshot" && m.contains("seats") && m["seats"].is_array()) {
@@ -587,6 +644,7 @@ class Bot : public std::enable_shared_from_this<Bot> {
         if (kind == "started" || kind == "moved" || kind == "seated") {
             table_ = m.value("table", table_);
             seat_ = m.value("seat", seat_);
+            if (seat_bot_) seat_bot_->set_seat(seat_);
         }
         if (kind == "busted" && m.value("rebuy", false) && rebuys_ < shared_->options.rebuys) {
             ++rebuys_;
@@ -620,10 +678,7 @@ class Bot : public std::enable_shared_from_this<Bot> {
             std::lock_guard lock(shared_->mutex);
             ++shared_->report.hands;
         }
-        if (++hands_ >= shared_->options.hands && !leaving_) {
-            leaving_ = true;
-            send({{"type", "leave"}, {"id", 6}, {"table", table_}});
-        }
+        if (++hands_ >= shared_->options.hands && !leaving_) leave_table();
     }
 
     void act(json a) {
@@ -665,6 +720,18 @@ class Bot : public std::enable_shared_from_this<Bot> {
         return {{"action", "fold"}};
     }
 
+    // A kept account too poor for the buy-in, or with too many tables to create another: this
+    // connection closes, and the bot signs in anew as a new guest (moved_off, with no token),
+    // then creates or joins its table.
+    void renew() {
+        reused_ = false;
+        renewed_ = true;
+        token_.clear();
+        signed_in_ = false;
+        moving_ = true;
+        send_close();
+    }
+
     // The table is on another node (several nodes on one database): close this connection, then
     // connect to the node at `url` (ws://HOST:PORT/...) and sign in there with the same token.
     void move_to(const std::string& url) {
@@ -696,9 +763,22 @@ class Bot : public std::enable_shared_from_this<Bot> {
         start();
     }
 
+    // Gets up from the table, for good.
+    void leave_table() {
+        leaving_ = true;
+        went_away();
+        send({{"type", "leave"}, {"id", 6}, {"table", table_}});
+    }
+    // One more of its group away from the table (once a bot).
+    void went_away() {
+        if (!away_) ++group_->away;
+        away_ = true;
+    }
+
     // Leaves politely: the close frame, then reading on until the server ends the connection.
     void close() {
         done_ = true;
+        went_away();
         send_close();
     }
     void send_close() {
@@ -716,6 +796,8 @@ class Bot : public std::enable_shared_from_this<Bot> {
     std::string host_, port_;    // the node connected to: the options', or where `moved` sent it
     std::string token_;          // the session, for signing in again on another node
     bool moved_ = false, moving_ = false;
+    bool reused_ = false;     // signed in with an account of an earlier run
+    bool renewed_ = false;    // that account was too poor: a new guest on a new connection
     bool entered_ = false;    // registered for its tournament (or signed in again as an entrant)
     int rebuys_ = 0;          // taken in its tournament
     unsigned generation_ = 0; // of the connection: a move starts the next
@@ -732,8 +814,12 @@ class Bot : public std::enable_shared_from_this<Bot> {
     int number_ = 0; // among a tournament's bots
     bool signed_in_ = false, leaving_ = false, done_ = false, finished_ = false;
     bool asked_seat_ = false; // joining an open table: the join has been sent
+    bool away_ = false;       // counted in its group's `away`
     std::int64_t table_ = 0, buy_in_ = 400;
     int seat_ = -1;
+    std::unique_ptr<bots::SeatBot> seat_bot_; // a bot of a level; none: the light play
+    bots::Profile profile_;                   // its level's
+    bool snapshot_seen_ = false;              // the table's first snapshot: its game
     int hands_ = 0;
     int gone_ = 0;            // other seats that left the table
     std::string name_;        // its account's
@@ -895,18 +981,16 @@ Report run(const Options& o) {
     std::vector<std::shared_ptr<Group>> groups;
     std::uint32_t seed = o.seed;
     const int tables = o.tournament ? 1 : o.tables;
-    if (o.tournament) {
-        shared->report.tokens.assign(static_cast<std::size_t>(o.seats), std::string());
-        shared->report.places.assign(static_cast<std::size_t>(o.seats), 0);
-    }
+    shared->report.tokens.assign(static_cast<std::size_t>(tables * o.seats), std::string());
+    if (o.tournament) shared->report.places.assign(static_cast<std::size_t>(o.seats), 0);
     for (int t = 0; t < tables; ++t) {
         auto g = std::make_shared<Group>();
-        for (int s = 0; s < o.seats; ++s)
+        for (int s = 0; s < o.seats; ++s) {
+            const auto k = static_cast<std::size_t>(t * o.seats + s);
             g->bots.push_back(
-                std::make_shared<Bot>(ioc, shared, g, s == 0, seed++, s,
-                                      o.tournament && static_cast<std::size_t>(s) < o.tokens.size()
-                                          ? o.tokens[static_cast<std::size_t>(s)]
-                                          : std::string()));
+                std::make_shared<Bot>(ioc, shared, g, s == 0, seed++, static_cast<int>(k),
+                                      k < o.tokens.size() ? o.tokens[k] : std::string()));
+        }
         groups.push_back(g);
     }
     const auto t0 = Clock::now();

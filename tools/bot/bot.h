@@ -24,6 +24,12 @@ struct Options {
     // limit (50 a second, bursts of 100), so that no bot is refused with rate_limited.
     double rate = 40, burst = 80;
     bool shove = false; // bet or raise all in whenever allowed (stacks go broke fast)
+    // How the bots play (bots/poker_bot.h): "easy", "fair" or "strong" read every message into
+    // a view of their seat and decide from it; "" plays the load generator's light way (mostly
+    // check or call, reading only its turns), which leaves draws that must throw cards and
+    // rollovers to the table's clock. `personality`: fair and strong's ("" for the default).
+    std::string level;
+    std::string personality;
     // An open table to join instead of creating one (0: create). The bots then number `seats`,
     // each buying in for twice the table's minimum (at most its maximum).
     std::int64_t join = 0;
@@ -39,6 +45,10 @@ struct Options {
     // `tokens`: the sessions of bots registered before (a run taken up again): those sign in with
     // them (`resume`) instead of registering, and are seated again if the tournament runs.
     std::int64_t tournament = 0;
+    // The sessions of an earlier run's bots, the k-th for bot k (table t's seat s is bot
+    // t * seats + s): those sign in with them (`resume`) instead of as new guests. At tables, an
+    // account that is gone (another server, lapsed) or too poor for the buy-in is replaced by a
+    // new guest.
     std::vector<std::string> tokens;
     // In a tournament's entry period: how many rebuys each bot takes, one each time it loses its
     // chips while it may rebuy (a rebuy refused, too late, is no error: the bot waits for its
@@ -55,7 +65,7 @@ struct Report {
     double seconds = 0;
     std::vector<double> latencies_ms;  // each action's round trip: sent to its reply
     std::vector<std::string> errors;   // refusals and failures, first ones kept
-    std::vector<std::string> tokens;   // a tournament's bots: their sessions, in bot order
+    std::vector<std::string> tokens;   // every bot's session, in bot order (as Options::tokens)
     std::vector<int> places;           // a tournament's bots: where each finished (0: not yet)
     double percentile(double p) const; // of latencies_ms, 0..100
 };

@@ -4,6 +4,8 @@
 //   felt eval CARDS...        category and value of a hand, under any ranking
 //   felt compare H1 H2        which of two hands wins
 //   felt distribution ...     exact category counts over every hand of a size
+//   felt equity HANDS...      each player's chance to win, exactly or by Monte Carlo
+//   felt duel --a K --b K     two bots heads-up: big blinds per 100 hands, with an interval
 //
 // Rankings are chosen by name (engine/rankings/ranking.h): standard, vertical, horizontal, flush,
 // pokem.
@@ -14,9 +16,13 @@
 #include "chinese/chinese.h"
 #include "chinese_settle.h"
 #include "cli.h"
+#include "duel_cmd.h"
+#include "equity_cmd.h"
 #include "leap_cmd.h"
+#include "poker/all_in.h"
 #include "poker/draw_advice.h"
 #include "poker/phh.h"
+#include "poker_bot.h"
 #include "protocol/chips_json.h"
 #include "rankings/distribution.h"
 #include "rankings/evaluator.h"
@@ -34,6 +40,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -374,6 +381,20 @@ json amounts_json(const std::vector<poker::Chips>& chips, std::int64_t scale,
 }
 
 // One hand (a .phh): its finishing stacks and winnings.
+// The all-in EV in the file's units, players as PHH numbers them (p1 first).
+json all_in_ev_json(const poker::AllInEv& ev, std::int64_t scale) {
+    json seats = json::array();
+    for (const poker::AllInShare& s : ev.seats)
+        seats.push_back(
+            {{"player", s.seat + 1},
+             {"equity", std::round(s.equity * 1000) / 1000},
+             {"expected", std::round(s.expected / static_cast<double>(scale) * 100) / 100},
+             {"won", amounts_json({s.won}, scale)[0]}});
+    return {{"street", ev.street},
+            {"method", ev.exact ? "exact" : "monte-carlo"},
+            {"players", std::move(seats)}};
+}
+
 int run_replay_one(const std::string& path, bool as_json) {
     const poker::Replay r = unwrap(poker::replay_phh(read_file(path)));
     const bool done = r.state.phase == poker::Phase::done;
@@ -384,6 +405,10 @@ int run_replay_one(const std::string& path, bool as_json) {
                {"undecided", r.undecided}};
         if (r.rake > 0) j["rake"] = amounts_json({r.rake}, r.scale)[0];
         if (!r.winnings_mismatch.empty()) j["winnings_mismatch"] = r.winnings_mismatch;
+        if (done) {
+            const auto ev = poker::all_in_ev(*r.state.config, r.events, r.state, odds::Query{});
+            if (ev) j["all_in_ev"] = all_in_ev_json(*ev, r.scale);
+        }
         std::cout << j.dump() << "\n";
         return r.winnings_mismatch.empty() ? 0 : 1;
     }
@@ -577,8 +602,18 @@ int run_chinese_arrange(const std::string& profile_name, const std::vector<std::
 }
 
 // `felt bot`: ws://HOST:PORT/ws only (TLS is feltd's open work).
+// Where `felt bot` keeps its bots' accounts by default: $XDG_STATE_HOME/felt/bots.json, else
+// ~/.local/state/felt/bots.json, else ./felt-bots.json.
+std::string default_bot_state() {
+    if (const char* x = std::getenv("XDG_STATE_HOME"); x && *x)
+        return std::string(x) + "/felt/bots.json";
+    if (const char* h = std::getenv("HOME"); h && *h)
+        return std::string(h) + "/.local/state/felt/bots.json";
+    return "felt-bots.json";
+}
+
 int run_bot(bot::Options o, const std::string& url, const std::string& think, bool as_json,
-            std::string state) {
+            std::string state, bool no_state) {
     if (!think.empty() && !bot::parse_think(think, o))
         throw UsageError{"--think takes MIN-MAX milliseconds (0 <= MIN <= MAX <= 600000), not " +
                          think};
@@ -595,7 +630,15 @@ int run_bot(bot::Options o, const std::string& url, const std::string& think, bo
     if (o.tables < 1 || o.seats < (o.join ? 1 : 2) || o.seats > 9 || o.hands < 1 || o.threads < 1)
         throw UsageError{"--tables, --hands and --threads must be positive and --seats 2 to 9"};
     if (o.tournament < 0) throw UsageError{"--tournament takes a tournament's id"};
+    if (o.level != "easy" && o.level != "fair" && o.level != "strong")
+        throw UsageError{"--level is easy, fair or strong, not \"" + o.level + "\""};
+    if (!o.personality.empty() && !bots::parse_personality(o.personality))
+        throw UsageError{"--personality is tight, loose, aggressive or passive, not \"" +
+                         o.personality + "\""};
+    if (o.shove) o.level = "shove"; // all in whenever it may, at any level
     if (o.tournament && o.join) throw UsageError{"--tournament and --join: one or the other"};
+    if (o.tournament && no_state)
+        throw UsageError{"--no-state is for tables: a tournament's bots keep their entries"};
     // A tournament's bots keep their sessions in a state file: run again, they take up their
     // entries (seated again if the tournament runs) instead of registering new ones.
     if (o.tournament) {
@@ -607,15 +650,37 @@ int run_bot(bot::Options o, const std::string& url, const std::string& think, bo
             for (const json& t : saved["tokens"])
                 if (t.is_string()) o.tokens.push_back(t);
     }
+    // Bots at tables keep their accounts too, by server, in the user's state directory (or
+    // --state): run again, they sign in to them instead of making new guests, which an address
+    // may make only so many of an hour.
+    json kept = json::object();
+    if (!o.tournament && !no_state) {
+        if (state.empty()) state = default_bot_state();
+        std::ifstream in(state);
+        kept = json::parse(in, nullptr, false);
+        if (!in || !kept.is_object()) kept = json::object();
+        if (kept.contains(url) && kept[url].is_array())
+            for (const json& t : kept[url])
+                o.tokens.push_back(t.is_string() ? t.get<std::string>() : std::string());
+    }
     const bot::Report r = bot::run(o);
+    std::vector<std::string> tokens = o.tokens;
+    for (std::size_t i = 0; i < r.tokens.size(); ++i) {
+        if (tokens.size() <= i) tokens.resize(i + 1);
+        if (!r.tokens[i].empty()) tokens[i] = r.tokens[i];
+    }
     if (o.tournament) {
-        std::vector<std::string> tokens = o.tokens;
-        for (std::size_t i = 0; i < r.tokens.size(); ++i) {
-            if (tokens.size() <= i) tokens.resize(i + 1);
-            if (!r.tokens[i].empty()) tokens[i] = r.tokens[i];
-        }
         std::ofstream(state) << json{{"tournament", o.tournament}, {"tokens", tokens}}.dump()
                              << "\n";
+    } else if (!no_state) {
+        kept[url] = tokens;
+        std::error_code ec;
+        std::filesystem::create_directories(std::filesystem::path(state).parent_path(), ec);
+        std::ofstream out(state);
+        out << kept.dump() << "\n";
+        if (!out)
+            std::fprintf(stderr, "felt bot: could not keep the bots' accounts in %s\n",
+                         state.c_str());
     }
     if (as_json) {
         std::cout << json{{"bots", r.bots},
@@ -895,6 +960,11 @@ int main(int argc, char** argv) {
     bot_cmd->add_option("--rate", boto.rate,
                         "Messages a second each bot sends at most (40: under feltd's default 50)");
     bot_cmd->add_flag("--shove", boto.shove, "Bet or raise all in whenever allowed");
+    boto.level = "easy";
+    bot_cmd->add_option("--level", boto.level,
+                        "easy (mostly check and call), fair or strong (docs/bots.md) (easy)");
+    bot_cmd->add_option("--personality", boto.personality,
+                        "fair and strong: tight (the default), loose, aggressive or passive");
     bot_cmd->add_option("--join", boto.join,
                         "Join this open table (its id) instead of creating tables; --seats bots");
     bot_cmd->add_option("--think", bot_think,
@@ -914,8 +984,13 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(0, 1000));
     std::string bot_state;
     bot_cmd->add_option("--state", bot_state,
-                        "With --tournament: where the bots' sessions are kept "
-                        "(./felt-bot-tournament-ID.json); run again, they take up their entries");
+                        "Where the bots' sessions are kept: with --tournament "
+                        "./felt-bot-tournament-ID.json (run again, they take up their entries), "
+                        "else ~/.local/state/felt/bots.json, by server (run again, they sign in "
+                        "to the same accounts)");
+    bool bot_no_state = false;
+    bot_cmd->add_flag("--no-state", bot_no_state,
+                      "At tables: new guests, and nothing kept (not with --tournament)");
     bot_cmd->add_flag("--json", bot_json, "Print one JSON object");
 
     std::vector<std::int64_t> icm_stacks, icm_prizes;
@@ -933,6 +1008,16 @@ int main(int argc, char** argv) {
         ->delimiter(',')
         ->required();
     icm_cmd->add_flag("--json", icm_json, "Print one JSON object");
+
+    cli::DuelArgs duel_args;
+    auto* duel_cmd = app.add_subcommand(
+        "duel", "Two bots heads-up at no-limit hold'em, each deal twice with the seats swapped: "
+                "the first's big blinds per 100 hands");
+    duel_args.add_to(duel_cmd);
+    cli::EquityArgs equity_args;
+    auto* equity_cmd = app.add_subcommand(
+        "equity", "Each player's chance to win: exactly, or by Monte Carlo to a standard error");
+    equity_args.add_to(equity_cmd);
 
     std::string health_url = "http://127.0.0.1:8080/healthz";
     double health_timeout = 5;
@@ -965,9 +1050,11 @@ int main(int argc, char** argv) {
         if (*settle_cmd) return run_chinese_settle(settle_pretty);
         if (*arrange_cmd)
             return run_chinese_arrange(arrange_profile, arrange_cards, arrange_hints, arrange_json);
-        if (*bot_cmd) return run_bot(boto, bot_url, bot_think, bot_json, bot_state);
+        if (*bot_cmd) return run_bot(boto, bot_url, bot_think, bot_json, bot_state, bot_no_state);
         if (*health_cmd) return run_health(health_url, health_timeout);
         if (*icm_cmd) return run_icm(icm_stacks, icm_prizes, icm_json);
+        if (*equity_cmd) return cli::run_equity(equity_args);
+        if (*duel_cmd) return cli::run_duel(duel_args);
         if (*draw_best_cmd)
             return run_draw_best(draw_args, draw_hand, draw_deck, draw_max, draw_json);
         if (*draw_hint_cmd)

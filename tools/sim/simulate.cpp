@@ -177,7 +177,7 @@ Result<Report> simulate(const Options& o) {
                 if (e.type == EventType::win &&
                     state.seats[static_cast<std::size_t>(e.seat)].folded)
                     rep.failure = "hand " + std::to_string(h) + ": a pot went to a folded seat";
-                if (e.type == EventType::show) ++rep.showdowns;
+                if (e.type == EventType::show && e.number == 0) ++rep.showdowns;
                 if (e.type == EventType::win && e.pot >= 0 && e.pot <= kMaxSeats)
                     halves[static_cast<std::size_t>(e.pot)]
                           [static_cast<std::size_t>(std::clamp<int>(e.number, 0, 2))] += e.amount;

@@ -71,7 +71,7 @@ test("a side pot, the last hand kept on screen, the seats' last actions and blin
   // The pots and their winners, from the hand's own events.
   const events = bob.rec.received.filter((m) => m.kind === "update").flatMap((m) => m.events);
   const wins = events.filter((e) => e.kind === "win");
-  const shows = events.filter((e) => e.kind === "show");
+  const shows = events.filter((e) => e.kind === "show" && !e.early); // named at the showdown
   const pots = [...new Set(wins.map((w) => w.pot))];
   assert.ok(pots.length >= 2, `a main pot and a side pot: ${JSON.stringify(events)}`);
   const seatName = Object.fromEntries(people.map((p) => [p.rec.received.find((m) => m.type === "join" && m.ok).seat, name(p)]));

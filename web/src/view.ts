@@ -40,6 +40,14 @@ export interface HandView {
   seen: Set<string>; // every card this viewer saw in the hand, for the fairness check
   won: { seat: number; amount: number; pot: number; half?: "high" | "low" }[]; // the pots awarded, as the win events say
   game: string; // a mixed tournament's hand: its game ("razz, fixed-limit"), else ""
+  odds: OddsView | null; // an all-in's chances at this street (or the replayer's), else null
+}
+
+// Each hand's chance, percent: as the `odds` message and the history's replayer give them.
+export interface OddsView {
+  street: number;
+  seats: { seat: number; equity: number; ties: number; high?: number; low?: number; scoop?: number }[];
+  againstRandom: boolean; // the replayer: one's own hand against a random one (seat -1)
 }
 
 // A pot at the hand's end and who took it (several: a split pot).

@@ -417,3 +417,48 @@ test("a time-out: poker says it with the server's action; another game says the 
   const told = applyTable(leap, { type: "table", table: 1, seq: snap.seq + 1, kind: "timed_out", hand: 1, seat: 2 } as TableMessage, 0);
   assert.equal(told.log.at(-1), "bob's time is up");
 });
+
+test("an all-in: the hands shown at once, each street's odds at the seats, none after the showdown", () => {
+  const v = play([
+    { kind: "hand_start", hand: 1, hand_id: 5, button: 0, stacks: [100, 0, 100], commitment: "ab" },
+    {
+      kind: "update",
+      events: [
+        { kind: "raise", seat: 0, amount: 100 }, { kind: "all_in", seat: 0 }, { kind: "call", seat: 2, amount: 98 }, { kind: "all_in", seat: 2 },
+        { kind: "show", seat: 2, count: 2, cards: "Kd Kc", early: true }, { kind: "show", seat: 0, count: 2, cards: "As Ks", early: true },
+      ],
+    },
+    { kind: "odds", hand: 1, street: 0, method: "exact", seats: [{ seat: 0, equity: 34.1, ties: 0.8 }, { seat: 2, equity: 65.9, ties: 0.8 }] },
+  ] as never);
+  assert.deepEqual(v.seats[2]!.cards, ["Kd", "Kc"]); // shown before the board
+  assert.equal(v.seats[2]!.made, ""); // named only at the showdown
+  assert.equal(v.hand!.odds!.seats[1]!.equity, 65.9);
+  assert.ok(v.log.some((l) => l === "Odds: ann 34.1%, bob 65.9%"));
+  // Another hand's odds change nothing; the showdown clears them.
+  const stale = applyTable(v, { type: "table", table: 1, seq: 14, kind: "odds", hand: 2, street: 1, method: "exact", seats: [] }, 0);
+  assert.equal(stale.hand!.odds!.street, 0);
+  const shown = applyTable(stale, { type: "table", table: 1, seq: 15, kind: "update", events: [{ kind: "street", amount: 1 }, { kind: "deal_board", count: 5, cards: "2c 3d 4h 8s 9c" }, { kind: "show", seat: 2, count: 2, cards: "Kd Kc", category: "one_pair" }] } as never, 0);
+  assert.equal(shown.hand!.odds, null);
+});
+
+test("a replay shows the server's odds from the event they follow, against a random hand when none was shown", () => {
+  const views = replayViews({
+    hand: 5, table: 1, number: 1, your_seat: 0,
+    config: { names: ["ann", null, "bob"], stacks: [100, 0, 100], button: 0 },
+    events: [
+      { kind: "deal_down", seat: 0, count: 2, cards: "As Ks" }, { kind: "deal_down", seat: 2, count: 2 },
+      { kind: "street", amount: 1 }, { kind: "deal_board", count: 3, cards: "2c 3d 4h" },
+      { kind: "fold", seat: 2 }, { kind: "win", seat: 0, amount: 3 }, { kind: "all_in_ev", seats: [] },
+    ] as never,
+    odds: [
+      { event: 1, street: 0, seats: [{ seat: 0, equity: 67.0, ties: 1.0 }, { seat: -1, equity: 33.0, ties: 1.0 }], against_random: true },
+      { event: 3, street: 1, seats: [{ seat: 0, equity: 60.2, ties: 2.0 }, { seat: -1, equity: 39.8, ties: 2.0 }], against_random: true },
+    ],
+  });
+  assert.equal(views.length, 7); // the start and six events: the all-in EV record is not a step
+  assert.equal(views[1]!.hand!.odds, null);
+  assert.equal(views[2]!.hand!.odds!.seats[0]!.equity, 67.0);
+  assert.equal(views[2]!.hand!.odds!.againstRandom, true);
+  assert.equal(views[4]!.hand!.odds!.seats[0]!.equity, 60.2);
+  assert.ok(views[4]!.log.includes("Odds against a random hand: ann 60.2%, a random hand 39.8%"));
+});

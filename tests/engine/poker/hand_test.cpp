@@ -638,7 +638,7 @@ TEST_CASE("simulate: the signature of a fixed run is pinned") {
     o.seed = 1;
     auto r = sim::simulate(o);
     REQUIRE(r.ok());
-    CHECK(sim::hex(r.value().signature) == "f7b0036aa5918c36");
+    CHECK(sim::hex(r.value().signature) == "a67c9baa46d74412");
 }
 
 TEST_CASE("fixed-limit stud: the big bet from fifth street, or in the final interval only") {
@@ -676,4 +676,84 @@ TEST_CASE("fixed-limit stud: the big bet from fifth street, or in the final inte
     CHECK(big_bet_from_name(BigBetFrom::last) == "seventh");
     CHECK(parse_big_bet_from("fifth") == BigBetFrom::marked);
     CHECK_FALSE(parse_big_bet_from("sixth").has_value());
+}
+
+// The position of the first event of a type, or the end.
+static std::size_t first_of(const std::vector<Event>& events, EventType t, std::size_t from = 0) {
+    for (std::size_t i = from; i < events.size(); ++i)
+        if (events[i].type == t) return i;
+    return events.size();
+}
+
+TEST_CASE("an all-in shows every live hand at once, before the cards still to come") {
+    SUBCASE("hold'em, all in before the flop: shown, then the board, then the showdown") {
+        Table t("holdem", Structure::no_limit, {50, 100, 100}, 0);
+        t.start();
+        t.act(0, ActionType::raise, 50); // all in
+        t.act(1, ActionType::fold);
+        t.act(2, ActionType::call); // seat 2 keeps chips: nobody is left to bet against
+        REQUIRE(t.state.phase == Phase::done);
+        const auto shows = t.of(EventType::show);
+        REQUIRE(shows.size() == 4); // each twice: at once and at the showdown
+        CHECK((shows[0].number == 1 && shows[1].number == 1));
+        CHECK((shows[2].number == 0 && shows[3].number == 0));
+        CHECK(shows[0].seat == 2); // from left of the button, the folded seat 1 not at all
+        CHECK(shows[1].seat == 0);
+        CHECK(shows[0].count == 2);
+        const std::size_t shown = first_of(t.events, EventType::show);
+        CHECK(shown < first_of(t.events, EventType::deal_board));
+        CHECK(t.state.shown);
+    }
+    SUBCASE("all in on the river: nothing is left to come, so only the showdown") {
+        Table t("holdem", Structure::no_limit, {100, 100}, 1);
+        t.start();
+        t.act(1, ActionType::call);
+        t.act(0, ActionType::check);
+        for (int street = 0; street < 2; ++street) {
+            t.act(0, ActionType::check);
+            t.act(1, ActionType::check);
+        }
+        t.act(0, ActionType::bet, 98);
+        t.act(1, ActionType::call);
+        const auto shows = t.of(EventType::show);
+        REQUIRE(shows.size() == 2);
+        CHECK((shows[0].number == 0 && shows[1].number == 0));
+    }
+    SUBCASE("a draw game: players still draw, so the hands wait for the showdown") {
+        Table t("draw", Structure::no_limit, {20, 100}, 1);
+        t.start();
+        t.act(1, ActionType::raise, 20); // all in
+        t.act(0, ActionType::call);
+        CHECK(t.of(EventType::show).empty()); // the draw is still to come
+        CHECK_FALSE(t.state.shown);
+    }
+    SUBCASE("seven-card stud: shown at once with the cards so far, and again with all seven") {
+        Table t("stud", Structure::fixed_limit, {100, 6, 100}, 0);
+        t.config.stakes = Stakes{};
+        t.config.stakes.ante = Chips(1);
+        t.config.stakes.bring_in = Chips(1);
+        t.config.stakes.small_bet = Chips(4);
+        t.config.stakes.big_bet = Chips(8);
+        t.start();
+        // Seat 2 folds, seat 0 bets whenever it can, and seat 1 calls until it is all in.
+        while (t.state.phase != Phase::done && !t.state.shown) {
+            const Legal& l = t.legal();
+            if (l.bring_in)
+                t.act(l.seat, ActionType::bring_in);
+            else if (l.seat == 2 && l.fold)
+                t.act(l.seat, ActionType::fold);
+            else if (l.seat == 0 && l.bet)
+                t.act(l.seat, ActionType::bet, l.max_to.value());
+            else if (l.call)
+                t.act(l.seat, ActionType::call);
+            else
+                t.act(l.seat, ActionType::check);
+        }
+        REQUIRE(t.state.shown);
+        const auto shows = t.of(EventType::show);
+        REQUIRE(shows.size() == 4);
+        CHECK((shows[0].number == 1 && shows[1].number == 1));
+        CHECK(shows[0].count < 7);
+        CHECK((shows[2].count == 7 && shows[3].count == 7));
+    }
 }

@@ -227,8 +227,16 @@ std::vector<std::string> readable(const Ranking& r, std::span<const Event> event
         }
     }
     std::vector<std::string> out;
+    std::map<int, int> early; // cards each seat showed before the run-out
     for (std::size_t i = 0; i < events.size(); ++i) {
         const Event& e = events[i];
+        if (e.type == EventType::show) {
+            // A hand shown at once is not shown again at the showdown, unless it grew (stud).
+            if (e.number == 1)
+                early[e.seat] = e.count;
+            else if (early.contains(e.seat) && early[e.seat] == e.count)
+                continue;
+        }
         for (int k = 0; k < e.count; ++k) {
             const Card c = e.cards[static_cast<std::size_t>(k)];
             bool visible = false;

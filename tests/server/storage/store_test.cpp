@@ -47,6 +47,30 @@ void accounts_and_sessions(const Engine& e) {
     CHECK_FALSE(store->find_with_hash(guest.value->name).has_value()); // no password login
     CHECK(store->find_account(guest.value->id)->guest);
 
+    // The server's bots: marked, named bot-, made with nothing, funded by grants within the bank.
+    CHECK(store->bot_accounts().empty());
+    const Account bot = store->create_bot();
+    const Account bot2 = store->create_bot();
+    CHECK(bot.bot);
+    CHECK(bot.name.rfind("bot-", 0) == 0);
+    CHECK(bot.name != bot2.name);
+    CHECK(bot.balance == Chips());
+    CHECK_FALSE(store->find_with_hash(bot.name).has_value()); // no password login
+    const auto bots = store->bot_accounts();
+    REQUIRE(bots.size() == 2);
+    CHECK(bots[0].id == bot.id);
+    CHECK(bots[1].id == bot2.id);
+    CHECK(bots[0].bot);
+    CHECK_FALSE(store->fund_bot(bot.id, Chips(300), Chips(500)).has_value());
+    CHECK(store->find_account(bot.id)->balance == Chips(300));
+    // 300 held: 201 more would pass a bank of 500, 200 does not.
+    CHECK(store->fund_bot(bot2.id, Chips(201), Chips(500))->code == "bot_bank_spent");
+    CHECK(store->find_account(bot2.id)->balance == Chips());
+    CHECK_FALSE(store->fund_bot(bot2.id, Chips(200), Chips(500)).has_value());
+    CHECK(e.scalar("SELECT COUNT(*) FROM ledger WHERE reason = 'grant' AND account_id IN (" +
+                   std::to_string(bot.id) + ", " + std::to_string(bot2.id) + ")") == 2);
+    CHECK(e.scalar("SELECT COUNT(*) FROM accounts WHERE bot = 1") == 2);
+
     const std::string token = store->open_session(ann.value->id);
     CHECK(token.size() == 64);
     CHECK(store->resume(token).value->name == "Ann");

@@ -4,7 +4,7 @@
 // the oval. The server judges every action; this only offers what it allows.
 import type { Fairness, Legal, PokerEvent, Snapshot } from "../gen/protocol";
 import { verifyDeal } from "../fairness";
-import { cardList, categoryWords, endLine, nameOf, newSeat, suited, withLog, type HandView, type PotResult, type SeatView, type TableView } from "../view";
+import { cardList, categoryWords, endLine, nameOf, newSeat, suited, withLog, type HandView, type OddsView, type PotResult, type SeatView, type TableView } from "../view";
 import type { TableGame } from "./game";
 
 export type Structure = "no-limit" | "pot-limit" | "fixed-limit";
@@ -113,9 +113,15 @@ export function potResults(seats: (SeatView | null)[], won: HandView["won"], net
   return pots.sort((a, b) => a.pot - b.pot);
 }
 
+// A hand's chance in words: "34.1%", or in a hi-lo game "52.0% (high 40.0%, low 64.0%)".
+export function oddsWords(x: { equity: number; high?: number; low?: number }): string {
+  const pct = (n: number) => `${n.toFixed(1)}%`;
+  return x.high === undefined ? pct(x.equity) : `${pct(x.equity)} (high ${pct(x.high)}, low ${pct(x.low ?? 0)})`;
+}
+
 // A hand with nothing dealt yet.
 function newHand(number: number, handId: number, button: number, commitment: string): HandView {
-  return { number, handId, button, board: [], pots: [], toAct: null, deadline: 0, bankMs: 0, commitment, seen: new Set(), won: [], game: "" };
+  return { number, handId, button, board: [], pots: [], toAct: null, deadline: 0, bankMs: 0, commitment, seen: new Set(), won: [], game: "", odds: null };
 }
 
 // One betting-engine event applied to seats and hand (in place, on copies made by the caller):
@@ -282,6 +288,7 @@ export const pokerGame: TableGame = {
         for (const e of m.events) {
           const line = applyEvent(v, seats, hand, e);
           if (line) lines.push(line);
+          if (e.kind === "show" && !e.early) hand.odds = null; // the showdown decides
         }
         if (m.pots) hand.pots = m.pots;
         if (m.turn) {
@@ -293,6 +300,12 @@ export const pokerGame: TableGame = {
           hand.deadline = 0;
         }
         return { view: { ...next, hand, legal: m.turn?.legal ?? null, legalSeq: m.seq }, lines };
+      }
+      case "odds": {
+        if (!v.hand || v.hand.number !== m.hand) return { view: next, lines: [] };
+        const odds = { street: m.street, seats: m.seats, againstRandom: false };
+        const words = m.seats.map((x) => `${nameOf(v, x.seat)} ${oddsWords(x)}`).join(", ");
+        return { view: { ...next, hand: { ...v.hand, odds } }, lines: [`Odds: ${words}`] };
       }
       case "hand_end": {
         for (const [i, st] of m.stacks.entries()) {
@@ -329,6 +342,7 @@ export function replayViews(record: {
   config: Record<string, unknown>;
   your_seat: number | null;
   events: { kind: string }[];
+  odds?: { event: number; street: number; seats: OddsView["seats"]; against_random?: boolean }[];
   seats?: { seat: number; stack_end: number; net: number }[];
   commitment?: string;
   fairness?: Fairness | null;
@@ -358,12 +372,21 @@ export function replayViews(record: {
     timedOut: null,
   };
   const out = [view];
-  for (const e of record.events) {
-    if (e.kind === "action") continue;
+  for (const [i, e] of record.events.entries()) {
+    if (e.kind === "action" || e.kind === "all_in_ev") continue;
     const next = view.seats.map((s) => (s ? { ...s, cards: [...s.cards], up: [...s.up] } : null));
     const hand = { ...view.hand!, board: [...view.hand!.board], won: [...view.hand!.won] };
     const line = applyEvent(view, next, hand, e as PokerEvent);
-    view = { ...view, seats: next, hand, log: line ? withLog(view, line) : view.log };
+    let log = line ? withLog(view, line) : view.log;
+    if (e.kind === "show" && !(e as PokerEvent).early) hand.odds = null;
+    // The chances from this event on, as the server worked them out.
+    const o = record.odds?.find((x) => x.event === i);
+    if (o) {
+      hand.odds = { street: o.street, seats: o.seats, againstRandom: o.against_random ?? false };
+      const words = o.seats.map((x) => `${x.seat < 0 ? "a random hand" : nameOf(view, x.seat)} ${oddsWords(x)}`).join(", ");
+      log = withLog({ log }, `Odds${o.against_random ? " against a random hand" : ""}: ${words}`);
+    }
+    view = { ...view, seats: next, hand, log };
     out.push(view);
   }
   if (record.seats) {

@@ -29,7 +29,7 @@ import type { ChineseHint, ChinesePreviewReply } from "../gen/protocol";
 import { cardList, nameOf } from "../view";
 import type { TableView } from "../tableview";
 import { Card, Hand } from "./cards";
-import { Confirm, FairnessLine, NetCell, NetsTable, TableSide, useNow } from "./shared";
+import { BotMark, Confirm, FairnessLine, NetCell, NetsTable, TableSide, useNow } from "./shared";
 
 const kRowNames: Record<Row, string> = { front: "Front", middle: "Middle", back: "Back" };
 
@@ -391,6 +391,7 @@ export function ChineseTable(props: { c: Controller; view: TableView; balance: n
           return (
             <div class={`cp-seat${s.seat === me ? " mine" : ""}`} data-seat={s.seat} aria-label={`seat ${s.seat + 1}: ${s.name}`}>
               <div class="name">
+                <BotMark name={s.name} />
                 {s.name}
                 {ch?.dealer === s.seat && <span class="dealer-mark" title="dealer"> D</span>}
               </div>

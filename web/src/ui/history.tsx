@@ -345,6 +345,11 @@ export function Replay(props: { c: Controller; id: number }) {
         </div>
         {view.seats.map((s) => (s ? <Seat view={view} seat={s} now={0} /> : null))}
       </div>
+      {view.hand?.odds?.againstRandom && (
+        <p class="odds-note" role="note">
+          No other hand was shown: the odds are your hand's against a random hand.
+        </p>
+      )}
       <StepControls step={step} last={last} setStep={setStep} playing={playing} setPlaying={setPlaying}>
         <button type="button" onClick={() => void download()}>
           Download PHH
@@ -356,9 +361,45 @@ export function Replay(props: { c: Controller; id: number }) {
         ))}
       </section>
       <Verdict record={record} />
+      <AllInEv record={record} />
       {record.best_draw && <BestDraw draw={record.best_draw} />}
       <Results record={record} />
     </div>
+  );
+}
+
+// An all-in's EV, as the hand's record keeps it: each player's share of the pots by their chance
+// when the hands were shown, beside what they won.
+function AllInEv(props: { record: HandReply }) {
+  const ev = props.record.events.find((e) => e.kind === "all_in_ev") as
+    | { street: number; seats: { seat: number; equity: number; expected: number; won: number }[] }
+    | undefined;
+  if (!ev) return null;
+  const names = (props.record.config["names"] as (string | null)[] | undefined) ?? [];
+  return (
+    <section class="all-in-ev" aria-label="all-in EV">
+      <h3>All-in EV</h3>
+      <table>
+        <thead>
+          <tr>
+            <th>Player</th>
+            <th>Chance</th>
+            <th>Expected</th>
+            <th>Won</th>
+          </tr>
+        </thead>
+        <tbody>
+          {ev.seats.map((s) => (
+            <tr data-seat={s.seat}>
+              <td>{names[s.seat] ?? `seat ${s.seat + 1}`}</td>
+              <td>{s.equity.toFixed(1)}%</td>
+              <td>{s.expected.toFixed(2)}</td>
+              <td>{s.won}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
   );
 }
 

@@ -11,7 +11,7 @@ import { alongLeap, leapCount, meldsByLeap, type LeapEnd, type LeapView } from "
 import { cardList, nameOf as seatName } from "../view";
 import type { TableView } from "../tableview";
 import { Card, Hand } from "./cards";
-import { Confirm, FairnessLine, NetCell, NetsTable, TableSide, useNow } from "./shared";
+import { BotMark, Confirm, FairnessLine, NetCell, NetsTable, TableSide, useNow } from "./shared";
 
 function nameOf(view: TableView, seat: number | null | undefined): string {
   return seatName(view, seat, "nobody");
@@ -313,6 +313,7 @@ export function LeapTable(props: { c: Controller; view: TableView; balance: numb
           return (
             <div class={`lp-seat${s.seat === me ? " mine" : ""}${acting ? " acting" : ""}`} data-seat={s.seat} aria-label={`seat ${s.seat + 1}: ${s.name}`}>
               <div class="name">
+                <BotMark name={s.name} />
                 {s.name}
                 {g?.dealer === s.seat && <span class="dealer-mark" title="dealer"> D</span>}
               </div>

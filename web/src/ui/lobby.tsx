@@ -54,10 +54,12 @@ const stud = (v: Values) => ["stud", "mexican", "razz", "stud-hilo"].includes(St
 const fixed = (v: Values) => v["structure"] === "fixed-limit";
 const kChips = 1_000_000_000;
 const kBuyIns = 1_000_000_000_000;
-// A number as the form holds it: what the player typed, else the default.
+// A number as the form holds it, as the wire has it: what the player typed (seconds made ms),
+// else the default.
 const num = (v: Values, f: NumberField): number => {
   const typed = v[f.key];
-  return typeof typed === "string" && typed.trim() !== "" ? Number(typed) : (f.def?.(v) ?? NaN);
+  if (typeof typed !== "string" || typed.trim() === "") return f.def?.(v) ?? NaN;
+  return f.seconds ? Math.round(Number(typed) * 1000) : Number(typed);
 };
 const pokerStake = (key: string, v: Values): number => num(v, kPokerNumbers.find((f) => f.key === key)!);
 // What a buy-in is counted in: the big bet at fixed limit and stud, else the big blind.
@@ -81,6 +83,14 @@ const kPokerNumbers: NumberField[] = [
   { key: "sit_out_after", label: "Missed hands before sitting out", def: () => 3, min: 1, max: 1000 },
 ];
 
+// The server's bots a table asks for (docs/bots.md): how many, how well.
+function kBotChoices(most: number): GameForm["choices"] {
+  return [
+    ["bots", "Bots", ["none", ...Array.from({ length: most }, (_, i) => String(i + 1))]],
+    ["bot_level", "Bots play", ["fair", "easy", "strong"]],
+  ];
+}
+
 const kForms: Record<string, GameForm> = {
   poker: {
     choices: [
@@ -92,12 +102,13 @@ const kForms: Record<string, GameForm> = {
       ["open_pair", "A pair showing on 4th street", ["big_bet", "choice", "off"]],
       ["big_bet_from", "The big bet from", ["fifth", "seventh"]],
       ["draws", "Draws", ["4", "3", "2", "1"]],
+      ...kBotChoices(8),
     ],
     switches: [["trips_beat_straight", "Three of a kind beats a straight", false]],
     numbers: kPokerNumbers,
   },
   chinese: {
-    choices: [["profile", "Profile", ["classic", "basic", "extras-a", "extras-b", "asian", "asian-colour", "banker", "scoop"]]],
+    choices: [["profile", "Profile", ["classic", "basic", "extras-a", "extras-b", "asian", "asian-colour", "banker", "scoop"]], ...kBotChoices(3)],
     switches: [
       ["chip_limit", "Chip limit (nobody loses more than their stack)", true],
       ["hints", "Hints", true],
@@ -123,6 +134,7 @@ const kForms: Record<string, GameForm> = {
       ["ranks", "Ranks", ["13", "11", "7", "5", "12", "17"]],
       ["suits", "Meld suits", ["same_suit", "same_colour", "any"]],
       ["leap_rule", "Leap rule", ["leaptokens", "distinct"]],
+      ...kBotChoices(5),
     ],
     switches: [],
     numbers: [
@@ -156,6 +168,7 @@ function applies(game: string, key: string, values: Values): boolean {
   if (key === "draws") return values["variant"] === "shrinking";
   if (key === "hole_cards") return values["variant"] === "omaha" || values["variant"] === "omaha-hilo";
   if (key === "trips_beat_straight") return values["variant"] === "short-deck";
+  if (key === "bot_level") return values["bots"] !== undefined && values["bots"] !== "none";
   if (key === "ranking" || key === "wild") return !kOwnRanking.includes(String(values["variant"]));
   if (key !== "open_pair" && key !== "big_bet_from") return true;
   return fixed(values) && (values["variant"] === "stud" || values["variant"] === "mexican");
@@ -183,7 +196,16 @@ export function fieldProblem(f: NumberField, typed: string): string | null {
   return null;
 }
 
-function CreateForm(props: { c: Controller; done: () => void }) {
+// A table's bots, as create_table takes them: {"seats": N, "level": L}, or none.
+function botsOf(body: Record<string, unknown>): void {
+  const seats = body["bots"];
+  const level = body["bot_level"] ?? "fair";
+  delete body["bots"];
+  delete body["bot_level"];
+  if (typeof seats === "number") body["bots"] = { seats, level };
+}
+
+function CreateForm(props: { c: Controller; balance: number; done: () => void }) {
   const [game, setGame] = useState("poker");
   const [values, setValues] = useState<Values>(defaults("poker"));
   // The server's refusal, with the field it names.
@@ -210,10 +232,19 @@ function CreateForm(props: { c: Controller; done: () => void }) {
           else if (!field) body[k] = /^\d+$/.test(v) ? Number(v) : v;
           else if (v.trim() !== "") body[k] = field.seconds ? Math.round(Number(v) * 1000) : Number(v);
         }
+        botsOf(body);
         try {
           const r = await props.c.conn.request("create_table", body as never);
           props.done();
           props.c.notify("info", `Table ${r.table} is open`);
+          // A table with bots: the host sits down against them at once (they sit when a person
+          // does), with twice the least buy-in where the balance allows.
+          if (body["bots"] !== undefined) {
+            const config = r.config as Record<string, unknown>;
+            const min = Number(config["min_buy_in"] ?? 0);
+            const max = Math.min(Number(config["max_buy_in"] ?? 0), props.balance);
+            if (max >= min && (await props.c.ask("join", { table: r.table, buy_in: Math.min(max, 2 * min) }))) props.c.go({ name: "table", id: r.table });
+          }
         } catch (err) {
           const field = err instanceof RequestError ? (err.field ?? "") : "";
           const label = form.numbers.find((f) => f.key === field)?.label;
@@ -318,7 +349,7 @@ export function Lobby(props: { c: Controller; lobby: Map<number, LobbyLine>; bal
           New table
         </button>
       </div>
-      {creating && <CreateForm c={props.c} done={() => setCreating(false)} />}
+      {creating && <CreateForm c={props.c} balance={props.balance} done={() => setCreating(false)} />}
       <table class="tables" aria-label="open tables">
         <thead>
           <tr>

@@ -5,11 +5,11 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { Controller } from "../controller";
 import type { Legal, PokerAct } from "../gen/protocol";
 import { clampTo, fromPreAction, preActionHolds, presets, seatPlace, type PreAction, type Structure } from "../games/poker";
-import { betLevel, potTotal } from "../games/poker";
+import { betLevel, oddsWords, potTotal } from "../games/poker";
 import type { SeatView, TableView } from "../tableview";
 import { potLines } from "../view";
 import { Hand } from "./cards";
-import { Confirm, FairnessLine, TableSide, useNow } from "./shared";
+import { BotMark, Confirm, FairnessLine, TableSide, useNow } from "./shared";
 import { TournamentBar } from "./tournaments";
 
 // Games in which some cards are dealt face up: the player's own face-down cards are marked.
@@ -59,6 +59,7 @@ export function Seat(props: { view: TableView; seat: SeatView; now: number; pick
           : "";
   const left = acting && hand && hand.deadline ? Math.max(0, hand.deadline - now) : 0;
   const net = handOver(view) ? view.lastEnd?.net[seat.seat] : undefined;
+  const odds = hand?.odds?.seats.find((x) => x.seat === seat.seat);
   return (
     <div
       class={`seat${mine ? " mine" : ""}${acting ? " acting" : ""}${seat.folded ? " folded" : ""}`}
@@ -79,13 +80,21 @@ export function Seat(props: { view: TableView; seat: SeatView; now: number; pick
         )}
       </div>
       <div class="plate">
-        <div class="name">{seat.name}</div>
+        <div class="name">
+          <BotMark name={seat.name} />
+          {seat.name}
+        </div>
         <div class="stack" data-stack={seat.stack}>
           {seat.stack}
         </div>
         {status && <div class="status">{status}</div>}
         {seat.shown && seat.made && <div class="made">{seat.made}</div>}
         {seat.shown && seat.low && <div class="made low">low: {seat.low}</div>}
+        {odds && (
+          <div class="odds" data-equity={odds.equity} title={`chance to win${hand?.odds?.againstRandom ? " against a random hand" : ""}; ties ${odds.ties.toFixed(1)}%`}>
+            {oddsWords(odds)}
+          </div>
+        )}
         {!seat.shown && seat.lastAction && <div class="last-action">{seat.lastAction}</div>}
         {net !== undefined && net !== 0 && <div class={`net ${net > 0 ? "won" : "lost"}`}>{net > 0 ? `+${net}` : net}</div>}
         {acting && hand?.deadline ? (

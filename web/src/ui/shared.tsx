@@ -25,6 +25,17 @@ export function Confirm(props: { question: string; yes: string; no?: string; onY
 }
 
 // The time now, drawn again four times a second while a clock runs.
+// One of the server's bots: their names begin with "bot-", which no person may take. Marked
+// before the name at a seat.
+export const isBot = (name: string): boolean => name.startsWith("bot-");
+export function BotMark(props: { name: string }) {
+  return isBot(props.name) ? (
+    <span class="bot-mark" title="one of the server's bots">
+      bot
+    </span>
+  ) : null;
+}
+
 export function useNow(active: boolean): number {
   const [, setTick] = useState(0);
   useEffect(() => {
