@@ -434,8 +434,11 @@ TEST_CASE("feltd: a tournament's player who times out is sat out at once and fol
         if ((*m)["type"] != "table") continue;
         const std::string kind = (*m)["kind"];
         if (kind == "snapshot")
-            for (const json& st : (*m)["seats"])
+            for (const json& st : (*m)["seats"]) {
                 if (st["name"] == p[1].name) seat1 = st["seat"];
+                // p[2] may have left before p[0] was seated and sent the table's snapshot.
+                if (st.value("sitting_out", false)) sat_out.insert(st["seat"].get<int>());
+            }
         if (kind == "sitting_out") {
             sat_out.insert((*m)["seat"].get<int>());
             if ((*m)["seat"] == seat1 && sat_out_at < 0) sat_out_at = hands;
