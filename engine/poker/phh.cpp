@@ -1077,6 +1077,16 @@ std::vector<Section> sections(std::string_view text) {
 
 } // namespace
 
+std::vector<HandText> split_hands(std::string_view text) {
+    std::vector<HandText> out;
+    for (const Section& s : sections(text)) {
+        const std::size_t body = std::min(s.text.find('\n'), s.text.size());
+        out.push_back({s.name, std::string(s.text.substr(std::min(body + 1, s.text.size())))});
+    }
+    if (out.empty()) out.push_back({"", std::string(text)});
+    return out;
+}
+
 std::string format_amount(Chips chips, std::int64_t scale) {
     const std::int64_t v = chips.value();
     if (scale <= 1) return std::to_string(v);

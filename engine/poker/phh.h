@@ -69,6 +69,14 @@ Result<Replay> replay_phh(std::string_view text);
 // An amount in the file's units: chips / scale, without trailing zeros ("15.65", "2").
 std::string format_amount(Chips chips, std::int64_t scale);
 
+// The hands of a text, each as a .phh of its own: a .phhs text's hands (TOML tables [1], [2], ...),
+// each named by its table, or a .phh text's one hand, named "".
+struct HandText {
+    std::string name;
+    std::string text;
+};
+std::vector<HandText> split_hands(std::string_view text);
+
 // Many hands: a .phhs text, whose hands are TOML tables ([1], [2], ...), or one .phh hand.
 struct CorpusEntry {
     std::string where; // file [hand]

@@ -241,5 +241,24 @@ expect "duel itself" 0 'baseline wins 0.00 bb/100 \(95 % interval 0.00 to 0.00\)
 expect_error "duel unknown bot" 'unknown bot "genius" \(known: random, calling-station, maniac, nit, shove, baseline, easy, fair, strong\)' -- duel --a genius --b fair --hands 10
 expect_error "duel personality" 'unknown personality "sneaky" \(known: tight, loose, aggressive, passive\)' -- duel --a fair --b fair --a-personality sneaky --hands 10
 expect "replay all-in ev" 0 '"all_in_ev":\{"street":0,"method":"exact","players":\[\{"player":2,"equity":52.764,"expected":3693498.06,"won":0\},\{"player":5,"equity":47.236,"expected":3306501.94,"won":7000000\}\]\}' -- replay --json "$PHH/wsop_2023_43_5_68.phh"
+# felt stats: a walk (the big blind neither had nor took a chance to play), the WSOP day's 83
+# hands, a player never seen (zeros), and errors.
+walk=$(mktemp --suffix=.phh)
+cat >"$walk" <<'PHH'
+variant = 'NT'
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [100, 100, 100]
+actions = ['d dh p1 ????', 'd dh p2 ????', 'd dh p3 ????', 'p3 f', 'p1 f']
+players = ['Ann', 'Bob', 'Cy']
+PHH
+expect "stats walk" 0 '"Bob":\{"hands":1,"net":1.0,"bb_per_100":50.0,.*"vpip":\{"times":0,"opportunities":0\}' -- stats --json "$walk"
+expect "stats walk text" 0 '^Ann +1 +-1.00 +-50.00 +0.0 +0.0 ' -- stats "$walk"
+rm -f "$walk"
+expect "stats wsop" 0 '^\{"hands":83,"counted":83,"failed":0,"undecided":0,"players":\{"Brian Rast":\{"hands":83,' -- stats --json --player "Brian Rast" "$PHH/wsop-2023-43-5"
+expect "stats nobody" 0 '"Nobody":\{"hands":0,"net":0.0,"bb_per_100":0.0,"bb_per_100_margin":0.0,.*"vpip":\{"times":0,"opportunities":0\}' -- stats --json --player Nobody "$PHH/holdem_nt.phh"
+expect_error "stats missing" '/nonexistent.phh: no such file or folder' -- stats /nonexistent.phh
+
 echo "felt cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -6,6 +6,7 @@
 //   felt distribution ...     exact category counts over every hand of a size
 //   felt equity HANDS...      each player's chance to win, exactly or by Monte Carlo
 //   felt duel --a K --b K     two bots heads-up: big blinds per 100 hands, with an interval
+//   felt stats PATH...        hand trackers' statistics of hand histories, by player
 //
 // Rankings are chosen by name (engine/rankings/ranking.h): standard, vertical, horizontal, flush,
 // pokem.
@@ -31,6 +32,7 @@
 #include "rankings/ranking.h"
 #include "rankings/wild.h"
 #include "simulate.h"
+#include "stats_cmd.h"
 #include "tournament/deal.h"
 
 #include <CLI/CLI.hpp>
@@ -1014,6 +1016,11 @@ int main(int argc, char** argv) {
         "duel", "Two bots heads-up at no-limit hold'em, each deal twice with the seats swapped: "
                 "the first's big blinds per 100 hands");
     duel_args.add_to(duel_cmd);
+    cli::StatsArgs stats_args;
+    auto* stats_cmd = app.add_subcommand(
+        "stats", "Hand trackers' statistics (VPIP, PFR, 3-bet, c-bet, WTSD, bb/100, ...) of PHH "
+                 "hand histories, for each player");
+    stats_args.add_to(stats_cmd);
     cli::EquityArgs equity_args;
     auto* equity_cmd = app.add_subcommand(
         "equity", "Each player's chance to win: exactly, or by Monte Carlo to a standard error");
@@ -1054,6 +1061,7 @@ int main(int argc, char** argv) {
         if (*health_cmd) return run_health(health_url, health_timeout);
         if (*icm_cmd) return run_icm(icm_stacks, icm_prizes, icm_json);
         if (*equity_cmd) return cli::run_equity(equity_args);
+        if (*stats_cmd) return cli::run_stats(stats_args);
         if (*duel_cmd) return cli::run_duel(duel_args);
         if (*draw_best_cmd)
             return run_draw_best(draw_args, draw_hand, draw_deck, draw_max, draw_json);
