@@ -1475,8 +1475,14 @@ TEST_CASE("feltd: the entry period: late registration, re-entries, rebuys and th
         CHECK(a.at("tournament_rebuy").back() == "rebuy_refused");
         CHECK(a.at("tournament_reenter").back() == "reentry_refused");
         if (a.at("tournament_add_on").size() == 3) {
-            CHECK(a.at("tournament_add_on")[1] == "ok");
+            // Once at most. The first is refused too when the player lost their chips in the
+            // level's last hand, which may end after the break is announced (seen under the
+            // sanitizers): "only a player with chips may take the add-on".
             CHECK(a.at("tournament_add_on")[2] == "add_on_refused");
+            if (a.at("tournament_add_on")[1] != "ok") {
+                CHECK(a.at("tournament_add_on")[1] == "add_on_refused");
+                CHECK(runs[i].busted > 0);
+            }
         }
         CHECK(runs[i].place > 0);
         CHECK(runs[i].breaks == 1); // told once, re-entered or not
