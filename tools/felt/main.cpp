@@ -20,6 +20,7 @@
 #include "duel_cmd.h"
 #include "equity_cmd.h"
 #include "leap_cmd.h"
+#include "phh_files.h"
 #include "poker/all_in.h"
 #include "poker/draw_advice.h"
 #include "poker/phh.h"
@@ -438,21 +439,7 @@ int run_replay(const std::vector<std::string>& paths, bool as_json) {
     if (paths.size() == 1 && fs::path(paths[0]).extension() != ".phhs" &&
         !fs::is_directory(paths[0]))
         return run_replay_one(paths[0], as_json);
-    std::vector<std::string> files;
-    for (const std::string& p : paths) {
-        if (!fs::is_directory(p)) {
-            files.push_back(p);
-            continue;
-        }
-        std::vector<std::string> found;
-        for (const auto& e : fs::recursive_directory_iterator(p)) {
-            const auto ext = e.path().extension();
-            if (e.is_regular_file() && (ext == ".phh" || ext == ".phhs"))
-                found.push_back(e.path().string());
-        }
-        std::sort(found.begin(), found.end());
-        files.insert(files.end(), found.begin(), found.end());
-    }
+    const std::vector<std::string> files = cli::phh_files(paths);
     poker::Corpus c;
     const auto start = std::chrono::steady_clock::now();
     for (const std::string& f : files) poker::replay_corpus(read_file(f), f, c);
