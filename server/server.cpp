@@ -2,6 +2,7 @@
 
 #include "bots/bot_host.h"
 #include "games/games.h"
+#include "history/history.h"
 #include "net/listener.h"
 #include "state.h"
 #include "storage/owner_lock.h"
@@ -110,6 +111,33 @@ struct Server::Impl {
 
     // Every third of the lease: renews this node's lease and recovers the tables of nodes whose
     // leases lapsed (storage/store.h, tend). A node whose lease was taken over stops.
+    // The hands finished before statistics were counted at each hand's end (an older database),
+    // counted a batch at a time on the writer, between other writes, until none is left. Each
+    // hand is marked as it is counted: a restart goes on where it stopped, and another node
+    // counting too never counts a hand twice.
+    void count_old_hands(std::int64_t after) {
+        state->storage().write(
+            [after](Store& st) { return history::count_stats(st, after, 100); }, ioc.get_executor(),
+            [this, after](std::optional<history::StatsBatch> b) {
+                if (state->stopping()) return;
+                if (!b) { // storage failing: later
+                    backfill.expires_after(std::chrono::seconds(5));
+                    backfill.async_wait([this, after](beast::error_code ec) {
+                        if (!ec && !state->stopping()) count_old_hands(after);
+                    });
+                    return;
+                }
+                backfilled += b->counted;
+                if (b->seen == 0) {
+                    if (backfilled > 0)
+                        spdlog::info("statistics: {} hands finished before were counted",
+                                     backfilled);
+                    return;
+                }
+                count_old_hands(b->last);
+            });
+    }
+
     void tend() {
         tending.expires_after(std::chrono::seconds(state->config().lease_s) / 3);
         tending.async_wait([this](beast::error_code ec) {
@@ -145,7 +173,8 @@ struct Server::Impl {
     std::shared_ptr<SharedState> state;
     std::shared_ptr<BotHost> bots; // after the state: its bots are gone before the tables
     net::signal_set signals;
-    net::steady_timer grace, tending{ioc};
+    net::steady_timer grace, tending{ioc}, backfill{ioc};
+    long backfilled = 0; // hands counted by count_old_hands
     bool closing = false;
     // The tournament tables the last run left open, with their hands: their tournaments' to
     // take up (or close).
@@ -190,6 +219,7 @@ void Server::run() {
                                          s.state->services(), s.state->tournament_outlet(),
                                          s.ioc.get_executor());
                     s.listener->run(s.state);
+                    s.count_old_hands(0);
                 });
         });
     if (c.chosen_decks)

@@ -71,6 +71,6 @@ void review(const HandRecord&, const json&, int, json& out) {
 
 } // namespace
 
-const GameEntry kChineseGame = {"chinese", decode, review, nullptr};
+const GameEntry kChineseGame = {"chinese", decode, review, nullptr, nullptr};
 
 } // namespace felt::server

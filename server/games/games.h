@@ -32,6 +32,11 @@ struct GameEntry {
     // A finished hand as PHH text (engine/poker/phh.h) with the cards `seat` (or -1) may see, or
     // why it does not replay; null for a game PHH cannot record.
     Result<std::string> (*phh)(const HandRecord& h, const protocol::json& config, int seat);
+    // A finished hand's lines for the statistics (docs/stats.md), replayed from its record: for
+    // the hands finished before they were counted at their end. Null for a game without
+    // statistics yet: its hands count as having none.
+    Result<std::vector<StatsRow>> (*stats)(const HandRecord& h,
+                                           const protocol::json& config) = nullptr;
 };
 
 // The game of this name, or null.

@@ -97,6 +97,6 @@ void review(const HandRecord& h, const json& log, int, json& out) {
 
 } // namespace
 
-const GameEntry kLeapGame = {"leap", decode, review, nullptr};
+const GameEntry kLeapGame = {"leap", decode, review, nullptr, nullptr};
 
 } // namespace felt::server

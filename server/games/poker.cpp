@@ -269,8 +269,21 @@ Result<std::string> phh(const HandRecord& h, const json& config, int seat) {
                          seat >= 0 ? seat : poker::kNoSeat);
 }
 
+Result<std::vector<StatsRow>> stats(const HandRecord& h, const json& config) {
+    auto replayed = replay_poker(h, config, [](const poker::HandState&, const poker::Action&) {});
+    if (!replayed) return make_error(Errc::bad_config, replayed.error().message);
+    std::vector<StatsRow> out;
+    for (auto& [seat, row] : poker_stats_rows(replayed->config, replayed->events)) {
+        for (const HandRecord::Seat& s : h.seats)
+            if (s.seat == seat) row.account = s.account;
+        row.tournament = config.contains("tournament");
+        if (row.account != 0) out.push_back(std::move(row));
+    }
+    return out;
+}
+
 } // namespace
 
-const GameEntry kPokerGame = {"poker", decode, review, phh};
+const GameEntry kPokerGame = {"poker", decode, review, phh, stats};
 
 } // namespace felt::server

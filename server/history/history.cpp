@@ -2,8 +2,16 @@
 
 #include "games/games.h"
 #include "protocol/fairness.h"
+#include "protocol/stats_json.h"
+
+#include <spdlog/spdlog.h>
+
+#include "poker/variant.h"
 
 #include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
 
 namespace felt::server::history {
 
@@ -172,6 +180,166 @@ Outcome<std::string> hand_phh(Store& store, std::int64_t hand_id, std::int64_t a
     return R{std::move(phh).value(), {}};
 }
 
+namespace {
+
+// A name in quotation marks, for messages.
+std::string in_quotes(std::string_view name) {
+    std::string q = "\"";
+    q += name;
+    q += '"';
+    return q;
+}
+
+// A day as YYYY-MM-DD.
+bool is_day(const std::string& s) {
+    if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;
+    for (std::size_t i : {0u, 1u, 2u, 3u, 5u, 6u, 8u, 9u})
+        if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+    const int month = std::stoi(s.substr(5, 2)), day = std::stoi(s.substr(8, 2));
+    return month >= 1 && month <= 12 && day >= 1 && day <= 31;
+}
+
+// The stats query's filters: every field known, each of its type and within its values.
+protocol::Refusal read_filter(const protocol::Request& r, Query& q) {
+    using protocol::Refusal;
+    static const std::set<std::string> known = {"type",       "id",        "name",   "game",
+                                                "variant",    "structure", "stakes", "position",
+                                                "table_size", "from",      "to",     "kind"};
+    for (const auto& [key, value] : r.body.items())
+        if (!known.contains(key))
+            return {"bad_request",
+                    "unknown filter \"" + key +
+                        "\" (known: game, variant, structure, stakes, position, table_size, "
+                        "from, to, kind, name)",
+                    key};
+    auto text = [&](const char* key, std::string& out) -> std::optional<Refusal> {
+        auto it = r.body.find(key);
+        if (it == r.body.end()) return std::nullopt;
+        if (!it->is_string())
+            return Refusal{"bad_request", in_quotes(key) + " must be a string", key};
+        out = it->get<std::string>();
+        return std::nullopt;
+    };
+    StatsFilter& f = q.filter;
+    std::string kind = "cash", name;
+    for (auto [key, out] : {std::pair<const char*, std::string*>{"game", &f.game},
+                            {"variant", &f.variant},
+                            {"structure", &f.structure},
+                            {"from", &f.from},
+                            {"to", &f.to},
+                            {"kind", &kind},
+                            {"name", &name}})
+        if (auto no = text(key, *out)) return *no;
+    if (r.body.contains("name")) q.name = name;
+    if (!f.game.empty() && !find_game(f.game))
+        return {"bad_request", "unknown game \"" + f.game + "\" (known: " + game_names() + ")",
+                "game"};
+    if (!f.variant.empty() && !poker::builtin_variant(f.variant))
+        return {"bad_request", "unknown variant \"" + f.variant + "\"", "variant"};
+    if (!f.structure.empty() && f.structure != "no-limit" && f.structure != "pot-limit" &&
+        f.structure != "fixed-limit")
+        return {"bad_request",
+                "unknown structure \"" + f.structure +
+                    "\" (known: no-limit, pot-limit, fixed-limit)",
+                "structure"};
+    for (const char* key : {"from", "to"})
+        if (const std::string& d = std::string(key) == "from" ? f.from : f.to;
+            !d.empty() && !is_day(d))
+            return {"bad_request",
+                    in_quotes(key) + " must be a day as YYYY-MM-DD, not " + in_quotes(d), key};
+    if (!f.from.empty() && !f.to.empty() && f.from > f.to)
+        return {"bad_request", "\"from\" (" + f.from + ") is after \"to\" (" + f.to + ")", "from"};
+    if (kind != "cash" && kind != "tournament")
+        return {"bad_request", "\"kind\" is cash or tournament, not \"" + kind + "\"", "kind"};
+    f.tournament = kind == "tournament";
+    if (auto it = r.body.find("stakes"); it != r.body.end()) {
+        if (!it->is_number_integer() || it->get<std::int64_t>() < 1)
+            return {"bad_request", "\"stakes\" must be a whole number of chips, at least 1",
+                    "stakes"};
+        f.stake = Chips(it->get<std::int64_t>());
+    }
+    if (auto it = r.body.find("position"); it != r.body.end()) {
+        static const std::map<std::string, int> names = {{"big_blind", stats::kBigBlind},
+                                                         {"small_blind", stats::kSmallBlind},
+                                                         {"button", 0},
+                                                         {"cutoff", 1}};
+        if (it->is_string() && names.contains(it->get<std::string>()))
+            f.position = names.at(it->get<std::string>());
+        else if (it->is_number_integer() && it->get<std::int64_t>() >= 0 &&
+                 it->get<std::int64_t>() <= 7)
+            f.position = static_cast<int>(it->get<std::int64_t>());
+        else
+            return {"bad_request",
+                    "\"position\" is big_blind, small_blind, button, cutoff, or seats before "
+                    "the button (0 to 7)",
+                    "position"};
+    }
+    if (auto it = r.body.find("table_size"); it != r.body.end()) {
+        if (!it->is_number_integer() || it->get<std::int64_t>() < 2 || it->get<std::int64_t>() > 10)
+            return {"bad_request", "\"table_size\" is the players dealt in, 2 to 10", "table_size"};
+        f.table_size = static_cast<int>(it->get<std::int64_t>());
+    }
+    return {};
+}
+
+} // namespace
+
+std::optional<protocol::Refusal> stats_private(const Query& q, const std::string& asker_name) {
+    if (!q.name) return std::nullopt;
+    auto lower = [](std::string s) {
+        for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return s;
+    };
+    if (lower(*q.name) == lower(asker_name)) return std::nullopt;
+    return protocol::Refusal{"private",
+                             "statistics are private: you may see your own only (the table "
+                             "shows a little of your opponents')",
+                             "name"};
+}
+
+Outcome<json> stats(Store& store, std::int64_t asker, const StatsFilter& filter) {
+    if (!asker) return {std::nullopt, {"unauthorized", "sign in to see your statistics"}};
+    const stats::Totals t = store.stats_of(asker, filter);
+    const bool board =
+        filter.variant.empty() ||
+        stats::family_of(*poker::builtin_variant(filter.variant)) == stats::Family::board;
+    json out = protocol::totals_json(t, 1, board);
+    json f = json::object();
+    if (!filter.game.empty()) f["game"] = filter.game;
+    if (!filter.variant.empty()) f["variant"] = filter.variant;
+    if (!filter.structure.empty()) f["structure"] = filter.structure;
+    if (filter.stake) f["stakes"] = *filter.stake;
+    if (filter.position) f["position"] = *filter.position;
+    if (filter.table_size) f["table_size"] = *filter.table_size;
+    if (!filter.from.empty()) f["from"] = filter.from;
+    if (!filter.to.empty()) f["to"] = filter.to;
+    f["kind"] = filter.tournament ? "tournament" : "cash";
+    return {json{{"filter", std::move(f)}, {"stats", std::move(out)}}, {}};
+}
+
+StatsBatch count_stats(Store& store, std::int64_t after, int limit) {
+    StatsBatch b;
+    for (const std::int64_t id : store.hands_to_count(after, limit)) {
+        ++b.seen;
+        b.last = id;
+        std::vector<StatsRow> rows;
+        std::string day;
+        if (auto record = store.hand_record(id)) {
+            day = record->summary.ended_at.substr(0, 10);
+            const json cfg = json::parse(record->config, nullptr, false);
+            if (const GameEntry* game = game_of(cfg); game && game->stats) {
+                if (auto lines = game->stats(*record, cfg))
+                    rows = std::move(lines).value();
+                else
+                    spdlog::warn("statistics: hand {} does not replay ({}); counted with none", id,
+                                 lines.error().message);
+            }
+        }
+        b.counted += store.count_hand_stats(id, rows, day);
+    }
+    return b;
+}
+
 Outcome<Query> read_query(const protocol::Request& r) {
     using R = Outcome<Query>;
     Query q;
@@ -189,6 +357,8 @@ Outcome<Query> read_query(const protocol::Request& r) {
             protocol::integer_field(r, q.type == "table_hands" ? "table" : "hand", std::nullopt, 0);
         if (!id.ok()) return R{std::nullopt, id.refusal};
         q.id = *id.value;
+    } else if (q.type == "stats") {
+        if (protocol::Refusal no = read_filter(r, q); !no.code.empty()) return R{std::nullopt, no};
     } else if (auto it = r.body.find("name"); it != r.body.end()) {
         if (!it->is_string())
             return R{std::nullopt, {"bad_request", "\"name\" must be a string", "name"}};
@@ -213,6 +383,7 @@ Outcome<json> answer(Store& store, const Query& q, std::int64_t asker) {
         return {json{{"hand", q.id}, {"phh", std::move(*phh.value)}}, {}};
     }
     if (q.type == "table_hands") return table_hands(store, q.id, q.limit);
+    if (q.type == "stats") return stats(store, asker, q.filter);
     return totals(store, q.name.value_or(""));
 }
 

@@ -21,13 +21,18 @@ struct Query {
     std::int64_t before = 0; // my_hands: hands below this id (0: from the newest)
     int limit = 20; // my_hands, my_tournaments, table_hands: 1 to 100 (out of it: the nearest, 0
                     // the 20)
-    std::optional<std::string> name; // totals: whose (none: the asker's)
+    std::optional<std::string> name; // totals, stats: whose (none: the asker's)
+    StatsFilter filter;              // stats: which of the asker's hands
 };
 
 // The one reader of a history request's parameters: a WebSocket request as it came, or an HTTP
 // GET made into one (net/http_session.cpp): `hand` and `table` (the id, required by the types that
 // take it), `limit` and `before` integers, `name` a string. Refusals: bad_request naming the field.
 Outcome<Query> read_query(const protocol::Request& r);
+
+// Statistics are private: a stats query may name only the asker (`asker_name`, any case).
+// Refusal: private.
+std::optional<protocol::Refusal> stats_private(const Query& q, const std::string& asker_name);
 
 // The query's answer, read in one unit of work; `asker` (0: nobody) sees their own hidden cards.
 // hand_phh answers {"hand": id, "phh": text}. Refusals: those of the functions below, and
@@ -50,6 +55,20 @@ Outcome<json> hand(Store& store, std::int64_t hand_id, std::int64_t asker);
 
 // A table's most recent finished hands, newest first. Refusals: no_such_table.
 Outcome<json> table_hands(Store& store, std::int64_t table, int limit);
+
+// The asker's statistics over the hands the filter selects (docs/stats.md): the sum of their
+// rows, in the names of protocol/stats_json.h, and the filter as read. Zeros when no hand is
+// selected. Refusals: unauthorized without an asker.
+Outcome<json> stats(Store& store, std::int64_t asker, const StatsFilter& filter);
+
+// The hands finished before their statistics were counted at their end, counted now: up to
+// `limit` with an id above `after`, each replayed from its record, in one unit of work on the
+// writer. A hand that does not replay counts as having no lines (the log names it).
+struct StatsBatch {
+    int seen = 0, counted = 0;
+    std::int64_t last = 0; // the highest id seen: the next batch's `after`
+};
+StatsBatch count_stats(Store& store, std::int64_t after, int limit);
 
 // A player's totals over finished hands: hands played, net chips, hands won (net > 0), the
 // biggest win and loss. Refusals: no_such_player.

@@ -125,18 +125,20 @@ Answer json_answer(http::status status, const std::string& code, const std::stri
     return {status, "application/json", protocol::error(nullptr, {code, message}) + "\n"};
 }
 
-// The history API: GET /api/me/hands, /api/me/tournaments, /api/hands/ID, /api/tables/ID/hands,
-// /api/players/NAME/totals. A session token in "Authorization: Bearer TOKEN" identifies the
-// asker (required for /api/me, optional elsewhere: it shows the asker's own cards). Runs on
-// storage's reader, as one unit of work.
+// The history API: GET /api/me/hands, /api/me/tournaments, /api/me/stats, /api/hands/ID,
+// /api/tables/ID/hands, /api/players/NAME/totals. A session token in "Authorization: Bearer TOKEN"
+// identifies the asker (required for /api/me, optional elsewhere: it shows the asker's own cards).
+// Runs on storage's reader, as one unit of work.
 Answer api(Store& store, const std::string& target, const std::optional<std::string>& token) {
     std::string_view path = std::string_view(target).substr(0, target.find('?'));
     std::int64_t asker = 0;
+    std::string asker_name;
     if (token) {
         auto who = store.resume(*token);
         if (!who.ok())
             return json_answer(http::status::unauthorized, "unauthorized", who.refusal.message);
         asker = who.value->id;
+        asker_name = who.value->name;
     }
     auto id_between = [](std::string_view p, std::string_view head,
                          std::string_view tail) -> std::optional<std::int64_t> {
@@ -156,6 +158,8 @@ Answer api(Store& store, const std::string& target, const std::optional<std::str
         r.type = "my_hands";
     } else if (path == "/api/me/tournaments") {
         r.type = "my_tournaments";
+    } else if (path == "/api/me/stats") {
+        r.type = "stats";
     } else if (auto phh = id_between(path, "/api/hands/", "/phh")) {
         r.type = "hand_phh";
         r.body["hand"] = *phh;
@@ -175,12 +179,15 @@ Answer api(Store& store, const std::string& target, const std::optional<std::str
     if (r.type.empty())
         return json_answer(http::status::not_found, "not_found",
                            "no such API: " + std::string(path));
-    if ((r.type == "my_hands" || r.type == "my_tournaments") && !asker)
+    if ((r.type == "my_hands" || r.type == "my_tournaments" || r.type == "stats") && !asker)
         return json_answer(http::status::unauthorized, "unauthorized",
                            "send your session token as \"Authorization: Bearer TOKEN\"");
     auto query = history::read_query(r);
     if (!query.ok())
         return json_answer(http::status::bad_request, query.refusal.code, query.refusal.message);
+    if (r.type == "stats")
+        if (auto no = history::stats_private(*query.value, asker_name))
+            return json_answer(http::status::forbidden, no->code, no->message);
     auto answered = history::answer(store, *query.value, asker);
     if (!answered.ok())
         return json_answer(http::status::not_found, answered.refusal.code,

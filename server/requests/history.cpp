@@ -13,6 +13,8 @@ void on_history(Peer& p, const protocol::Request& r) {
     if (!query.ok()) return refuse(p, r.id, query.refusal);
     const Account& me = *p.client.account;
     if (query.value->type == "totals" && !query.value->name) query.value->name = me.name;
+    if (query.value->type == "stats")
+        if (auto no = history::stats_private(*query.value, me.name)) return refuse(p, r.id, *no);
     stored(
         p, r, Access::read,
         [q = std::move(*query.value), me = me.id](Store& s) { return history::answer(s, q, me); },
@@ -26,7 +28,7 @@ void on_history(Peer& p, const protocol::Request& r) {
 
 void add_history_requests(Routes& routes) {
     for (const char* type :
-         {"my_hands", "my_tournaments", "hand", "table_hands", "totals", "hand_phh"})
+         {"my_hands", "my_tournaments", "hand", "table_hands", "totals", "hand_phh", "stats"})
         routes.insert({type, {Needs::account, on_history}});
 }
 

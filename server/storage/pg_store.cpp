@@ -1,6 +1,7 @@
 #include "storage/pg_store.h"
 
 #include "storage/migrate.h"
+#include "storage/stats_sql.h"
 
 #include <spdlog/spdlog.h>
 
@@ -514,7 +515,7 @@ void PgStore::finish_hand(const HandEnd& h) {
     const std::string log = hand_log_text(h.log); // before anything is written
     pg::Transaction t(db());
     if (db_.query("UPDATE hands SET status = 'finished', deck = $2, seed = $3, fairness = $4, "
-                  "ended_at = now() WHERE id = $1 AND status = 'running'",
+                  "stats_counted = 1, ended_at = now() WHERE id = $1 AND status = 'running'",
                   {h.id, h.deck, h.seed, h.fairness})
             .affected() != 1)
         throw pg::Error("", "hand " + std::to_string(h.id) + " has no running row to finish");
@@ -533,7 +534,51 @@ void PgStore::finish_hand(const HandEnd& h) {
               {h.table, seats, ends});
     db_.query("INSERT INTO hand_logs (hand_id, body) VALUES ($1, $2)", {h.id, log});
     if (h.tournament) apply(*h.tournament);
+    add_stats(h.stats, h.day.empty() ? stats_sql::day_of(std::chrono::system_clock::now()) : h.day);
     t.commit();
+}
+
+void PgStore::add_stats(const std::vector<StatsRow>& rows, const std::string& day) {
+    if (rows.empty()) return;
+    static const std::string sql = stats_sql::upsert(true);
+    for (const StatsRow& r : rows)
+        db_.query(sql.c_str(),
+                  {r.account, r.game, r.variant, r.structure, r.stake, r.position, r.table_size,
+                   day, static_cast<int>(r.tournament), stats_sql::array(stats_sql::integers(r)),
+                   stats_sql::array(stats_sql::reals(r))});
+}
+
+std::vector<std::int64_t> PgStore::hands_to_count(std::int64_t after, int limit) {
+    const pg::Result r = db().query("SELECT id FROM hands WHERE stats_counted = 0 AND status = "
+                                    "'finished' AND id > $1 ORDER BY id LIMIT $2",
+                                    {after, limit});
+    std::vector<std::int64_t> out;
+    for (int i = 0; i < r.rows(); ++i) out.push_back(r.integer(i, 0));
+    return out;
+}
+
+bool PgStore::count_hand_stats(std::int64_t hand_id, const std::vector<StatsRow>& rows,
+                               const std::string& day) {
+    pg::Transaction t(db());
+    // The row's lock makes a second node's count of the same hand wait, then find it counted.
+    if (db_.query("UPDATE hands SET stats_counted = 1 WHERE id = $1 AND stats_counted = 0 AND "
+                  "status = 'finished'",
+                  {hand_id})
+            .affected() != 1)
+        return false;
+    add_stats(rows, day);
+    t.commit();
+    return true;
+}
+
+stats::Totals PgStore::stats_of(std::int64_t account, const StatsFilter& f) {
+    static const std::string sql = stats_sql::sum(true);
+    const pg::Result r = db().query(
+        sql.c_str(), {account, f.game, f.variant, f.structure,
+                      f.stake ? f.stake->value() : std::int64_t{-1}, f.position.value_or(-99),
+                      f.table_size.value_or(0), f.from, f.to, static_cast<int>(f.tournament)});
+    return stats_sql::totals([&](int c) { return r.integer(0, c); },
+                             [&](int c) { return r.real(0, c); });
 }
 
 void PgStore::void_hand(std::int64_t hand_id) {

@@ -60,6 +60,12 @@ class PgStore final : public Store {
     void start_hand(const HandStart& hand) override;
     void finish_hand(const HandEnd& hand) override;
     void void_hand(std::int64_t hand_id) override;
+    std::vector<std::int64_t> hands_to_count(std::int64_t after, int limit) override;
+    bool count_hand_stats(std::int64_t hand_id, const std::vector<StatsRow>& rows,
+                          const std::string& day) override;
+    stats::Totals stats_of(std::int64_t account, const StatsFilter& filter) override;
+    // Adds rows to the statistics, in the open transaction.
+    void add_stats(const std::vector<StatsRow>& rows, const std::string& day);
 
     std::variant<std::int64_t, Refusal>
     create_tournament(const std::string& config, std::int64_t creator, Chips guarantee) override;

@@ -110,6 +110,18 @@ std::string Result::text(int row, int col) const {
                        static_cast<std::size_t>(PQgetlength(r_, row, col)));
 }
 
+double Result::real(int row, int col) const {
+    const char* v = PQgetvalue(r_, row, col);
+    const char* end = v + PQgetlength(r_, row, col);
+    double out = 0;
+    if (v == end) return 0;
+    const auto [p, ec] = std::from_chars(v, end, out);
+    if (ec != std::errc() || p != end)
+        throw Error("",
+                    "column " + std::to_string(col) + " is not a number: " + std::string(v, end));
+    return out;
+}
+
 std::int64_t Result::integer(int row, int col) const {
     const char* v = PQgetvalue(r_, row, col);
     const char* end = v + PQgetlength(r_, row, col);

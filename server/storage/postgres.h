@@ -71,6 +71,7 @@ class Result {
     std::string text(int row, int col) const;
     std::int64_t integer(int row, int col) const;
     Chips chips(int row, int col) const { return Chips(integer(row, col)); }
+    double real(int row, int col) const; // NULL reads as 0
 
   private:
     pg_result* r_;

@@ -103,6 +103,12 @@ Statement& Statement::bind(int index, std::int64_t value) {
     return *this;
 }
 
+Statement& Statement::bind(int index, double value) {
+    int rc = sqlite3_bind_double(stmt_, index, value);
+    if (rc != SQLITE_OK) fail(db_.handle(), rc, "bind");
+    return *this;
+}
+
 Statement& Statement::bind(int index, std::string_view value) {
     int rc = sqlite3_bind_text(stmt_, index, value.data(), static_cast<int>(value.size()),
                                SQLITE_TRANSIENT);
@@ -135,6 +141,10 @@ void Statement::reset() {
 
 std::int64_t Statement::column_int(int index) const {
     return sqlite3_column_int64(stmt_, index);
+}
+
+double Statement::column_double(int index) const {
+    return sqlite3_column_double(stmt_, index);
 }
 
 std::string Statement::column_text(int index) const {

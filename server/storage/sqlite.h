@@ -66,6 +66,8 @@ class Statement {
     // Parameters count from 1, as in SQLite.
     Statement& bind(int index, std::int64_t value);
     Statement& bind(int index, Chips value) { return bind(index, value.value()); }
+    Statement& bind(int index, int value) { return bind(index, std::int64_t{value}); }
+    Statement& bind(int index, double value);
     Statement& bind(int index, std::string_view value);
     Statement& bind_null(int index);
     // True while there is a row to read; false when done.
@@ -76,6 +78,7 @@ class Statement {
 
     std::int64_t column_int(int index) const; // columns count from 0
     Chips column_chips(int index) const { return Chips(column_int(index)); }
+    double column_double(int index) const;
     std::string column_text(int index) const;
     bool column_null(int index) const;
 

@@ -1,6 +1,7 @@
 #include "storage/sqlite_store.h"
 
 #include "storage/migrate.h"
+#include "storage/stats_sql.h"
 
 #include <spdlog/spdlog.h>
 #include <sqlite3.h>
@@ -207,12 +208,38 @@ void SqliteStore::start_hand(const HandStart& h) {
     q.run();
 }
 
+namespace {
+
+// Adds each row's line to the statistics (stats_sql::upsert), in the caller's transaction.
+void add_stats(db::Database& db, const std::vector<StatsRow>& rows, const std::string& day) {
+    if (rows.empty()) return;
+    db::Statement q(db, stats_sql::upsert(false));
+    for (const StatsRow& r : rows) {
+        q.reset();
+        q.bind(1, r.account)
+            .bind(2, r.game)
+            .bind(3, r.variant)
+            .bind(4, r.structure)
+            .bind(5, r.stake)
+            .bind(6, std::int64_t{r.position})
+            .bind(7, std::int64_t{r.table_size})
+            .bind(8, day)
+            .bind(9, std::int64_t{r.tournament});
+        int i = 10;
+        for (std::int64_t v : stats_sql::integers(r)) q.bind(i++, v);
+        for (double v : stats_sql::reals(r)) q.bind(i++, v);
+        q.run();
+    }
+}
+
+} // namespace
+
 void SqliteStore::finish_hand(const HandEnd& h) {
     const std::string log = hand_log_text(h.log); // before anything is written
     db::Transaction t(db_);
     db::Statement hand(db_,
                        "UPDATE hands SET status = 'finished', deck = ?, seed = ?, fairness = ?, "
-                       "ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
+                       "stats_counted = 1, ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
                        "WHERE id = ? AND status = 'running'");
     hand.bind(1, h.deck).bind(2, h.seed).bind(3, h.fairness).bind(4, h.id).run();
     if (db_.changes() != 1)
@@ -231,7 +258,47 @@ void SqliteStore::finish_hand(const HandEnd& h) {
     db::Statement events(db_, "INSERT INTO hand_logs (hand_id, body) VALUES (?, ?)");
     events.bind(1, h.id).bind(2, log).run();
     if (h.tournament) apply(*h.tournament);
+    add_stats(db_, h.stats,
+              h.day.empty() ? stats_sql::day_of(std::chrono::system_clock::now()) : h.day);
     t.commit();
+}
+
+std::vector<std::int64_t> SqliteStore::hands_to_count(std::int64_t after, int limit) {
+    db::Statement q(db_, "SELECT id FROM hands WHERE stats_counted = 0 AND status = 'finished' "
+                         "AND id > ? ORDER BY id LIMIT ?");
+    q.bind(1, after).bind(2, std::int64_t{limit});
+    std::vector<std::int64_t> out;
+    while (q.step()) out.push_back(q.column_int(0));
+    return out;
+}
+
+bool SqliteStore::count_hand_stats(std::int64_t hand_id, const std::vector<StatsRow>& rows,
+                                   const std::string& day) {
+    db::Transaction t(db_);
+    db::Statement mark(db_, "UPDATE hands SET stats_counted = 1 WHERE id = ? AND stats_counted = 0 "
+                            "AND status = 'finished'");
+    mark.bind(1, hand_id).run();
+    if (db_.changes() != 1) return false;
+    add_stats(db_, rows, day);
+    t.commit();
+    return true;
+}
+
+stats::Totals SqliteStore::stats_of(std::int64_t account, const StatsFilter& f) {
+    db::Statement q(db_, stats_sql::sum(false));
+    q.bind(1, account)
+        .bind(2, f.game)
+        .bind(3, f.variant)
+        .bind(4, f.structure)
+        .bind(5, f.stake ? f.stake->value() : std::int64_t{-1})
+        .bind(6, std::int64_t{f.position.value_or(-99)})
+        .bind(7, std::int64_t{f.table_size.value_or(0)})
+        .bind(8, f.from)
+        .bind(9, f.to)
+        .bind(10, std::int64_t{f.tournament});
+    q.step();
+    return stats_sql::totals([&](int c) { return q.column_int(c); },
+                             [&](int c) { return q.column_double(c); });
 }
 
 void SqliteStore::void_hand(std::int64_t hand_id) {

@@ -9,6 +9,7 @@
 
 #include "accounts/account.h"
 #include "protocol/messages.h"
+#include "stats/poker_stats.h"
 
 #include <chrono>
 #include <cstdint>
@@ -73,6 +74,27 @@ struct TournamentPurchase {
     TournamentChange change;
 };
 
+// One player's line of a finished hand for the statistics tables (docs/stats.md): the row it adds
+// to (player, game, variant, structure, stake, position, table size, kind; the day is the hand's
+// end) and what it adds (engine/stats/poker_stats.h).
+struct StatsRow {
+    std::int64_t account = 0;
+    std::string game, variant, structure;
+    Chips stake{};
+    int position = 0, table_size = 0;
+    bool tournament = false;
+    stats::Line line;
+};
+
+// Which of a player's statistics rows a selection adds up: an empty field, every value.
+struct StatsFilter {
+    std::string game, variant, structure;
+    std::optional<Chips> stake;
+    std::optional<int> position, table_size;
+    std::string from, to; // days, YYYY-MM-DD, both included
+    bool tournament = false;
+};
+
 // A finished hand: its reveal, every seat's result (written to the seat's stack on the table
 // too: a tournament's table has none), its log of events, in order, and at a tournament's table
 // what it changed in the tournament, in the same transaction.
@@ -83,6 +105,8 @@ struct HandEnd {
     std::vector<HandSeat> seats;
     std::vector<std::string> log;
     std::optional<TournamentChange> tournament = std::nullopt;
+    std::vector<StatsRow> stats = {}; // each player's line, added to the statistics with the hand
+    std::string day = {};             // theirs: YYYY-MM-DD; empty, today in UTC (bench_stats)
 };
 
 // A tournament's entry as stored.
@@ -292,6 +316,17 @@ class Store {
     // such a hand cannot count.
     virtual void finish_hand(const HandEnd& hand) = 0;
     virtual void void_hand(std::int64_t hand_id) = 0;
+
+    // ---- statistics (docs/stats.md) ----
+    // Finished hands not counted into the statistics yet (finished before they were counted at
+    // the end), with an id above `after`, lowest first, at most `limit`.
+    virtual std::vector<std::int64_t> hands_to_count(std::int64_t after, int limit) = 0;
+    // Counts a hand finished before: marks it counted and adds its rows under `day`. False, and
+    // nothing written, when it was counted already (by another node, say).
+    virtual bool count_hand_stats(std::int64_t hand_id, const std::vector<StatsRow>& rows,
+                                  const std::string& day) = 0;
+    // The sum of the account's rows that the filter selects (zeros when none does).
+    virtual stats::Totals stats_of(std::int64_t account, const StatsFilter& filter) = 0;
 
     // ---- tournaments (tournaments/tournament.h) ----
     // A new tournament's row, registering; its id. A guarantee leaves the creator's balance

@@ -16,6 +16,7 @@
 #include "protocol/messages.h"
 #include "protocol/refusal.h"
 #include "protocol/told.h"
+#include "storage/store.h"
 
 #include <nlohmann/json.hpp>
 
@@ -111,6 +112,8 @@ struct End {
     std::vector<protocol::Sight> seen; // by deck position; past its end: seen by nobody
     bool seed_used = false;            // the reshuffle seed reordered the discards
     bool showdown = false; // hands were shown: the next hand waits Limits::showdown_delay_ms
+    // Each player's line for the statistics (docs/stats.md), by seat; the table adds the account.
+    std::vector<std::pair<int, StatsRow>> stats;
 
     // A hand that cannot go on (a bug): void, and nobody loses a chip.
     static End voided(const char* reason) {

@@ -412,6 +412,7 @@ End PokerHand::finish() {
     end.seed_used = seed_used_;
     end.showdown = std::ranges::any_of(
         told_, [](const poker::Event& e) { return e.type == poker::EventType::show; });
+    end.stats = poker_stats_rows(*state_.config, told_);
     return end;
 }
 
@@ -441,6 +442,26 @@ void PokerHand::view(std::optional<Seat> viewer, int, json& out) const {
 
 std::unique_ptr<Game> poker_game(PokerConfig config, poker::HandConfig base) {
     return std::make_unique<PokerGame>(std::move(config), std::move(base));
+}
+
+std::vector<std::pair<int, StatsRow>> poker_stats_rows(const poker::HandConfig& config,
+                                                       std::span<const poker::Event> events) {
+    const stats::HandLines h = stats::count_hand(config, events);
+    std::vector<std::pair<int, StatsRow>> out;
+    for (const stats::Line& l : h.lines) {
+        StatsRow r;
+        r.game = "poker";
+        r.variant = config.variant->name;
+        r.structure = config.structure == poker::Structure::no_limit    ? "no-limit"
+                      : config.structure == poker::Structure::pot_limit ? "pot-limit"
+                                                                        : "fixed-limit";
+        r.stake = h.unit;
+        r.position = l.position;
+        r.table_size = static_cast<int>(h.lines.size());
+        r.line = l;
+        out.emplace_back(l.seat, std::move(r));
+    }
+    return out;
 }
 
 } // namespace felt::server

@@ -13,4 +13,10 @@ namespace felt::server {
 
 std::unique_ptr<Game> poker_game(protocol::PokerConfig config, poker::HandConfig base);
 
+// Each player's line of a finished poker hand for the statistics (docs/stats.md), by seat: the
+// row of its variant, structure, stake, position and table size, less the account and the kind,
+// which the table knows. From the hand's every event, start to end.
+std::vector<std::pair<int, StatsRow>> poker_stats_rows(const poker::HandConfig& config,
+                                                       std::span<const poker::Event> events);
+
 } // namespace felt::server

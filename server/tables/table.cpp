@@ -572,9 +572,16 @@ void Table::end_hand(End end) {
               protocol::opened_record(sealed_, end.seen, end.seed_used),
               {},
               std::move(end.log),
-              std::nullopt};
+              std::nullopt,
+              {}};
     for (const SeatResult& r : end.results)
         h.seats.push_back({r.seat.index(), seat(r.seat)->account, r.start, r.end});
+    for (auto& [at, row] : end.stats)
+        if (const Occupant* st = seat(Seat(at))) {
+            row.account = st->account;
+            row.tournament = hosted_;
+            h.stats.push_back(std::move(row));
+        }
     if (host_dealt_) {
         // What the hand changed in the tournament, written with it.
         std::array<Chips, kMaxTableSeats> after{};

@@ -3,7 +3,9 @@
 #include "stats_cmd.h"
 
 #include "cli.h"
+#include "phh_files.h"
 #include "poker/phh.h"
+#include "protocol/stats_json.h"
 #include "stats/poker_stats.h"
 
 #include <nlohmann/json.hpp>
@@ -37,27 +39,6 @@ std::string read_text(const std::string& path) {
     return s.str();
 }
 
-// The files named, a folder's .phh and .phhs files in it (sorted).
-std::vector<std::string> files_of(const std::vector<std::string>& paths) {
-    std::vector<std::string> files;
-    for (const std::string& p : paths) {
-        if (!fs::exists(p)) throw UsageError{p + ": no such file or folder"};
-        if (!fs::is_directory(p)) {
-            files.push_back(p);
-            continue;
-        }
-        std::vector<std::string> found;
-        for (const auto& e : fs::recursive_directory_iterator(p)) {
-            const auto ext = e.path().extension();
-            if (e.is_regular_file() && (ext == ".phh" || ext == ".phhs"))
-                found.push_back(e.path().string());
-        }
-        std::sort(found.begin(), found.end());
-        files.insert(files.end(), found.begin(), found.end());
-    }
-    return files;
-}
-
 // The players' names in PHH order: `players`, or p1...pN without it.
 std::vector<std::string> names_of(const std::string& text, std::size_t n) {
     std::vector<std::string> names;
@@ -72,44 +53,6 @@ std::vector<std::string> names_of(const std::string& text, std::size_t n) {
         for (std::size_t i = 1; i <= n; ++i) names.push_back("p" + std::to_string(i));
     }
     return names;
-}
-
-json tally_json(const stats::Tally& t) {
-    return {{"times", t.times}, {"opportunities", t.opportunities}};
-}
-
-double round2(double x) {
-    return std::round(x * 100) / 100;
-}
-
-// A player's totals as `felt stats --json` and the history API name them (docs/stats.md).
-json totals_json(const stats::Totals& t, std::int64_t scale, bool board) {
-    const double unit = static_cast<double>(scale);
-    json out = {{"hands", t.hands},
-                {"net", static_cast<double>(t.net.value()) / unit},
-                {"bb_per_100", round2(t.bb_per_100())},
-                {"bb_per_100_margin", round2(t.bb_per_100_margin())},
-                {"showdown_net", static_cast<double>(t.showdown_net.value()) / unit},
-                {"non_showdown_net", static_cast<double>(t.other_net.value()) / unit},
-                {"rake", static_cast<double>(t.rake.value()) / unit}};
-    for (int i = 0; i < stats::kStats; ++i) {
-        const auto s = static_cast<stats::Stat>(i);
-        if (!stats::counted(s, board ? stats::Family::board : stats::Family::stud)) continue;
-        out[std::string(stats::stat_name(s))] = tally_json(t.tallies[static_cast<std::size_t>(i)]);
-    }
-    // The streets added up: check-raise, aggression factor, aggression frequency.
-    if (board) {
-        auto sum = [&](stats::Stat first) {
-            stats::Tally all;
-            for (int k = 0; k < 3; ++k)
-                all += t.tallies[static_cast<std::size_t>(static_cast<int>(first) + k)];
-            return tally_json(all);
-        };
-        out["check_raise"] = sum(stats::Stat::check_raise_flop);
-        out["af"] = sum(stats::Stat::af_flop);
-        out["afq"] = sum(stats::Stat::afq_flop);
-    }
-    return out;
 }
 
 std::string percent(const json& t) {
@@ -140,7 +83,9 @@ int run_stats(const StatsArgs& a) {
     const std::set<std::string> wanted(a.players.begin(), a.players.end());
     long hands = 0, counted = 0, failed = 0, undecided = 0;
     std::vector<std::string> failures;
-    for (const std::string& file : files_of(a.paths)) {
+    for (const std::string& p : a.paths)
+        if (!fs::exists(p)) throw UsageError{p + ": no such file or folder"};
+    for (const std::string& file : phh_files(a.paths)) {
         for (const poker::HandText& hand : poker::split_hands(read_text(file))) {
             ++hands;
             auto r = poker::replay_phh(hand.text);
@@ -175,8 +120,10 @@ int run_stats(const StatsArgs& a) {
     }
     json out = json::object();
     for (const std::string& name : a.players)
-        if (!by_name.contains(name)) out[name] = totals_json(stats::Totals{}, kScale, true);
-    for (const auto& [name, p] : by_name) out[name] = totals_json(p.totals, kScale, p.board);
+        if (!by_name.contains(name))
+            out[name] = protocol::totals_json(stats::Totals{}, kScale, true);
+    for (const auto& [name, p] : by_name)
+        out[name] = protocol::totals_json(p.totals, kScale, p.board);
     if (a.json) {
         std::cout << json{{"hands", hands},
                           {"counted", counted},

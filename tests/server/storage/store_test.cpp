@@ -533,6 +533,81 @@ void tournaments(const Engine& e) {
     }
 }
 
+// The statistics tables: a hand's rows added with its end, summed by any selection; a hand
+// finished before, counted once however often it is asked.
+void statistics(const Engine& e) {
+    auto store = e.open(true);
+    const auto ann = *store->create_account("ann", hash_password("correct horse")).value;
+    const auto bob = *store->create_guest().value;
+    const std::int64_t table = store->create_table(R"({"game":"holdem"})", ann.id);
+    auto row = [&](std::int64_t account, const char* variant, int position, std::int64_t net) {
+        StatsRow r;
+        r.account = account;
+        r.game = "poker";
+        r.variant = variant;
+        r.structure = "no-limit";
+        r.stake = Chips(2);
+        r.position = position;
+        r.table_size = 2;
+        r.line.net = Chips(net);
+        r.line.showdown = net > 0;
+        r.line.tallies[static_cast<std::size_t>(stats::Stat::vpip)] = {1, 1};
+        r.line.tallies[static_cast<std::size_t>(stats::Stat::af_flop)] = {3, 2};
+        return r;
+    };
+    store->start_hand({1, table, 1, "{}", "c0"});
+    HandEnd one{1, table, "", "", "", {}, {"{}"}};
+    one.stats = {row(ann.id, "holdem", stats::kBigBlind, 6), row(bob.id, "holdem", 0, -6)};
+    store->finish_hand(one);
+    store->start_hand({2, table, 2, "{}", "c1"});
+    HandEnd two{2, table, "", "", "", {}, {"{}"}};
+    two.stats = {row(ann.id, "holdem", stats::kBigBlind, -2), row(ann.id, "omaha", 0, 10)};
+    store->finish_hand(two);
+    auto reader = e.open(false);
+    const stats::Totals all = reader->stats_of(ann.id, {});
+    CHECK(all.hands == 3);
+    CHECK(all.net == Chips(14));
+    CHECK(all.showdown_net == Chips(16));
+    CHECK(all.units == 6);
+    CHECK(all.tallies[static_cast<std::size_t>(stats::Stat::vpip)] == stats::Tally{3, 3});
+    CHECK(all.tallies[static_cast<std::size_t>(stats::Stat::af_flop)] == stats::Tally{9, 6});
+    CHECK(all.sum_bb == doctest::Approx(7.0));          // 3 - 1 + 5
+    CHECK(all.sum_bb_squared == doctest::Approx(35.0)); // 9 + 1 + 25
+    StatsFilter f;
+    f.variant = "holdem";
+    CHECK(reader->stats_of(ann.id, f).hands == 2);
+    f.position = stats::kBigBlind;
+    CHECK(reader->stats_of(ann.id, f).net == Chips(4));
+    f = {};
+    f.position = 0;
+    CHECK(reader->stats_of(ann.id, f).net == Chips(10));
+    f = {};
+    f.stake = Chips(4);
+    CHECK(reader->stats_of(ann.id, f).hands == 0);
+    f = {};
+    f.tournament = true;
+    CHECK(reader->stats_of(ann.id, f).hands == 0);
+    f = {};
+    f.to = "2000-01-01";
+    CHECK(reader->stats_of(ann.id, f).hands == 0);
+    CHECK(reader->stats_of(bob.id, {}).net == Chips(-6));
+    // Hands finished as they were (counted at their end) are not to count again.
+    CHECK(store->hands_to_count(0, 10).empty());
+    // One finished before statistics were counted: counted once, under its own day.
+    e.exec("UPDATE hands SET stats_counted = 0 WHERE id = 2");
+    CHECK(store->hands_to_count(0, 10) == std::vector<std::int64_t>{2});
+    CHECK(store->hands_to_count(2, 10).empty());
+    CHECK(store->count_hand_stats(2, {row(bob.id, "stud", stats::kSmallBlind, 5)}, "2001-02-03"));
+    CHECK_FALSE(store->count_hand_stats(2, {row(bob.id, "stud", 1, 5)}, "2001-02-03"));
+    CHECK(store->hands_to_count(0, 10).empty());
+    f = {};
+    f.from = "2001-02-03";
+    f.to = "2001-02-03";
+    CHECK(reader->stats_of(bob.id, f).hands == 1);
+    CHECK(reader->stats_of(bob.id, f).net == Chips(5));
+    CHECK(reader->stats_of(bob.id, {}).hands == 2);
+}
+
 } // namespace
 
 TEST_CASE("store on SQLite: accounts, sessions, the ledger, tables, hands, history, recovery") {
@@ -546,6 +621,9 @@ TEST_CASE("store on SQLite: accounts, sessions, the ledger, tables, hands, histo
     }
     SUBCASE("tournaments") {
         tournaments(e);
+    }
+    SUBCASE("statistics") {
+        statistics(e);
     }
 }
 
@@ -562,5 +640,8 @@ TEST_CASE("store on PostgreSQL: accounts, sessions, the ledger, tables, hands, h
     }
     SUBCASE("tournaments") {
         tournaments(e);
+    }
+    SUBCASE("statistics") {
+        statistics(e);
     }
 }

@@ -1,0 +1,285 @@
+// Player statistics in feltd (docs/stats.md): counted at each hand's end, in the same transaction;
+// equal to the stored hands replayed from their logs, whose PHH the slow reference counts the
+// same; the hands stored before, counted in the background after a restart; the `stats` request
+// and its refusals.
+#include "bot.h"
+#include "games/games.h"
+#include "poker/phh.h"
+#include "reference_stats.h"
+#include "server/feltd_harness.h"
+#include "storage/sqlite.h"
+#include "storage/sqlite_store.h"
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <future>
+#include <map>
+#include <set>
+#include <thread>
+
+using namespace feltd_test;
+using felt::Chips;
+using felt::server::HandRecord;
+using felt::server::SqliteStore;
+using felt::server::StatsFilter;
+namespace stats = felt::stats;
+
+namespace {
+
+#ifdef FELT_SANITIZE
+constexpr int kHands = 4; // hands each table plays: a tenth under the sanitizers
+#else
+constexpr int kHands = 40;
+#endif
+
+// Every variant, in a structure each, three seats a table.
+const std::vector<std::pair<const char*, const char*>> kTables = {
+    {"holdem", "no-limit"},
+    {"omaha", "pot-limit"},
+    {"short-deck", "no-limit"},
+    {"omaha-hilo", "fixed-limit"},
+    {"stud", "fixed-limit"},
+    {"razz", "fixed-limit"},
+    {"stud-hilo", "fixed-limit"},
+    {"mexican", "pot-limit"},
+    {"draw", "fixed-limit"},
+    {"deuce-single-draw", "no-limit"},
+    {"deuce-triple-draw", "fixed-limit"},
+    {"badugi", "fixed-limit"},
+    {"shrinking", "pot-limit"},
+    {"straight", "no-limit"},
+};
+
+// Each account's totals, as storage adds its rows up (cash hands).
+std::map<std::int64_t, stats::Totals> stored_totals(const std::string& db_path,
+                                                    const std::set<std::int64_t>& accounts) {
+    SqliteStore store(db_path, Chips(0), SqliteStore::Role::reader);
+    std::map<std::int64_t, stats::Totals> out;
+    for (std::int64_t a : accounts) out[a] = store.stats_of(a, StatsFilter{});
+    return out;
+}
+
+void same_totals(const stats::Totals& got, const stats::Totals& want) {
+    CHECK(got.hands == want.hands);
+    CHECK(got.net == want.net);
+    CHECK(got.rake == want.rake);
+    CHECK(got.showdown_net == want.showdown_net);
+    CHECK(got.units == doctest::Approx(want.units));
+    CHECK(got.sum_bb == doctest::Approx(want.sum_bb));
+    CHECK(got.sum_bb_squared == doctest::Approx(want.sum_bb_squared));
+    for (int i = 0; i < stats::kStats; ++i) {
+        CAPTURE(stats::stat_name(static_cast<stats::Stat>(i)));
+        CHECK(got.tallies[static_cast<std::size_t>(i)] ==
+              want.tallies[static_cast<std::size_t>(i)]);
+    }
+}
+
+} // namespace
+
+TEST_CASE("feltd: statistics counted at each hand's end equal the stored hands replayed, in every "
+          "variant; the slow reference agrees; hands stored before are counted after a restart") {
+    char tmpl[] = "/tmp/feltd_stats_XXXXXX";
+    REQUIRE(mkdtemp(tmpl) != nullptr);
+    const std::string dir = tmpl, db_path = dir + "/data/felt.db";
+    std::map<std::int64_t, stats::Totals> live;
+    std::set<std::int64_t> accounts;
+    {
+        Feltd d({}, dir);
+        auto hosts = guests(d.port(), 3); // five tables each at most
+        // Each table's three bots play at once, a thread a table.
+        std::vector<std::future<felt::bot::Report>> runs;
+        for (std::size_t i = 0; i < kTables.size(); ++i) {
+            const auto& [variant, structure] = kTables[i];
+            const json made = hosts[i / 5]->call({{"type", "create_table"},
+                                                  {"variant", variant},
+                                                  {"structure", structure},
+                                                  {"seats", 3},
+                                                  {"hand_delay_ms", 0},
+                                                  {"decision_ms", 4000}});
+            REQUIRE_MESSAGE(made["ok"] == true, made.dump());
+            felt::bot::Options o;
+            o.port = std::to_string(d.port());
+            o.join = made["table"];
+            o.seats = 3;
+            o.hands = kHands;
+            o.level = "easy";
+            runs.push_back(std::async(std::launch::async, [o] { return felt::bot::run(o); }));
+        }
+        for (auto& r : runs) {
+            const felt::bot::Report report = r.get();
+            CHECK_MESSAGE(report.errors.empty(), (report.errors.empty() ? "" : report.errors[0]));
+        }
+        d.stop(SIGTERM);
+    }
+    // Every finished hand replayed from its log, its lines added up by account; and its PHH
+    // counted by the slow reference, player by player, against the engine's count of the same.
+    std::map<std::int64_t, stats::Totals> replayed;
+    long hands = 0, judged = 0;
+    {
+        felt::db::Database db(db_path);
+        SqliteStore store(db_path, Chips(0), SqliteStore::Role::reader);
+        felt::db::Statement q(db, "SELECT id FROM hands WHERE status = 'finished' ORDER BY id");
+        while (q.step()) {
+            const std::int64_t id = q.column_int(0);
+            auto record = store.hand_record(id);
+            REQUIRE(record);
+            const json cfg = json::parse(record->config);
+            auto rows = felt::server::kPokerGame.stats(*record, cfg);
+            REQUIRE_MESSAGE(rows.ok(), rows.error().message);
+            for (const felt::server::StatsRow& r : rows.value()) {
+                replayed[r.account].add(r.line, r.stake);
+                accounts.insert(r.account);
+            }
+            ++hands;
+            auto text = felt::server::kPokerGame.phh(*record, cfg, -1);
+            REQUIRE(text.ok());
+            auto ref = felt::test::reference_stats(text.value());
+            if (!ref) continue;
+            auto again = felt::poker::replay_phh(text.value());
+            if (!again.ok() || again.value().undecided) continue;
+            ++judged;
+            for (const stats::Line& l : stats::count_replay(again.value()).lines) {
+                const auto& want = ref->at("p" + std::to_string(l.seat + 1)).stats;
+                for (const auto& [name, tally] : want)
+                    for (int i = 0; i < stats::kStats; ++i)
+                        if (stats::stat_name(static_cast<stats::Stat>(i)) == name) {
+                            CAPTURE(name);
+                            CHECK(l.tallies[static_cast<std::size_t>(i)].times == tally.first);
+                            CHECK(l.tallies[static_cast<std::size_t>(i)].opportunities ==
+                                  tally.second);
+                        }
+            }
+        }
+    }
+    MESSAGE(hands, " hands stored, ", judged, " judged by the reference, ", accounts.size(),
+            " players");
+    CHECK(hands >= static_cast<long>(kTables.size()) * kHands);
+    CHECK(judged > hands / 3);
+    live = stored_totals(db_path, accounts);
+    for (std::int64_t a : accounts) {
+        CAPTURE(a);
+        same_totals(live[a], replayed[a]);
+    }
+    // As if the hands were stored by a feltd that did not count them: the next start counts them
+    // in the background, to the same sums.
+    {
+        felt::db::Database db(db_path);
+        db.exec("DELETE FROM player_stats; UPDATE hands SET stats_counted = 0");
+    }
+    {
+        Feltd d({}, dir);
+        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+        for (;;) {
+            felt::db::Database db(db_path);
+            if (sql_int(db, "SELECT COUNT(*) FROM hands WHERE stats_counted = 0 AND status = "
+                            "'finished'") == 0)
+                break;
+            REQUIRE(std::chrono::steady_clock::now() < until);
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+        d.stop(SIGTERM);
+    }
+    const auto counted_after = stored_totals(db_path, accounts);
+    for (std::int64_t a : accounts) {
+        CAPTURE(a);
+        same_totals(counted_after.at(a), live[a]);
+    }
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("feltd: the stats request: the asker's own, filtered; zeros for no hands; unknown "
+          "filters, bad days and another player's name refused by name") {
+    Feltd d;
+    std::vector<std::unique_ptr<Client>> people;
+    std::vector<std::string> names;
+    for (int i = 0; i < 2; ++i) {
+        people.push_back(std::make_unique<Client>(d.port()));
+        people.back()->hello();
+        const json g = people.back()->call({{"type", "guest"}});
+        REQUIRE(g["ok"] == true);
+        names.push_back(g["account"]["name"]);
+    }
+    Client& ann = *people[0];
+    auto ask = [&](json body) {
+        body["type"] = "stats";
+        return ann.call(body);
+    };
+    // No hands yet: zeros with zero opportunities.
+    const json none = ask({});
+    REQUIRE_MESSAGE(none["ok"] == true, none.dump());
+    CHECK(none["stats"]["hands"] == 0);
+    CHECK(none["stats"]["bb_per_100"] == 0);
+    CHECK(none["stats"]["vpip"] == json{{"times", 0}, {"opportunities", 0}});
+    CHECK(none["filter"]["kind"] == "cash");
+    // Bad input, each named.
+    struct Bad {
+        json body;
+        const char* code;
+        const char* field;
+    };
+    for (const Bad& b : {Bad{{{"colour", "red"}}, "bad_request", "colour"},
+                         Bad{{{"from", "2026-13-01"}}, "bad_request", "from"},
+                         Bad{{{"to", "yesterday"}}, "bad_request", "to"},
+                         Bad{{{"from", "2026-05-02"}, {"to", "2026-05-01"}}, "bad_request", "from"},
+                         Bad{{{"variant", "pineapple"}}, "bad_request", "variant"},
+                         Bad{{{"structure", "spread-limit"}}, "bad_request", "structure"},
+                         Bad{{{"stakes", 0}}, "bad_request", "stakes"},
+                         Bad{{{"position", "under_the_gun"}}, "bad_request", "position"},
+                         Bad{{{"table_size", 11}}, "bad_request", "table_size"},
+                         Bad{{{"kind", "freeroll"}}, "bad_request", "kind"},
+                         Bad{{{"game", "bridge"}}, "bad_request", "game"}}) {
+        CAPTURE(b.body.dump());
+        const json r = ask(b.body);
+        CHECK(r["type"] == "error");
+        CHECK(r["code"] == b.code);
+        CHECK(r["field"] == b.field);
+    }
+    CHECK(ask({{"name", names[1]}})["code"] == "private");
+    CHECK(ask({{"name", names[0]}})["ok"] == true); // her own, named
+    // Ann plays heads-up against Bob: her own figures, and the filters select them.
+    const json made = ann.call({{"type", "create_table"},
+                                {"variant", "holdem"},
+                                {"structure", "no-limit"},
+                                {"seats", 2},
+                                {"hand_delay_ms", 0}});
+    REQUIRE(made["ok"] == true);
+    const std::int64_t table = made["table"];
+    for (auto& c : people)
+        REQUIRE(c->call({{"type", "join"}, {"table", table}, {"buy_in", 200}})["ok"] == true);
+    // Each checks or calls, or folds where nothing else may be done, for a few hands.
+    int ended = 0, id = 100;
+    while (ended < 3) {
+        for (auto& c : people) {
+            auto m = c->read();
+            REQUIRE(m.has_value());
+            if ((*m)["type"] != "table") continue;
+            if ((*m)["kind"] == "hand_end" && c.get() == &ann) ++ended;
+            if ((*m)["kind"] != "update" || !m->contains("turn") || !(*m)["turn"].contains("legal"))
+                continue;
+            const json& legal = (*m)["turn"]["legal"];
+            c->send(json{{"type", "act"},
+                         {"id", ++id},
+                         {"table", table},
+                         {"action", legal.value("check", false) ? "check" : "call"}});
+        }
+    }
+    // Storage has the hands once their ends are told.
+    const json mine = ask({});
+    REQUIRE(mine["ok"] == true);
+    CHECK(mine["stats"]["hands"].get<int>() >= 3);
+    CHECK(mine["stats"]["vpip"]["opportunities"].get<int>() >= 3);
+    CHECK(ask({{"variant", "holdem"},
+               {"structure", "no-limit"},
+               {"table_size", 2}})["stats"]["hands"] == mine["stats"]["hands"]);
+    CHECK(ask({{"variant", "omaha"}})["stats"]["hands"] == 0);
+    CHECK(ask({{"stakes", 2}})["stats"]["hands"] == mine["stats"]["hands"]); // blinds 1-2
+    CHECK(ask({{"stakes", 4}})["stats"]["hands"] == 0);
+    CHECK(ask({{"kind", "tournament"}})["stats"]["hands"] == 0);
+    CHECK(ask({{"from", "2000-01-01"}, {"to", "2000-12-31"}})["stats"]["hands"] == 0);
+    const json positions = ask({{"position", "big_blind"}});
+    const json button = ask({{"position", "small_blind"}}); // heads-up the button's blind
+    CHECK(positions["stats"]["hands"].get<int>() + button["stats"]["hands"].get<int>() ==
+          mine["stats"]["hands"].get<int>());
+}
