@@ -29,6 +29,7 @@ json totals_json(const stats::Totals& t, std::int64_t scale, bool board) {
                 {"bb_per_100", round2(t.bb_per_100())},
                 {"bb_per_100_margin", round2(t.bb_per_100_margin())},
                 {"showdown_net", chips(t.showdown_net)},
+                {"ev_net", round2(t.ev_net / static_cast<double>(scale))},
                 {"non_showdown_net", chips(t.other_net)},
                 {"rake", chips(t.rake)}};
     const stats::Family family = board ? stats::Family::board : stats::Family::stud;
@@ -50,6 +51,33 @@ json totals_json(const stats::Totals& t, std::int64_t scale, bool board) {
         out["afq"] = sum(stats::Stat::afq_flop);
     }
     return out;
+}
+
+json chinese_totals_json(const stats::Totals& t) {
+    const stats::DealLine& d = t.deal;
+    return {{"hands", t.hands},
+            {"net", t.net.value()},
+            {"rake", t.rake.value()},
+            {"units", d.units},
+            {"units_per_deal",
+             t.hands ? round2(static_cast<double>(d.units) / static_cast<double>(t.hands)) : 0.0},
+            {"scoops", tally_json(d.scoops)},
+            {"specials", tally_json(d.specials)},
+            {"surrenders", tally_json(d.surrenders)}};
+}
+
+json leap_totals_json(const stats::Totals& t) {
+    const stats::DealLine& d = t.deal;
+    auto per_game = [&](std::int64_t x) {
+        return t.hands ? round2(static_cast<double>(x) / static_cast<double>(t.hands)) : 0.0;
+    };
+    return {{"hands", t.hands},
+            {"net", t.net.value()},
+            {"wins", tally_json(d.wins)},
+            {"score", d.score},
+            {"average_score", per_game(d.score)},
+            {"melds", d.melds},
+            {"melds_per_game", per_game(d.melds)}};
 }
 
 } // namespace felt::protocol

@@ -16,4 +16,10 @@ namespace felt::protocol {
 // (1: whole chips, as integers).
 nlohmann::ordered_json totals_json(const stats::Totals& t, std::int64_t scale, bool board);
 
+// Chinese poker's figures: hands (deals), net, rake, units (won less lost) and units_per_deal,
+// scoops, specials, surrenders.
+nlohmann::ordered_json chinese_totals_json(const stats::Totals& t);
+// Leap rummy's: hands (games), net, wins, score and average_score, melds and melds_per_game.
+nlohmann::ordered_json leap_totals_json(const stats::Totals& t);
+
 } // namespace felt::protocol

@@ -53,6 +53,8 @@ struct Config {
     // renewed every third of it; other nodes recover its tables once it lapses.
     std::string node_id, node_url;
     std::int64_t lease_s = 10;
+    // The table overlay: a player may ask what they saw of their opponents (opponent_stats).
+    bool table_stats = true;
     // For tests only: `choose_deck` sets the next deal's cards. Off, it is refused.
     bool chosen_decks = false;
     // For tests only: how long a tournament's minute lasts (levels and breaks in minutes).

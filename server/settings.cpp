@@ -180,6 +180,9 @@ void add_settings(CLI::App& app, Config& c, std::string& config_file) {
                    "TLS certificate chain (PEM); with --tls-key, serve https and wss only")
         ->envname("FELT_TLS_CERT");
     app.add_option("--tls-key", c.tls_key, "TLS private key (PEM)")->envname("FELT_TLS_KEY");
+    app.add_flag("!--no-table-stats", c.table_stats,
+                 "Show players no statistics of their opponents at the table (opponent_stats is "
+                 "refused; they are still counted)");
     app.add_flag("--chosen-decks", c.chosen_decks,
                  "FOR TESTS ONLY: a player at a table may choose the next deal's cards "
                  "(choose_deck). Never on a server people play on");

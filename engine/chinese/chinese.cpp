@@ -74,6 +74,10 @@ std::string describe(HandValue v) {
 
 } // namespace
 
+std::array<HandValue, 3> row_values(const Split& s) {
+    return {value3(s.front), value5(s.middle), value5(s.back)};
+}
+
 std::string_view row_name(Row r) {
     return r == Row::front ? "front" : r == Row::middle ? "middle" : "back";
 }
@@ -326,8 +330,7 @@ Result<Settlement> settle(const Profile& profile, const Options& o,
     std::vector<std::array<HandValue, 3>> rows(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i) {
         if (players[static_cast<std::size_t>(i)].surrender) continue; // never compared
-        const Split& s = players[static_cast<std::size_t>(i)].split;
-        rows[static_cast<std::size_t>(i)] = {value3(s.front), value5(s.middle), value5(s.back)};
+        rows[static_cast<std::size_t>(i)] = row_values(players[static_cast<std::size_t>(i)].split);
     }
     auto player = [&](int i) -> const Player& { return players[static_cast<std::size_t>(i)]; };
     auto active = [&](int i) { return !player(i).surrender && !player(i).declare; };

@@ -39,6 +39,9 @@ struct SplitRules {
 std::optional<Error> check_split(const Split& s, const SplitRules& rules,
                                  std::span<const Card> dealt = {});
 
+// The values of a split's front, middle and back rows, as settlement compares them.
+std::array<HandValue, 3> row_values(const Split& s);
+
 // The row order alone, of a split in progress: a row not yet filled (nullopt) is not compared.
 // Refusals as check_split's: middle_above_back, front_above_middle.
 std::optional<Error> check_order(std::optional<HandValue> front, std::optional<HandValue> middle,

@@ -503,6 +503,7 @@ void Totals::add(const Line& line, Chips unit) {
     net += line.net;
     rake += line.rake;
     (line.showdown ? showdown_net : other_net) += line.net;
+    ev_net += line.ev_net.value_or(static_cast<double>(line.net.value()));
     units += static_cast<double>(unit.value());
     const double bb = static_cast<double>(line.net.value()) / static_cast<double>(unit.value());
     sum_bb += bb;
@@ -520,6 +521,8 @@ Totals& Totals::operator+=(const Totals& o) {
     units += o.units;
     sum_bb += o.sum_bb;
     sum_bb_squared += o.sum_bb_squared;
+    ev_net += o.ev_net;
+    deal += o.deal;
     for (int i = 0; i < kStats; ++i)
         tallies[static_cast<std::size_t>(i)] += o.tallies[static_cast<std::size_t>(i)];
     return *this;

@@ -10,6 +10,7 @@
 
 #include "poker/hand.h"
 #include "poker/phh.h"
+#include "stats/deal_stats.h"
 
 #include <array>
 #include <cstdint>
@@ -61,15 +62,6 @@ std::string_view stat_name(Stat s); // "vpip", "three_bet", "cbet_flop", ... (do
 // Whether statistic `s` is counted for a family's games.
 bool counted(Stat s, Family f);
 
-struct Tally {
-    std::int64_t times = 0, opportunities = 0;
-    Tally& operator+=(const Tally& o) {
-        times += o.times;
-        opportunities += o.opportunities;
-        return *this;
-    }
-    bool operator==(const Tally&) const = default;
-};
 using Tallies = std::array<Tally, kStats>;
 
 // Positions as fpdb numbers them: the big blind, the small blind, and the others counted back
@@ -85,6 +77,9 @@ struct Line {
     poker::Chips rake{};   // of the pots they won, the share the house took
     bool showdown = false; // went to showdown
     Tallies tallies{};     // each statistic: 0 or 1 (af: counts of actions)
+    // The net valued at the all-in equity (net less the chips won plus the share expected) when
+    // hands were shown all in; else none (the net). Set by whoever knows the hand's all-in EV.
+    std::optional<double> ev_net = std::nullopt;
 };
 
 struct HandLines {
@@ -109,7 +104,9 @@ struct Totals {
     poker::Chips showdown_net{}, other_net{}; // net of the hands that went to showdown, the rest
     double units = 0;                         // the hands' units (big blinds), added up
     double sum_bb = 0, sum_bb_squared = 0;    // each hand's net in its own units, and its square
+    double ev_net = 0;                        // the nets valued at the all-in equity (Line)
     Tallies tallies{};
+    DealLine deal{}; // Chinese poker's and leap rummy's own figures (deal_stats.h)
     void add(const Line& line, poker::Chips unit);
     Totals& operator+=(const Totals& o);
     // 100 x net over the hands' units; 0 without hands.

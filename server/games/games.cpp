@@ -34,6 +34,15 @@ protocol::Outcome<std::shared_ptr<Table>> reopened(const OpenTable& open, Servic
     return Out{std::move(table), {}};
 }
 
+protocol::json record_log(const HandRecord& h) {
+    protocol::json log = protocol::json::array();
+    for (const std::string& body : h.events) {
+        protocol::json e = protocol::json::parse(body, nullptr, false);
+        if (!e.is_discarded()) log.push_back(std::move(e));
+    }
+    return log;
+}
+
 std::string game_names() {
     std::string out;
     for (const GameEntry* g : kGames) {

@@ -39,6 +39,9 @@ struct GameEntry {
                                            const protocol::json& config) = nullptr;
 };
 
+// A stored hand's events parsed, in order (those that do not parse left out).
+protocol::json record_log(const HandRecord& h);
+
 // The game of this name, or null.
 const GameEntry* find_game(std::string_view name);
 // The game a table is when its request or its stored configuration names none: poker (every

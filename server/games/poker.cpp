@@ -272,8 +272,11 @@ Result<std::string> phh(const HandRecord& h, const json& config, int seat) {
 Result<std::vector<StatsRow>> stats(const HandRecord& h, const json& config) {
     auto replayed = replay_poker(h, config, [](const poker::HandState&, const poker::Action&) {});
     if (!replayed) return make_error(Errc::bad_config, replayed.error().message);
+    auto rows = poker_stats_rows(replayed->config, replayed->events);
+    for (const json& e : record_log(h))
+        if (e.value("kind", "") == "all_in_ev") add_all_in_ev(rows, e);
     std::vector<StatsRow> out;
-    for (auto& [seat, row] : poker_stats_rows(replayed->config, replayed->events)) {
+    for (auto& [seat, row] : rows) {
         for (const HandRecord::Seat& s : h.seats)
             if (s.seat == seat) row.account = s.account;
         row.tournament = config.contains("tournament");

@@ -6,10 +6,12 @@
 
 #include <spdlog/spdlog.h>
 
+#include "chinese/chinese.h"
 #include "poker/variant.h"
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -234,8 +236,17 @@ protocol::Refusal read_filter(const protocol::Request& r, Query& q) {
     if (!f.game.empty() && !find_game(f.game))
         return {"bad_request", "unknown game \"" + f.game + "\" (known: " + game_names() + ")",
                 "game"};
-    if (!f.variant.empty() && !poker::builtin_variant(f.variant))
-        return {"bad_request", "unknown variant \"" + f.variant + "\"", "variant"};
+    if (f.game.empty()) f.game = "poker"; // one game's figures at a time: their units differ
+    if (!f.variant.empty()) {
+        const bool known = f.game == "poker"     ? poker::builtin_variant(f.variant) != nullptr
+                           : f.game == "chinese" ? chinese::find_profile(f.variant) != nullptr
+                                                 : false; // leap rummy has none
+        if (!known)
+            return {"bad_request",
+                    "unknown variant \"" + f.variant + "\" of " + f.game +
+                        (f.game == "chinese" ? " (a Chinese poker variant is its profile)" : ""),
+                    "variant"};
+    }
     if (!f.structure.empty() && f.structure != "no-limit" && f.structure != "pot-limit" &&
         f.structure != "fixed-limit")
         return {"bad_request",
@@ -297,13 +308,59 @@ std::optional<protocol::Refusal> stats_private(const Query& q, const std::string
                              "name"};
 }
 
+// A player's finished tournaments that a filter selects (its variant and days; the rest are the
+// hands'), added up: entries, cashes (a prize won), what they paid (buy-ins, re-buys, add-ons
+// and fees) and won, ROI, and the average place. Each tournament is one row: no hand is read.
+json tournament_results(Store& store, std::int64_t account, const StatsFilter& filter) {
+    std::int64_t entries = 0, cashes = 0, places = 0;
+    Chips paid{}, won{};
+    for (const PlayerTournament& t : store.tournaments_of(account, 1'000'000)) {
+        if (t.status != "finished" || t.place <= 0) continue;
+        const std::string day = t.ended_at.substr(0, 10);
+        if ((!filter.from.empty() && day < filter.from) || (!filter.to.empty() && day > filter.to))
+            continue;
+        if (!filter.variant.empty()) {
+            const json c = json::parse(t.config, nullptr, false);
+            if (!c.is_object() || c.value("variant", "") != filter.variant) continue;
+        }
+        ++entries;
+        cashes += t.prize > 0 ? 1 : 0;
+        places += t.place;
+        paid += t.buy_in + t.fee;
+        won += t.prize;
+    }
+    auto ratio = [](double a, double b) { return b > 0 ? std::round(a / b * 10000) / 10000 : 0.0; };
+    return {{"entries", entries},
+            {"cashes", cashes},
+            {"itm", ratio(static_cast<double>(cashes), static_cast<double>(entries))},
+            {"paid", paid},
+            {"won", won},
+            {"roi",
+             ratio(static_cast<double>((won - paid).value()), static_cast<double>(paid.value()))},
+            {"average_place", ratio(static_cast<double>(places), static_cast<double>(entries))}};
+}
+
 Outcome<json> stats(Store& store, std::int64_t asker, const StatsFilter& filter) {
     if (!asker) return {std::nullopt, {"unauthorized", "sign in to see your statistics"}};
     const stats::Totals t = store.stats_of(asker, filter);
-    const bool board =
-        filter.variant.empty() ||
-        stats::family_of(*poker::builtin_variant(filter.variant)) == stats::Family::board;
-    json out = protocol::totals_json(t, 1, board);
+    json out;
+    if (filter.game == "chinese") {
+        out = protocol::chinese_totals_json(t);
+    } else if (filter.game == "leap") {
+        out = protocol::leap_totals_json(t);
+    } else {
+        const bool board =
+            filter.variant.empty() ||
+            stats::family_of(*poker::builtin_variant(filter.variant)) == stats::Family::board;
+        out = protocol::totals_json(t, 1, board);
+    }
+    json days = json::array();
+    for (const StatsDay& d : store.stats_days(asker, filter))
+        days.push_back({{"day", d.day},
+                        {"hands", d.hands},
+                        {"net", d.net},
+                        {"showdown_net", d.showdown_net},
+                        {"ev_net", std::round(d.ev_net * 100) / 100}});
     json f = json::object();
     if (!filter.game.empty()) f["game"] = filter.game;
     if (!filter.variant.empty()) f["variant"] = filter.variant;
@@ -314,7 +371,22 @@ Outcome<json> stats(Store& store, std::int64_t asker, const StatsFilter& filter)
     if (!filter.from.empty()) f["from"] = filter.from;
     if (!filter.to.empty()) f["to"] = filter.to;
     f["kind"] = filter.tournament ? "tournament" : "cash";
-    return {json{{"filter", std::move(f)}, {"stats", std::move(out)}}, {}};
+    json reply = {{"filter", std::move(f)}, {"stats", std::move(out)}, {"days", std::move(days)}};
+    if (filter.tournament) reply["tournaments"] = tournament_results(store, asker, filter);
+    return {std::move(reply), {}};
+}
+
+// The table overlay: what the asker saw of each player named, from the poker hands both were
+// dealt (no card the asker did not see counts: VPIP and PFR are actions everyone saw).
+Outcome<json> opponents(Store& store, std::int64_t asker, const std::vector<std::string>& names) {
+    if (!asker) return {std::nullopt, {"unauthorized", "sign in to see your opponents"}};
+    json out = json::array();
+    for (const OpponentStats& o : store.opponent_stats(asker, names))
+        out.push_back({{"name", o.name},
+                       {"hands", o.hands},
+                       {"vpip", {{"times", o.vpip.times}, {"opportunities", o.vpip.opportunities}}},
+                       {"pfr", {{"times", o.pfr.times}, {"opportunities", o.pfr.opportunities}}}});
+    return {json{{"opponents", std::move(out)}}, {}};
 }
 
 StatsBatch count_stats(Store& store, std::int64_t after, int limit) {
@@ -359,6 +431,15 @@ Outcome<Query> read_query(const protocol::Request& r) {
         q.id = *id.value;
     } else if (q.type == "stats") {
         if (protocol::Refusal no = read_filter(r, q); !no.code.empty()) return R{std::nullopt, no};
+    } else if (q.type == "opponent_stats") {
+        const auto it = r.body.find("names");
+        bool ok = it != r.body.end() && it->is_array() && !it->empty() && it->size() <= 10;
+        for (std::size_t i = 0; ok && i < it->size(); ++i) ok = (*it)[i].is_string();
+        if (!ok)
+            return R{
+                std::nullopt,
+                {"bad_request", "\"names\" must be 1 to 10 players' names (strings)", "names"}};
+        q.names = it->get<std::vector<std::string>>();
     } else if (auto it = r.body.find("name"); it != r.body.end()) {
         if (!it->is_string())
             return R{std::nullopt, {"bad_request", "\"name\" must be a string", "name"}};
@@ -384,6 +465,7 @@ Outcome<json> answer(Store& store, const Query& q, std::int64_t asker) {
     }
     if (q.type == "table_hands") return table_hands(store, q.id, q.limit);
     if (q.type == "stats") return stats(store, asker, q.filter);
+    if (q.type == "opponent_stats") return opponents(store, asker, q.names);
     return totals(store, q.name.value_or(""));
 }
 

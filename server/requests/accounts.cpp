@@ -36,6 +36,7 @@ void on_hello(Peer& p, const protocol::Request& r) {
     p.client.hello = true;
     protocol::json fields{{"version", protocol::kVersion}, {"server", "feltd " FELT_VERSION}};
     if (p.state().config().chosen_decks) fields["chosen_decks"] = true; // a test server
+    if (!p.state().config().table_stats) fields["table_stats"] = false; // --no-table-stats
     reply(p, r, std::move(fields));
 }
 

@@ -15,6 +15,9 @@ void on_history(Peer& p, const protocol::Request& r) {
     if (query.value->type == "totals" && !query.value->name) query.value->name = me.name;
     if (query.value->type == "stats")
         if (auto no = history::stats_private(*query.value, me.name)) return refuse(p, r.id, *no);
+    if (query.value->type == "opponent_stats" && !p.state().config().table_stats)
+        return refuse(p, r.id, "disabled",
+                      "this server shows no statistics of opponents (feltd --no-table-stats)");
     stored(
         p, r, Access::read,
         [q = std::move(*query.value), me = me.id](Store& s) { return history::answer(s, q, me); },
@@ -27,8 +30,8 @@ void on_history(Peer& p, const protocol::Request& r) {
 } // namespace
 
 void add_history_requests(Routes& routes) {
-    for (const char* type :
-         {"my_hands", "my_tournaments", "hand", "table_hands", "totals", "hand_phh", "stats"})
+    for (const char* type : {"my_hands", "my_tournaments", "hand", "table_hands", "totals",
+                             "hand_phh", "stats", "opponent_stats"})
         routes.insert({type, {Needs::account, on_history}});
 }
 

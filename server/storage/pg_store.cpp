@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <array>
 #include <thread>
 
 namespace felt::server {
@@ -546,6 +547,19 @@ void PgStore::add_stats(const std::vector<StatsRow>& rows, const std::string& da
                   {r.account, r.game, r.variant, r.structure, r.stake, r.position, r.table_size,
                    day, static_cast<int>(r.tournament), stats_sql::array(stats_sql::integers(r)),
                    stats_sql::array(stats_sql::reals(r))});
+    const std::vector<stats_sql::OpponentLine> pairs = stats_sql::opponent_lines(rows);
+    if (pairs.empty()) return;
+    static const std::string pairs_sql = stats_sql::opponent_upsert(true);
+    std::array<std::vector<std::int64_t>, 6> columns;
+    for (const stats_sql::OpponentLine& p : pairs) {
+        std::size_t k = 0;
+        for (std::int64_t v : {p.account, p.opponent, p.vpip.times, p.vpip.opportunities,
+                               p.pfr.times, p.pfr.opportunities})
+            columns[k++].push_back(v);
+    }
+    db_.query(pairs_sql.c_str(), {stats_sql::array(columns[0]), stats_sql::array(columns[1]),
+                                  stats_sql::array(columns[2]), stats_sql::array(columns[3]),
+                                  stats_sql::array(columns[4]), stats_sql::array(columns[5])});
 }
 
 std::vector<std::int64_t> PgStore::hands_to_count(std::int64_t after, int limit) {
@@ -571,14 +585,51 @@ bool PgStore::count_hand_stats(std::int64_t hand_id, const std::vector<StatsRow>
     return true;
 }
 
+namespace {
+
+// A statistics selection (stats_sql::sum, stats_sql::days) run with its parameters.
+pg::Result select_stats(pg::Connection& db, const std::string& sql, std::int64_t account,
+                        const StatsFilter& f) {
+    return db.query(sql.c_str(),
+                    {account, f.game, f.variant, f.structure,
+                     f.stake ? f.stake->value() : std::int64_t{-1}, f.position.value_or(-99),
+                     f.table_size.value_or(0), f.from, f.to, static_cast<int>(f.tournament)});
+}
+
+} // namespace
+
 stats::Totals PgStore::stats_of(std::int64_t account, const StatsFilter& f) {
     static const std::string sql = stats_sql::sum(true);
-    const pg::Result r = db().query(
-        sql.c_str(), {account, f.game, f.variant, f.structure,
-                      f.stake ? f.stake->value() : std::int64_t{-1}, f.position.value_or(-99),
-                      f.table_size.value_or(0), f.from, f.to, static_cast<int>(f.tournament)});
+    const pg::Result r = select_stats(db(), sql, account, f);
     return stats_sql::totals([&](int c) { return r.integer(0, c); },
                              [&](int c) { return r.real(0, c); });
+}
+
+std::vector<OpponentStats> PgStore::opponent_stats(std::int64_t viewer,
+                                                   const std::vector<std::string>& names) {
+    static const std::string sql = stats_sql::opponent_select(true);
+    std::vector<OpponentStats> out;
+    for (const std::string& name : names) {
+        const pg::Result r = db().query(sql.c_str(), {viewer, name});
+        OpponentStats o{name};
+        if (r.rows()) {
+            o.hands = r.integer(0, 0);
+            o.vpip = {r.integer(0, 1), r.integer(0, 2)};
+            o.pfr = {r.integer(0, 3), r.integer(0, 4)};
+        }
+        out.push_back(std::move(o));
+    }
+    return out;
+}
+
+std::vector<StatsDay> PgStore::stats_days(std::int64_t account, const StatsFilter& f) {
+    static const std::string sql = stats_sql::days(true);
+    const pg::Result r = select_stats(db(), sql, account, f);
+    std::vector<StatsDay> out;
+    for (int i = 0; i < r.rows(); ++i)
+        out.push_back({r.text(i, 0), r.integer(i, 1), Chips(r.integer(i, 2)),
+                       Chips(r.integer(i, 3)), r.real(i, 4)});
+    return out;
 }
 
 void PgStore::void_hand(std::int64_t hand_id) {

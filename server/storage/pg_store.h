@@ -64,6 +64,9 @@ class PgStore final : public Store {
     bool count_hand_stats(std::int64_t hand_id, const std::vector<StatsRow>& rows,
                           const std::string& day) override;
     stats::Totals stats_of(std::int64_t account, const StatsFilter& filter) override;
+    std::vector<StatsDay> stats_days(std::int64_t account, const StatsFilter& filter) override;
+    std::vector<OpponentStats> opponent_stats(std::int64_t viewer,
+                                              const std::vector<std::string>& names) override;
     // Adds rows to the statistics, in the open transaction.
     void add_stats(const std::vector<StatsRow>& rows, const std::string& day);
 

@@ -230,6 +230,19 @@ void add_stats(db::Database& db, const std::vector<StatsRow>& rows, const std::s
         for (double v : stats_sql::reals(r)) q.bind(i++, v);
         q.run();
     }
+    const std::vector<stats_sql::OpponentLine> pairs = stats_sql::opponent_lines(rows);
+    if (pairs.empty()) return;
+    db::Statement o(db, stats_sql::opponent_upsert(false));
+    for (const stats_sql::OpponentLine& p : pairs) {
+        o.reset();
+        o.bind(1, p.account)
+            .bind(2, p.opponent)
+            .bind(3, p.vpip.times)
+            .bind(4, p.vpip.opportunities)
+            .bind(5, p.pfr.times)
+            .bind(6, p.pfr.opportunities)
+            .run();
+    }
 }
 
 } // namespace
@@ -284,8 +297,10 @@ bool SqliteStore::count_hand_stats(std::int64_t hand_id, const std::vector<Stats
     return true;
 }
 
-stats::Totals SqliteStore::stats_of(std::int64_t account, const StatsFilter& f) {
-    db::Statement q(db_, stats_sql::sum(false));
+namespace {
+
+// A statistics selection's parameters (stats_sql::sum, stats_sql::days).
+void bind_filter(db::Statement& q, std::int64_t account, const StatsFilter& f) {
     q.bind(1, account)
         .bind(2, f.game)
         .bind(3, f.variant)
@@ -296,9 +311,44 @@ stats::Totals SqliteStore::stats_of(std::int64_t account, const StatsFilter& f) 
         .bind(8, f.from)
         .bind(9, f.to)
         .bind(10, std::int64_t{f.tournament});
+}
+
+} // namespace
+
+stats::Totals SqliteStore::stats_of(std::int64_t account, const StatsFilter& f) {
+    db::Statement q(db_, stats_sql::sum(false));
+    bind_filter(q, account, f);
     q.step();
     return stats_sql::totals([&](int c) { return q.column_int(c); },
                              [&](int c) { return q.column_double(c); });
+}
+
+std::vector<StatsDay> SqliteStore::stats_days(std::int64_t account, const StatsFilter& f) {
+    db::Statement q(db_, stats_sql::days(false));
+    bind_filter(q, account, f);
+    std::vector<StatsDay> out;
+    while (q.step())
+        out.push_back({q.column_text(0), q.column_int(1), Chips(q.column_int(2)),
+                       Chips(q.column_int(3)), q.column_double(4)});
+    return out;
+}
+
+std::vector<OpponentStats> SqliteStore::opponent_stats(std::int64_t viewer,
+                                                       const std::vector<std::string>& names) {
+    db::Statement q(db_, stats_sql::opponent_select(false));
+    std::vector<OpponentStats> out;
+    for (const std::string& name : names) {
+        q.reset();
+        q.bind(1, viewer).bind(2, name);
+        OpponentStats o{name};
+        if (q.step()) {
+            o.hands = q.column_int(0);
+            o.vpip = {q.column_int(1), q.column_int(2)};
+            o.pfr = {q.column_int(3), q.column_int(4)};
+        }
+        out.push_back(std::move(o));
+    }
+    return out;
 }
 
 void SqliteStore::void_hand(std::int64_t hand_id) {

@@ -54,6 +54,9 @@ class SqliteStore final : public Store {
     bool count_hand_stats(std::int64_t hand_id, const std::vector<StatsRow>& rows,
                           const std::string& day) override;
     stats::Totals stats_of(std::int64_t account, const StatsFilter& filter) override;
+    std::vector<StatsDay> stats_days(std::int64_t account, const StatsFilter& filter) override;
+    std::vector<OpponentStats> opponent_stats(std::int64_t viewer,
+                                              const std::vector<std::string>& names) override;
 
     std::variant<std::int64_t, Refusal>
     create_tournament(const std::string& config, std::int64_t creator, Chips guarantee) override;

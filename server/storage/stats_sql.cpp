@@ -1,5 +1,6 @@
 #include "storage/stats_sql.h"
 
+#include <array>
 #include <charconv>
 #include <ctime>
 
@@ -9,6 +10,13 @@ namespace {
 
 constexpr const char* kKey =
     "account_id, game, variant, structure, stake, position, table_size, day, tournament";
+
+// Chinese poker's and leap rummy's columns, after the statistics' (stats::DealLine).
+constexpr std::array<const char*, 11> kDealColumns = {
+    "deal_units",   "scoops_t", "scoops_o", "specials_t", "specials_o", "surrenders_t",
+    "surrenders_o", "wins_t",   "wins_o",   "score",      "melds"};
+// The real columns, last.
+constexpr std::array<const char*, 3> kRealColumns = {"sum_bb", "sum_bb_squared", "ev_net"};
 
 // The added columns, in the order integers() and reals() give them.
 std::vector<std::string> added_columns() {
@@ -20,10 +28,18 @@ std::vector<std::string> added_columns() {
         c.push_back(name);
         c.back() += "_o";
     }
-    c.push_back("sum_bb");
-    c.push_back("sum_bb_squared");
+    c.insert(c.end(), kDealColumns.begin(), kDealColumns.end());
+    c.insert(c.end(), kRealColumns.begin(), kRealColumns.end());
     return c;
 }
+
+// The rows a filter selects (sum(), days()).
+constexpr const char* kSelected =
+    " FROM player_stats WHERE account_id = $1 AND ($2 = '' OR game = $2) AND "
+    "($3 = '' OR variant = $3) AND ($4 = '' OR structure = $4) AND "
+    "($5 < 0 OR stake = $5) AND ($6 = -99 OR position = $6) AND "
+    "($7 = 0 OR table_size = $7) AND ($8 = '' OR day >= $8) AND ($9 = '' OR day <= $9) "
+    "AND tournament = $10";
 
 // `$n` placeholders as SQLite writes them: `?n`.
 std::string for_sqlite(std::string sql) {
@@ -36,7 +52,7 @@ std::string for_sqlite(std::string sql) {
 
 std::string upsert(bool postgres) {
     const std::vector<std::string> added = added_columns();
-    const std::size_t ints = added.size() - 2;
+    const std::size_t ints = added.size() - kRealColumns.size();
     std::string columns = kKey, values = "$1";
     for (int i = 2; i <= 9; ++i) {
         values += ", $";
@@ -73,6 +89,11 @@ std::vector<std::int64_t> integers(const StatsRow& row) {
         v.push_back(t.times);
         v.push_back(t.opportunities);
     }
+    const stats::DealLine& d = row.deal;
+    for (std::int64_t x : {d.units, d.scoops.times, d.scoops.opportunities, d.specials.times,
+                           d.specials.opportunities, d.surrenders.times, d.surrenders.opportunities,
+                           d.wins.times, d.wins.opportunities, d.score, d.melds})
+        v.push_back(x);
     return v;
 }
 
@@ -80,7 +101,7 @@ std::vector<double> reals(const StatsRow& row) {
     const double bb = row.stake > 0 ? static_cast<double>(row.line.net.value()) /
                                           static_cast<double>(row.stake.value())
                                     : 0.0;
-    return {bb, bb * bb};
+    return {bb, bb * bb, row.line.ev_net.value_or(static_cast<double>(row.line.net.value()))};
 }
 
 std::string array(const std::vector<std::int64_t>& values) {
@@ -110,11 +131,14 @@ std::string sum(bool postgres) {
         if (i) sql += ", ";
         sql += "COALESCE(SUM(" + added[i] + "), 0)";
     }
-    sql += " FROM player_stats WHERE account_id = $1 AND ($2 = '' OR game = $2) AND "
-           "($3 = '' OR variant = $3) AND ($4 = '' OR structure = $4) AND "
-           "($5 < 0 OR stake = $5) AND ($6 = -99 OR position = $6) AND "
-           "($7 = 0 OR table_size = $7) AND ($8 = '' OR day >= $8) AND ($9 = '' OR day <= $9) "
-           "AND tournament = $10";
+    sql += kSelected;
+    return postgres ? sql : for_sqlite(sql);
+}
+
+std::string days(bool postgres) {
+    std::string sql = "SELECT day, SUM(hands), SUM(net), SUM(showdown_net), SUM(ev_net)";
+    sql += kSelected;
+    sql += " GROUP BY day ORDER BY day";
     return postgres ? sql : for_sqlite(sql);
 }
 
@@ -131,9 +155,55 @@ stats::Totals totals(const std::function<std::int64_t(int)>& integer,
         t.tallies[static_cast<std::size_t>(i)].times = integer(5 + 2 * i);
         t.tallies[static_cast<std::size_t>(i)].opportunities = integer(6 + 2 * i);
     }
-    t.sum_bb = real(5 + 2 * stats::kStats);
-    t.sum_bb_squared = real(6 + 2 * stats::kStats);
+    int c = 5 + 2 * stats::kStats;
+    stats::DealLine& d = t.deal;
+    for (std::int64_t* x :
+         {&d.units, &d.scoops.times, &d.scoops.opportunities, &d.specials.times,
+          &d.specials.opportunities, &d.surrenders.times, &d.surrenders.opportunities,
+          &d.wins.times, &d.wins.opportunities, &d.score, &d.melds})
+        *x = integer(c++);
+    t.sum_bb = real(c++);
+    t.sum_bb_squared = real(c++);
+    t.ev_net = real(c);
     return t;
+}
+
+std::vector<OpponentLine> opponent_lines(const std::vector<StatsRow>& rows) {
+    using stats::Stat;
+    std::vector<OpponentLine> out;
+    for (const StatsRow& a : rows)
+        for (const StatsRow& b : rows)
+            if (a.game == "poker" && b.game == "poker" && a.account != b.account)
+                out.push_back({a.account, b.account,
+                               b.line.tallies[static_cast<std::size_t>(Stat::vpip)],
+                               b.line.tallies[static_cast<std::size_t>(Stat::pfr)]});
+    return out;
+}
+
+std::string opponent_upsert(bool postgres) {
+    std::string sql = "INSERT INTO opponent_stats (account_id, opponent_id, hands, vpip_t, vpip_o, "
+                      "pfr_t, pfr_o) ";
+    sql += postgres ? "SELECT a, o, 1, vt, vo, pt, po FROM unnest($1::bigint[], $2::bigint[], "
+                      "$3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[]) AS x(a, o, vt, vo, "
+                      "pt, po)"
+                    : "VALUES (?1, ?2, 1, ?3, ?4, ?5, ?6)";
+    sql += " ON CONFLICT (account_id, opponent_id) DO UPDATE SET hands = opponent_stats.hands + 1";
+    for (const char* c : {"vpip_t", "vpip_o", "pfr_t", "pfr_o"}) {
+        sql += ", ";
+        sql += c;
+        sql += " = opponent_stats.";
+        sql += c;
+        sql += " + excluded.";
+        sql += c;
+    }
+    return sql;
+}
+
+std::string opponent_select(bool postgres) {
+    std::string sql = "SELECT s.hands, s.vpip_t, s.vpip_o, s.pfr_t, s.pfr_o FROM opponent_stats s "
+                      "JOIN accounts a ON a.id = s.opponent_id WHERE s.account_id = $1 AND ";
+    sql += postgres ? "lower(a.name) = lower($2)" : "a.name = $2"; // SQLite's names: NOCASE
+    return postgres ? sql : for_sqlite(sql);
 }
 
 std::string day_of(std::chrono::system_clock::time_point t) {

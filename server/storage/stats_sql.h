@@ -18,9 +18,9 @@ namespace felt::server::stats_sql {
 // bigint[] and 11 the reals as a float8[].
 std::string upsert(bool postgres);
 // The values a row adds: hands (1), net, rake, showdown net, stake (to units), each statistic's
-// times and opportunities.
+// times and opportunities, then Chinese poker's and leap rummy's (stats::DealLine).
 std::vector<std::int64_t> integers(const StatsRow& row);
-// Its net in big blinds, and that squared.
+// Its net in big blinds, that squared, and its net at the all-in equity.
 std::vector<double> reals(const StatsRow& row);
 // PostgreSQL's array literal of values: "{1,2,3}".
 std::string array(const std::vector<std::int64_t>& values);
@@ -30,9 +30,25 @@ std::string array(const std::vector<double>& values);
 // 4 structure ("" any), 5 stake (-1 any), 6 position (-99 any), 7 table size (0 any), 8 from,
 // 9 to ("" open), 10 tournament. `postgres` false: SQLite's placeholders.
 std::string sum(bool postgres);
-// Its one row read into totals: `integer(column)` and `real(column)` read a column.
+// The same rows added up by day, oldest first: day, hands, net, showdown net, all-in EV net.
+std::string days(bool postgres);
+// sum()'s one row read into totals: `integer(column)` and `real(column)` read a column.
 stats::Totals totals(const std::function<std::int64_t(int)>& integer,
                      const std::function<double(int)>& real);
+
+// One ordered pair of a poker hand's players for opponent_stats: what `account` saw of
+// `opponent`'s hand.
+struct OpponentLine {
+    std::int64_t account = 0, opponent = 0;
+    stats::Tally vpip, pfr;
+};
+// Every ordered pair of different accounts among a hand's poker rows.
+std::vector<OpponentLine> opponent_lines(const std::vector<StatsRow>& rows);
+// Adds pairs to opponent_stats. SQLite: one pair, parameters 1 account, 2 opponent, 3 VPIP
+// times, 4 its opportunities, 5 PFR times, 6 its opportunities; PostgreSQL: each an array.
+std::string opponent_upsert(bool postgres);
+// What a viewer ($1) saw of the account named $2: hands, VPIP times and opportunities, PFR's.
+std::string opponent_select(bool postgres);
 
 // A day as the rows keep it: YYYY-MM-DD in UTC.
 std::string day_of(std::chrono::system_clock::time_point t);

@@ -83,7 +83,8 @@ struct StatsRow {
     Chips stake{};
     int position = 0, table_size = 0;
     bool tournament = false;
-    stats::Line line;
+    stats::Line line;       // the seat is not stored; Chinese poker and leap rummy: net and rake
+    stats::DealLine deal{}; // Chinese poker's and leap rummy's own
 };
 
 // Which of a player's statistics rows a selection adds up: an empty field, every value.
@@ -93,6 +94,22 @@ struct StatsFilter {
     std::optional<int> position, table_size;
     std::string from, to; // days, YYYY-MM-DD, both included
     bool tournament = false;
+};
+
+// A day of a player's statistics rows added up: the points of their profit graph.
+struct StatsDay {
+    std::string day; // YYYY-MM-DD
+    std::int64_t hands = 0;
+    Chips net{}, showdown_net{};
+    double ev_net = 0; // the net valued at the all-in equity
+};
+
+// What a viewer saw of an opponent at poker tables (the table overlay, docs/stats.md): the hands
+// both were dealt, and the opponent's VPIP and PFR in them.
+struct OpponentStats {
+    std::string name; // the opponent's, as asked
+    std::int64_t hands = 0;
+    stats::Tally vpip = {}, pfr = {};
 };
 
 // A finished hand: its reveal, every seat's result (written to the seat's stack on the table
@@ -327,6 +344,12 @@ class Store {
                                   const std::string& day) = 0;
     // The sum of the account's rows that the filter selects (zeros when none does).
     virtual stats::Totals stats_of(std::int64_t account, const StatsFilter& filter) = 0;
+    // What `viewer` saw of each of the accounts named (any case) at poker tables: zeros for a name
+    // never met or unknown.
+    virtual std::vector<OpponentStats> opponent_stats(std::int64_t viewer,
+                                                      const std::vector<std::string>& names) = 0;
+    // The same rows added up by day, oldest first (none: empty).
+    virtual std::vector<StatsDay> stats_days(std::int64_t account, const StatsFilter& filter) = 0;
 
     // ---- tournaments (tournaments/tournament.h) ----
     // A new tournament's row, registering; its id. A guarantee leaves the creator's balance

@@ -3,6 +3,7 @@
 #include "chinese/chinese.h"
 #include "protocol/chinese_messages.h"
 #include "rankings/evaluator.h"
+#include "stats/deal_stats.h"
 
 #include <algorithm>
 #include <cassert>
@@ -292,6 +293,7 @@ End ChineseHand::settle() {
     (void)before;
     (void)after;
     const std::vector<int> at = indices(seats);
+    end.stats = chinese_stats_rows(config, o, players, dealer, at, st);
     for (const chinese::Payment& p : st.payments) {
         json j = protocol::chinese_payment_json(p, at);
         payments.push_back(j);
@@ -342,6 +344,28 @@ void ChineseHand::view(std::optional<Seat> viewer, int deadline_ms, json& out) c
 
 std::unique_ptr<Game> chinese_game(ChineseConfig config) {
     return std::make_unique<ChineseGame>(std::move(config));
+}
+
+std::vector<std::pair<int, StatsRow>>
+chinese_stats_rows(const ChineseConfig& config, const chinese::Options& options,
+                   const std::vector<chinese::Player>& players, int dealer,
+                   const std::vector<int>& seats, const chinese::Settlement& settled) {
+    const std::vector<stats::DealLine> lines =
+        stats::count_chinese(config.rules(), options, players, dealer, settled);
+    std::vector<std::pair<int, StatsRow>> out;
+    for (std::size_t k = 0; k < players.size(); ++k) {
+        StatsRow r;
+        r.game = "chinese";
+        r.variant = config.profile;
+        r.stake = options.unit;
+        r.table_size = static_cast<int>(players.size());
+        r.line.seat = seats[k];
+        r.line.net = settled.net[k];
+        r.line.rake = settled.rake[k];
+        r.deal = lines[k];
+        out.emplace_back(seats[k], std::move(r));
+    }
+    return out;
 }
 
 } // namespace felt::server

@@ -8,9 +8,18 @@
 #include "tables/game.h"
 
 #include <memory>
+#include <utility>
+#include <vector>
 
 namespace felt::server {
 
 std::unique_ptr<Game> chinese_game(protocol::ChineseConfig config);
+
+// Each player's line of a settled deal for the statistics (docs/stats.md), by seat: `players`,
+// `dealer` and `options` as settled, `seats` the table seat of each player.
+std::vector<std::pair<int, StatsRow>>
+chinese_stats_rows(const protocol::ChineseConfig& config, const chinese::Options& options,
+                   const std::vector<chinese::Player>& players, int dealer,
+                   const std::vector<int>& seats, const chinese::Settlement& settled);
 
 } // namespace felt::server

@@ -2,6 +2,7 @@
 
 #include "leap/leap_game.h"
 #include "protocol/leap_messages.h"
+#include "stats/deal_stats.h"
 
 #include <algorithm>
 #include <cctype>
@@ -366,6 +367,7 @@ End LeapHand::finish() {
     }
     for (std::size_t i = 0; i < n; ++i)
         end.results.push_back({deal_.seats[i], start_[i], stacks[i]});
+    end.stats = leap_stats_rows(game_.settings(), state_, indices(deal_.seats), start_, stacks);
     log_.push_back(protocol::leap_end_record(by_seat, net));
     end.log = std::move(log_);
     // What left a hand other than by a discard is in a meld, which everyone sees; what is still in
@@ -390,6 +392,24 @@ End LeapHand::finish() {
 
 std::unique_ptr<Game> leap_game(LeapConfig config) {
     return std::make_unique<LeapGame>(std::move(config));
+}
+
+std::vector<std::pair<int, StatsRow>>
+leap_stats_rows(const LeapConfig& config, const leap::State& state, const std::vector<int>& seats,
+                const std::vector<Chips>& start, const std::vector<Chips>& end) {
+    const std::vector<stats::DealLine> lines = stats::count_leap(state);
+    std::vector<std::pair<int, StatsRow>> out;
+    for (std::size_t k = 0; k < seats.size(); ++k) {
+        StatsRow r;
+        r.game = "leap";
+        r.stake = config.chips_per_point;
+        r.table_size = static_cast<int>(seats.size());
+        r.line.seat = seats[k];
+        r.line.net = end[k] - start[k];
+        r.deal = lines[k];
+        out.emplace_back(seats[k], std::move(r));
+    }
+    return out;
 }
 
 } // namespace felt::server

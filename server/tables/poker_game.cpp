@@ -464,4 +464,18 @@ std::vector<std::pair<int, StatsRow>> poker_stats_rows(const poker::HandConfig& 
     return out;
 }
 
+void add_all_in_ev(std::vector<std::pair<int, StatsRow>>& rows, const nlohmann::json& record) {
+    const auto seats = record.find("seats");
+    if (seats == record.end() || !seats->is_array()) return;
+    for (const nlohmann::json& s : *seats) {
+        if (!s.is_object() || !s.value("seat", json()).is_number_integer()) continue;
+        const int seat = s["seat"].get<int>();
+        const double expected = s.value("expected", 0.0);
+        const double won = s.value("won", 0.0);
+        for (auto& [at, row] : rows)
+            if (row.line.seat == seat)
+                row.line.ev_net = static_cast<double>(row.line.net.value()) - won + expected;
+    }
+}
+
 } // namespace felt::server

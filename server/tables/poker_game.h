@@ -18,5 +18,8 @@ std::unique_ptr<Game> poker_game(protocol::PokerConfig config, poker::HandConfig
 // which the table knows. From the hand's every event, start to end.
 std::vector<std::pair<int, StatsRow>> poker_stats_rows(const poker::HandConfig& config,
                                                        std::span<const poker::Event> events);
+// The all-in EV record of a hand's log ({"kind":"all_in_ev","seats":[{"seat","expected","won"}]})
+// added to its rows: each seat in it is valued at its share expected rather than the chips won.
+void add_all_in_ev(std::vector<std::pair<int, StatsRow>>& rows, const nlohmann::json& record);
 
 } // namespace felt::server

@@ -7,6 +7,7 @@
 #include "protocol/config_reader.h"
 #include "protocol/table_messages.h"
 #include "storage/storage.h"
+#include "tables/poker_game.h"
 
 #include <spdlog/spdlog.h>
 
@@ -514,7 +515,10 @@ void Table::finish_run_out(End end) {
     }
     pace_.cancel();
     told_now_.reset();
-    if (!all_in_ev_.empty() && !end.void_reason) end.log.push_back(std::move(all_in_ev_));
+    if (!all_in_ev_.empty() && !end.void_reason) {
+        add_all_in_ev(end.stats, json::parse(all_in_ev_, nullptr, false));
+        end.log.push_back(std::move(all_in_ev_));
+    }
     all_in_ev_.clear();
     odds_.clear();
     end_hand(std::move(end));

@@ -52,17 +52,48 @@ const std::vector<std::pair<const char*, const char*>> kTables = {
     {"straight", "no-limit"},
 };
 
-// Each account's totals, as storage adds its rows up (cash hands).
-std::map<std::int64_t, stats::Totals> stored_totals(const std::string& db_path,
-                                                    const std::set<std::int64_t>& accounts) {
+// The other games, beside poker's tables: Chinese poker deals (the scoop profile, whose
+// surrender and scoops count) and leap rummy games, each bot's own.
+#ifdef FELT_SANITIZE
+constexpr int kDeals = 2, kGames = 1;
+#else
+constexpr int kDeals = 10, kGames = 2;
+#endif
+
+using Totals = std::map<std::string, stats::Totals>; // by game
+
+// Each account's totals by game, as storage adds its rows up (cash hands).
+std::map<std::int64_t, Totals> stored_totals(const std::string& db_path,
+                                             const std::set<std::int64_t>& accounts) {
     SqliteStore store(db_path, Chips(0), SqliteStore::Role::reader);
-    std::map<std::int64_t, stats::Totals> out;
-    for (std::int64_t a : accounts) out[a] = store.stats_of(a, StatsFilter{});
+    std::map<std::int64_t, Totals> out;
+    for (std::int64_t a : accounts)
+        for (const char* game : {"poker", "chinese", "leap"}) {
+            StatsFilter f;
+            f.game = game;
+            out[a][game] = store.stats_of(a, f);
+        }
+    return out;
+}
+
+// The table overlay's rows, as text.
+std::vector<std::string> opponent_rows(const std::string& db_path) {
+    felt::db::Database db(db_path);
+    felt::db::Statement q(db, "SELECT account_id, opponent_id, hands, vpip_t, vpip_o, pfr_t, pfr_o "
+                              "FROM opponent_stats ORDER BY 1, 2");
+    std::vector<std::string> out;
+    while (q.step()) {
+        std::string row;
+        for (int c = 0; c < 7; ++c) row += std::to_string(q.column_int(c)) + " ";
+        out.push_back(row);
+    }
     return out;
 }
 
 void same_totals(const stats::Totals& got, const stats::Totals& want) {
     CHECK(got.hands == want.hands);
+    CHECK(got.ev_net == doctest::Approx(want.ev_net));
+    CHECK(got.deal == want.deal);
     CHECK(got.net == want.net);
     CHECK(got.rake == want.rake);
     CHECK(got.showdown_net == want.showdown_net);
@@ -83,11 +114,11 @@ TEST_CASE("feltd: statistics counted at each hand's end equal the stored hands r
     char tmpl[] = "/tmp/feltd_stats_XXXXXX";
     REQUIRE(mkdtemp(tmpl) != nullptr);
     const std::string dir = tmpl, db_path = dir + "/data/felt.db";
-    std::map<std::int64_t, stats::Totals> live;
+    std::map<std::int64_t, Totals> live;
     std::set<std::int64_t> accounts;
     {
         Feltd d({}, dir);
-        auto hosts = guests(d.port(), 3); // five tables each at most
+        auto hosts = guests(d.port(), 4); // five tables each at most
         // Each table's three bots play at once, a thread a table.
         std::vector<std::future<felt::bot::Report>> runs;
         for (std::size_t i = 0; i < kTables.size(); ++i) {
@@ -107,6 +138,29 @@ TEST_CASE("feltd: statistics counted at each hand's end equal the stored hands r
             o.level = "easy";
             runs.push_back(std::async(std::launch::async, [o] { return felt::bot::run(o); }));
         }
+        for (const json& table : {json{{"game", "chinese"},
+                                       {"profile", "scoop"},
+                                       {"surrender", true},
+                                       {"seats", 3},
+                                       {"hand_delay_ms", 0},
+                                       {"decision_ms", 4000}},
+                                  json{{"game", "leap"},
+                                       {"seats", 3},
+                                       {"chips_per_point", 1},
+                                       {"hand_delay_ms", 0},
+                                       {"turn_ms", 20'000}}}) {
+            json create = table;
+            create["type"] = "create_table";
+            const json made = hosts[3]->call(create);
+            REQUIRE_MESSAGE(made["ok"] == true, made.dump());
+            felt::bot::Options o;
+            o.port = std::to_string(d.port());
+            o.join = made["table"];
+            o.seats = 3;
+            o.hands = table["game"] == "chinese" ? kDeals : kGames;
+            o.level = table["game"] == "chinese" ? "strong" : "fair";
+            runs.push_back(std::async(std::launch::async, [o] { return felt::bot::run(o); }));
+        }
         for (auto& r : runs) {
             const felt::bot::Report report = r.get();
             CHECK_MESSAGE(report.errors.empty(), (report.errors.empty() ? "" : report.errors[0]));
@@ -115,7 +169,8 @@ TEST_CASE("feltd: statistics counted at each hand's end equal the stored hands r
     }
     // Every finished hand replayed from its log, its lines added up by account; and its PHH
     // counted by the slow reference, player by player, against the engine's count of the same.
-    std::map<std::int64_t, stats::Totals> replayed;
+    std::map<std::int64_t, Totals> replayed;
+    std::map<std::string, long> games; // hands stored, by game
     long hands = 0, judged = 0;
     {
         felt::db::Database db(db_path);
@@ -126,12 +181,19 @@ TEST_CASE("feltd: statistics counted at each hand's end equal the stored hands r
             auto record = store.hand_record(id);
             REQUIRE(record);
             const json cfg = json::parse(record->config);
-            auto rows = felt::server::kPokerGame.stats(*record, cfg);
+            const std::string game = cfg.value("game", "poker");
+            const felt::server::GameEntry* entry = felt::server::find_game(game);
+            REQUIRE(entry);
+            auto rows = entry->stats(*record, cfg);
             REQUIRE_MESSAGE(rows.ok(), rows.error().message);
             for (const felt::server::StatsRow& r : rows.value()) {
-                replayed[r.account].add(r.line, r.stake);
+                stats::Totals& t = replayed[r.account][game];
+                t.add(r.line, r.stake);
+                t.deal += r.deal;
                 accounts.insert(r.account);
             }
+            ++games[game];
+            if (game != "poker") continue;
             ++hands;
             auto text = felt::server::kPokerGame.phh(*record, cfg, -1);
             REQUIRE(text.ok());
@@ -154,19 +216,43 @@ TEST_CASE("feltd: statistics counted at each hand's end equal the stored hands r
         }
     }
     MESSAGE(hands, " hands stored, ", judged, " judged by the reference, ", accounts.size(),
-            " players");
+            " players; ", games["chinese"], " Chinese poker deals, ", games["leap"],
+            " leap rummy games");
+    CHECK(games["chinese"] >= kDeals);
+    CHECK(games["leap"] >= kGames);
+    // What the other games count adds up across the table: units won are units lost, every
+    // deal a special or not, every game won by someone, its melds someone's.
+    stats::Totals chinese, leap;
+    for (auto& [a, t] : replayed) {
+        chinese += t["chinese"];
+        leap += t["leap"];
+    }
+    CHECK(chinese.deal.units == 0);
+    CHECK(chinese.deal.specials.opportunities == chinese.hands);
+    CHECK(chinese.deal.surrenders.opportunities == chinese.hands);
+    CHECK(chinese.deal.scoops.opportunities > 0);
+    CHECK(chinese.net + chinese.rake == Chips(0));
+    CHECK(leap.deal.wins.opportunities == leap.hands);
+    CHECK(leap.deal.wins.times >= games["leap"]);
+    CHECK(leap.deal.melds > 0);
+    CHECK(leap.net == Chips(0));
     CHECK(hands >= static_cast<long>(kTables.size()) * kHands);
     CHECK(judged > hands / 3);
     live = stored_totals(db_path, accounts);
     for (std::int64_t a : accounts) {
         CAPTURE(a);
-        same_totals(live[a], replayed[a]);
+        for (const auto& [game, t] : replayed[a]) {
+            CAPTURE(game);
+            same_totals(live[a][game], t);
+        }
     }
+    const std::vector<std::string> pairs_live = opponent_rows(db_path);
     // As if the hands were stored by a feltd that did not count them: the next start counts them
     // in the background, to the same sums.
     {
         felt::db::Database db(db_path);
-        db.exec("DELETE FROM player_stats; UPDATE hands SET stats_counted = 0");
+        db.exec("DELETE FROM player_stats; DELETE FROM opponent_stats; UPDATE hands SET "
+                "stats_counted = 0");
     }
     {
         Feltd d({}, dir);
@@ -182,9 +268,15 @@ TEST_CASE("feltd: statistics counted at each hand's end equal the stored hands r
         d.stop(SIGTERM);
     }
     const auto counted_after = stored_totals(db_path, accounts);
+    // The table overlay's pairs are counted back the same.
+    CHECK(opponent_rows(db_path) == pairs_live);
+    CHECK(pairs_live.size() > accounts.size());
     for (std::int64_t a : accounts) {
         CAPTURE(a);
-        same_totals(counted_after.at(a), live[a]);
+        for (const auto& [game, t] : live[a]) {
+            CAPTURE(game);
+            same_totals(counted_after.at(a).at(game), t);
+        }
     }
     std::filesystem::remove_all(dir);
 }
@@ -213,23 +305,38 @@ TEST_CASE("feltd: the stats request: the asker's own, filtered; zeros for no han
     CHECK(none["stats"]["bb_per_100"] == 0);
     CHECK(none["stats"]["vpip"] == json{{"times", 0}, {"opportunities", 0}});
     CHECK(none["filter"]["kind"] == "cash");
+    CHECK(none["filter"]["game"] == "poker"); // one game at a time: poker unless named
+    CHECK(none["days"] == json::array());
+    const json no_deals = ask({{"game", "chinese"}, {"variant", "scoop"}});
+    REQUIRE_MESSAGE(no_deals["ok"] == true, no_deals.dump());
+    CHECK(no_deals["stats"]["units_per_deal"] == 0);
+    CHECK(no_deals["stats"]["scoops"] == json{{"times", 0}, {"opportunities", 0}});
+    const json no_games = ask({{"game", "leap"}});
+    CHECK(no_games["stats"]["average_score"] == 0);
+    CHECK(no_games["stats"]["wins"] == json{{"times", 0}, {"opportunities", 0}});
+    const json no_tournaments = ask({{"kind", "tournament"}});
+    CHECK(no_tournaments["tournaments"]["entries"] == 0);
+    CHECK(no_tournaments["tournaments"]["roi"] == 0);
     // Bad input, each named.
     struct Bad {
         json body;
         const char* code;
         const char* field;
     };
-    for (const Bad& b : {Bad{{{"colour", "red"}}, "bad_request", "colour"},
-                         Bad{{{"from", "2026-13-01"}}, "bad_request", "from"},
-                         Bad{{{"to", "yesterday"}}, "bad_request", "to"},
-                         Bad{{{"from", "2026-05-02"}, {"to", "2026-05-01"}}, "bad_request", "from"},
-                         Bad{{{"variant", "pineapple"}}, "bad_request", "variant"},
-                         Bad{{{"structure", "spread-limit"}}, "bad_request", "structure"},
-                         Bad{{{"stakes", 0}}, "bad_request", "stakes"},
-                         Bad{{{"position", "under_the_gun"}}, "bad_request", "position"},
-                         Bad{{{"table_size", 11}}, "bad_request", "table_size"},
-                         Bad{{{"kind", "freeroll"}}, "bad_request", "kind"},
-                         Bad{{{"game", "bridge"}}, "bad_request", "game"}}) {
+    for (const Bad& b :
+         {Bad{{{"colour", "red"}}, "bad_request", "colour"},
+          Bad{{{"from", "2026-13-01"}}, "bad_request", "from"},
+          Bad{{{"to", "yesterday"}}, "bad_request", "to"},
+          Bad{{{"from", "2026-05-02"}, {"to", "2026-05-01"}}, "bad_request", "from"},
+          Bad{{{"variant", "pineapple"}}, "bad_request", "variant"},
+          Bad{{{"structure", "spread-limit"}}, "bad_request", "structure"},
+          Bad{{{"stakes", 0}}, "bad_request", "stakes"},
+          Bad{{{"position", "under_the_gun"}}, "bad_request", "position"},
+          Bad{{{"table_size", 11}}, "bad_request", "table_size"},
+          Bad{{{"kind", "freeroll"}}, "bad_request", "kind"},
+          Bad{{{"game", "bridge"}}, "bad_request", "game"},
+          Bad{{{"game", "chinese"}, {"variant", "holdem"}}, "bad_request", "variant"},
+          Bad{{{"game", "leap"}, {"variant", "scoop"}}, "bad_request", "variant"}}) {
         CAPTURE(b.body.dump());
         const json r = ask(b.body);
         CHECK(r["type"] == "error");
@@ -270,6 +377,13 @@ TEST_CASE("feltd: the stats request: the asker's own, filtered; zeros for no han
     REQUIRE(mine["ok"] == true);
     CHECK(mine["stats"]["hands"].get<int>() >= 3);
     CHECK(mine["stats"]["vpip"]["opportunities"].get<int>() >= 3);
+    // Today's point of the profit graph: every hand, its net; no all-in, so the EV net is it.
+    REQUIRE(mine["days"].size() == 1);
+    CHECK(mine["days"][0]["hands"] == mine["stats"]["hands"]);
+    CHECK(mine["days"][0]["net"] == mine["stats"]["net"]);
+    CHECK(mine["days"][0]["showdown_net"] == mine["stats"]["showdown_net"]);
+    CHECK(mine["stats"]["ev_net"] == mine["stats"]["net"]);
+    CHECK(ask({{"game", "chinese"}})["stats"]["hands"] == 0);
     CHECK(ask({{"variant", "holdem"},
                {"structure", "no-limit"},
                {"table_size", 2}})["stats"]["hands"] == mine["stats"]["hands"]);
@@ -278,8 +392,38 @@ TEST_CASE("feltd: the stats request: the asker's own, filtered; zeros for no han
     CHECK(ask({{"stakes", 4}})["stats"]["hands"] == 0);
     CHECK(ask({{"kind", "tournament"}})["stats"]["hands"] == 0);
     CHECK(ask({{"from", "2000-01-01"}, {"to", "2000-12-31"}})["stats"]["hands"] == 0);
+    // The table overlay: what Ann saw of Bob, from these hands only; a stranger, zeros.
+    const json seen =
+        ann.call({{"type", "opponent_stats"}, {"names", {names[1], "nobody-at-all"}}});
+    REQUIRE_MESSAGE(seen["ok"] == true, seen.dump());
+    CHECK(seen["opponents"][0]["name"] == names[1]);
+    CHECK(seen["opponents"][0]["hands"] == mine["stats"]["hands"]);
+    CHECK(seen["opponents"][0]["vpip"]["opportunities"].get<int>() <=
+          mine["stats"]["hands"].get<int>());
+    CHECK(seen["opponents"][0]["vpip"]["times"].get<int>() >= 1); // he checks or calls
+    CHECK(seen["opponents"][1]["hands"] == 0);
+    for (const json& bad :
+         {json::array(), json("bob"), json{1, 2}, json(std::vector<std::string>(11, "x"))}) {
+        const json r = ann.call({{"type", "opponent_stats"}, {"names", bad}});
+        CHECK(r["code"] == "bad_request");
+        CHECK(r["field"] == "names");
+    }
     const json positions = ask({{"position", "big_blind"}});
     const json button = ask({{"position", "small_blind"}}); // heads-up the button's blind
     CHECK(positions["stats"]["hands"].get<int>() + button["stats"]["hands"].get<int>() ==
           mine["stats"]["hands"].get<int>());
+}
+
+TEST_CASE("feltd --no-table-stats: the overlay is refused, and hello says so") {
+    Feltd d({"--no-table-stats"});
+    Client c(d.port());
+    const json hello = c.call({{"type", "hello"}, {"version", 2}});
+    CHECK(hello["table_stats"] == false);
+    REQUIRE(c.call({{"type", "guest"}})["ok"] == true);
+    const json r = c.call({{"type", "opponent_stats"}, {"names", {"bob"}}});
+    CHECK(r["code"] == "disabled");
+    CHECK(c.call({{"type", "stats"}})["ok"] == true); // one's own figures still shown
+    Feltd plain;
+    Client p(plain.port());
+    CHECK_FALSE(p.call({{"type", "hello"}, {"version", 2}}).contains("table_stats"));
 }

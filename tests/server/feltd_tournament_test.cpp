@@ -297,6 +297,23 @@ TEST_CASE("feltd: a sit-and-go registered for and played to the end by bots; ent
         CHECK(line["place"] == runs[i].place);
         CHECK(line["prize"] == runs[i].prize.value());
         CHECK(line["net"] == (runs[i].prize - Chips(110)).value());
+        // The statistics' tournament results: this one entry, and its hands in tournament kind.
+        const json st = players[i].c->call({{"type", "stats"}, {"kind", "tournament"}});
+        REQUIRE_MESSAGE(st["ok"] == true, st.dump());
+        const json& results = st["tournaments"];
+        CHECK(results["entries"] == 1);
+        CHECK(results["cashes"] == (runs[i].prize > 0 ? 1 : 0));
+        CHECK(results["itm"] == (runs[i].prize > 0 ? 1 : 0));
+        CHECK(results["paid"] == 110);
+        CHECK(results["won"] == runs[i].prize.value());
+        CHECK(results["roi"].get<double>() ==
+              doctest::Approx(static_cast<double>((runs[i].prize - Chips(110)).value()) / 110));
+        CHECK(results["average_place"] == runs[i].place);
+        CHECK(st["stats"]["hands"].get<int>() >= 1);
+        CHECK(players[i].c->call({{"type", "stats"},
+                                  {"kind", "tournament"},
+                                  {"from", "2000-01-01"},
+                                  {"to", "2000-01-02"}})["tournaments"]["entries"] == 0);
     }
 }
 

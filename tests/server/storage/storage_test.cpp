@@ -166,6 +166,26 @@ TEST_CASE("migrations: fresh database, second run, newer database, failing step"
         SqliteStore store(tmp.path, Chips(0), SqliteStore::Role::reader);
         felt_test::check_logs_after_7(store);
     }
+    SUBCASE("migration 13 hands every finished hand back to the background count, its rows "
+            "counted before wiped") {
+        db::Database db(tmp.path);
+        CHECK(migrate(db, builtin_migrations().first(12)) == 12);
+        db.exec(R"(INSERT INTO accounts (id, name, password_hash) VALUES (1, 'ann', 'x');
+INSERT INTO tables (id, config) VALUES (1, '{}');
+INSERT INTO hands (id, table_id, number, config, commitment, status, stats_counted) VALUES
+  (1, 1, 1, '{"game":"poker","variant":"holdem"}', 'c', 'finished', 1),
+  (2, 1, 2, '{"game":"chinese","profile":"scoop"}', 'c', 'finished', 1),
+  (3, 1, 3, '{"game":"leap","seats":3}', 'c', 'finished', 1),
+  (4, 1, 4, '{"game":"leap","seats":3}', 'c', 'void', 1);
+INSERT INTO player_stats (account_id, game, variant, structure, stake, position, table_size, day,
+  tournament, hands, net, rake, showdown_net, units, sum_bb, sum_bb_squared)
+  VALUES (1, 'poker', 'holdem', 'no-limit', 2, 0, 2, '2026-11-01', 0, 3, -7, 0, 0, 6, -3.5, 9);)");
+        CHECK(migrate(db) == latest);
+        CHECK(count(db, "SELECT COUNT(*) FROM hands WHERE stats_counted = 0 AND status = "
+                        "'finished'") == 3);
+        CHECK(count(db, "SELECT COUNT(*) FROM player_stats") == 0);
+        CHECK(count(db, "SELECT COUNT(*) FROM opponent_stats") == 0);
+    }
     SUBCASE("steps must be numbered without gaps") {
         const Migration gap[] = {{1, "one", "SELECT 1;"}, {3, "three", "SELECT 1;"}};
         db::Database db(tmp.path);

@@ -606,6 +606,66 @@ void statistics(const Engine& e) {
     CHECK(reader->stats_of(bob.id, f).hands == 1);
     CHECK(reader->stats_of(bob.id, f).net == Chips(5));
     CHECK(reader->stats_of(bob.id, {}).hands == 2);
+    // By day, oldest first: the profit graph's points, the all-in EV where one was known.
+    const std::vector<StatsDay> days = reader->stats_days(bob.id, {});
+    REQUIRE(days.size() == 2);
+    CHECK(days[0].day == "2001-02-03");
+    CHECK(days[0].hands == 1);
+    CHECK(days[0].net == Chips(5));
+    CHECK(days[0].showdown_net == Chips(5));
+    CHECK(days[0].ev_net == doctest::Approx(5.0)); // no all-in: the net
+    CHECK(days[1].net == Chips(-6));
+    CHECK(reader->stats_days(bob.id, f).size() == 1);
+    f.game = "leap";
+    CHECK(reader->stats_days(bob.id, f).empty());
+    // Chinese poker's and leap rummy's own figures, and an all-in valued at its equity.
+    store->start_hand({3, table, 3, "{}", "c2"});
+    HandEnd three{3, table, "", "", "", {}, {"{}"}};
+    StatsRow deal = row(ann.id, "scoop", 0, -3);
+    deal.game = "chinese";
+    deal.deal.units = -3;
+    deal.deal.scoops = {0, 2};
+    deal.deal.specials = {0, 1};
+    deal.deal.surrenders = {1, 1};
+    StatsRow game = row(ann.id, "", 0, 4);
+    game.game = "leap";
+    game.deal.wins = {1, 1};
+    game.deal.score = 17;
+    game.deal.melds = 3;
+    StatsRow all_in = row(bob.id, "holdem", 0, 40);
+    all_in.line.ev_net = 12.5;
+    three.stats = {deal, game, game, all_in};
+    store->finish_hand(three);
+    f = {};
+    f.game = "chinese";
+    const stats::Totals chinese = reader->stats_of(ann.id, f);
+    CHECK(chinese.hands == 1);
+    CHECK(chinese.net == Chips(-3));
+    CHECK(chinese.deal.units == -3);
+    CHECK(chinese.deal.scoops == stats::Tally{0, 2});
+    CHECK(chinese.deal.surrenders == stats::Tally{1, 1});
+    f.game = "leap";
+    const stats::Totals leap = reader->stats_of(ann.id, f);
+    CHECK(leap.hands == 2);
+    CHECK(leap.deal.wins == stats::Tally{2, 2});
+    CHECK(leap.deal.score == 34);
+    CHECK(leap.deal.melds == 6);
+    f.game = "poker";
+    CHECK(reader->stats_of(ann.id, f).hands == 3);
+    CHECK(reader->stats_of(ann.id, f).deal == stats::DealLine{});
+    CHECK(reader->stats_of(bob.id, f).ev_net == doctest::Approx(5.0 - 6.0 + 12.5));
+    CHECK(reader->stats_of(bob.id, f).net == Chips(5 - 6 + 40));
+    // The table overlay: Ann saw Bob in hand one only (hand two was hers alone; hand three's poker
+    // row was Bob's alone, and Chinese poker and leap rummy have no overlay).
+    const auto seen = reader->opponent_stats(ann.id, {bob.name, "ANN", "nobody"});
+    REQUIRE(seen.size() == 3);
+    CHECK(seen[0].name == bob.name);
+    CHECK(seen[0].hands == 1);
+    CHECK(seen[0].vpip == stats::Tally{1, 1});
+    CHECK(seen[0].pfr == stats::Tally{0, 0});
+    CHECK(seen[1].hands == 0); // herself
+    CHECK(seen[2].hands == 0);
+    CHECK(reader->opponent_stats(bob.id, {"Ann"})[0].hands == 1); // any case
 }
 
 } // namespace
