@@ -9,6 +9,7 @@ export type Screen =
   | { name: "lobby" }
   | { name: "table"; id: number }
   | { name: "history" }
+  | { name: "stats" }
   | { name: "hand"; id: number }
   | { name: "tournament"; id: number };
 
@@ -70,11 +71,13 @@ export class Store {
   }
 }
 
-// The screen a location hash names: #/lobby, #/table/7, #/history, #/hand/12, #/tournament/4.
+// The screen a location hash names: #/lobby, #/table/7, #/history, #/stats, #/hand/12,
+// #/tournament/4.
 export function screenFromHash(hash: string): Screen {
   const m = /^#\/(table|hand|tournament)\/(\d+)$/.exec(hash);
   if (m) return { name: m[1] as "table" | "hand" | "tournament", id: Number(m[2]) };
   if (hash === "#/history") return { name: "history" };
+  if (hash === "#/stats") return { name: "stats" };
   return { name: "lobby" };
 }
 

@@ -5,6 +5,7 @@ import type { Controller } from "../controller";
 import type { State } from "../store";
 import { myTurn, potLines } from "../view";
 import { History, Replay } from "./history";
+import { StatsPage } from "./stats";
 import { Lobby } from "./lobby";
 import { ChineseTable } from "./chinese";
 import { LeapTable } from "./leap";
@@ -148,6 +149,7 @@ export function App(props: { c: Controller }) {
     const Table = view?.game === "chinese" ? ChineseTable : view?.game === "leap" ? LeapTable : PokerTable;
     body = view ? <Table c={c} view={view} balance={s.account.balance} /> : <Opening c={c} id={s.screen.id} />;
   } else if (s.screen.name === "history") body = <History c={c} name={s.account.name} />;
+  else if (s.screen.name === "stats") body = <StatsPage c={c} />;
   else if (s.screen.name === "hand") body = <Replay c={c} id={s.screen.id} />;
   else if (s.screen.name === "tournament") body = <TournamentPage c={c} id={s.screen.id} name={s.account.name} />;
   else
@@ -172,6 +174,9 @@ export function App(props: { c: Controller }) {
             </a>
             <a href="#/history" onClick={(e) => (e.preventDefault(), c.go({ name: "history" }))} aria-current={s.screen.name === "history" ? "page" : undefined}>
               History
+            </a>
+            <a href="#/stats" onClick={(e) => (e.preventDefault(), c.go({ name: "stats" }))} aria-current={s.screen.name === "stats" ? "page" : undefined}>
+              Statistics
             </a>
           </nav>
         )}

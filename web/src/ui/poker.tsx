@@ -3,6 +3,7 @@
 // seat's own controls (leave, sit out and in, top up).
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { Controller } from "../controller";
+import type { Body, ReplyOf } from "../connection";
 import type { Legal, PokerAct } from "../gen/protocol";
 import { clampTo, fromPreAction, preActionHolds, presets, seatPlace, type PreAction, type Structure } from "../games/poker";
 import { betLevel, oddsWords, potTotal } from "../games/poker";
@@ -40,7 +41,33 @@ export function stakesText(stakes: Record<string, number> | undefined, structure
 }
 
 // One seat on the oval, at the table or in a replay.
-export function Seat(props: { view: TableView; seat: SeatView; now: number; picking?: Picking }) {
+type Opponent = ReplyOf<"opponent_stats">["opponents"][number];
+
+// What the viewer saw of each opponent at the table (the overlay, docs/stats.md), by name: asked
+// when the names at the seats change and after each hand; nothing where the server shows none
+// (feltd --no-table-stats).
+function useOpponents(c: Controller, names: string[], hand: number): Map<string, Opponent> {
+  const [seen, setSeen] = useState(new Map<string, Opponent>());
+  const key = names.join("\n");
+  useEffect(() => {
+    if (names.length === 0) return;
+    let live = true;
+    c.conn
+      .request("opponent_stats", { names: names.slice(0, 10) as Body<"opponent_stats">["names"] })
+      .then((r) => live && setSeen(new Map(r.opponents.map((o) => [o.name, o]))))
+      .catch(() => live && setSeen(new Map()));
+    return () => {
+      live = false;
+    };
+  }, [key, hand]);
+  return seen;
+}
+
+function share(t: { times: number; opportunities: number }): string {
+  return t.opportunities ? String(Math.round((100 * t.times) / t.opportunities)) : "–";
+}
+
+export function Seat(props: { view: TableView; seat: SeatView; now: number; picking?: Picking; seen?: Opponent }) {
   const { view, seat, now } = props;
   const hand = view.hand;
   const place = seatPlace(seat.seat, view.seats.length, view.mySeat ?? 0);
@@ -88,6 +115,11 @@ export function Seat(props: { view: TableView; seat: SeatView; now: number; pick
           {seat.stack}
         </div>
         {status && <div class="status">{status}</div>}
+        {props.seen && props.seen.hands > 0 && (
+          <div class="seen" title={`what you saw of ${seat.name}: ${props.seen.hands} hands together; VPIP ${share(props.seen.vpip)} %, PFR ${share(props.seen.pfr)} %`}>
+            {props.seen.hands}h · {share(props.seen.vpip)}/{share(props.seen.pfr)}
+          </div>
+        )}
         {seat.shown && seat.made && <div class="made">{seat.made}</div>}
         {seat.shown && seat.low && <div class="made low">low: {seat.low}</div>}
         {odds && (
@@ -433,6 +465,8 @@ export function PokerTable(props: { c: Controller; view: TableView; balance: num
   const pots = view.hand?.pots ?? [];
   const tournament = typeof view.config["tournament"] === "number" ? view.config["tournament"] : null;
   const game = view.hand?.game ?? "";
+  const opponents = view.seats.filter((x): x is SeatView => !!x && x.seat !== view.mySeat && !x.gone).map((x) => x.name);
+  const seen = useOpponents(c, opponents, view.lastEnd?.hand ?? 0);
   const title = useMemo(() => {
     const cfg = view.config;
     // A tournament's stakes are its level's (the bar below), not the table's.
@@ -470,7 +504,7 @@ export function PokerTable(props: { c: Controller; view: TableView; balance: num
           )}
           {results && over && <Results view={view} last={false} onClose={() => setClosed(results.hand)} />}
         </div>
-        {view.seats.map((s) => (s ? <Seat view={view} seat={s} now={now} picking={picking} /> : null))}
+        {view.seats.map((s) => (s ? <Seat view={view} seat={s} now={now} picking={picking} seen={s.seat === view.mySeat ? undefined : seen.get(s.name)} /> : null))}
       </div>
       {view.legal ? <ActionBar key={view.legalSeq} c={c} view={view} legal={view.legal} picking={picking} /> : <PreActions c={c} view={view} />}
       <TableSide c={c} view={view} balance={props.balance} noun="hand" />
