@@ -28,7 +28,21 @@ CREATE TABLE opponent_stats (
     PRIMARY KEY (account_id, opponent_id)
 ) WITHOUT ROWID;
 
--- Every hand is counted again by the background job (docs/stats.md): a poker hand's all-in EV and
--- its pairs of players, the Chinese poker deals and leap rummy games counted with none before.
+-- Search over a player's poker hands (docs/stats.md): a row a player a finished hand, with what a
+-- search selects by; the hand's table and day are its own (hands). Filled with the statistics.
+CREATE TABLE hand_search (
+    account_id INTEGER NOT NULL REFERENCES accounts (id),
+    hand_id    INTEGER NOT NULL REFERENCES hands (id),
+    hole       TEXT NOT NULL,    -- two down cards as a class (AKs, AKo, QQ); '' with more or fewer
+    position   INTEGER NOT NULL, -- as player_stats.position
+    net        INTEGER NOT NULL,
+    pot        INTEGER NOT NULL, -- every pot of the hand together, rake included
+    flags      INTEGER NOT NULL, -- 1: went to showdown; 2: all in
+    PRIMARY KEY (account_id, hand_id)
+) WITHOUT ROWID;
+
+-- Every hand is counted again by the background job (docs/stats.md): a poker hand's all-in EV,
+-- its pairs of players and its search rows; the Chinese poker deals and leap rummy games counted
+-- with none before.
 DELETE FROM player_stats;
 UPDATE hands SET stats_counted = 0 WHERE stats_counted = 1;

@@ -23,7 +23,19 @@ CREATE TABLE opponent_stats (
     PRIMARY KEY (account_id, opponent_id)
 );
 
--- Every hand is counted again by the background job (docs/stats.md): a poker hand's all-in EV and
--- its pairs of players, the Chinese poker deals and leap rummy games counted with none before.
+CREATE TABLE hand_search (
+    account_id BIGINT NOT NULL REFERENCES accounts (id),
+    hand_id    BIGINT NOT NULL REFERENCES hands (id),
+    hole       TEXT NOT NULL,
+    position   INTEGER NOT NULL,
+    net        BIGINT NOT NULL,
+    pot        BIGINT NOT NULL,
+    flags      INTEGER NOT NULL,
+    PRIMARY KEY (account_id, hand_id)
+);
+
+-- Every hand is counted again by the background job (docs/stats.md): a poker hand's all-in EV,
+-- its pairs of players and its search rows; the Chinese poker deals and leap rummy games counted
+-- with none before.
 DELETE FROM player_stats;
 UPDATE hands SET stats_counted = 0 WHERE stats_counted = 1;

@@ -201,6 +201,113 @@ bool is_day(const std::string& s) {
     return month >= 1 && month <= 12 && day >= 1 && day <= 31;
 }
 
+// A position filter, by name or seats before the button, into `out` (absent: left unset).
+protocol::Refusal read_position(const protocol::Request& r, std::optional<int>& out) {
+    auto it = r.body.find("position");
+    if (it == r.body.end()) return {};
+    static const std::map<std::string, int> names = {{"big_blind", stats::kBigBlind},
+                                                     {"small_blind", stats::kSmallBlind},
+                                                     {"button", 0},
+                                                     {"cutoff", 1}};
+    if (it->is_string() && names.contains(it->get<std::string>()))
+        out = names.at(it->get<std::string>());
+    else if (it->is_number_integer() && it->get<std::int64_t>() >= 0 &&
+             it->get<std::int64_t>() <= 7)
+        out = static_cast<int>(it->get<std::int64_t>());
+    else
+        return {"bad_request",
+                "\"position\" is big_blind, small_blind, button, cutoff, or seats before the "
+                "button (0 to 7)",
+                "position"};
+    return {};
+}
+
+// A hand as a search names it ("AKs", "AKo", "AK", "QQ", "pairs", "suited", "offsuit") into the
+// search's pattern; false for anything else.
+bool read_hole(std::string text, HandSearch& s) {
+    if (text == "pairs" || text == "pocket pairs") return s.pairs = true;
+    if (text == "suited" || text == "offsuit") {
+        s.hole = text == "suited" ? "__s" : "__o";
+        return true;
+    }
+    static constexpr std::string_view kRanks = "23456789TJQKA";
+    if (text.size() < 2 || text.size() > 3) return false;
+    for (std::size_t i = 0; i < 2; ++i)
+        text[i] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[i])));
+    const auto hi = kRanks.find(text[0]), lo = kRanks.find(text[1]);
+    if (hi == std::string_view::npos || lo == std::string_view::npos) return false;
+    if (hi < lo) std::swap(text[0], text[1]); // "KA" is "AK"
+    if (text.size() == 3) {
+        text[2] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[2])));
+        if ((text[2] != 's' && text[2] != 'o') || hi == lo) return false;
+    } else if (hi != lo) {
+        text += '_'; // suited or not
+    }
+    s.hole = text;
+    return true;
+}
+
+// The hand_search query's filters: every field known, each of its type and within its values.
+protocol::Refusal read_search(const protocol::Request& r, Query& q) {
+    using protocol::Refusal;
+    static const std::set<std::string> known = {
+        "type",   "id",   "hand", "position", "result", "min_pot", "showdown",
+        "all_in", "from", "to",   "table",    "before", "limit"};
+    for (const auto& [key, value] : r.body.items())
+        if (!known.contains(key))
+            return {"bad_request",
+                    "unknown filter \"" + key +
+                        "\" (known: hand, position, result, min_pot, showdown, all_in, from, to, "
+                        "table, before, limit)",
+                    key};
+    HandSearch& s = q.search;
+    s.limit = clamp_limit(q.limit);
+    if (auto it = r.body.find("hand"); it != r.body.end())
+        if (!it->is_string() || !read_hole(it->get<std::string>(), s))
+            return {"bad_request",
+                    "\"hand\" is two ranks, suited (s) or offsuit (o) or either (\"AKs\", "
+                    "\"AKo\", \"AK\", \"QQ\"), or pairs, suited or offsuit",
+                    "hand"};
+    if (Refusal no = read_position(r, s.position); !no.code.empty()) return no;
+    if (auto it = r.body.find("result"); it != r.body.end()) {
+        if (!it->is_string() || (*it != "won" && *it != "lost"))
+            return {"bad_request", "\"result\" is won or lost", "result"};
+        s.result = *it == "won" ? 1 : -1;
+    }
+    for (auto [key, out] : {std::pair<const char*, std::optional<bool>*>{"showdown", &s.showdown},
+                            {"all_in", &s.all_in}})
+        if (auto it = r.body.find(key); it != r.body.end()) {
+            if (!it->is_boolean())
+                return {"bad_request", in_quotes(key) + " must be true or false", key};
+            *out = it->get<bool>();
+        }
+    for (auto [key, out] : {std::pair<const char*, std::string*>{"from", &s.from}, {"to", &s.to}})
+        if (auto it = r.body.find(key); it != r.body.end()) {
+            if (!it->is_string() || !is_day(it->get<std::string>()))
+                return {"bad_request", in_quotes(key) + " must be a day as YYYY-MM-DD", key};
+            *out = it->get<std::string>();
+        }
+    if (!s.from.empty() && !s.to.empty() && s.from > s.to)
+        return {"bad_request", "\"from\" (" + s.from + ") is after \"to\" (" + s.to + ")", "from"};
+    for (auto [key, least] :
+         {std::pair<const char*, std::int64_t>{"min_pot", 0}, {"table", 1}, {"before", 1}})
+        if (auto it = r.body.find(key); it != r.body.end()) {
+            if (!it->is_number_integer() || it->get<std::int64_t>() < least)
+                return {"bad_request",
+                        in_quotes(key) + " must be a whole number, at least " +
+                            std::to_string(least),
+                        key};
+            const std::int64_t v = it->get<std::int64_t>();
+            if (std::string(key) == "min_pot")
+                s.min_pot = Chips(v);
+            else if (std::string(key) == "table")
+                s.table = v;
+            else
+                s.before = v;
+        }
+    return {};
+}
+
 // The stats query's filters: every field known, each of its type and within its values.
 protocol::Refusal read_filter(const protocol::Request& r, Query& q) {
     using protocol::Refusal;
@@ -269,22 +376,7 @@ protocol::Refusal read_filter(const protocol::Request& r, Query& q) {
                     "stakes"};
         f.stake = Chips(it->get<std::int64_t>());
     }
-    if (auto it = r.body.find("position"); it != r.body.end()) {
-        static const std::map<std::string, int> names = {{"big_blind", stats::kBigBlind},
-                                                         {"small_blind", stats::kSmallBlind},
-                                                         {"button", 0},
-                                                         {"cutoff", 1}};
-        if (it->is_string() && names.contains(it->get<std::string>()))
-            f.position = names.at(it->get<std::string>());
-        else if (it->is_number_integer() && it->get<std::int64_t>() >= 0 &&
-                 it->get<std::int64_t>() <= 7)
-            f.position = static_cast<int>(it->get<std::int64_t>());
-        else
-            return {"bad_request",
-                    "\"position\" is big_blind, small_blind, button, cutoff, or seats before "
-                    "the button (0 to 7)",
-                    "position"};
-    }
+    if (protocol::Refusal no = read_position(r, f.position); !no.code.empty()) return no;
     if (auto it = r.body.find("table_size"); it != r.body.end()) {
         if (!it->is_number_integer() || it->get<std::int64_t>() < 2 || it->get<std::int64_t>() > 10)
             return {"bad_request", "\"table_size\" is the players dealt in, 2 to 10", "table_size"};
@@ -389,6 +481,28 @@ Outcome<json> opponents(Store& store, std::int64_t asker, const std::vector<std:
     return {json{{"opponents", std::move(out)}}, {}};
 }
 
+// The asker's poker hands a search selects, newest first; `next` pages on (null: no more).
+Outcome<json> search(Store& store, std::int64_t asker, const HandSearch& s) {
+    if (!asker) return {std::nullopt, {"unauthorized", "sign in to search your hands"}};
+    json hands = json::array();
+    const std::vector<SearchHit> hits = store.search_hands(asker, s);
+    for (const SearchHit& h : hits)
+        hands.push_back({{"hand", h.hand},
+                         {"table", h.table},
+                         {"number", h.number},
+                         {"ended_at", h.ended_at},
+                         {"hole", h.hole.empty() ? json(nullptr) : json(h.hole)},
+                         {"position", h.position},
+                         {"net", h.net},
+                         {"pot", h.pot},
+                         {"showdown", h.showdown},
+                         {"all_in", h.all_in}});
+    const bool more = static_cast<int>(hits.size()) == s.limit && !hits.empty();
+    return {
+        json{{"hands", std::move(hands)}, {"next", more ? json(hits.back().hand) : json(nullptr)}},
+        {}};
+}
+
 StatsBatch count_stats(Store& store, std::int64_t after, int limit) {
     StatsBatch b;
     for (const std::int64_t id : store.hands_to_count(after, limit)) {
@@ -431,6 +545,8 @@ Outcome<Query> read_query(const protocol::Request& r) {
         q.id = *id.value;
     } else if (q.type == "stats") {
         if (protocol::Refusal no = read_filter(r, q); !no.code.empty()) return R{std::nullopt, no};
+    } else if (q.type == "hand_search") {
+        if (protocol::Refusal no = read_search(r, q); !no.code.empty()) return R{std::nullopt, no};
     } else if (q.type == "opponent_stats") {
         const auto it = r.body.find("names");
         bool ok = it != r.body.end() && it->is_array() && !it->empty() && it->size() <= 10;
@@ -466,6 +582,7 @@ Outcome<json> answer(Store& store, const Query& q, std::int64_t asker) {
     if (q.type == "table_hands") return table_hands(store, q.id, q.limit);
     if (q.type == "stats") return stats(store, asker, q.filter);
     if (q.type == "opponent_stats") return opponents(store, asker, q.names);
+    if (q.type == "hand_search") return search(store, asker, q.search);
     return totals(store, q.name.value_or(""));
 }
 

@@ -24,6 +24,7 @@ struct Query {
     std::optional<std::string> name; // totals, stats: whose (none: the asker's)
     StatsFilter filter;              // stats: which of the asker's hands
     std::vector<std::string> names;  // opponent_stats: whom (1 to 10)
+    HandSearch search;               // hand_search: which of the asker's hands
 };
 
 // The one reader of a history request's parameters: a WebSocket request as it came, or an HTTP

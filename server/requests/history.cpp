@@ -31,7 +31,7 @@ void on_history(Peer& p, const protocol::Request& r) {
 
 void add_history_requests(Routes& routes) {
     for (const char* type : {"my_hands", "my_tournaments", "hand", "table_hands", "totals",
-                             "hand_phh", "stats", "opponent_stats"})
+                             "hand_phh", "stats", "opponent_stats", "hand_search"})
         routes.insert({type, {Needs::account, on_history}});
 }
 

@@ -535,11 +535,13 @@ void PgStore::finish_hand(const HandEnd& h) {
               {h.table, seats, ends});
     db_.query("INSERT INTO hand_logs (hand_id, body) VALUES ($1, $2)", {h.id, log});
     if (h.tournament) apply(*h.tournament);
-    add_stats(h.stats, h.day.empty() ? stats_sql::day_of(std::chrono::system_clock::now()) : h.day);
+    add_stats(h.id, h.stats,
+              h.day.empty() ? stats_sql::day_of(std::chrono::system_clock::now()) : h.day);
     t.commit();
 }
 
-void PgStore::add_stats(const std::vector<StatsRow>& rows, const std::string& day) {
+void PgStore::add_stats(std::int64_t hand_id, const std::vector<StatsRow>& rows,
+                        const std::string& day) {
     if (rows.empty()) return;
     static const std::string sql = stats_sql::upsert(true);
     for (const StatsRow& r : rows)
@@ -547,6 +549,26 @@ void PgStore::add_stats(const std::vector<StatsRow>& rows, const std::string& da
                   {r.account, r.game, r.variant, r.structure, r.stake, r.position, r.table_size,
                    day, static_cast<int>(r.tournament), stats_sql::array(stats_sql::integers(r)),
                    stats_sql::array(stats_sql::reals(r))});
+    // The search rows in one statement: each column an array.
+    std::vector<std::int64_t> accounts, positions, nets, pots, flags;
+    std::vector<std::string> holes;
+    for (const StatsRow& r : rows) {
+        if (r.game != "poker") continue;
+        accounts.push_back(r.account);
+        holes.push_back(r.hole);
+        positions.push_back(r.position);
+        nets.push_back(r.line.net.value());
+        pots.push_back(r.pot.value());
+        flags.push_back(stats_sql::search_flags(r));
+    }
+    if (!accounts.empty())
+        db_.query("INSERT INTO hand_search (account_id, hand_id, hole, position, net, pot, flags) "
+                  "SELECT a, $1, h, p, n, t, f FROM unnest($2::bigint[], $3::text[], $4::int[], "
+                  "$5::bigint[], $6::bigint[], $7::int[]) AS x(a, h, p, n, t, f) "
+                  "ON CONFLICT DO NOTHING",
+                  {hand_id, stats_sql::array(accounts), stats_sql::array(holes),
+                   stats_sql::array(positions), stats_sql::array(nets), stats_sql::array(pots),
+                   stats_sql::array(flags)});
     const std::vector<stats_sql::OpponentLine> pairs = stats_sql::opponent_lines(rows);
     if (pairs.empty()) return;
     static const std::string pairs_sql = stats_sql::opponent_upsert(true);
@@ -580,7 +602,7 @@ bool PgStore::count_hand_stats(std::int64_t hand_id, const std::vector<StatsRow>
                   {hand_id})
             .affected() != 1)
         return false;
-    add_stats(rows, day);
+    add_stats(hand_id, rows, day);
     t.commit();
     return true;
 }
@@ -619,6 +641,22 @@ std::vector<OpponentStats> PgStore::opponent_stats(std::int64_t viewer,
         }
         out.push_back(std::move(o));
     }
+    return out;
+}
+
+std::vector<SearchHit> PgStore::search_hands(std::int64_t account, const HandSearch& f) {
+    static const std::string sql = stats_sql::search(true);
+    const pg::Result r =
+        db().query(sql.c_str(), {account, f.hole, int{f.pairs}, f.position.value_or(-99), f.result,
+                                 f.min_pot ? f.min_pot->value() : std::int64_t{-1},
+                                 f.showdown ? int{*f.showdown} : -1, f.all_in ? int{*f.all_in} : -1,
+                                 f.from, f.to, f.table, f.before, f.limit});
+    std::vector<SearchHit> out;
+    for (int i = 0; i < r.rows(); ++i)
+        out.push_back({r.integer(i, 0), r.integer(i, 1), static_cast<int>(r.integer(i, 2)),
+                       r.text(i, 3), r.text(i, 4), static_cast<int>(r.integer(i, 5)),
+                       Chips(r.integer(i, 6)), Chips(r.integer(i, 7)), (r.integer(i, 8) & 1) != 0,
+                       (r.integer(i, 8) & 2) != 0});
     return out;
 }
 

@@ -65,10 +65,11 @@ class PgStore final : public Store {
                           const std::string& day) override;
     stats::Totals stats_of(std::int64_t account, const StatsFilter& filter) override;
     std::vector<StatsDay> stats_days(std::int64_t account, const StatsFilter& filter) override;
+    std::vector<SearchHit> search_hands(std::int64_t account, const HandSearch& search) override;
     std::vector<OpponentStats> opponent_stats(std::int64_t viewer,
                                               const std::vector<std::string>& names) override;
     // Adds rows to the statistics, in the open transaction.
-    void add_stats(const std::vector<StatsRow>& rows, const std::string& day);
+    void add_stats(std::int64_t hand_id, const std::vector<StatsRow>& rows, const std::string& day);
 
     std::variant<std::int64_t, Refusal>
     create_tournament(const std::string& config, std::int64_t creator, Chips guarantee) override;

@@ -211,7 +211,8 @@ void SqliteStore::start_hand(const HandStart& h) {
 namespace {
 
 // Adds each row's line to the statistics (stats_sql::upsert), in the caller's transaction.
-void add_stats(db::Database& db, const std::vector<StatsRow>& rows, const std::string& day) {
+void add_stats(db::Database& db, std::int64_t hand_id, const std::vector<StatsRow>& rows,
+               const std::string& day) {
     if (rows.empty()) return;
     db::Statement q(db, stats_sql::upsert(false));
     for (const StatsRow& r : rows) {
@@ -229,6 +230,19 @@ void add_stats(db::Database& db, const std::vector<StatsRow>& rows, const std::s
         for (std::int64_t v : stats_sql::integers(r)) q.bind(i++, v);
         for (double v : stats_sql::reals(r)) q.bind(i++, v);
         q.run();
+    }
+    db::Statement search(db, stats_sql::search_insert(false));
+    for (const StatsRow& r : rows) {
+        if (r.game != "poker") continue;
+        search.reset();
+        search.bind(1, r.account)
+            .bind(2, hand_id)
+            .bind(3, r.hole)
+            .bind(4, std::int64_t{r.position})
+            .bind(5, r.line.net)
+            .bind(6, r.pot)
+            .bind(7, std::int64_t{stats_sql::search_flags(r)})
+            .run();
     }
     const std::vector<stats_sql::OpponentLine> pairs = stats_sql::opponent_lines(rows);
     if (pairs.empty()) return;
@@ -271,7 +285,7 @@ void SqliteStore::finish_hand(const HandEnd& h) {
     db::Statement events(db_, "INSERT INTO hand_logs (hand_id, body) VALUES (?, ?)");
     events.bind(1, h.id).bind(2, log).run();
     if (h.tournament) apply(*h.tournament);
-    add_stats(db_, h.stats,
+    add_stats(db_, h.id, h.stats,
               h.day.empty() ? stats_sql::day_of(std::chrono::system_clock::now()) : h.day);
     t.commit();
 }
@@ -292,7 +306,7 @@ bool SqliteStore::count_hand_stats(std::int64_t hand_id, const std::vector<Stats
                             "AND status = 'finished'");
     mark.bind(1, hand_id).run();
     if (db_.changes() != 1) return false;
-    add_stats(db_, rows, day);
+    add_stats(db_, hand_id, rows, day);
     t.commit();
     return true;
 }
@@ -348,6 +362,30 @@ std::vector<OpponentStats> SqliteStore::opponent_stats(std::int64_t viewer,
         }
         out.push_back(std::move(o));
     }
+    return out;
+}
+
+std::vector<SearchHit> SqliteStore::search_hands(std::int64_t account, const HandSearch& f) {
+    db::Statement q(db_, stats_sql::search(false));
+    q.bind(1, account)
+        .bind(2, f.hole)
+        .bind(3, std::int64_t{f.pairs})
+        .bind(4, std::int64_t{f.position.value_or(-99)})
+        .bind(5, std::int64_t{f.result})
+        .bind(6, f.min_pot ? f.min_pot->value() : std::int64_t{-1})
+        .bind(7, std::int64_t{f.showdown ? int{*f.showdown} : -1})
+        .bind(8, std::int64_t{f.all_in ? int{*f.all_in} : -1})
+        .bind(9, f.from)
+        .bind(10, f.to)
+        .bind(11, f.table)
+        .bind(12, f.before)
+        .bind(13, std::int64_t{f.limit});
+    std::vector<SearchHit> out;
+    while (q.step())
+        out.push_back({q.column_int(0), q.column_int(1), static_cast<int>(q.column_int(2)),
+                       q.column_text(3), q.column_text(4), static_cast<int>(q.column_int(5)),
+                       Chips(q.column_int(6)), Chips(q.column_int(7)), (q.column_int(8) & 1) != 0,
+                       (q.column_int(8) & 2) != 0});
     return out;
 }
 

@@ -55,6 +55,7 @@ class SqliteStore final : public Store {
                           const std::string& day) override;
     stats::Totals stats_of(std::int64_t account, const StatsFilter& filter) override;
     std::vector<StatsDay> stats_days(std::int64_t account, const StatsFilter& filter) override;
+    std::vector<SearchHit> search_hands(std::int64_t account, const HandSearch& search) override;
     std::vector<OpponentStats> opponent_stats(std::int64_t viewer,
                                               const std::vector<std::string>& names) override;
 

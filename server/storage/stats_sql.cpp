@@ -124,6 +124,17 @@ std::string array(const std::vector<double>& values) {
     return out + "}";
 }
 
+std::string array(const std::vector<std::string>& values) {
+    std::string out = "{";
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (i) out += ",";
+        out += '"';
+        out += values[i];
+        out += '"';
+    }
+    return out + "}";
+}
+
 std::string sum(bool postgres) {
     const std::vector<std::string> added = added_columns();
     std::string sql = "SELECT ";
@@ -203,6 +214,34 @@ std::string opponent_select(bool postgres) {
     std::string sql = "SELECT s.hands, s.vpip_t, s.vpip_o, s.pfr_t, s.pfr_o FROM opponent_stats s "
                       "JOIN accounts a ON a.id = s.opponent_id WHERE s.account_id = $1 AND ";
     sql += postgres ? "lower(a.name) = lower($2)" : "a.name = $2"; // SQLite's names: NOCASE
+    return postgres ? sql : for_sqlite(sql);
+}
+
+std::string search_insert(bool postgres) {
+    const std::string sql =
+        "INSERT INTO hand_search (account_id, hand_id, hole, position, net, "
+        "pot, flags) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING";
+    return postgres ? sql : for_sqlite(sql);
+}
+
+int search_flags(const StatsRow& row) {
+    return (row.line.showdown ? 1 : 0) | (row.all_in ? 2 : 0);
+}
+
+std::string search(bool postgres) {
+    std::string sql = "SELECT s.hand_id, h.table_id, h.number, ";
+    sql += postgres ? "felt_time(h.ended_at)" : "h.ended_at";
+    sql += ", s.hole, s.position, s.net, s.pot, s.flags FROM hand_search s JOIN hands h ON h.id = "
+           "s.hand_id WHERE s.account_id = $1 AND ($2 = '' OR s.hole LIKE $2) AND "
+           "($3 = 0 OR length(s.hole) = 2) AND ($4 = -99 OR s.position = $4) AND "
+           "($5 = 0 OR ($5 > 0 AND s.net > 0) OR ($5 < 0 AND s.net < 0)) AND "
+           "($6 < 0 OR s.pot >= $6) AND ($7 < 0 OR (s.flags & 1) = $7) AND "
+           "($8 < 0 OR (s.flags & 2) = 2 * $8) AND ";
+    const std::string day =
+        postgres ? "substr(felt_time(h.ended_at), 1, 10)" : "substr(h.ended_at, 1, 10)";
+    sql += "($9 = '' OR " + day + " >= $9) AND ($10 = '' OR " + day + " <= $10) AND ";
+    sql += "($11 = 0 OR h.table_id = $11) AND ($12 = 0 OR s.hand_id < $12) "
+           "ORDER BY s.hand_id DESC LIMIT $13";
     return postgres ? sql : for_sqlite(sql);
 }
 

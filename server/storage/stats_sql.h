@@ -25,6 +25,7 @@ std::vector<double> reals(const StatsRow& row);
 // PostgreSQL's array literal of values: "{1,2,3}".
 std::string array(const std::vector<std::int64_t>& values);
 std::string array(const std::vector<double>& values);
+std::string array(const std::vector<std::string>& values); // each quoted: plain words only
 
 // The sum of an account's rows that a filter selects. Parameters: 1 account, 2 game, 3 variant,
 // 4 structure ("" any), 5 stake (-1 any), 6 position (-99 any), 7 table size (0 any), 8 from,
@@ -49,6 +50,17 @@ std::vector<OpponentLine> opponent_lines(const std::vector<StatsRow>& rows);
 std::string opponent_upsert(bool postgres);
 // What a viewer ($1) saw of the account named $2: hands, VPIP times and opportunities, PFR's.
 std::string opponent_select(bool postgres);
+
+// A hand's search row (hand_search), none where it is there already. Parameters: 1 account,
+// 2 hand, 3 hole, 4 position, 5 net, 6 pot, 7 flags.
+std::string search_insert(bool postgres);
+// A poker row's flags: 1 went to showdown, 2 all in.
+int search_flags(const StatsRow& row);
+// A search (HandSearch). Parameters: 1 account, 2 hole pattern, 3 pairs (0 or 1), 4 position
+// (-99 any), 5 result, 6 least pot (-1 any), 7 showdown (-1 any), 8 all in (-1 any), 9 from,
+// 10 to, 11 table (0 any), 12 before (0 none), 13 limit. Columns: hand, table, number, ended_at,
+// hole, position, net, pot, flags.
+std::string search(bool postgres);
 
 // A day as the rows keep it: YYYY-MM-DD in UTC.
 std::string day_of(std::chrono::system_clock::time_point t);

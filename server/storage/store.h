@@ -85,6 +85,10 @@ struct StatsRow {
     bool tournament = false;
     stats::Line line;       // the seat is not stored; Chinese poker and leap rummy: net and rake
     stats::DealLine deal{}; // Chinese poker's and leap rummy's own
+    // Poker: what the search over one's hands selects by (hand_search).
+    std::string hole = {}; // two down cards as a class: "AKs", "AKo", "QQ"; "" with more or fewer
+    Chips pot{};           // every pot of the hand together, rake included
+    bool all_in = false;
 };
 
 // Which of a player's statistics rows a selection adds up: an empty field, every value.
@@ -94,6 +98,30 @@ struct StatsFilter {
     std::optional<int> position, table_size;
     std::string from, to; // days, YYYY-MM-DD, both included
     bool tournament = false;
+};
+
+// A search over a player's poker hands (docs/stats.md): each field empty or unset, any.
+struct HandSearch {
+    std::string hole;   // a LIKE pattern over the class: "AKs", "AK_" (suited or not), "__s"
+    bool pairs = false; // pocket pairs only
+    std::optional<int> position;
+    int result = 0; // 1 won (net above 0), -1 lost (below 0)
+    std::optional<Chips> min_pot;
+    std::optional<bool> showdown, all_in;
+    std::string from, to; // days, YYYY-MM-DD, both included
+    std::int64_t table = 0;
+    std::int64_t before = 0; // hands below this id (0: from the newest)
+    int limit = 50;
+};
+
+// One hand a search found.
+struct SearchHit {
+    std::int64_t hand = 0, table = 0;
+    int number = 0;
+    std::string ended_at, hole;
+    int position = 0;
+    Chips net{}, pot{};
+    bool showdown = false, all_in = false;
 };
 
 // A day of a player's statistics rows added up: the points of their profit graph.
@@ -348,6 +376,8 @@ class Store {
     // never met or unknown.
     virtual std::vector<OpponentStats> opponent_stats(std::int64_t viewer,
                                                       const std::vector<std::string>& names) = 0;
+    // The account's finished poker hands the search selects, newest first, at most its limit.
+    virtual std::vector<SearchHit> search_hands(std::int64_t account, const HandSearch& search) = 0;
     // The same rows added up by day, oldest first (none: empty).
     virtual std::vector<StatsDay> stats_days(std::int64_t account, const StatsFilter& filter) = 0;
 

@@ -444,9 +444,35 @@ std::unique_ptr<Game> poker_game(PokerConfig config, poker::HandConfig base) {
     return std::make_unique<PokerGame>(std::move(config), std::move(base));
 }
 
+std::string hole_class(std::span<const Card> cards) {
+    static constexpr std::string_view kRanks = "23456789TJQKA";
+    if (cards.size() != 2) return {};
+    Card a = cards[0], b = cards[1];
+    for (Card c : {a, b})
+        if (c.rank().index() < 0 || c.rank().index() >= static_cast<int>(kRanks.size())) return {};
+    if (a.rank().index() < b.rank().index()) std::swap(a, b);
+    std::string out = {kRanks[static_cast<std::size_t>(a.rank().index())],
+                       kRanks[static_cast<std::size_t>(b.rank().index())]};
+    if (a.rank().index() != b.rank().index())
+        out += a.suit().index() == b.suit().index() ? 's' : 'o';
+    return out;
+}
+
 std::vector<std::pair<int, StatsRow>> poker_stats_rows(const poker::HandConfig& config,
                                                        std::span<const poker::Event> events) {
     const stats::HandLines h = stats::count_hand(config, events);
+    // What the search selects by: every pot together, each seat's down cards, who went all in.
+    Chips pot{};
+    std::array<std::vector<Card>, poker::kMaxSeats> down;
+    std::array<bool, poker::kMaxSeats> all_in{};
+    for (const poker::Event& e : events) {
+        if (e.type == poker::EventType::win || e.type == poker::EventType::rake) pot += e.amount;
+        if (e.seat < 0) continue;
+        const auto k = static_cast<std::size_t>(e.seat);
+        if (e.type == poker::EventType::deal_down)
+            down[k].insert(down[k].end(), e.cards.begin(), e.cards.begin() + e.count);
+        if (e.type == poker::EventType::all_in) all_in[k] = true;
+    }
     std::vector<std::pair<int, StatsRow>> out;
     for (const stats::Line& l : h.lines) {
         StatsRow r;
@@ -459,6 +485,10 @@ std::vector<std::pair<int, StatsRow>> poker_stats_rows(const poker::HandConfig& 
         r.position = l.position;
         r.table_size = static_cast<int>(h.lines.size());
         r.line = l;
+        const auto k = static_cast<std::size_t>(l.seat);
+        r.hole = hole_class(down[k]);
+        r.pot = pot;
+        r.all_in = all_in[k];
         out.emplace_back(l.seat, std::move(r));
     }
     return out;

@@ -16,6 +16,10 @@ std::unique_ptr<Game> poker_game(protocol::PokerConfig config, poker::HandConfig
 // Each player's line of a finished poker hand for the statistics (docs/stats.md), by seat: the
 // row of its variant, structure, stake, position and table size, less the account and the kind,
 // which the table knows. From the hand's every event, start to end.
+// Two cards as a class, as players name them: "AKs", "AKo", "QQ"; "" for any other number of
+// cards (or a card off the standard ranks).
+std::string hole_class(std::span<const Card> cards);
+
 std::vector<std::pair<int, StatsRow>> poker_stats_rows(const poker::HandConfig& config,
                                                        std::span<const poker::Event> events);
 // The all-in EV record of a hand's log ({"kind":"all_in_ev","seats":[{"seat","expected","won"}]})

@@ -76,16 +76,20 @@ std::map<std::int64_t, Totals> stored_totals(const std::string& db_path,
     return out;
 }
 
-// The table overlay's rows, as text.
-std::vector<std::string> opponent_rows(const std::string& db_path) {
+// The table overlay's and the search's rows, as text.
+std::vector<std::string> pair_and_search_rows(const std::string& db_path) {
     felt::db::Database db(db_path);
-    felt::db::Statement q(db, "SELECT account_id, opponent_id, hands, vpip_t, vpip_o, pfr_t, pfr_o "
-                              "FROM opponent_stats ORDER BY 1, 2");
     std::vector<std::string> out;
-    while (q.step()) {
-        std::string row;
-        for (int c = 0; c < 7; ++c) row += std::to_string(q.column_int(c)) + " ";
-        out.push_back(row);
+    for (const char* sql : {"SELECT account_id, opponent_id, hands, vpip_t, vpip_o, pfr_t, pfr_o "
+                            "FROM opponent_stats ORDER BY 1, 2",
+                            "SELECT account_id, hand_id, hole, position, net, pot, flags FROM "
+                            "hand_search ORDER BY 1, 2"}) {
+        felt::db::Statement q(db, sql);
+        while (q.step()) {
+            std::string row;
+            for (int c = 0; c < 7; ++c) row += q.column_text(c) + " ";
+            out.push_back(row);
+        }
     }
     return out;
 }
@@ -135,7 +139,8 @@ TEST_CASE("feltd: statistics counted at each hand's end equal the stored hands r
             o.join = made["table"];
             o.seats = 3;
             o.hands = kHands;
-            o.level = "easy";
+            o.level = i == 0 ? "" : "easy";
+            o.shove = i == 0; // hold'em's bots go all in: all-in EV and the search's all-in flag
             runs.push_back(std::async(std::launch::async, [o] { return felt::bot::run(o); }));
         }
         for (const json& table : {json{{"game", "chinese"},
@@ -236,7 +241,8 @@ TEST_CASE("feltd: statistics counted at each hand's end equal the stored hands r
     CHECK(leap.deal.wins.times >= games["leap"]);
     CHECK(leap.deal.melds > 0);
     CHECK(leap.net == Chips(0));
-    CHECK(hands >= static_cast<long>(kTables.size()) * kHands);
+    // Every table plays its hands but the shoving one, whose bots go broke sooner.
+    CHECK(hands >= static_cast<long>(kTables.size() - 1) * kHands);
     CHECK(judged > hands / 3);
     live = stored_totals(db_path, accounts);
     for (std::int64_t a : accounts) {
@@ -246,13 +252,23 @@ TEST_CASE("feltd: statistics counted at each hand's end equal the stored hands r
             same_totals(live[a][game], t);
         }
     }
-    const std::vector<std::string> pairs_live = opponent_rows(db_path);
+    const std::vector<std::string> pairs_live = pair_and_search_rows(db_path);
+    {
+        felt::db::Database db(db_path);
+        // A search row for each player of each poker hand; hold'em's with its two cards' class.
+        CHECK(sql_int(db, "SELECT COUNT(*) FROM hand_search") ==
+              sql_int(db, "SELECT COUNT(*) FROM hand_seats s JOIN hands h ON h.id = s.hand_id "
+                          "WHERE h.status = 'finished' AND h.config LIKE '%\"game\":\"poker\"%'"));
+        CHECK(sql_int(db, "SELECT COUNT(*) FROM hand_search WHERE hole <> ''") > 0);
+        CHECK(sql_int(db, "SELECT COUNT(*) FROM hand_search WHERE flags & 2 = 2") > 0);
+        CHECK(sql_int(db, "SELECT COUNT(*) FROM hand_logs WHERE body LIKE '%\"all_in_ev\"%'") > 0);
+    }
     // As if the hands were stored by a feltd that did not count them: the next start counts them
     // in the background, to the same sums.
     {
         felt::db::Database db(db_path);
-        db.exec("DELETE FROM player_stats; DELETE FROM opponent_stats; UPDATE hands SET "
-                "stats_counted = 0");
+        db.exec("DELETE FROM player_stats; DELETE FROM opponent_stats; DELETE FROM hand_search; "
+                "UPDATE hands SET stats_counted = 0");
     }
     {
         Feltd d({}, dir);
@@ -268,8 +284,8 @@ TEST_CASE("feltd: statistics counted at each hand's end equal the stored hands r
         d.stop(SIGTERM);
     }
     const auto counted_after = stored_totals(db_path, accounts);
-    // The table overlay's pairs are counted back the same.
-    CHECK(opponent_rows(db_path) == pairs_live);
+    // The table overlay's pairs and the search's rows are counted back the same.
+    CHECK(pair_and_search_rows(db_path) == pairs_live);
     CHECK(pairs_live.size() > accounts.size());
     for (std::int64_t a : accounts) {
         CAPTURE(a);
@@ -407,6 +423,49 @@ TEST_CASE("feltd: the stats request: the asker's own, filtered; zeros for no han
         const json r = ann.call({{"type", "opponent_stats"}, {"names", bad}});
         CHECK(r["code"] == "bad_request");
         CHECK(r["field"] == "names");
+    }
+    // The search over her hands: every one of them, newest first, each with her two cards; each
+    // filter selects what it says.
+    auto search = [&](json body) {
+        body["type"] = "hand_search";
+        const json r = ann.call(body);
+        REQUIRE_MESSAGE(r["ok"] == true, r.dump());
+        return r["hands"];
+    };
+    const json all = search({});
+    CHECK(all.size() == mine["stats"]["hands"].get<std::size_t>());
+    for (std::size_t i = 1; i < all.size(); ++i) CHECK(all[i - 1]["hand"] > all[i]["hand"]);
+    const std::string hole = all[0]["hole"];
+    CHECK((hole.size() == 2 || hole.size() == 3));
+    bool listed = false;
+    for (const json& h : search({{"hand", hole}})) {
+        CHECK(h["hole"] == hole);
+        listed = listed || h["hand"] == all[0]["hand"];
+    }
+    CHECK(listed);
+    for (const json& h : search({{"hand", "pairs"}}))
+        CHECK(h["hole"].get<std::string>().size() == 2);
+    for (const json& h : search({{"result", "won"}})) CHECK(h["net"].get<int>() > 0);
+    for (const json& h : search({{"showdown", true}})) CHECK(h["showdown"] == true);
+    for (const json& h : search({{"min_pot", 6}})) CHECK(h["pot"].get<int>() >= 6);
+    CHECK(search({{"table", table}}).size() == all.size());
+    CHECK(search({{"table", table + 1000}}).empty());
+    const json page = ann.call({{"type", "hand_search"}, {"limit", 1}});
+    CHECK(page["hands"].size() == 1);
+    CHECK(page["next"] == all[0]["hand"]);
+    CHECK(search({{"before", all[0]["hand"]}}).size() == all.size() - 1);
+    for (const Bad& b : {Bad{{{"hand", "AAs"}}, "bad_request", "hand"},
+                         Bad{{{"hand", "XK"}}, "bad_request", "hand"},
+                         Bad{{{"result", "tied"}}, "bad_request", "result"},
+                         Bad{{{"showdown", "yes"}}, "bad_request", "showdown"},
+                         Bad{{{"min_pot", -1}}, "bad_request", "min_pot"},
+                         Bad{{{"from", "2026-02-30x"}}, "bad_request", "from"},
+                         Bad{{{"colour", "red"}}, "bad_request", "colour"}}) {
+        json body = b.body;
+        body["type"] = "hand_search";
+        const json r = ann.call(body);
+        CHECK(r["code"] == b.code);
+        CHECK(r["field"] == b.field);
     }
     const json positions = ask({{"position", "big_blind"}});
     const json button = ask({{"position", "small_blind"}}); // heads-up the button's blind

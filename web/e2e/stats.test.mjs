@@ -2,7 +2,7 @@
 // figures the server counted for exactly the hands the player was dealt, the profit graph with
 // its four lines, and follows each filter: a variant never played has no hands, the tournament
 // kind adds the tournament results, another game shows its own figures. At the table, each bot's
-// seat shows what she saw of it.
+// seat shows what she saw of it; a search over her hands finds them, each opening in the replayer.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -97,5 +97,37 @@ test("the statistics page: the player's own figures, the profit graph, the filte
   await until("Chinese poker's answer", () => replies(ann.rec).find((r) => r.filter.game === "chinese"));
   await until("Chinese poker's summary", async () => (await summary.innerText()).startsWith("0 deals"));
   assert.ok(await ann.page.locator("table.stats th", { hasText: "Scoops" }).isVisible());
+
+  // Find hands: every hand she played, then those of one class of two cards, those she won; a hit
+  // opens in the replayer.
+  const find = ann.page.getByRole("form", { name: "find hands" });
+  const found = ann.page.getByRole("table", { name: "hands found" }).locator("tbody tr[data-hand]");
+  const searches = () => ann.rec.received.filter((m) => m.type === "hand_search" && m.ok);
+  await find.getByRole("button", { name: "Find" }).click();
+  const everything = await until("every hand found", () => searches()[0]);
+  assert.equal(everything.hands.length, played);
+  await until("the hits listed", async () => (await found.count()) === played);
+  const hole = everything.hands[0].hole;
+  assert.match(hole, /^[2-9TJQKA]{2}[so]?$/);
+  await find.getByLabel("Hand").fill(hole);
+  await find.getByRole("button", { name: "Find" }).click();
+  const same = await until("the hands of one class", () => searches()[1]);
+  assert.ok(same.hands.length >= 1 && same.hands.every((h) => h.hole === hole), JSON.stringify(same.hands));
+  await until("their rows", async () => (await found.count()) === same.hands.length);
+  await find.getByLabel("Hand").fill("");
+  await find.getByLabel("Result").selectOption("won");
+  await find.getByRole("button", { name: "Find" }).click();
+  const won = await until("the hands won", () => searches()[2]);
+  assert.ok(won.hands.every((h) => h.net > 0));
+  assert.equal(won.hands.length, everything.hands.filter((h) => h.net > 0).length);
+  await find.getByLabel("Result").selectOption("");
+  await find.getByRole("button", { name: "Find" }).click();
+  await until("every hand again", () => searches()[3]);
+  await until("the rows again", async () => (await found.count()) === played);
+  await ann.page.locator(".find-hands").screenshot({ path: join(screenshots, "find-hands.png") });
+  const newest = everything.hands[0].hand;
+  await found.first().getByRole("button", { name: "Replay" }).click();
+  await until("the replayer", () => ann.page.url().endsWith(`#/hand/${newest}`));
+  await until("the hand's record", () => ann.rec.received.find((m) => m.type === "hand" && m.ok && m.hand === newest));
   assert.deepEqual(ann.rec.bad, []);
 });

@@ -4,7 +4,7 @@
 // adds up rows counted at each hand's end.
 import { useEffect, useState } from "preact/hooks";
 import type { Controller } from "../controller";
-import type { ChineseStats, LeapStats, Stats, StatsReply, StatsRequest, StatsTally } from "../gen/protocol";
+import type { ChineseStats, HandSearchReply, HandSearchRequest, LeapStats, Stats, StatsReply, StatsRequest, StatsTally } from "../gen/protocol";
 import { kVariants } from "./lobby";
 
 type Filter = Omit<StatsRequest, "type" | "id">;
@@ -229,6 +229,123 @@ function Select(props: { label: string; value: string; options: [string, string]
   );
 }
 
+type Search = Omit<HandSearchRequest, "type" | "id">;
+type Hit = HandSearchReply["hands"][number];
+
+function positionName(p: number): string {
+  return p === -2 ? "big blind" : p === -1 ? "small blind" : p === 0 ? "button" : p === 1 ? "cutoff" : `${p} before the button`;
+}
+
+// Search over one's poker hands: each hit opens in the replayer.
+function FindHands(props: { c: Controller }) {
+  const { c } = props;
+  const [search, setSearch] = useState<Search>({});
+  const [hits, setHits] = useState<Hit[] | null>(null);
+  const [next, setNext] = useState<number | null>(null);
+  const run = async (before?: number) => {
+    const r = await c.ask("hand_search", before ? { ...search, before } : search);
+    if (!r) return;
+    setHits((h) => (before && h ? [...h, ...r.hands] : r.hands));
+    setNext(r.next);
+  };
+  const set = (key: keyof Search, value: string | number | boolean | undefined) =>
+    setSearch((f) => {
+      const next: Search = { ...f, [key]: value };
+      if (value === "" || value === undefined) delete next[key];
+      return next;
+    });
+  const yesNo = (key: "showdown" | "all_in") => (v: string) => set(key, v === "" ? undefined : v === "yes");
+  return (
+    <section class="find-hands">
+      <h3>Find hands</h3>
+      <form
+        class="filters"
+        aria-label="find hands"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run();
+        }}
+      >
+        <label>
+          Hand
+          <input type="text" size={8} placeholder="AKs, QQ, pairs" value={search.hand ?? ""} onInput={(e) => set("hand", (e.target as HTMLInputElement).value.trim())} />
+        </label>
+        <Select label="Position" value={search.position === undefined ? "" : String(search.position)} options={[["", "any"], ...kPositions]} set={(v) => set("position", v === "" ? undefined : /^\d$/.test(v) ? Number(v) : v)} />
+        <Select label="Result" value={search.result ?? ""} options={[["", "any"], ["won", "won"], ["lost", "lost"]]} set={(v) => set("result", v)} />
+        <label>
+          Pot at least
+          <input type="number" min={0} value={search.min_pot ?? ""} placeholder="any" onInput={(e) => set("min_pot", (e.target as HTMLInputElement).value ? Number((e.target as HTMLInputElement).value) : undefined)} />
+        </label>
+        <Select label="Showdown" value={search.showdown === undefined ? "" : search.showdown ? "yes" : "no"} options={[["", "any"], ["yes", "yes"], ["no", "no"]]} set={yesNo("showdown")} />
+        <Select label="All in" value={search.all_in === undefined ? "" : search.all_in ? "yes" : "no"} options={[["", "any"], ["yes", "yes"], ["no", "no"]]} set={yesNo("all_in")} />
+        <label>
+          Table
+          <input type="number" min={1} value={search.table ?? ""} placeholder="any" onInput={(e) => set("table", (e.target as HTMLInputElement).value ? Number((e.target as HTMLInputElement).value) : undefined)} />
+        </label>
+        <label>
+          From
+          <input type="date" value={search.from ?? ""} onChange={(e) => set("from", (e.target as HTMLInputElement).value)} />
+        </label>
+        <label>
+          To
+          <input type="date" value={search.to ?? ""} onChange={(e) => set("to", (e.target as HTMLInputElement).value)} />
+        </label>
+        <button type="submit">Find</button>
+      </form>
+      {hits && (
+        <table class="hands" aria-label="hands found">
+          <thead>
+            <tr>
+              <th>Hand</th>
+              <th>Cards</th>
+              <th>Position</th>
+              <th>Pot</th>
+              <th>Result</th>
+              <th>Date</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {hits.map((h) => (
+              <tr data-hand={h.hand}>
+                <td>
+                  table {h.table}, hand {h.number}
+                </td>
+                <td>{h.hole ?? "–"}</td>
+                <td>{positionName(h.position)}</td>
+                <td>{h.pot}</td>
+                <td class={h.net > 0 ? "won" : h.net < 0 ? "lost" : ""}>
+                  {signed(h.net)}
+                  {h.showdown ? ", showdown" : ""}
+                  {h.all_in ? ", all in" : ""}
+                </td>
+                <td>{new Date(h.ended_at).toLocaleString()}</td>
+                <td>
+                  <button type="button" onClick={() => c.go({ name: "hand", id: h.hand })}>
+                    Replay
+                  </button>
+                </td>
+              </tr>
+            ))}
+            {hits.length === 0 && (
+              <tr>
+                <td colSpan={7} class="empty">
+                  No hand matches.
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      )}
+      {next !== null && (
+        <button type="button" onClick={() => void run(next)}>
+          More hands
+        </button>
+      )}
+    </section>
+  );
+}
+
 export function StatsPage(props: { c: Controller }) {
   const { c } = props;
   const [filter, setFilter] = useState<Filter>({});
@@ -298,6 +415,7 @@ export function StatsPage(props: { c: Controller }) {
           )}
         </>
       )}
+      <FindHands c={c} />
     </div>
   );
 }
