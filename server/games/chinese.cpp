@@ -90,15 +90,9 @@ Result<std::vector<StatsRow>> stats(const HandRecord& h, const json& config) {
         auto r = resettle(config, log);
         if (!r) return r.error();
         const Resettled& d = r.value();
-        std::vector<StatsRow> out;
-        for (auto& [seat, row] :
-             chinese_stats_rows(d.table, d.options, d.players, d.dealer, d.seats, d.settlement))
-            for (const HandRecord::Seat& s : h.seats)
-                if (s.seat == seat) {
-                    row.account = s.account;
-                    out.push_back(std::move(row));
-                }
-        return out;
+        return rows_of(
+            h, config,
+            chinese_stats_rows(d.table, d.options, d.players, d.dealer, d.seats, d.settlement));
     } catch (const json::exception&) {
         return make_error(Errc::bad_option, "the record is incomplete");
     }

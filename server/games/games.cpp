@@ -34,6 +34,19 @@ protocol::Outcome<std::shared_ptr<Table>> reopened(const OpenTable& open, Servic
     return Out{std::move(table), {}};
 }
 
+std::vector<StatsRow> rows_of(const HandRecord& h, const protocol::json& config,
+                              std::vector<std::pair<int, StatsRow>> by_seat) {
+    std::vector<StatsRow> out;
+    for (auto& [seat, row] : by_seat)
+        for (const HandRecord::Seat& s : h.seats)
+            if (s.seat == seat && s.account != 0) {
+                row.account = s.account;
+                row.tournament = config.contains("tournament");
+                out.push_back(std::move(row));
+            }
+    return out;
+}
+
 protocol::json record_log(const HandRecord& h) {
     protocol::json log = protocol::json::array();
     for (const std::string& body : h.events) {

@@ -39,6 +39,11 @@ struct GameEntry {
                                            const protocol::json& config) = nullptr;
 };
 
+// A replayed hand's statistics rows, by seat, given the accounts that sat there (a seat without
+// one is left out) and the kind of the hand (a tournament's when its configuration names one).
+std::vector<StatsRow> rows_of(const HandRecord& h, const protocol::json& config,
+                              std::vector<std::pair<int, StatsRow>> by_seat);
+
 // A stored hand's events parsed, in order (those that do not parse left out).
 protocol::json record_log(const HandRecord& h);
 

@@ -121,14 +121,7 @@ Result<std::vector<StatsRow>> stats(const HandRecord& h, const json& config) {
         auto played = replay(config, h.deck, record_log(h), [](auto&, auto&) {});
         if (!played) return played.error();
         const Replayed& r = played.value();
-        std::vector<StatsRow> out;
-        for (auto& [seat, row] : leap_stats_rows(r.table, r.state, r.players, r.start, r.end))
-            for (const HandRecord::Seat& s : h.seats)
-                if (s.seat == seat) {
-                    row.account = s.account;
-                    out.push_back(std::move(row));
-                }
-        return out;
+        return rows_of(h, config, leap_stats_rows(r.table, r.state, r.players, r.start, r.end));
     } catch (const json::exception&) {
         return make_error(Errc::bad_option, "the record is incomplete");
     }

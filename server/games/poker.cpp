@@ -275,14 +275,7 @@ Result<std::vector<StatsRow>> stats(const HandRecord& h, const json& config) {
     auto rows = poker_stats_rows(replayed->config, replayed->events);
     for (const json& e : record_log(h))
         if (e.value("kind", "") == "all_in_ev") add_all_in_ev(rows, e);
-    std::vector<StatsRow> out;
-    for (auto& [seat, row] : rows) {
-        for (const HandRecord::Seat& s : h.seats)
-            if (s.seat == seat) row.account = s.account;
-        row.tournament = config.contains("tournament");
-        if (row.account != 0) out.push_back(std::move(row));
-    }
-    return out;
+    return rows_of(h, config, std::move(rows));
 }
 
 } // namespace
