@@ -18,7 +18,12 @@ constexpr std::array<const char*, 11> kDealColumns = {
 // The real columns, last.
 constexpr std::array<const char*, 3> kRealColumns = {"sum_bb", "sum_bb_squared", "ev_net"};
 
-// The added columns, in the order integers() and reals() give them.
+} // namespace
+
+const char* key_columns() {
+    return kKey;
+}
+
 std::vector<std::string> added_columns() {
     std::vector<std::string> c = {"hands", "net", "rake", "showdown_net", "units"};
     for (int i = 0; i < stats::kStats; ++i) {
@@ -32,6 +37,8 @@ std::vector<std::string> added_columns() {
     c.insert(c.end(), kRealColumns.begin(), kRealColumns.end());
     return c;
 }
+
+namespace {
 
 // The rows a filter selects (sum(), days()).
 constexpr const char* kSelected =

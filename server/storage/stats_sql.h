@@ -12,6 +12,11 @@
 
 namespace felt::server::stats_sql {
 
+// The columns a row adds up, in the order integers() then reals() give them.
+std::vector<std::string> added_columns();
+// The columns of a row's key, in upsert()'s order: "account_id, game, ...".
+const char* key_columns();
+
 // Adds one row's line to its row (inserted at zero first). Parameters: 1 account, 2 game,
 // 3 variant, 4 structure, 5 stake, 6 position, 7 table size, 8 day, 9 tournament (0 or 1); then
 // on SQLite 10... the integers() and the reals() one by one, on PostgreSQL 10 the integers as a
