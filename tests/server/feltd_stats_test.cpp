@@ -29,9 +29,9 @@ namespace stats = felt::stats;
 namespace {
 
 #ifdef FELT_SANITIZE
-constexpr int kHands = 4; // hands each table plays: a tenth under the sanitizers
+constexpr int kHands = 15; // hands each table plays: a tenth under the sanitizers
 #else
-constexpr int kHands = 40;
+constexpr int kHands = 150;
 #endif
 
 // Every variant, in a structure each, three seats a table.
