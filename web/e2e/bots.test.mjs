@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
-import { guestPage, lastLegal, passiveTurn, room, screenshots, until } from "./harness.mjs";
+import { guestPage, playPassively, room, screenshots, until } from "./harness.mjs";
 
 let server, browser;
 room(["--bot-think-min-ms", "100", "--bot-think-max-ms", "300"], (s, b) => ([server, browser] = [s, b]));
@@ -33,19 +33,7 @@ test("a host alone creates a table with two bots and plays against them at once"
   const names = await ann.page.$$eval(".felt .seat .name", (els) => els.map((e) => e.textContent));
   assert.equal(names.filter((n) => /^bot/.test(n) && /bot-[0-9a-f]{8}/.test(n)).length, 2);
   // Ann plays two hands against them, passively.
-  const ends = () => ann.rec.received.filter((m) => m.type === "table" && m.kind === "hand_end").length;
-  const bar = ann.page.locator(".action-bar");
-  await until(
-    "two hands played",
-    async () => {
-      if (await bar.isVisible().catch(() => false)) {
-        const legal = lastLegal(ann.rec);
-        if (legal) await passiveTurn(ann, legal, bar);
-      }
-      return ends() >= 2;
-    },
-    60_000,
-  );
+  const ends = await playPassively(ann, 2, 60_000);
   // The bots acted themselves: the server's clock never played for anyone.
   const updates = ann.rec.received.filter((m) => m.type === "table" && m.kind === "update");
   const botActions = updates.flatMap((m) => m.events ?? []).filter((e) => ["check", "call", "bet", "raise", "fold"].includes(e.kind) && e.seat !== seat && e.by !== "server");

@@ -237,6 +237,25 @@ export async function passiveTurn(p, legal, bar) {
   await bar.waitFor({ state: "hidden", timeout: 5000 }).catch(() => {});
 }
 
+// The page's player takes every turn passively (passiveTurn) until `hands` hands have ended at
+// their table; resolves with a count of the hands ended, for further waits.
+export async function playPassively(p, hands, ms) {
+  const ends = () => p.rec.received.filter((m) => m.type === "table" && m.kind === "hand_end").length;
+  const bar = p.page.locator(".action-bar");
+  await until(
+    `${hands} hands played`,
+    async () => {
+      if (await bar.isVisible().catch(() => false)) {
+        const legal = lastLegal(p.rec);
+        if (legal) await passiveTurn(p, legal, bar);
+      }
+      return ends() >= hands;
+    },
+    ms,
+  );
+  return ends;
+}
+
 // A request from the page over a socket of its own, signed in as a guest of its own (signing in
 // as the page's player would take their seat's messages to this socket): its reply.
 export async function callAsGuest(page, type, body = {}) {

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
-import { guestPage, lastLegal, passiveTurn, room, screenshots, until } from "./harness.mjs";
+import { guestPage, playPassively, room, screenshots, until } from "./harness.mjs";
 
 let server, browser;
 room(["--bot-think-min-ms", "50", "--bot-think-max-ms", "150"], (s, b) => ([server, browser] = [s, b]));
@@ -24,19 +24,7 @@ test("the statistics page: the player's own figures, the profit graph, the filte
   for (const [k, v] of Object.entries({ seats: 4, hand_delay_s: 3, showdown_delay_s: 3, runout_s: 0.1 })) await form.locator(`input[name="${k}"]`).fill(String(v));
   await form.getByRole("button", { name: "Create table" }).click();
   await until("Ann's seat", () => ann.rec.received.find((m) => m.type === "join" && m.ok));
-  const ends = () => ann.rec.received.filter((m) => m.type === "table" && m.kind === "hand_end").length;
-  const bar = ann.page.locator(".action-bar");
-  await until(
-    "six hands played",
-    async () => {
-      if (await bar.isVisible().catch(() => false)) {
-        const legal = lastLegal(ann.rec);
-        if (legal) await passiveTurn(ann, legal, bar);
-      }
-      return ends() >= 6;
-    },
-    90_000,
-  );
+  const ends = await playPassively(ann, 6, 90_000);
   // The overlay at each bot's seat: what she saw of it, as the server answered the page.
   const overlays = ann.page.locator(".felt .seat .seen");
   await until("the overlay at both bots' seats", async () => (await overlays.count()) === 2);
