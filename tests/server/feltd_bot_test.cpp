@@ -40,6 +40,15 @@
 
 using namespace feltd_test;
 
+// The time a bot has for a decision at the tests' tables. A strong bot works out its equity before
+// it acts: under the sanitizers that can pass four seconds, and a turn left to the clock, acted on
+// after the hand is over, was refused (`no_hand`); the table then sat the bot out and ended early.
+#ifdef FELT_SANITIZE
+constexpr int kDecisionMs = 30'000;
+#else
+constexpr int kDecisionMs = 4000;
+#endif
+
 // Bots for the feltd `d`: `tables` tables of `seats`, each playing `hands` hands.
 felt::bot::Options bot_options(const Feltd& d, int tables, int seats, int hands) {
     felt::bot::Options o;
@@ -138,7 +147,7 @@ TEST_CASE("felt bot --level: easy, fair and strong bots read their seat's view a
                                               {"structure", "fixed-limit"},
                                               {"seats", 3},
                                               {"hand_delay_ms", 0},
-                                              {"decision_ms", 4000}})["table"];
+                                              {"decision_ms", kDecisionMs}})["table"];
         REQUIRE(host.call({{"type", "spectate"}, {"table", table}})["ok"] == true);
         // The hands (each bot plays six, the first two seated together at least), no turn left
         // to the clock, and the step each bot took itself.
@@ -176,7 +185,7 @@ TEST_CASE("felt bot --level at a Chinese poker table it joins: each bot splits i
                                           {"game", "chinese"},
                                           {"seats", 3},
                                           {"hand_delay_ms", 0},
-                                          {"decision_ms", 4000}})["table"];
+                                          {"decision_ms", kDecisionMs}})["table"];
     REQUIRE(host.call({{"type", "spectate"}, {"table", table}})["ok"] == true);
     // The server arranges only for a bot that leaves during a deal (its hands played): its seat
     // then leaves after that deal.

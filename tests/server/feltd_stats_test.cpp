@@ -29,7 +29,7 @@ namespace stats = felt::stats;
 namespace {
 
 #ifdef FELT_SANITIZE
-constexpr int kHands = 15; // hands each table plays: a tenth under the sanitizers
+constexpr int kHands = 8; // hands each table plays: a few under the sanitizers
 #else
 constexpr int kHands = 150;
 #endif
