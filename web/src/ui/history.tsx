@@ -74,6 +74,15 @@ export function handWhere(h: PlayerHand): string {
   return `${what}, ${tournament}table ${h.table}, ${noun} ${h.number}`;
 }
 
+// A hand's row's way into the replayer.
+export function ReplayButton(props: { c: Controller; hand: number }) {
+  return (
+    <button type="button" onClick={() => props.c.go({ name: "hand", id: props.hand })}>
+      Replay
+    </button>
+  );
+}
+
 export function History(props: { c: Controller; name: string }) {
   const { c } = props;
   const [hands, setHands] = useState<PlayerHand[]>([]);
@@ -118,9 +127,7 @@ export function History(props: { c: Controller; name: string }) {
               <td>{h.ended_at ? new Date(h.ended_at).toLocaleString() : h.status}</td>
               <td class={h.net > 0 ? "won" : h.net < 0 ? "lost" : ""}>{h.net > 0 ? `+${h.net}` : h.net}</td>
               <td>
-                <button type="button" onClick={() => c.go({ name: "hand", id: h.hand })}>
-                  Replay
-                </button>
+                <ReplayButton c={c} hand={h.hand} />
               </td>
             </tr>
           ))}

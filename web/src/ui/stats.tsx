@@ -5,6 +5,7 @@
 import { useEffect, useState } from "preact/hooks";
 import type { Controller } from "../controller";
 import type { ChineseStats, HandSearchReply, HandSearchRequest, LeapStats, Stats, StatsReply, StatsRequest, StatsTally } from "../gen/protocol";
+import { ReplayButton } from "./history";
 import { kVariants } from "./lobby";
 
 type Filter = Omit<StatsRequest, "type" | "id">;
@@ -321,9 +322,7 @@ function FindHands(props: { c: Controller }) {
                 </td>
                 <td>{new Date(h.ended_at).toLocaleString()}</td>
                 <td>
-                  <button type="button" onClick={() => c.go({ name: "hand", id: h.hand })}>
-                    Replay
-                  </button>
+                  <ReplayButton c={c} hand={h.hand} />
                 </td>
               </tr>
             ))}
