@@ -505,7 +505,9 @@ void Totals::add(const Line& line, Chips unit) {
     (line.showdown ? showdown_net : other_net) += line.net;
     ev_net += line.ev_net.value_or(static_cast<double>(line.net.value()));
     units += static_cast<double>(unit.value());
-    const double bb = static_cast<double>(line.net.value()) / static_cast<double>(unit.value());
+    // No unit (leap rummy for points alone): no net in units, as storage keeps it (stats_sql).
+    const double bb =
+        unit > 0 ? static_cast<double>(line.net.value()) / static_cast<double>(unit.value()) : 0.0;
     sum_bb += bb;
     sum_bb_squared += bb * bb;
     for (int i = 0; i < kStats; ++i)

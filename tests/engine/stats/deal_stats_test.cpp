@@ -4,6 +4,7 @@
 #include "cards/deck.h"
 #include "chinese/chinese.h"
 #include "stats/deal_stats.h"
+#include "stats/poker_stats.h"
 
 #include <doctest/doctest.h>
 
@@ -72,4 +73,17 @@ TEST_CASE("stats: Chinese poker's scoops are the scoop profile's payments of thr
     MESSAGE(kDeals, " deals: ", scoops, " scoops, ", surrenders, " surrenders");
     CHECK(scoops > 0);
     CHECK(surrenders > 0);
+}
+
+TEST_CASE("stats: a game without a unit (leap rummy for points alone) adds no net in units") {
+    stats::Totals t;
+    stats::Line l;
+    l.net = Chips(5);
+    t.add(l, Chips(0));
+    t.add(l, Chips(0));
+    CHECK(t.net == Chips(10));
+    CHECK(t.sum_bb == 0);
+    CHECK(t.sum_bb_squared == 0);
+    CHECK(t.bb_per_100() == 0);
+    CHECK(t.bb_per_100_margin() == 0);
 }
