@@ -253,11 +253,6 @@ int royalty(const Profile& p, Row row, HandValue v) {
     return 0;
 }
 
-struct Owed {
-    int from, to, units;
-    std::string reason;
-};
-
 } // namespace
 
 int max_loss_units(const Profile& profile, bool aces, int opponents) {
@@ -320,12 +315,7 @@ Result<Settlement> settle(const Profile& profile, const Options& o,
 
     // Pairs clockwise from the dealer: with A (dealer), B, C, D: A-B, A-C, A-D, B-C, B-D, C-D.
     const int bank = o.banker >= 0 ? o.banker : profile.against_bank_only ? dealer : -1;
-    std::vector<std::pair<int, int>> pairs;
-    for (int a = 0; a < n; ++a)
-        for (int b = a + 1; b < n; ++b) {
-            const int x = (dealer + a) % n, y = (dealer + b) % n;
-            if (bank < 0 || x == bank || y == bank) pairs.emplace_back(x, y);
-        }
+    const std::vector<std::pair<int, int>> pairs = pairs_from(n, dealer, bank);
 
     std::vector<std::array<HandValue, 3>> rows(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i) {
@@ -425,63 +415,21 @@ Result<Settlement> settle(const Profile& profile, const Options& o,
     }
 
     Settlement out;
-    out.net.assign(static_cast<std::size_t>(n), 0);
-    out.rake.assign(static_cast<std::size_t>(n), 0);
-    std::vector<Chips> have(static_cast<std::size_t>(n)), backing(static_cast<std::size_t>(n));
-    for (int i = 0; i < n; ++i) {
-        const std::size_t u = static_cast<std::size_t>(i);
-        out.rake[u] = std::min(player(i).stack, o.rake);
-        have[u] = backing[u] = player(i).stack - out.rake[u];
-        out.net[u] = -out.rake[u];
-    }
-    // Moves up to `chips` from `from` to `to` within the limit, and returns what moved: with the
-    // chip limit, each chip of a starting stack backs one settlement, won or lost; without it,
-    // nobody pays chips they do not have at that moment.
-    auto pay = [&](int from, int to, Chips chips) {
-        const std::size_t f = static_cast<std::size_t>(from), t = static_cast<std::size_t>(to);
-        if (o.chip_limit) {
-            chips = std::min({chips, backing[f], backing[t]});
-            backing[f] -= chips;
-            backing[t] -= chips;
-        } else {
-            chips = std::min(chips, have[f]);
-        }
-        have[f] -= chips;
-        have[t] += chips;
-        out.net[f] -= chips;
-        out.net[t] += chips;
-        return chips;
-    };
+    std::vector<Chips> stacks;
+    for (const Player& p : players) stacks.push_back(p.stack);
+    PairLedger ledger(stacks, o.chip_limit, o.rake);
     if (o.edition == 1) {
         for (const auto* phase : {&first, &second})
             for (const Owed& w : *phase)
                 out.payments.push_back(
-                    {w.from, w.to, w.units, pay(w.from, w.to, o.unit * w.units), w.reason});
+                    {w.from, w.to, w.units, ledger.pay(w.from, w.to, o.unit * w.units), w.reason});
     } else {
         // Each pass nets each pair's payments into one, settled in the order of the pairs.
-        for (const auto* phase : {&first, &second}) {
-            std::vector<int> owed(pairs.size()); // what the pair's second owes its first
-            for (const Owed& w : *phase) {
-                const auto k = static_cast<std::size_t>(
-                    std::find_if(pairs.begin(), pairs.end(),
-                                 [&](auto xy) {
-                                     return (xy.first == w.from && xy.second == w.to) ||
-                                            (xy.first == w.to && xy.second == w.from);
-                                 }) -
-                    pairs.begin());
-                owed[k] += w.to == pairs[k].first ? w.units : -w.units;
-                out.payments.push_back({w.from, w.to, w.units, o.unit * w.units, w.reason});
-            }
-            for (std::size_t k = 0; k < pairs.size(); ++k) {
-                if (owed[k] == 0) continue;
-                const auto [x, y] = pairs[k];
-                const int from = owed[k] > 0 ? y : x, to = owed[k] > 0 ? x : y;
-                const int units = std::abs(owed[k]);
-                out.pairs.push_back(
-                    {from, to, phase == &first, units, pay(from, to, o.unit * units)});
-            }
-        }
+        ledger.settle_pass(pairs, first, o.unit, true, out.payments, out.pairs);
+        ledger.settle_pass(pairs, second, o.unit, false, out.payments, out.pairs);
     }
+    out.net = ledger.net();
+    out.rake = ledger.rake();
     for (int i = 0; i < n; ++i)
         out.final_stacks.push_back(player(i).stack + out.net[static_cast<std::size_t>(i)]);
     return out;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cards/types.h"
+#include "chinese/pair_ledger.h"
 #include "chips.h"
 #include "rankings/hand_value.h"
 #include "result.h"
@@ -135,22 +136,6 @@ struct Player {
     Split split;
     std::optional<Special> declare;
     bool surrender = false;
-};
-
-struct Payment {
-    int from, to;       // seats
-    int units;          // owed
-    Chips chips;        // edition 2: units x unit, owed; edition 1: paid (less when chips ran out)
-    std::string reason; // "front", "middle", "back", "royalty back four_of_a_kind",
-                        // "special six_pairs", "scoop", "surrender", "aces"
-};
-
-// What one pair actually paid in one pass (edition 2): the net of that pair's payments.
-struct PairSettlement {
-    int from, to; // seats: who owed the net, and to whom
-    bool special; // the first pass (special hands) or the second (everything else)
-    int units;    // the net owed, in units
-    Chips chips;  // paid: units x unit, or less when backing (or chips) ran out
 };
 
 struct Settlement {
