@@ -32,6 +32,8 @@ const char* error_code_name(Errc code) {
         return "middle_above_back";
     case Errc::front_above_middle:
         return "front_above_middle";
+    case Errc::row_full:
+        return "row_full";
     case Errc::too_short:
         return "too_short";
     case Errc::wrong_suit:

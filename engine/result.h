@@ -26,6 +26,8 @@ enum class Errc {
     wrong_cards,        // a split that is not exactly the dealt cards
     middle_above_back,  // the middle ranks above the back
     front_above_middle, // the front ranks above the middle
+    // Open-face Chinese poker (engine/openface/openface.h):
+    row_full, // a card placed in a row with no room left
     // Leap rummy (engine/leap/leap.h, engine/leap/leap_game.h):
     too_short,            // a meld of fewer than three cards
     wrong_suit,           // natural cards that break the suit rule
