@@ -175,6 +175,23 @@ expect_stdin "chinese number too large" 2 'malformed JSON: .*number overflow' '{
 expect_stdin "chinese float chips" 2 'malformed document: .*chips must be a whole number, not number' "${ABC/\"unit\":1/\"unit\":1e30}" -- chinese settle
 expect_stdin "chinese unknown profile" 2 'unknown profile "vegas"' "${ABC/classic/vegas}" -- chinese settle
 expect_stdin "chinese missing field" 2 'player B: missing "stack"' "${ABC/\"stack\":100,\"front\":\"As/\"front\":\"As}" -- chinese settle
+OFC='{"players":[{"name":"ann","front":"Ks Kh 2d","middle":"2h 7h 9h Jh Qh","back":"3s 3d 3c 4s 4d","stack":100},{"name":"bob","front":"As Qd Jd","middle":"5s 5c 8d 9c Tc","back":"6s 7s 8s 9s Td"}],"options":{"unit":2}}'
+expect_stdin "open-face settle" 0 '^net: ann \+52, bob -52$' "$OFC" -- open-face settle
+expect_stdin "open-face settle reasons" 0 '^bob pays ann 8 \(royalty middle flush\)$' "$OFC" -- open-face settle
+expect_stdin "open-face settle fantasyland" 0 '^fantasyland: ann 14 cards$' "$OFC" -- open-face settle
+expect_stdin "open-face settle json" 0 '"points":\{"ann":26,"bob":-26\},"net":\{"ann":52,"bob":-52\},.*"final_stacks":\{"ann":152\},"fouled":\{"ann":false,"bob":false\},.*"fantasyland":\{"ann":14\}' "$OFC" -- open-face settle --json
+expect_stdin "open-face foul" 0 '^ann pays bob 6 \(foul\)$' "${OFC/3s 3d 3c 4s 4d/3s 5d 7c 4s Ad}" -- open-face settle
+expect_stdin "open-face progressive" 0 '^fantasyland: ann 15 cards$' "${OFC/\"unit\":2/\"unit\":2,\"progressive\":true}" -- open-face settle
+expect_stdin "open-face profile refused" 2 'open-face has no profiles' "${OFC/\"options\"/\"profile\":\"classic\",\"options\"}" -- open-face settle
+expect_stdin "open-face bad card" 2 'player bob: back: ' "${OFC/6s 7s/6s Zz}" -- open-face settle
+expect_stdin "open-face duplicate" 2 'player bob: Ks was dealt to two players' "${OFC/As Qd Jd/Ks Qd Jd}" -- open-face settle
+expect_stdin "open-face malformed" 2 'malformed JSON' '{"players":' -- open-face settle
+expect "open-face fantasyland" 0 '^back     As Ks Qs Js Ts$' -- open-face fantasyland As Ah Ad Ac Ks Kh Kd Kc Qs Js Ts 2h 3d 7c
+expect "open-face fantasyland json" 0 '^\{"front":"As Ah Kc","middle":"Ad Qd Jd Td 8d","back":"2h 3h 4h 5h 6h","discards":"7s","royalties":\{"front":9,"middle":8,"back":15\},"stays":true,"points":41\}$' -- open-face fantasyland --json --against "Qs Qh 2c / Ks Kh 3d 4d 5d / Ac 9s 9d 9c 8c" As Ah Ad 7s Kc Qd Jd Td 2h 3h 4h 5h 6h 8d
+expect "open-face fantasyland progressive" 0 '"discards":"[^"]+ [^"]+ [^"]+"' -- open-face fantasyland --progressive --json As Ah Ad 7s Kc Qd Jd Td 2h 3h 4h 5h 6h 8d 9c 9d
+expect_error "open-face fantasyland fifteen" "a Fantasyland hand has 14 cards .*, not 15" -- open-face fantasyland As Ah Ad 7s Kc Qd Jd Td 2h 3h 4h 5h 6h 8d 9c
+expect_error "open-face fantasyland clash" "an opponent's rows: Ac is in the hand" -- open-face fantasyland --against "Qs Qh 2c/Ks Kh 3d 4d 5d/Ac 9s 9d 9c 8c" Ac Ah Ad 7s Kc Qd Jd Td 2h 3h 4h 5h 6h 8d
+expect_error "open-face fantasyland rows" "three rows, front / middle / back" -- open-face fantasyland --against "Qs Qh 2c" As Ah Ad 7s Kc Qd Jd Td 2h 3h 4h 5h 6h 8d
 expect "chinese arrange dragon" 0 'declare complete_straight  expected \+13.000 units' -- chinese arrange As Kd Qc Jh Ts 9s 8d 7c 6h 5s 4d 3c 2h
 expect "chinese arrange json" 0 '^\{"front":"[^"]+","middle":"[^"]+","back":"[^"]+","declare":null,"expected_units":[-0-9.e]+\}$' -- chinese arrange --json Ah Ad Kh Kd 7s 7c 5d 4c 9h 2s 3d Qs Jc
 expect "chinese arrange hints" 0 '^\{"hints":\[\{.*\},\{.*\},\{.*\}\]\}$' -- chinese arrange --json --hints 3 Ah Ad Kh Kd 7s 7c 5d 4c 9h 2s 3d Qs Jc

@@ -20,6 +20,7 @@
 #include "duel_cmd.h"
 #include "equity_cmd.h"
 #include "leap_cmd.h"
+#include "openface_cmd.h"
 #include "phh_files.h"
 #include "poker/all_in.h"
 #include "poker/draw_advice.h"
@@ -882,6 +883,9 @@ int main(int argc, char** argv) {
     arrange_cmd->add_flag("--json", arrange_json, "Print JSON");
     arrange_cmd->add_option("cards", arrange_cards, "13 cards")->required();
 
+    cli::OpenFaceCommand open_face;
+    open_face.add_to(app);
+
     auto* draw_cmd = app.add_subcommand("draw", "Five-card draw: the best exchange");
     draw_cmd->require_subcommand(1);
     RankingArgs draw_args;
@@ -1044,6 +1048,7 @@ int main(int argc, char** argv) {
         if (*settle_cmd) return run_chinese_settle(settle_pretty);
         if (*arrange_cmd)
             return run_chinese_arrange(arrange_profile, arrange_cards, arrange_hints, arrange_json);
+        if (const int rc = open_face.run(); rc >= 0) return rc;
         if (*bot_cmd) return run_bot(boto, bot_url, bot_think, bot_json, bot_state, bot_no_state);
         if (*health_cmd) return run_health(health_url, health_timeout);
         if (*icm_cmd) return run_icm(icm_stacks, icm_prizes, icm_json);
