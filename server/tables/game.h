@@ -114,6 +114,12 @@ struct End {
     bool showdown = false; // hands were shown: the next hand waits Limits::showdown_delay_ms
     // Each player's line for the statistics (docs/stats.md), by seat; the table adds the account.
     std::vector<std::pair<int, StatsRow>> stats;
+    // What the next hand at this table starts from besides the seats (Deal::carry): open-face's
+    // Fantasyland. Kept once the hand is settled; a void hand keeps the one before.
+    json carry;
+    // The next hand keeps this hand's dealer, if still dealt in (open-face, while anyone is in
+    // Fantasyland).
+    bool hold_button = false;
 
     // A hand that cannot go on (a bug): void, and nobody loses a chip.
     static End voided(const char* reason) {
@@ -188,6 +194,7 @@ struct Deal {
     std::array<Chips, kMaxTableSeats> stacks{};    // by table seat; 0: not dealt in
     std::array<std::string, kMaxTableSeats> names; // by table seat
     std::optional<TournamentDeal> tournament;      // a tournament's table: its hand
+    json carry; // what the last hand settled at this table left for this one (End::carry)
 };
 
 class Hand;

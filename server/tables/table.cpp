@@ -342,9 +342,10 @@ void Table::start_hand() {
                 d.names[i.at()] = seat(i)->name;
             }
         if (d.seats.size() < 2) return;
-        d.dealer = next_dealer();
+        d.dealer = hold_button_ && dealer_ && ready(*dealer_) ? *dealer_ : next_dealer();
     }
     d.number = hands_ + 1;
+    d.carry = carry_;
     // A cryptographically secure shuffle, committed to before the deal (a seeded one in tests).
     std::vector<Card> deck = game_->deck(d);
     const std::optional<std::uint64_t> seed =
@@ -603,7 +604,8 @@ void Table::end_hand(End end) {
                         [self = shared_from_this(), id = hand_id, seats = std::move(seats),
                          sealed = std::move(sealed_), seen = std::move(end.seen),
                          seed_used = end.seed_used, number = deal_.number,
-                         message = std::move(end.message)](bool ok) mutable {
+                         message = std::move(end.message), carry = std::move(end.carry),
+                         hold = end.hold_button](bool ok) mutable {
                             self->settling_ = false;
                             auto host = self->host_dealt_ ? self->host_.lock() : nullptr;
                             self->host_dealt_ = false;
@@ -616,6 +618,8 @@ void Table::end_hand(End end) {
                                 return self->after_hand();
                             }
                             ++self->services_.metrics.hands_played;
+                            self->carry_ = std::move(carry);
+                            self->hold_button_ = hold;
                             for (const HandSeat& r : seats) self->seat(Seat(r.seat))->stack = r.end;
                             std::vector<Chips> stacks;
                             for (Seat i : seats_of(self->limits_.seats))

@@ -272,6 +272,8 @@ class Table : public std::enable_shared_from_this<Table> {
     std::map<std::int64_t, std::deque<std::chrono::steady_clock::time_point>> chat_times_;
     bool stopping_ = false;
     std::optional<Seat> dealer_; // the last hand's dealer (poker: its button)
+    json carry_;                 // the last settled hand's End::carry, for the next Deal
+    bool hold_button_ = false;   // the last settled hand's End::hold_button
     int hands_ = 0;              // hands (deals, games) dealt at this table
 
     // The running hand, or the one whose row is being written (pending_).
