@@ -2,6 +2,7 @@
 
 #include "chinese_seat.h"
 #include "leap_seat.h"
+#include "openface_seat.h"
 #include "table_seat.h"
 
 namespace felt::bots {
@@ -21,6 +22,7 @@ std::unique_ptr<SeatBot> make_seat_bot(std::string_view game, Profile profile, s
     if (game == "poker") return std::make_unique<TableSeat>(profile, seed);
     if (game == "chinese") return std::make_unique<ChineseSeat>(profile);
     if (game == "leap") return std::make_unique<LeapSeat>(profile, seed);
+    if (game == "open-face") return std::make_unique<OpenFaceSeat>(profile, seed);
     return nullptr;
 }
 

@@ -103,7 +103,8 @@ std::optional<Refusal> ConfigReader::finish() {
 
 json table_part(json stored) {
     if (stored.is_object())
-        for (const char* key : {"dealer", "button", "players", "stacks", "names", "rules"})
+        for (const char* key :
+             {"dealer", "button", "players", "stacks", "names", "rules", "fantasyland"})
             stored.erase(key);
     return stored;
 }

@@ -69,8 +69,8 @@ class ConfigReader {
 };
 
 // A hand's stored configuration is its table's plus what the hand needs to be read alone (the
-// dealer or button, the players, their stacks and names, the rules): the table's part, for a
-// decoder.
+// dealer or button, the players, their stacks and names, the rules, open-face's Fantasyland):
+// the table's part, for a decoder.
 json table_part(json stored);
 
 // The edition of the rules a hand is played under, stored with it as "rules", so that a hand is

@@ -4,7 +4,7 @@ namespace felt::server {
 
 namespace {
 
-constexpr const GameEntry* kGames[] = {&kPokerGame, &kChineseGame, &kLeapGame};
+constexpr const GameEntry* kGames[] = {&kPokerGame, &kChineseGame, &kLeapGame, &kOpenFaceGame};
 
 } // namespace
 

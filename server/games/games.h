@@ -52,7 +52,7 @@ const GameEntry* find_game(std::string_view name);
 // The game a table is when its request or its stored configuration names none: poker (every
 // table before there were other games).
 const GameEntry& default_game();
-// "poker, chinese, leap": for messages.
+// "poker, chinese, leap, open-face": for messages.
 std::string game_names();
 
 // A table the last run left open (Store::left_open), made again with its id and settings, its
@@ -60,7 +60,7 @@ std::string game_names();
 protocol::Outcome<std::shared_ptr<Table>> reopened(const OpenTable& open, Services& services);
 
 // The entries, one file each.
-extern const GameEntry kPokerGame, kChineseGame, kLeapGame;
+extern const GameEntry kPokerGame, kChineseGame, kLeapGame, kOpenFaceGame;
 
 // A table of a decoded configuration: `game(config)` makes its Game.
 template <class Config, class MakeGame>
