@@ -120,7 +120,10 @@ json openface_preview_json(const openface::Board& b, const openface::Options& o,
     if (b.middle.size() == 5) m = evaluate(b.middle);
     if (b.back.size() == 5) k = evaluate(b.back);
     const auto foul = chinese::check_order(f, m, k, {});
-    json out = {{"rows", std::move(rows)}, {"foul", foul ? json(foul->message) : json(nullptr)}};
+    json out = {
+        {"rows", std::move(rows)},
+        {"foul", foul ? json{{"code", error_code_name(foul->code)}, {"message", foul->message}}
+                      : json(nullptr)}};
     if (b.full()) {
         const openface::Split s = b.split();
         out["fantasyland"] = openface::fantasyland_cards(o, s, in_fantasyland, players);

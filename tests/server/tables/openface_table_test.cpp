@@ -215,6 +215,13 @@ TEST_CASE("feltd open-face: a hand to Fantasyland, the Fantasyland hand after it
                 CHECK(full["code"] == "row_full");
                 CHECK(full["message"] == "the front has room for 3 cards, not 4");
                 CHECK(b.call({{"type", "act"}, {"front", "2c"}})["code"] == "not_your_turn");
+                // The engine's verdict on rows in progress: each row named, no foul yet.
+                const json pv =
+                    a.call({{"type", "preview"}, {"front", "3h 4h"}, {"back", "2h 5c 6c"}});
+                REQUIRE(pv["ok"] == true);
+                CHECK(pv["rows"]["front"] == json{{"words", "four high"}, {"royalty", 0}});
+                CHECK(pv["foul"].is_null());
+                CHECK(a.call({{"type", "preview"}, {"front", "Qs"}})["code"] == "wrong_cards");
                 CHECK(a.call({{"type", "act"},
                               {"front", "2h"},
                               {"back", "3h 4h 5c 6c"},
