@@ -6,6 +6,7 @@ import type { Snapshot, TableMessage } from "./gen/protocol";
 import { chineseGame } from "./games/chinese";
 import type { TableGame } from "./games/game";
 import { leapGame } from "./games/leap";
+import { openFaceGame } from "./games/openface";
 import { pokerGame } from "./games/poker";
 import { nameOf, newSeat, seatCount, seatFrom, withLog, type SeatView, type TableView } from "./view";
 
@@ -13,7 +14,7 @@ export type { ChatLine, EndView, HandView, SeatView, TableView } from "./view";
 export { categoryWords, seatCount } from "./view";
 
 // Each game's client logic, by the configuration's `game` (poker when it names none).
-const kGames: Record<string, TableGame> = { poker: pokerGame, chinese: chineseGame, leap: leapGame };
+const kGames: Record<string, TableGame> = { poker: pokerGame, chinese: chineseGame, leap: leapGame, "open-face": openFaceGame };
 
 function gameOf(name: string): TableGame {
   return kGames[name] ?? pokerGame;
@@ -44,6 +45,7 @@ export function fromSnapshot(m: Snapshot, now: number, previous?: TableView): Ta
     hand: null,
     chinese: null,
     leap: null,
+    openFace: null,
     chat: previous?.chat ?? [],
     log: previous?.log ?? [],
     closed: false,
@@ -108,7 +110,7 @@ export function applyTable(v: TableView, m: TableMessage, now: number): TableVie
         const s = seats[i];
         if (s) Object.assign(s, { stack: st, bet: 0, inHand: false, folded: false, cards: [], up: [], cardCount: 0 });
       }
-      return { ...next, hand: null, legal: null, chinese: null, leap: null, log: withLog(v, `Hand ${m.hand} is void (${m.reason})`) };
+      return { ...next, hand: null, legal: null, chinese: null, leap: null, openFace: null, log: withLog(v, `Hand ${m.hand} is void (${m.reason})`) };
     default: {
       const { view, lines } = gameOf(v.game).apply(v, next, m, now);
       return lines.length ? { ...view, log: lines.reduce((log, line) => withLog({ log }, line), v.log) } : view;

@@ -4,6 +4,7 @@
 import type { Legal, Pot, SnapshotSeat } from "./gen/protocol";
 import type { Verdict } from "./fairness";
 import type { ChineseView } from "./games/chinese";
+import type { OpenFaceView } from "./games/openface";
 import type { LeapView } from "./games/leap";
 
 export interface SeatView {
@@ -87,6 +88,7 @@ export interface TableView {
   lastEnd: EndView | null;
   chinese: ChineseView | null; // a Chinese poker table's deal
   leap: LeapView | null; // a leap rummy table's game
+  openFace: OpenFaceView | null; // an open-face table's hand
   chat: ChatLine[];
   log: string[]; // what happened, in words, newest last
   closed: boolean;
@@ -147,12 +149,13 @@ export function seatFrom(s: SnapshotSeat): SeatView {
 }
 
 // Whether the viewer is to act now, at a table of any game: a poker decision, a Chinese poker
-// split not yet set, a leap rummy turn.
+// split not yet set, a leap rummy turn, an open-face placement.
 export function myTurn(v: TableView): boolean {
   if (v.legal) return true;
   if (v.mySeat === null) return false;
   if (v.chinese) return v.chinese.end === null && v.chinese.seats.includes(v.mySeat) && !v.chinese.submitted.includes(v.mySeat);
   if (v.leap) return v.leap.end === null && v.leap.seat === v.mySeat;
+  if (v.openFace) return v.openFace.end === null && v.openFace.toAct === v.mySeat && v.openFace.cards.length > 0;
   return false;
 }
 

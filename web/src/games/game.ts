@@ -7,7 +7,7 @@ import type { TableView } from "../view";
 
 // The parts of a view a game sets from a snapshot, and the running hand so far in words, for a
 // client that did not see it (a reload): added to the log.
-export type GamePart = Pick<TableView, "hand" | "chinese" | "leap"> & { lines?: string[] };
+export type GamePart = Pick<TableView, "hand" | "chinese" | "leap"> & Partial<Pick<TableView, "openFace">> & { lines?: string[] };
 
 export interface TableGame {
   // The game's part of the table, from a snapshot; `previous`, the view before it, keeps what the

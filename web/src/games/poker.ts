@@ -366,6 +366,7 @@ export function replayViews(record: {
     lastEnd: null,
     chinese: null,
     leap: null,
+    openFace: null,
     chat: [],
     log: [],
     closed: false,

@@ -8,6 +8,7 @@ import { History, Replay } from "./history";
 import { StatsPage } from "./stats";
 import { Lobby } from "./lobby";
 import { ChineseTable } from "./chinese";
+import { OpenFaceTable } from "./openface";
 import { LeapTable } from "./leap";
 import { PokerTable } from "./poker";
 import { TournamentLobby, TournamentPage } from "./tournaments";
@@ -146,7 +147,7 @@ export function App(props: { c: Controller }) {
   else if (!s.account) body = <SignIn c={c} />;
   else if (s.screen.name === "table") {
     const view = s.tables.get(s.screen.id);
-    const Table = view?.game === "chinese" ? ChineseTable : view?.game === "leap" ? LeapTable : PokerTable;
+    const Table = view?.game === "chinese" ? ChineseTable : view?.game === "leap" ? LeapTable : view?.game === "open-face" ? OpenFaceTable : PokerTable;
     body = view ? <Table c={c} view={view} balance={s.account.balance} /> : <Opening c={c} id={s.screen.id} />;
   } else if (s.screen.name === "history") body = <History c={c} name={s.account.name} />;
   else if (s.screen.name === "stats") body = <StatsPage c={c} />;

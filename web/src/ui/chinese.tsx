@@ -3,7 +3,7 @@
 // as it fills (`preview`), hints, special hands and surrender where the table has them, and the
 // reveal: every seat's rows side by side, every payment with its reason, nets and new stacks, and
 // the fairness check.
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import {
   complete,
   kRows,
@@ -29,6 +29,7 @@ import type { ChineseHint, ChinesePreviewReply } from "../gen/protocol";
 import { cardList, nameOf } from "../view";
 import type { TableView } from "../tableview";
 import { Card, Hand } from "./cards";
+import { DragCard, useCardDrag } from "./drag";
 import { BotMark, Confirm, FairnessLine, NetCell, NetsTable, TableSide, useNow } from "./shared";
 
 const kRowNames: Record<Row, string> = { front: "Front", middle: "Middle", back: "Back" };
@@ -43,52 +44,6 @@ function storage(): Storage | null {
 
 function words(s: string): string {
   return s.replaceAll("_", " ");
-}
-
-// Dragging a card with a mouse, a pen or a finger: a short press is a click; a drag drops the card
-// on the row (or the hand) under the pointer.
-function useCardDrag(onDrop: (card: string, target: Row | "hand") => void, onClick: (card: string) => void) {
-  const drag = useRef<{ card: string; x: number; y: number; moved: boolean } | null>(null);
-  const [ghost, setGhost] = useState<{ card: string; x: number; y: number } | null>(null);
-  const handlers = (card: string) => ({
-    onPointerDown: (e: PointerEvent) => {
-      if (e.button !== 0) return;
-      drag.current = { card, x: e.clientX, y: e.clientY, moved: false };
-      (e.currentTarget as Element).setPointerCapture?.(e.pointerId);
-    },
-    onPointerMove: (e: PointerEvent) => {
-      const d = drag.current;
-      if (!d) return;
-      if (!d.moved && Math.hypot(e.clientX - d.x, e.clientY - d.y) < 8) return;
-      d.moved = true;
-      setGhost({ card: d.card, x: e.clientX, y: e.clientY });
-    },
-    onPointerUp: (e: PointerEvent) => {
-      const d = drag.current;
-      drag.current = null;
-      setGhost(null);
-      if (!d) return;
-      if (!d.moved) return onClick(d.card);
-      const under = document.elementsFromPoint(e.clientX, e.clientY);
-      for (const el of under) {
-        const zone = (el as HTMLElement).closest?.("[data-drop]") as HTMLElement | null;
-        if (zone) return onDrop(d.card, zone.dataset["drop"] as Row | "hand");
-      }
-    },
-    onPointerCancel: () => {
-      drag.current = null;
-      setGhost(null);
-    },
-  });
-  return { handlers, ghost };
-}
-
-function DragCard(props: { card: string; handlers: ReturnType<ReturnType<typeof useCardDrag>["handlers"]>; chosen?: boolean }) {
-  return (
-    <span class="drag-card" {...props.handlers} data-card={props.card}>
-      <Card card={props.card} selected={props.chosen} />
-    </span>
-  );
 }
 
 function Arranger(props: { c: Controller; view: TableView; ch: ChineseView }) {
@@ -119,7 +74,7 @@ function Arranger(props: { c: Controller; view: TableView; ch: ChineseView }) {
     const t = setTimeout(() => {
       c.conn
         .request("preview", body)
-        .then((p) => live && "rows" in p && setPreview(p))
+        .then((p) => live && "specials" in p && setPreview(p))
         .catch(() => {});
     }, 120);
     return () => {
@@ -129,7 +84,7 @@ function Arranger(props: { c: Controller; view: TableView; ch: ChineseView }) {
   }, [split.front.join(), split.middle.join(), split.back.join()]);
 
   const { handlers, ghost } = useCardDrag(
-    (card, target) => change(target === "hand" ? take(split, card) : place(split, card, target)),
+    (card, target) => change(target === "hand" ? take(split, card) : place(split, card, target as Row)),
     (card) => {
       if (split.front.includes(card) || split.middle.includes(card) || split.back.includes(card)) return change(take(split, card));
       const row = targetRow(split, chosen);

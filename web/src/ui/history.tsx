@@ -9,6 +9,9 @@ import { replayViews } from "../games/poker";
 import { Hand } from "./cards";
 import { leapCount, leapReplay } from "../games/leap";
 import { Reveal } from "./chinese";
+import { OpenFaceResult } from "./openface";
+import { openFaceReplay, kRows as kOfRows, type OpenFaceEndView } from "../games/openface";
+import type { OpenFaceEnd } from "../gen/protocol";
 import { Melds } from "./leap";
 import { Results as EndResults, Seat } from "./poker";
 import { ordinal } from "../tournament";
@@ -66,7 +69,9 @@ export function handWhere(h: PlayerHand): string {
   const what =
     h.game === "chinese"
       ? `Chinese poker${h.profile ? ` (${h.profile})` : ""}`
-      : h.game === "leap"
+      : h.game === "open-face"
+        ? "open-face Chinese poker"
+        : h.game === "leap"
         ? "leap rummy"
         : [h.structure, h.variant].filter(Boolean).join(" ") || "poker";
   const noun = h.game === "chinese" ? "deal" : h.game === "leap" ? "game" : "hand";
@@ -277,6 +282,54 @@ function ChineseRecord(props: { record: HandReply }) {
   );
 }
 
+// An open-face hand from the history: the rows after each placement, then every row, payment and
+// net.
+function OpenFaceRecord(props: { record: HandReply }) {
+  const { record } = props;
+  const names = new Map(record.seats.map((s) => [s.seat, s.name]));
+  const name = (seat: number) => names.get(seat) ?? `seat ${seat + 1}`;
+  const steps = useMemo(() => openFaceReplay(record.events as never, name), [record]);
+  const [step, setStep] = useState(0);
+  const e = record.events.find((x) => x.kind === "open_face_end") as unknown as OpenFaceEnd | undefined;
+  const stacks: number[] = [];
+  for (const s of record.seats) stacks[s.seat] = s.stack_end;
+  const end: OpenFaceEndView | null = e
+    ? { hand: record.number, handId: record.hand, rows: e.rows, payments: e.payments, settled: e.settled, points: e.points, net: e.net, rake: e.rake, stacks, fantasyland: e.fantasyland, verdict: null }
+    : null;
+  const last = steps.length; // the end after the last placement
+  const at = steps[Math.min(step, steps.length - 1)]!;
+  return (
+    <div class="replay">
+      <h2>
+        Hand {record.hand} <span class="sub">open-face {String(record.config["variant"])}, table {record.table}, hand {record.number}</span>
+      </h2>
+      {step < last ? (
+        <>
+          <p class="replay-line">{at.line}</p>
+          <div class="of-seats">
+            {record.seats.map((s) => (
+              <div class={`of-seat${at.seat === s.seat ? " to-act" : ""}`} data-seat={s.seat}>
+                <div class="name">{s.name}</div>
+                <div class="of-board">
+                  {kOfRows.map((r) => (
+                    <div class="of-row" data-row={r}>
+                      <Hand cards={at.boards[s.seat]?.[r] ?? []} count={at.boards[s.seat]?.[r].length ?? 0} small />
+                    </div>
+                  ))}
+                </div>
+              </div>
+            ))}
+          </div>
+        </>
+      ) : (
+        end && <OpenFaceResult name={name} end={end} />
+      )}
+      <StepControls step={step} last={last} setStep={setStep} />
+      <Verdict record={record} />
+    </div>
+  );
+}
+
 // A leap rummy game from the history: the melds and tokens after each action, step by step.
 function LeapRecord(props: { record: HandReply }) {
   const { record } = props;
@@ -329,6 +382,7 @@ export function Replay(props: { c: Controller; id: number }) {
   if (!record) return <p>Loading hand {id}…</p>;
   if (record.config["game"] === "chinese") return <ChineseRecord record={record} />;
   if (record.config["game"] === "leap") return <LeapRecord record={record} />;
+  if (record.config["game"] === "open-face") return <OpenFaceRecord record={record} />;
   const view = views[Math.min(step, last)]!;
   const download = async () => {
     const r = await c.ask("hand_phh", { hand: id });

@@ -14,6 +14,7 @@ export function stakesOf(t: Record<string, unknown>): string {
     return perPoint ? `${perPoint} a point` : "for points";
   }
   if (t["game"] === "chinese") return `${Number(t["unit"] ?? 1)} a unit`;
+  if (t["game"] === "open-face") return `${Number(t["unit"] ?? 1)} a point`;
   return stakesText(t["stakes"] as Record<string, number> | undefined, t["structure"]);
 }
 
@@ -127,6 +128,24 @@ const kForms: Record<string, GameForm> = {
       { key: "decision_ms", label: "Time to set the rows", def: () => 60_000, min: 100, max: 3_600_000, seconds: true },
       { key: "hand_delay_ms", label: "Pause between deals", def: () => 1000, min: 0, max: 60_000, seconds: true },
       { key: "sit_out_after", label: "Missed deals before sitting out", def: () => 3, min: 1, max: 1000 },
+    ],
+  },
+  "open-face": {
+    choices: [["variant", "Variant", ["pineapple", "classic"]], ["stay", "Staying in Fantasyland", ["standard", "strict"]], ...kBotChoices(3)],
+    switches: [
+      ["progressive", "Progressive Fantasyland (14 to 17 cards)", false],
+      ["chip_limit", "Chip limit (nobody loses more than their stack)", true],
+      ["hints", "Hints", true],
+    ],
+    numbers: [
+      { key: "seats", label: "Seats (Pineapple 2 to 3, classic 2 to 4)", def: (v) => (v["variant"] === "classic" ? 4 : 3), min: 2, max: 4 },
+      { key: "unit", label: "Chips a point", def: () => 1, min: 1, max: 1_000_000 },
+      { key: "rake", label: "Rake a player a hand", def: () => 0, min: 0, max: 1_000_000 },
+      { key: "min_buy_in", label: "Least buy-in", min: 1, max: kBuyIns },
+      { key: "max_buy_in", label: "Most buy-in", min: 1, max: kBuyIns },
+      { key: "decision_ms", label: "Time to place a street", def: () => 30_000, min: 100, max: 3_600_000, seconds: true },
+      { key: "hand_delay_ms", label: "Pause between hands", def: () => 1000, min: 0, max: 60_000, seconds: true },
+      { key: "sit_out_after", label: "Missed hands before sitting out", def: () => 3, min: 1, max: 1000 },
     ],
   },
   leap: {
@@ -266,6 +285,7 @@ function CreateForm(props: { c: Controller; balance: number; done: () => void })
         >
           <option value="poker">Poker</option>
           <option value="chinese">Chinese poker</option>
+          <option value="open-face">Open-face Chinese poker</option>
           <option value="leap">Leap rummy</option>
         </select>
       </label>
@@ -369,7 +389,7 @@ export function Lobby(props: { c: Controller; lobby: Map<number, LobbyLine>; bal
             <>
               <tr data-table={t.id}>
                 <td>{t.id}</td>
-                <td>{t.game === "poker" ? String(t["variant"]) : t.game === "chinese" ? "chinese poker" : "leap rummy"}</td>
+                <td>{t.game === "poker" ? String(t["variant"]) : t.game === "chinese" ? "chinese poker" : t.game === "open-face" ? `open-face ${String(t["variant"])}` : "leap rummy"}</td>
                 <td>{String(t["structure"] ?? t["profile"] ?? t["leap_rule"] ?? "")}</td>
                 <td>{t["tournament"] === undefined ? stakesOf(t) : "by level"}</td>
                 <td>{t["tournament"] === undefined ? buyInOf(t) : "—"}</td>
