@@ -185,6 +185,15 @@ std::vector<Placement> openface_placements(const OpenFaceView& view) {
 }
 
 Placement place_openface(const OpenFaceView& view, OpenFacePolicy policy, std::uint64_t seed) {
+    // A view no deal gives (a garbled message read into it): no placement.
+    const std::size_t n = view.pending.size();
+    if (view.discards < 0 || static_cast<std::size_t>(view.discards) > n ||
+        (view.fantasyland ? n < 13 || n > 17 : n > 5) || view.streets_left < 0 ||
+        view.streets_left > 8 ||
+        view.board.placed() + n - static_cast<std::size_t>(view.discards) > 13)
+        return {};
+    for (Row r : kRows)
+        if (static_cast<int>(view.board.row(r).size()) > openface::row_size(r)) return {};
     std::mt19937_64 rng(seed);
     if (view.fantasyland && policy != OpenFacePolicy::random) {
         auto solved = openface::solve_fantasyland(view.pending, view.stay, view.against);

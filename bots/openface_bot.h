@@ -40,8 +40,9 @@ enum class OpenFacePolicy : unsigned char { random, greedy, rollouts };
 inline constexpr int kCandidates = 12; // placements the rollouts compare
 inline constexpr int kRollouts = 160;  // rollouts a placement
 
-// The placement of the pending cards (legal, given a view that is). Fantasyland hands go to the
-// solver whatever the policy (the random policy places them at random).
+// The placement of the pending cards (legal, given a view that is; an empty one for a view no
+// deal gives: too many cards, more discards than cards, rows overfilled). Fantasyland hands go to
+// the solver whatever the policy (the random policy places them at random).
 openface::Placement place_openface(const OpenFaceView& view, OpenFacePolicy policy,
                                    std::uint64_t seed);
 

@@ -96,6 +96,8 @@ std::optional<json> OpenFaceSeat::read(const json& m) {
     }
     if (v.pending.empty()) return std::nullopt; // the clock places
     const auto p = place_openface(v, policy_of(profile_.kind), seed_++);
+    if (p.front.empty() && p.middle.empty() && p.back.empty() && p.discard.empty())
+        return std::nullopt; // nothing it can place: the clock places
     return protocol::openface_placement_json(p);
 }
 
