@@ -57,20 +57,9 @@ Outcome<ChineseConfig> decode_chinese_config(const json& body) {
     c.options.unit = in.chips("unit", Chips(1), 1, 1'000'000);
     c.options.rake = in.chips("rake", 0, 0, 1'000'000);
     const Chips needed = c.stake_needed();
-    c.min_buy_in = in.chips("min_buy_in", c.options.chip_limit ? 20 * c.options.unit : needed, 1,
-                            1'000'000'000'000);
-    c.max_buy_in = in.chips("max_buy_in", 10 * c.min_buy_in, 1, 1'000'000'000'000);
-    if (c.min_buy_in < needed)
-        in.refuse("min_buy_in", "without the chip limit a buy-in must cover the most a player "
-                                "can lose in a deal: min_buy_in at least " +
-                                    to_string(needed));
-    if (c.max_buy_in < c.min_buy_in) in.refuse("max_buy_in", "max_buy_in is below min_buy_in");
-    if (c.max_buy_in > Chips(1'000'000'000'000))
-        in.refuse("max_buy_in", "max_buy_in (by default ten times min_buy_in) is above "
-                                "1000000000000");
-    c.decision_ms = static_cast<int>(in.integer("decision_ms", c.decision_ms, 100, 3'600'000));
-    c.sit_out_after = static_cast<int>(in.integer("sit_out_after", c.sit_out_after, 1, 1000));
-    c.hand_delay_ms = static_cast<int>(in.integer("hand_delay_ms", c.hand_delay_ms, 0, 60'000));
+    read_buy_ins(in, c.options.chip_limit, 20 * c.options.unit, needed, "deal", c.min_buy_in,
+                 c.max_buy_in);
+    read_pace(in, c.decision_ms, c.sit_out_after, c.hand_delay_ms);
     read_table_bots(in, c.seats, c.bots);
     if (auto error = in.finish()) return {std::nullopt, std::move(*error)};
     return {std::move(c), {}};

@@ -101,6 +101,26 @@ std::optional<Refusal> ConfigReader::finish() {
     return error_;
 }
 
+void read_buy_ins(ConfigReader& in, bool chip_limit, Chips least, Chips needed, const char* noun,
+                  Chips& min_buy_in, Chips& max_buy_in) {
+    min_buy_in = in.chips("min_buy_in", chip_limit ? least : needed, 1, 1'000'000'000'000);
+    max_buy_in = in.chips("max_buy_in", 10 * min_buy_in, 1, 1'000'000'000'000);
+    if (min_buy_in < needed)
+        in.refuse("min_buy_in", std::string("without the chip limit a buy-in must cover the most a "
+                                            "player can lose in a ") +
+                                    noun + ": min_buy_in at least " + to_string(needed));
+    if (max_buy_in < min_buy_in) in.refuse("max_buy_in", "max_buy_in is below min_buy_in");
+    if (max_buy_in > Chips(1'000'000'000'000))
+        in.refuse("max_buy_in", "max_buy_in (by default ten times min_buy_in) is above "
+                                "1000000000000");
+}
+
+void read_pace(ConfigReader& in, int& decision_ms, int& sit_out_after, int& hand_delay_ms) {
+    decision_ms = static_cast<int>(in.integer("decision_ms", decision_ms, 100, 3'600'000));
+    sit_out_after = static_cast<int>(in.integer("sit_out_after", sit_out_after, 1, 1000));
+    hand_delay_ms = static_cast<int>(in.integer("hand_delay_ms", hand_delay_ms, 0, 60'000));
+}
+
 json table_part(json stored) {
     if (stored.is_object())
         for (const char* key :

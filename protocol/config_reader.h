@@ -68,6 +68,17 @@ class ConfigReader {
     std::string unknown_what_ = "table setting", unknown_where_ = " for this game";
 };
 
+// The buy-ins of a table whose settlement may be chip limited (Chinese poker, open-face):
+// min_buy_in by default `least` under the chip limit, else `needed`; max_buy_in by default ten
+// times it. Refused: a least buy-in below `needed` (what a player can lose in one `noun`, "deal" or
+// "hand", without the chip limit), a most below the least or above 1,000,000,000,000.
+void read_buy_ins(ConfigReader& in, bool chip_limit, Chips least, Chips needed, const char* noun,
+                  Chips& min_buy_in, Chips& max_buy_in);
+
+// A table's pace, each field's default the value given: decision_ms (100 to 3,600,000),
+// sit_out_after (1 to 1000), hand_delay_ms (0 to 60,000).
+void read_pace(ConfigReader& in, int& decision_ms, int& sit_out_after, int& hand_delay_ms);
+
 // A hand's stored configuration is its table's plus what the hand needs to be read alone (the
 // dealer or button, the players, their stacks and names, the rules, open-face's Fantasyland):
 // the table's part, for a decoder.
