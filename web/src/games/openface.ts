@@ -7,9 +7,10 @@ import { verifyDeal, type Verdict } from "../fairness";
 import { cardList, endLine, nameOf, type TableView } from "../view";
 import type { TableGame } from "./game";
 
-export type Row = "front" | "middle" | "back";
-export const kRows: Row[] = ["front", "middle", "back"];
-export const kRowSize: Record<Row, number> = { front: 3, middle: 5, back: 5 };
+import { kRows, kRowSize, type Row } from "./chinese";
+
+// The rows are thirteen-card Chinese poker's.
+export { kRows, kRowSize, type Row };
 
 export interface Rows {
   front: string[];
