@@ -34,7 +34,8 @@ class SeatBot {
     std::string problem_;
 };
 
-// The bot for a table of `game` ("poker", "chinese", "leap", "open-face"); null for a game it does not play.
+// The bot for a table of `game` ("poker", "chinese", "leap", "open-face"); null for a game it does
+// not play.
 std::unique_ptr<SeatBot> make_seat_bot(std::string_view game, Profile profile, std::uint64_t seed);
 
 } // namespace felt::bots

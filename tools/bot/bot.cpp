@@ -418,8 +418,8 @@ class Bot : public std::enable_shared_from_this<Bot> {
 
     // A bot of a level (easy, fair, strong): every message read whole, the table's into the
     // bot's view of its seat (bots/seat_bot.h), which answers its turns. A table of another game
-    // (Chinese poker, leap rummy or open-face, joined with --join) gets that game's seat bot, from its
-    // snapshot.
+    // (Chinese poker, leap rummy or open-face, joined with --join) gets that game's seat bot, from
+    // its snapshot.
     void on_message_seen(std::string_view text) {
         const json m = json::parse(text, nullptr, false);
         if (m.is_discarded()) return;
