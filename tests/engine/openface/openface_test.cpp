@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <numeric>
 #include <random>
@@ -402,7 +403,9 @@ TEST_CASE("open-face: the deal, turn by turn, and bad placements refused") {
 
 TEST_CASE("open-face: chips are conserved and every card dealt once over random hands") {
     std::mt19937_64 rng(2026);
-    const int hands = 200'000 / kScale;
+    // FELT_OPENFACE_HANDS sets the count for a longer run by hand (docs/open-face.md).
+    const char* env = std::getenv("FELT_OPENFACE_HANDS");
+    const int hands = env ? std::atoi(env) : 200'000 / kScale;
     std::int64_t paid = 0;
     for (int i = 0; i < hands; ++i) {
         Options o;
@@ -461,4 +464,38 @@ TEST_CASE("open-face: chips are conserved and every card dealt once over random 
         paid += st->pairs.size();
     }
     CHECK(paid > hands / 2); // the hands settled something
+}
+
+TEST_CASE("open-face: four players at classic, one fouled, by hand") {
+    // A: kings in front (8), three queens in the middle (2), a full house in the back (6).
+    const Split a = split("Ks Kh 2c", "Qs Qh Qd 3c 4c", "As Ad Ac 5c 5d");
+    // B: four high, a pair of sixes, an ace-high straight (2).
+    const Split b = split("2s 3s 4d", "6h 6d 7c 8c Td", "Th Jh Qc Kc Ah");
+    // C: jacks in front (6), a full house in the middle (12), four nines (10).
+    const Split c = split("Jc Jd 5s", "7s 7h 7d 2h 2d", "9s 9h 9d 9c 3h");
+    // D: a full house in the middle above a pair of tens in the back: fouled.
+    const Split d = split("Kd 3d 6c", "8s 8h 8d 4s 4h", "Js Ts Tc 6s 5h");
+    CHECK(fouled(d));
+    // A-B: A's scoop (6) and royalties 16 - 2: +20. A-C: the front (1) against the middle and
+    // the back (2), royalties 16 - 28: -13. A-D: 6 and A's 16: +22. B-C: C's scoop, 2 - 28:
+    // -32. B-D: 6 + 2. C-D: 6 + 28.
+    CHECK(points(a, b) == 20);
+    CHECK(points(a, c) == -13);
+    CHECK(points(a, d) == 22);
+    CHECK(points(b, c) == -32);
+    CHECK(points(b, d) == 8);
+    CHECK(points(c, d) == 34);
+    Options o;
+    o.variant = Variant::classic;
+    const auto st = settle(o, {player("A", a), player("B", b), player("C", c), player("D", d)}, 3);
+    REQUIRE_MESSAGE(st.ok(), (st.ok() ? "" : st.error().message));
+    CHECK(st->points == std::vector{29, -44, 79, -64});
+    CHECK(st->pairs.size() == 6);
+    // Fantasyland at four players is 13 cards.
+    CHECK(st->fantasyland == std::vector{13, 0, 0, 0});
+    o.progressive = true;
+    const auto refused =
+        settle(o, {player("A", a), player("B", b), player("C", c), player("D", d)}, 3);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().code == Errc::bad_config);
 }

@@ -254,6 +254,23 @@ TEST_CASE("feltd open-face: a hand to Fantasyland, the Fantasyland hand after it
         const json own2 = b.next("open_face_deal");
         REQUIRE(own2.contains("cards"));
         CHECK(card_set(own2["cards"]).size() == 14);
+        // A snapshot now (a reconnect's): the spectator sees seat 1 in Fantasyland, its rows face
+        // down and no card of it; seat 1 gets its 14 cards back.
+        REQUIRE(w.call({{"type", "snapshot"}})["ok"] == true);
+        const json ws = w.next("snapshot");
+        int fantasy_seats = 0;
+        for (const json& s : ws["seats"])
+            if (s["seat"] == 1) {
+                ++fantasy_seats;
+                CHECK(s["face_down"] == true);
+                CHECK(s["fantasyland"] == 14);
+                CHECK(s["rows"] == json{{"front", ""}, {"middle", ""}, {"back", ""}});
+            }
+        CHECK(fantasy_seats == 1);
+        CHECK_FALSE(ws["open_face"].contains("cards"));
+        REQUIRE(b.call({{"type", "snapshot"}})["ok"] == true);
+        const json bs = b.next("snapshot");
+        CHECK(card_set(bs["open_face"]["cards"]) == card_set(own2["cards"]));
         for (int street = 0; street < 5; ++street) {
             a.my_turn();
             a.play_hint();
@@ -309,111 +326,117 @@ TEST_CASE("feltd open-face: a hand to Fantasyland, the Fantasyland hand after it
     std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("feltd open-face: two house bots and a person over many hands; nobody is shown a "
-          "discard or a Fantasyland row that is not theirs, and every hand settles as the engine "
-          "does") {
+TEST_CASE("feltd open-face: two house bots and a person over many hands, Pineapple and classic; "
+          "nobody is shown a discard or a Fantasyland row that is not theirs, and every hand "
+          "settles as the engine does") {
+    for (const std::string variant : {"pineapple", "classic"}) {
+        CAPTURE(variant);
 #ifdef FELT_SANITIZE
-    constexpr int kHands = 3;
+        const int kHands = variant == "classic" ? 2 : 3;
 #else
-    constexpr int kHands = 12;
+        const int kHands = variant == "classic" ? 6 : 12;
 #endif
-    char tmpl[] = "/tmp/feltd_test_XXXXXX";
-    REQUIRE(mkdtemp(tmpl) != nullptr);
-    const std::string dir = tmpl;
-    {
-        Feltd d({"--bot-think-min-ms", "0", "--bot-think-max-ms", "0"}, dir);
-        Client cp(d.port()), cw(d.port());
-        for (Client* c : {&cp, &cw}) {
-            c->hello();
-            REQUIRE(c->call({{"type", "guest"}})["ok"] == true);
-        }
-        const json made = cp.call({{"type", "create_table"},
-                                   {"game", "open-face"},
-                                   {"hand_delay_ms", 0},
-                                   {"decision_ms", kDecisionMs},
-                                   {"bots", {{"seats", 2}, {"level", "fair"}}}});
-        REQUIRE(made["ok"] == true);
-        const std::int64_t table = made["table"];
-        Player w(cw, table, -1);
-        REQUIRE(w.call({{"type", "spectate"}})["ok"] == true);
-        const json joined = cp.call({{"type", "join"}, {"table", table}, {"buy_in", 500}});
-        REQUIRE(joined["ok"] == true);
-        Player p(cp, table, joined["seat"]);
-        // The person: the discards first, then the back, the middle and the front in turn.
-        std::vector<json> deals, ends;
-        std::set<int> fantasy_seats;
-        std::map<std::string, int> room;
-        while (static_cast<int>(ends.size()) < kHands) {
-            const json m = p.next_any();
-            if (m["kind"] == "open_face_deal") deals.push_back(m);
-            if (m["kind"] == "open_face_end") ends.push_back(m);
-            if (m["kind"] != "open_face_turn" || m["seat"] != p.seat) continue;
-            auto cards = pack().parse_cards(m["cards"].get<std::string>());
-            REQUIRE(cards.ok());
-            std::vector<std::string> names;
-            for (felt::Card c : *cards) names.push_back(pack().to_string(c));
-            json act = {{"type", "act"}};
-            std::size_t k = 0;
-            std::string discard;
-            for (int i = 0; i < m["discards_due"].get<int>(); ++i) discard += names[k++] + " ";
-            act["discard"] = discard;
-            // Room left, from the rows this seat has placed so far.
-            if (m["street"] == 0 || m["fantasyland"] == true)
-                room = {{"back", 5}, {"middle", 5}, {"front", 3}};
-            for (; k < names.size(); ++k)
-                for (const char* row : {"back", "middle", "front"})
-                    if (room[row] > 0) {
-                        --room[row];
-                        act[row] = act.value(row, std::string()) + names[k] + " ";
-                        break;
+        char tmpl[] = "/tmp/feltd_test_XXXXXX";
+        REQUIRE(mkdtemp(tmpl) != nullptr);
+        const std::string dir = tmpl;
+        {
+            Feltd d({"--bot-think-min-ms", "0", "--bot-think-max-ms", "0"}, dir);
+            Client cp(d.port()), cw(d.port());
+            for (Client* c : {&cp, &cw}) {
+                c->hello();
+                REQUIRE(c->call({{"type", "guest"}})["ok"] == true);
+            }
+            const json made = cp.call({{"type", "create_table"},
+                                       {"game", "open-face"},
+                                       {"variant", variant},
+                                       {"hand_delay_ms", 0},
+                                       {"decision_ms", kDecisionMs},
+                                       {"bots", {{"seats", 2}, {"level", "fair"}}}});
+            REQUIRE(made["ok"] == true);
+            const std::int64_t table = made["table"];
+            Player w(cw, table, -1);
+            REQUIRE(w.call({{"type", "spectate"}})["ok"] == true);
+            const json joined = cp.call({{"type", "join"}, {"table", table}, {"buy_in", 500}});
+            REQUIRE(joined["ok"] == true);
+            Player p(cp, table, joined["seat"]);
+            // The person: the discards first, then the back, the middle and the front in turn.
+            std::vector<json> deals, ends;
+            std::set<int> fantasy_seats;
+            std::map<std::string, int> room;
+            while (static_cast<int>(ends.size()) < kHands) {
+                const json m = p.next_any();
+                if (m["kind"] == "open_face_deal") deals.push_back(m);
+                if (m["kind"] == "open_face_end") ends.push_back(m);
+                if (m["kind"] != "open_face_turn" || m["seat"] != p.seat) continue;
+                auto cards = pack().parse_cards(m["cards"].get<std::string>());
+                REQUIRE(cards.ok());
+                std::vector<std::string> names;
+                for (felt::Card c : *cards) names.push_back(pack().to_string(c));
+                json act = {{"type", "act"}};
+                std::size_t k = 0;
+                std::string discard;
+                for (int i = 0; i < m["discards_due"].get<int>(); ++i) discard += names[k++] + " ";
+                act["discard"] = discard;
+                // Room left, from the rows this seat has placed so far.
+                if (m["street"] == 0 || m["fantasyland"] == true)
+                    room = {{"back", 5}, {"middle", 5}, {"front", 3}};
+                for (; k < names.size(); ++k)
+                    for (const char* row : {"back", "middle", "front"})
+                        if (room[row] > 0) {
+                            --room[row];
+                            act[row] = act.value(row, std::string()) + names[k] + " ";
+                            break;
+                        }
+                REQUIRE(p.call(act)["ok"] == true);
+            }
+            // What the spectator and the person were told.
+            for (Player* who : {&w, &p}) {
+                std::set<int> face_down; // the hand's Fantasyland seats
+                for (const json& m : who->seen) {
+                    if (m["kind"] == "open_face_deal") {
+                        face_down.clear();
+                        for (const json& f : m["fantasyland"])
+                            face_down.insert(f["seat"].get<int>());
+                        fantasy_seats.insert(face_down.begin(), face_down.end());
                     }
-            REQUIRE(p.call(act)["ok"] == true);
-        }
-        // What the spectator and the person were told.
-        for (Player* who : {&w, &p}) {
-            std::set<int> face_down; // the hand's Fantasyland seats
-            for (const json& m : who->seen) {
-                if (m["kind"] == "open_face_deal") {
-                    face_down.clear();
-                    for (const json& f : m["fantasyland"]) face_down.insert(f["seat"].get<int>());
-                    fantasy_seats.insert(face_down.begin(), face_down.end());
-                }
-                if (m["kind"] == "open_face_end") continue;
-                const bool theirs = m.contains("seat") && m["seat"] == who->seat;
-                if (!theirs) {
-                    CHECK_FALSE(m.contains("discard"));
-                    CHECK_FALSE(m.contains("cards"));
-                }
-                if (m["kind"] == "open_face_placed" && face_down.count(m["seat"].get<int>()) &&
-                    !theirs) {
-                    CHECK(m["face_down"] == true);
-                    for (const char* row : {"front", "middle", "back"})
-                        CHECK_FALSE(m.contains(row));
+                    if (m["kind"] == "open_face_end") continue;
+                    const bool theirs = m.contains("seat") && m["seat"] == who->seat;
+                    if (!theirs) {
+                        CHECK_FALSE(m.contains("discard"));
+                        CHECK_FALSE(m.contains("cards"));
+                    }
+                    if (m["kind"] == "open_face_placed" && face_down.count(m["seat"].get<int>()) &&
+                        !theirs) {
+                        CHECK(m["face_down"] == true);
+                        for (const char* row : {"front", "middle", "back"})
+                            CHECK_FALSE(m.contains(row));
+                    }
                 }
             }
+            // Each hand: the rows settle as the engine does, chips are conserved, and the reveal
+            // opens the rows to everyone and nothing more.
+            REQUIRE(deals.size() >= ends.size());
+            for (std::size_t h = 0; h < ends.size(); ++h) {
+                CAPTURE(h);
+                check_settlement(deals[h], ends[h]);
+                felt::Chips sum = 0;
+                for (std::size_t s = 0; s < ends[h]["net"].size(); ++s)
+                    sum += ends[h]["net"][s].get<felt::Chips>() +
+                           ends[h]["rake"][s].get<felt::Chips>();
+                CHECK(sum == 0);
+                const auto f = fairness_check::check(deals[h]["commitment"], ends[h]["fairness"]);
+                CHECK(f.problems.empty());
+                std::multiset<std::string> rows;
+                for (const json& r : ends[h]["rows"])
+                    for (const char* row : {"front", "middle", "back"})
+                        for (const std::string& c : card_set(r[row])) rows.insert(c);
+                CHECK(f.shown == rows);
+                CHECK(fairness_check::derivable(ends[h]["fairness"], f) == 0);
+            }
+            MESSAGE("Fantasyland seats seen: " << fantasy_seats.size());
+            REQUIRE(cp.call({{"type", "leave"}, {"table", table}})["ok"] == true);
+            CHECK(d.stop(SIGTERM) == 0);
         }
-        // Each hand: the rows settle as the engine does, chips are conserved, and the reveal opens
-        // the rows to everyone and nothing more.
-        REQUIRE(deals.size() >= ends.size());
-        for (std::size_t h = 0; h < ends.size(); ++h) {
-            CAPTURE(h);
-            check_settlement(deals[h], ends[h]);
-            felt::Chips sum = 0;
-            for (std::size_t s = 0; s < ends[h]["net"].size(); ++s)
-                sum += ends[h]["net"][s].get<felt::Chips>() + ends[h]["rake"][s].get<felt::Chips>();
-            CHECK(sum == 0);
-            const auto f = fairness_check::check(deals[h]["commitment"], ends[h]["fairness"]);
-            CHECK(f.problems.empty());
-            std::multiset<std::string> rows;
-            for (const json& r : ends[h]["rows"])
-                for (const char* row : {"front", "middle", "back"})
-                    for (const std::string& c : card_set(r[row])) rows.insert(c);
-            CHECK(f.shown == rows);
-            CHECK(fairness_check::derivable(ends[h]["fairness"], f) == 0);
-        }
-        MESSAGE("Fantasyland seats seen: " << fantasy_seats.size());
-        REQUIRE(cp.call({{"type", "leave"}, {"table", table}})["ok"] == true);
-        CHECK(d.stop(SIGTERM) == 0);
+        std::filesystem::remove_all(dir);
     }
-    std::filesystem::remove_all(dir);
 }
