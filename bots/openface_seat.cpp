@@ -3,6 +3,8 @@
 #include "protocol/openface_config.h"
 #include "protocol/openface_messages.h"
 
+#include <cstdint>
+
 namespace felt::bots {
 
 using nlohmann::json;
@@ -13,6 +15,13 @@ std::vector<Card> cards_of(const json& m, const char* key) {
     if (!m.contains(key) || !m[key].is_string()) return {};
     auto c = protocol::openface_pack().parse_cards(m[key].get<std::string>());
     return c ? *c : std::vector<Card>{};
+}
+
+// An integer field within [lo, hi], or `otherwise` (absent, not an integer, out of range).
+int small_int(const json& m, const char* key, int lo, int hi, int otherwise) {
+    if (!m.contains(key) || !m[key].is_number_integer()) return otherwise;
+    const auto n = m[key].get<std::int64_t>();
+    return n < lo || n > hi ? otherwise : static_cast<int>(n);
 }
 
 OpenFacePolicy policy_of(Kind k) {
@@ -45,9 +54,8 @@ std::optional<json> OpenFaceSeat::read(const json& m) {
         // Rows already placed (a bot that joins mid-hand): as the snapshot shows them.
         if (m.contains("seats") && m["seats"].is_array())
             for (const json& s : m["seats"])
-                if (s.contains("rows") && s.contains("seat") && s["seat"].is_number()) {
-                    const int at = s["seat"];
-                    if (at < 0 || at >= 9) continue;
+                if (s.contains("rows") && small_int(s, "seat", 0, 8, -1) >= 0) {
+                    const int at = small_int(s, "seat", 0, 8, -1);
                     auto& b = boards_[static_cast<std::size_t>(at)];
                     b.front = cards_of(s["rows"], "front");
                     b.middle = cards_of(s["rows"], "middle");
@@ -58,12 +66,15 @@ std::optional<json> OpenFaceSeat::read(const json& m) {
     if (kind == "open_face_deal") {
         boards_ = {};
         discards_.clear();
-        players_ = m.at("seats").get<std::vector<int>>();
+        players_.clear();
+        for (const json& at : m.at("seats"))
+            if (at.is_number_integer() && at.get<std::int64_t>() >= 0 && at.get<std::int64_t>() < 9)
+                players_.push_back(at.get<int>());
         return std::nullopt;
     }
     if (kind == "open_face_placed") {
-        const int at = m.at("seat");
-        if (at < 0 || at >= 9) return std::nullopt;
+        const int at = small_int(m, "seat", 0, 8, -1);
+        if (at < 0) return std::nullopt;
         auto& b = boards_[static_cast<std::size_t>(at)];
         for (auto [key, row] : {std::pair{"front", &b.front}, std::pair{"middle", &b.middle},
                                 std::pair{"back", &b.back}}) {
@@ -76,15 +87,17 @@ std::optional<json> OpenFaceSeat::read(const json& m) {
         }
         return std::nullopt;
     }
-    if (kind != "open_face_turn" || m.value("seat", -1) != seat_ || seat_ < 0) return std::nullopt;
+    if (kind != "open_face_turn" || small_int(m, "seat", 0, 8, -1) != seat_ || seat_ < 0)
+        return std::nullopt;
     OpenFaceView v;
     v.variant = variant_;
     v.stay = stay_;
     v.board = boards_[static_cast<std::size_t>(seat_)];
     v.pending = cards_of(m, "cards");
-    v.discards = m.value("discards_due", 0);
+    v.discards = small_int(m, "discards_due", 0, 4, -1); // -1: no placement (the clock places)
     v.fantasyland = m.value("fantasyland", false);
-    v.streets_left = v.fantasyland ? 0 : std::max(0, streets_ - 1 - m.value("street", 0));
+    const int street = small_int(m, "street", 0, streets_ - 1, streets_ + 9); // out: no placement
+    v.streets_left = v.fantasyland ? 0 : streets_ - 1 - street;
     v.seen = discards_;
     v.opponents = std::max(1, static_cast<int>(players_.size()) - 1);
     for (int at : players_) {
